@@ -1,0 +1,113 @@
+// swift-tools-version: 6.2
+// Hummingbird 2.28, AsyncHTTPClient 1.37 and swift-configuration 1.4 declare tools 6.2.
+
+import PackageDescription
+
+let package = Package(
+    name: "CardWallet",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "cardwallet", targets: ["cardwallet"]),
+        .library(name: "Networking", targets: ["Networking"]),
+        .library(name: "TokenStore", targets: ["TokenStore"]),
+        .library(name: "CardModels", targets: ["CardModels"]),
+        .library(name: "CardAPI", targets: ["CardAPI"]),
+        .library(name: "CardWalletUI", targets: ["CardWalletUI"]),
+        .library(name: "CursesTerminal", targets: ["CursesTerminal"]),
+        .library(name: "CardMockServer", targets: ["CardMockServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
+    ],
+    targets: [
+        // MARK: Libraries, lowest layer first. Dependencies only point up this list.
+        .target(
+            name: "Networking",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "TokenStore"),
+        .target(name: "CardModels"),
+        .target(
+            name: "CardAPI",
+            dependencies: [
+                "Networking", "TokenStore", "CardModels",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "CardWalletUI",
+            dependencies: ["CardModels", "CardAPI", "Networking"]
+        ),
+        // The module map links ncursesw and tinfo directly: pkg-config's flags for ncursesw
+        // include -D defines that SwiftPM rejects with a warning.
+        .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
+        .target(name: "CursesTerminal", dependencies: ["CNCurses", "CardWalletUI"]),
+        .target(
+            name: "CardMockServer",
+            dependencies: [
+                "CardModels",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // MARK: The thin executable that wires the live pieces.
+        .executableTarget(
+            name: "cardwallet",
+            dependencies: [
+                "Networking", "TokenStore", "CardModels", "CardAPI",
+                "CardWalletUI", "CursesTerminal", "CardMockServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "NetworkingTests",
+            dependencies: [
+                "Networking",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(name: "TokenStoreTests", dependencies: ["TokenStore"]),
+        .testTarget(name: "CardModelsTests", dependencies: ["CardModels"]),
+        .testTarget(
+            name: "CardAPITests",
+            dependencies: ["CardAPI", "Networking", "CardModels", "TokenStore", "CardMockServer"]
+        ),
+        .testTarget(name: "CardWalletUITests", dependencies: ["CardWalletUI", "CardModels"]),
+        .testTarget(
+            name: "CardMockServerTests",
+            dependencies: [
+                "CardMockServer", "CardModels",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// One settings loop, as swift-log does: the same strictness for every target.
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableExperimentalFeature("StrictConcurrency"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+/// What the server says about a card's image.
+public struct CardImageInfo: Codable, Sendable, Equatable, Hashable {
+    /// `image/png` or `image/jpeg`.
+    public var contentType: String
+    /// Size in bytes.
+    public var size: Int
+
+    public init(contentType: String, size: Int) {
+        self.contentType = contentType
+        self.size = size
+    }
+}
+
+/// A business card as `GET /card/{cardId}` returns it.
+///
+/// On the wire the editable fields sit at the top level beside `id`, `hasImage`, `image`,
+/// `createdAt`, `updatedAt` and `version`.
+public struct Card: Codable, Sendable, Equatable, Hashable, Identifiable {
+    /// Server-made, URL-safe.
+    public var id: String
+    public var fields: CardFields
+    public var hasImage: Bool
+    /// Present when `hasImage` is true.
+    public var image: CardImageInfo?
+    public var createdAt: Date
+    public var updatedAt: Date
+    /// Increases on every change; sent back as `If-Match: "<version>"` when editing.
+    public var version: Int
+
+    public init(
+        id: String, fields: CardFields, hasImage: Bool = false, image: CardImageInfo? = nil,
+        createdAt: Date, updatedAt: Date, version: Int = 1
+    ) {
+        self.id = id
+        self.fields = fields
+        self.hasImage = hasImage
+        self.image = image
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.version = version
+    }
+
+    /// The `ETag` / `If-Match` value for this version, quotes included.
+    public var entityTag: String { EntityTag.make(version: version) }
+
+    /// A summary of the card, as the list endpoint returns it.
+    public var summary: CardSummary {
+        CardSummary(
+            id: id, name: fields.name, title: fields.title, company: fields.company,
+            email: fields.email, defaultImage: fields.defaultImage, hasImage: hasImage,
+            updatedAt: updatedAt, version: version)
+    }
+
+    enum MetaKeys: String, CodingKey {
+        case id, hasImage, image, createdAt, updatedAt, version
+    }
+
+    public init(from decoder: any Decoder) throws {
+        fields = try CardFields(from: decoder)
+        let c = try decoder.container(keyedBy: MetaKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        hasImage = try c.decodeIfPresent(Bool.self, forKey: .hasImage) ?? false
+        image = try c.decodeIfPresent(CardImageInfo.self, forKey: .image)
+        createdAt = try c.decode(Date.self, forKey: .createdAt)
+        updatedAt = try c.decode(Date.self, forKey: .updatedAt)
+        version = try c.decode(Int.self, forKey: .version)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: MetaKeys.self)
+        try c.encode(id, forKey: .id)
+        try fields.encode(to: encoder)
+        try c.encode(hasImage, forKey: .hasImage)
+        try c.encodeIfPresent(image, forKey: .image)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encode(version, forKey: .version)
+    }
+}
+
+/// One row of `GET /cards`.
+public struct CardSummary: Codable, Sendable, Equatable, Hashable, Identifiable {
+    public var id: String
+    public var name: String
+    public var title: String?
+    public var company: String?
+    public var email: String?
+    public var defaultImage: Int
+    public var hasImage: Bool
+    public var updatedAt: Date
+    public var version: Int
+
+    public init(
+        id: String, name: String, title: String? = nil, company: String? = nil, email: String? = nil,
+        defaultImage: Int = 0, hasImage: Bool = false, updatedAt: Date, version: Int = 1
+    ) {
+        self.id = id
+        self.name = name
+        self.title = title
+        self.company = company
+        self.email = email
+        self.defaultImage = defaultImage
+        self.hasImage = hasImage
+        self.updatedAt = updatedAt
+        self.version = version
+    }
+}
+
+/// The `data` of `GET /cards`: one page of the wallet, in the user's order.
+public struct CardPage: Codable, Sendable, Equatable {
+    public var cards: [CardSummary]
+    /// How many cards match in all (not just on this page).
+    public var total: Int
+    public var offset: Int
+    public var limit: Int
+
+    public init(cards: [CardSummary], total: Int, offset: Int, limit: Int) {
+        self.cards = cards
+        self.total = total
+        self.offset = offset
+        self.limit = limit
+    }
+}
+
+/// `PUT /cards` body: the whole wallet in its new order.
+public struct ReorderRequest: Codable, Sendable, Equatable {
+    public var order: [String]
+
+    public init(order: [String]) { self.order = order }
+}
+
+/// Paging limits of `GET /cards`.
+public enum CardPaging {
+    public static let defaultLimit = 50
+    public static let maxLimit = 200
+}
+
+/// Strong entity tags carrying a card version: `"7"`.
+public enum EntityTag {
+    public static func make(version: Int) -> String { "\"\(version)\"" }
+
+    /// The version inside an `ETag` or `If-Match` value (`"7"`, `W/"7"` or `7`), or `nil`.
+    public static func version(from header: String) -> Int? {
+        var text = Substring(header.trimmedForCard)
+        if text.hasPrefix("W/") { text = text.dropFirst(2) }
+        if text.count >= 2, text.first == "\"", text.last == "\"" { text = text.dropFirst().dropLast() }
+        return Int(text)
+    }
+}

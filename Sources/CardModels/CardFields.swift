@@ -1,0 +1,104 @@
+/// The editable part of a business card: what a client sends to create or edit one.
+///
+/// Optional text fields are `nil` when absent; `normalized()` trims whitespace and turns empty
+/// strings into `nil`, so "" and a missing field mean the same thing everywhere.
+public struct CardFields: Codable, Sendable, Equatable, Hashable {
+    public var name: String
+    public var title: String?
+    public var company: String?
+    public var department: String?
+    public var email: String?
+    public var phone: String?
+    public var website: String?
+    public var address: String?
+    public var bio: String?
+    /// `YYYY-MM-DD`.
+    public var birthday: String?
+    /// Up to three short fun facts ("too much information").
+    public var tmi: [String]
+    public var tags: [String]
+    /// The avatar (0–7) shown when the card has no image.
+    public var defaultImage: Int
+
+    public init(
+        name: String, title: String? = nil, company: String? = nil, department: String? = nil,
+        email: String? = nil, phone: String? = nil, website: String? = nil, address: String? = nil,
+        bio: String? = nil, birthday: String? = nil, tmi: [String] = [], tags: [String] = [],
+        defaultImage: Int = 0
+    ) {
+        self.name = name
+        self.title = title
+        self.company = company
+        self.department = department
+        self.email = email
+        self.phone = phone
+        self.website = website
+        self.address = address
+        self.bio = bio
+        self.birthday = birthday
+        self.tmi = tmi
+        self.tags = tags
+        self.defaultImage = defaultImage
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, title, company, department, email, phone, website, address, bio, birthday
+        case tmi, tags, defaultImage
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        title = try c.decodeIfPresent(String.self, forKey: .title)
+        company = try c.decodeIfPresent(String.self, forKey: .company)
+        department = try c.decodeIfPresent(String.self, forKey: .department)
+        email = try c.decodeIfPresent(String.self, forKey: .email)
+        phone = try c.decodeIfPresent(String.self, forKey: .phone)
+        website = try c.decodeIfPresent(String.self, forKey: .website)
+        address = try c.decodeIfPresent(String.self, forKey: .address)
+        bio = try c.decodeIfPresent(String.self, forKey: .bio)
+        birthday = try c.decodeIfPresent(String.self, forKey: .birthday)
+        tmi = try c.decodeIfPresent([String].self, forKey: .tmi) ?? []
+        tags = try c.decodeIfPresent([String].self, forKey: .tags) ?? []
+        defaultImage = try c.decodeIfPresent(Int.self, forKey: .defaultImage) ?? 0
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encodeIfPresent(title, forKey: .title)
+        try c.encodeIfPresent(company, forKey: .company)
+        try c.encodeIfPresent(department, forKey: .department)
+        try c.encodeIfPresent(email, forKey: .email)
+        try c.encodeIfPresent(phone, forKey: .phone)
+        try c.encodeIfPresent(website, forKey: .website)
+        try c.encodeIfPresent(address, forKey: .address)
+        try c.encodeIfPresent(bio, forKey: .bio)
+        try c.encodeIfPresent(birthday, forKey: .birthday)
+        try c.encode(tmi, forKey: .tmi)
+        try c.encode(tags, forKey: .tags)
+        try c.encode(defaultImage, forKey: .defaultImage)
+    }
+
+    /// The same fields with surrounding whitespace trimmed and empty values removed.
+    public func normalized() -> CardFields {
+        var copy = self
+        for field in CardField.allCases {
+            copy[field] = self[field]
+        }
+        copy.name = name.trimmedForCard
+        copy.tmi = tmi.map(\.trimmedForCard).filter { !$0.isEmpty }
+        copy.tags = tags.map(\.trimmedForCard).filter { !$0.isEmpty }
+        return copy
+    }
+}
+
+extension String {
+    /// Trimmed of leading and trailing whitespace and newlines (no Foundation needed).
+    var trimmedForCard: String {
+        var slice = Substring(self)
+        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
+        while let last = slice.last, last.isWhitespace { slice.removeLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,135 @@
+/// Limits of the card contract, shared by the server's validation and the client's forms.
+public enum CardLimits {
+    public static let nameMaxLength = 64
+    public static let shortTextMaxLength = 100
+    public static let emailMaxLength = 254
+    public static let phoneMaxLength = 32
+    public static let websiteMaxLength = 2048
+    public static let addressMaxLength = 200
+    public static let bioMaxLength = 500
+    public static let tmiMaxCount = 3
+    public static let tmiItemMaxLength = 100
+    public static let tagsMaxCount = 10
+    public static let tagMaxLength = 32
+    public static let defaultImageRange = 0...7
+    /// The default largest image accepted by `POST /card`: 2 MiB.
+    public static let imageMaxBytes = 2 * 1024 * 1024
+}
+
+extension CardFields {
+    /// The problems with these fields, by field key (`name`, `email`, …); empty when valid.
+    ///
+    /// Both the server (answering E01 with `fields`) and the client's forms (inline, as you
+    /// type) use this, so they never disagree. Lengths count characters, not bytes.
+    public func validate() -> [String: String] {
+        var problems: [String: String] = [:]
+        for field in CardField.allCases {
+            if let problem = problem(for: field) {
+                problems[field.key] = problem
+            }
+        }
+        return problems
+    }
+
+    /// The problem with one field, or `nil` when it is fine.
+    public func problem(for field: CardField) -> String? {
+        switch field {
+        case .name:
+            let trimmed = name.trimmedForCard
+            if trimmed.isEmpty { return "is required" }
+            return textProblem(trimmed, field: field)
+        case .title, .company, .department, .address, .bio:
+            return self[field].isEmpty ? nil : textProblem(self[field], field: field)
+        case .email:
+            guard let email, !email.isEmpty else { return nil }
+            if let problem = textProblem(email, field: field) { return problem }
+            return CardFormat.isEmail(email) ? nil : "is not an email address"
+        case .phone:
+            guard let phone, !phone.isEmpty else { return nil }
+            if let problem = textProblem(phone, field: field) { return problem }
+            return CardFormat.isPhone(phone) ? nil : "may hold only digits, spaces and + - ( ) ."
+        case .website:
+            guard let website, !website.isEmpty else { return nil }
+            if let problem = textProblem(website, field: field) { return problem }
+            return CardFormat.isWebURL(website) ? nil : "must be an http:// or https:// address"
+        case .birthday:
+            guard let birthday, !birthday.isEmpty else { return nil }
+            return CardFormat.isCalendarDate(birthday) ? nil : "must be a real date as YYYY-MM-DD"
+        case .tmi:
+            if tmi.count > CardLimits.tmiMaxCount { return "may hold at most \(CardLimits.tmiMaxCount) facts" }
+            return tmi.lazy.compactMap { textProblem($0, field: field) }.first
+        case .tags:
+            if tags.count > CardLimits.tagsMaxCount { return "may hold at most \(CardLimits.tagsMaxCount) tags" }
+            return tags.lazy.compactMap { textProblem($0, field: field) }.first
+        case .defaultImage:
+            return CardLimits.defaultImageRange.contains(defaultImage)
+                ? nil : "must be a number from 0 to \(CardLimits.defaultImageRange.upperBound)"
+        }
+    }
+
+    private func textProblem(_ text: String, field: CardField) -> String? {
+        if text.unicodeScalars.contains("\u{0}") { return "must not contain NUL characters" }
+        // Count characters lazily so a 1 MB string is rejected without walking all of it.
+        var count = 0
+        for _ in text {
+            count += 1
+            if count > field.maxLength { return "must be at most \(field.maxLength) characters" }
+        }
+        return nil
+    }
+}
+
+/// Format checks shared by the server and the client.
+public enum CardFormat {
+    /// A pragmatic email check: one `@`, a non-empty local part, a dotted domain, no spaces.
+    public static func isEmail(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty else { return false }
+        let domain = parts[1]
+        guard domain.contains("."), !domain.hasPrefix("."), !domain.hasSuffix("."), !domain.contains("..")
+        else { return false }
+        return !text.contains(where: { $0.isWhitespace || $0.isNewline })
+    }
+
+    /// Digits, spaces and `+ - ( ) .`, with at least three digits.
+    public static func isPhone(_ text: String) -> Bool {
+        let allowed = Set("0123456789 +-().")
+        guard text.allSatisfy({ allowed.contains($0) }) else { return false }
+        return text.filter(\.isASCII).filter(\.isNumber).count >= 3
+    }
+
+    /// `http://` or `https://` followed by a host without spaces.
+    public static func isWebURL(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        let rest: Substring
+        if lower.hasPrefix("https://") {
+            rest = text.dropFirst(8)
+        } else if lower.hasPrefix("http://") {
+            rest = text.dropFirst(7)
+        } else {
+            return false
+        }
+        let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return !host.isEmpty && !text.contains(where: { $0.isWhitespace || $0.isNewline })
+    }
+
+    /// A real Gregorian date written `YYYY-MM-DD` (leap years included).
+    public static func isCalendarDate(_ text: String) -> Bool {
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 10, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-") else { return false }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in utf8[range] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            year >= 1, (1...12).contains(month), day >= 1
+        else { return false }
+        let isLeap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        let days = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        return day <= days
+    }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// `cardwallet`: the terminal business-card wallet, its mock server and its scripting commands.
+@main
+struct CardWalletCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cardwallet",
+        abstract: "A keyboard-driven terminal wallet for your business cards.",
+        subcommands: []
+    )
+
+    func run() async throws {
+        print("cardwallet: the TUI is not built yet")
+    }
+}
