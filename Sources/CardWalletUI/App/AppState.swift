@@ -1,0 +1,113 @@
+import CardModels
+
+/// The whole UI: every screen's state, composed, plus what is shared (session, log pane,
+/// status bar, requests in flight). Change it only through ``reduce(_:)``.
+public struct AppState: Equatable, Sendable {
+    /// The screen under any dialog.
+    public enum Screen: Equatable, Sendable {
+        case login, list, detail, form
+    }
+
+    /// Where the keyboard goes when the log pane shows.
+    public enum Focus: Equatable, Sendable {
+        case screen, log
+    }
+
+    /// Why a request was made, which decides what its result does.
+    public enum Purpose: Equatable, Sendable {
+        case logIn
+        case reauth
+        /// A page for the list as it was at `generation` (stale pages are dropped).
+        case loadPage(generation: Int)
+        case openCard(id: String)
+        case editCard(id: String)
+        case save
+        case delete(CardSummary)
+        case reorder
+        /// The server's version of a card, after a conflict without one.
+        case fetchConflict(id: String)
+        case logOut
+    }
+
+    /// A request in flight and why it was made.
+    public struct PendingRequest: Equatable, Sendable {
+        public var request: Request
+        public var purpose: Purpose
+    }
+
+    /// The session-expired dialog: a login form over the current screen, and the requests
+    /// that failed with E06, to replay after the login.
+    public struct ReauthState: Equatable, Sendable {
+        public var login: LoginState
+        public var replay: [PendingRequest]
+        /// The account that was logged in, to tell a different login apart.
+        public var previousEmail: String?
+    }
+
+    /// Terminal columns.
+    public var width: Int
+    /// Terminal rows.
+    public var height: Int
+    /// The time of the last tick.
+    public var now: Duration = .zero
+    public var session: SessionStatus = .loggedOut
+    public var screen: Screen = .login
+    public var login: LoginState
+    public var list: ListState
+    public var detail: DetailState?
+    public var form: FormState?
+    public var modal: Modal?
+    public var reauth: ReauthState?
+    public var log: LogPaneState
+    public var focus: Focus = .screen
+    public var message: StatusMessage?
+    public var pending: [RequestID: PendingRequest] = [:]
+    public var nextRequestID = 1
+    /// Set once the user quits; the runner stops.
+    public var isQuitting = false
+    /// The local time zone's offset, for the log pane's clock (no time zone is read here).
+    public var utcOffsetSeconds: Int
+
+    /// The app at its login screen.
+    ///
+    /// - Parameters:
+    ///   - server: The server's base URL to fill in.
+    ///   - email: The email to fill in, if known.
+    ///   - password: A password to fill in (the demo's); never shown, only masked.
+    ///   - width: Terminal columns.
+    ///   - height: Terminal rows.
+    ///   - pageSize: Cards asked for per page.
+    ///   - logCapacity: Log lines kept.
+    ///   - utcOffsetSeconds: The local time zone's offset from UTC.
+    public init(
+        server: String, email: String = "", password: String = "", width: Int = 80, height: Int = 24,
+        pageSize: Int = 100, logCapacity: Int = 1_000, utcOffsetSeconds: Int = 0
+    ) {
+        self.width = width
+        self.height = height
+        self.login = LoginState(server: server, email: email, password: password)
+        self.list = ListState(pageSize: pageSize)
+        self.log = LogPaneState(capacity: logCapacity)
+        self.utcOffsetSeconds = utcOffsetSeconds
+    }
+
+    /// Whether any request is in flight (the spinner turns).
+    public var isBusy: Bool { !pending.isEmpty }
+
+    /// The frame of the spinner, from the time.
+    public var spinnerFrame: Int { Int(now.components.seconds * 10 + now.components.attoseconds / 100_000_000_000_000_000) }
+
+    /// What ticks can change on screen: a redraw is needed only when this changes.
+    public var timedAppearance: TimedAppearance {
+        TimedAppearance(spinner: isBusy ? spinnerFrame % Self.spinner.count : nil, message: message)
+    }
+
+    /// The spinner's frames.
+    public static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+}
+
+/// The parts of the screen that change with time alone.
+public struct TimedAppearance: Equatable, Sendable {
+    public var spinner: Int?
+    public var message: StatusMessage?
+}
