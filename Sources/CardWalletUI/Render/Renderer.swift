@@ -107,18 +107,24 @@ public enum Renderer {
 
     static func drawHints(_ grid: inout Grid, _ state: AppState, _ layout: Layout) {
         let row = layout.hintsRow
+        let hints = hints(for: state.activeKeyTables)
         var x = 1
-        for table in state.activeKeyTables {
-            for binding in table.bindings {
-                guard let hint = binding.hint else { continue }
-                let needed = DisplayWidth.of(hint.keys) + 1 + DisplayWidth.of(hint.text) + 2
-                guard x + needed <= grid.width else { return }
-                x += grid.draw(hint.keys, x: x, y: row, style: Theme.key)
-                x += 1
-                x += grid.draw(hint.text, x: x, y: row, style: Theme.muted)
-                x += 2
-            }
+        for hint in hints {
+            let needed = DisplayWidth.of(hint.keys) + 1 + DisplayWidth.of(hint.text)
+            guard x + needed <= grid.width else { return }
+            x += grid.draw(hint.keys, x: x, y: row, style: Theme.key)
+            x += 1
+            x += grid.draw(hint.text, x: x, y: row, style: Theme.muted)
+            x += 2
         }
+    }
+
+    /// The key hints of `tables`, help first so that it shows on the narrowest screen.
+    static func hints(for tables: [KeyTable]) -> [KeyHint] {
+        let bindings = tables.flatMap(\.bindings).filter { $0.hint != nil }
+        let help = bindings.filter { $0.command == .global(.help) }
+        let others = bindings.filter { $0.command != .global(.help) }
+        return (help + others).compactMap(\.hint)
     }
 
     /// Draws a box with a border and a title, cleared inside; returns its inner rectangle.
