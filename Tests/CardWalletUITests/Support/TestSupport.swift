@@ -25,6 +25,12 @@ func waitUntil(
 }
 
 extension AppState {
+    /// Reduces `action`; for tests that look at the state rather than the effects.
+    @discardableResult
+    mutating func send(_ action: AppAction) -> [Effect] {
+        reduce(action)
+    }
+
     /// Sends each key and returns all effects.
     @discardableResult
     mutating func press(_ keys: Key...) -> [Effect] {
