@@ -32,8 +32,7 @@ extension Renderer {
         if form.isSaving { grid.draw("saving…", x: grid.width - 9, y: y, style: Theme.muted) }
         y += 1
         if let conflict = form.conflict {
-            grid.draw("Changed on the server (E07): its version \(conflict.version) is shown under yours. "
-                      + "Enter saves yours over it; ^T takes theirs for a field, ^G for all.",
+            grid.draw("Changed on the server (E07): its version \(conflict.version) is shown under yours.",
                       x: 1, y: y, style: Theme.warning)
             y += 1
         }
