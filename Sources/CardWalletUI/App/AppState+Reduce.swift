@@ -93,12 +93,16 @@ extension AppState {
             }
             modal = .logDetail(lineID: line.id, scroll: 0)
         case .toggleFailures:
+            if !log.isVisible {
+                log.isVisible = true
+                log.failuresOnly = false
+            }
             log.failuresOnly.toggle()
             if let selected = log.selectedLine, log.failuresOnly, !selected.isFailure { log.selectedID = nil }
         case .leave:
             focus = .screen
         }
-        return []
+        return settleAfterResize()
     }
 
     private mutating func answer(_ command: ConfirmCommand) -> [Effect] {

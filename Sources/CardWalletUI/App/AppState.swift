@@ -31,14 +31,18 @@ public struct AppState: Equatable, Sendable {
 
     /// A request in flight and why it was made.
     public struct PendingRequest: Equatable, Sendable {
+        /// What was asked.
         public var request: Request
+        /// Why, which decides what the result does.
         public var purpose: Purpose
     }
 
     /// The session-expired dialog: a login form over the current screen, and the requests
     /// that failed with E06, to replay after the login.
     public struct ReauthState: Equatable, Sendable {
+        /// The dialog's login form.
         public var login: LoginState
+        /// The requests that failed with E06, replayed after the login.
         public var replay: [PendingRequest]
         /// The account that was logged in, to tell a different login apart.
         public var previousEmail: String?
@@ -50,18 +54,31 @@ public struct AppState: Equatable, Sendable {
     public var height: Int
     /// The time of the last tick.
     public var now: Duration = .zero
+    /// Who is logged in where, as the status bar shows it.
     public var session: SessionStatus = .loggedOut
+    /// The screen under any dialog.
     public var screen: Screen = .login
+    /// The login screen's form.
     public var login: LoginState
+    /// The card list (kept while the detail and form screens are open).
     public var list: ListState
+    /// The card shown, when the detail screen is open (or under the form).
     public var detail: DetailState?
+    /// The add/edit form, when open.
     public var form: FormState?
+    /// A question, the help page or a log line's detail, over everything.
     public var modal: Modal?
+    /// The session-expired dialog, after the server said E06.
     public var reauth: ReauthState?
+    /// The network log pane.
     public var log: LogPaneState
+    /// Whether keys go to the screen or to the log pane.
     public var focus: Focus = .screen
+    /// The status bar's short-lived message.
     public var message: StatusMessage?
+    /// Requests in flight, by id (the spinner turns while there are any).
     public var pending: [RequestID: PendingRequest] = [:]
+    /// The id the next request gets.
     public var nextRequestID = 1
     /// Set once the user quits; the runner stops.
     public var isQuitting = false
@@ -108,6 +125,8 @@ public struct AppState: Equatable, Sendable {
 
 /// The parts of the screen that change with time alone.
 public struct TimedAppearance: Equatable, Sendable {
+    /// The spinner's frame while requests are in flight.
     public var spinner: Int?
+    /// The message shown, until it expires.
     public var message: StatusMessage?
 }

@@ -6,7 +6,9 @@ public struct Layout: Equatable, Sendable {
     /// Below this many rows the app shows a "terminal too small" notice.
     public static let minimumHeight = 15
 
+    /// Terminal columns.
     public let width: Int
+    /// Terminal rows.
     public let height: Int
     /// Whether the terminal is too small for the layout.
     public let isTooSmall: Bool

@@ -5,6 +5,7 @@ public struct StatusMessage: Equatable, Sendable {
         case info, success, warning, error
     }
 
+    /// How it looks.
     public var kind: Kind
     /// The text (shown escaped: it may quote a server's message).
     public var text: String

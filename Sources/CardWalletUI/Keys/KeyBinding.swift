@@ -22,7 +22,9 @@ public struct KeyHint: Hashable, Sendable {
 
 /// Keys, the command they mean, and how help and the status bar describe them.
 public struct KeyBinding: Hashable, Sendable {
+    /// The keys (the first is the one hints mention).
     public var keys: [KeyPattern]
+    /// What the keys mean.
     public var command: Command
     /// The help line.
     public var summary: String
@@ -60,6 +62,7 @@ public struct KeyBinding: Hashable, Sendable {
 public struct KeyTable: Hashable, Sendable {
     /// The heading in help, e.g. "Card list".
     public let title: String
+    /// The bindings, in the order help lists them.
     public let bindings: [KeyBinding]
     private let byKey: [Key: Command]
     private let printable: Command?

@@ -20,6 +20,7 @@ public enum KeyTables {
         KeyBinding(.char("?"), command: .global(.help), "show the keys of this screen", hint: KeyHint("?", "help")),
         KeyBinding(.char("l"), command: .global(.toggleLog), "show or hide the network log", hint: KeyHint("l", "log")),
         KeyBinding(.char("L"), command: .global(.cycleLogHeight), "make the log pane taller (cycles)"),
+        KeyBinding(.char("f"), command: .log(.toggleFailures), "log pane: show only failures, or everything"),
         KeyBinding(.tab, command: .global(.switchFocus), "move between the screen and the log pane"),
         KeyBinding(.ctrl("c"), command: .global(.quitNow), "quit at once"),
     ])

@@ -9,6 +9,7 @@ public struct LogBuffer: Equatable, Sendable {
     /// The longest `text` and detail line kept, in characters, and the most detail lines:
     /// a server sending megabytes cannot make the pane hold them.
     public static let maxTextLength = 500
+    /// The most detail lines kept per line.
     public static let maxDetailLines = 60
 
     /// An empty buffer of `capacity` lines (at least one).
@@ -73,8 +74,11 @@ public struct LogPaneState: Equatable, Sendable {
         }
     }
 
+    /// The kept lines.
     public var buffer: LogBuffer
+    /// Whether the pane shows (`l`).
     public var isVisible = false
+    /// How tall it is (`L`).
     public var height: Height = .small
     /// Show only failed exchanges.
     public var failuresOnly = false

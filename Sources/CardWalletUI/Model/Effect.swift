@@ -8,8 +8,10 @@ public struct RequestID: Hashable, Sendable, Comparable, CustomStringConvertible
     /// Wraps a raw number (tests and the glue only ever echo IDs the reducer made).
     public init(_ rawValue: Int) { self.rawValue = rawValue }
 
+    /// Earlier requests have smaller ids.
     public static func < (lhs: RequestID, rhs: RequestID) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// `#7`.
     public var description: String { "#\(rawValue)" }
 }
 
@@ -46,14 +48,6 @@ public enum Request: Equatable, Sendable, CustomStringConvertible {
         case .updateCard(let id, _, let version): "update card \(id) at version \(version)"
         case .deleteCard(let id): "delete card \(id)"
         case .reorderCards(let order): "reorder \(order.count) cards"
-        }
-    }
-
-    /// Whether the request only reads (so replaying it after a new login is always harmless).
-    public var isRead: Bool {
-        switch self {
-        case .loadCards, .loadCard: true
-        default: false
         }
     }
 }

@@ -21,6 +21,7 @@ public struct LogLine: Equatable, Sendable, Identifiable {
     public var id: UInt64
     /// When it happened.
     public var time: Date
+    /// What the line is about.
     public var kind: Kind
     /// `GET`, `POST`, … when the line is about a request.
     public var method: String?

@@ -41,5 +41,6 @@ public struct UIFailure: Error, Equatable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

@@ -9,7 +9,9 @@ public struct DetailLine: Equatable, Sendable {
 
     /// The label in the left column (only on a field's first line).
     public var label: String?
+    /// The text, escaped and fitted to the width.
     public var text: String
+    /// How it looks.
     public var role: Role
 }
 

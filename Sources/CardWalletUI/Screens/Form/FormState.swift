@@ -41,8 +41,11 @@ public struct FormState: Equatable, Sendable {
 
     /// One field: its text, its text when the form opened, and whether it was edited.
     public struct Field: Equatable, Sendable {
+        /// What the field edits.
         public var kind: FieldKind
+        /// The text and cursor.
         public var input: TextFieldState
+        /// The text when the form opened (to tell whether it changed).
         public var original: String
         /// Set on the first edit: from then on its problems show as you type.
         public var isTouched = false
@@ -55,7 +58,9 @@ public struct FormState: Equatable, Sendable {
         }
     }
 
+    /// Adding or editing (with the version for `If-Match`).
     public var mode: Mode
+    /// The fields, in order.
     public var fields: [Field]
     /// The focused field's index.
     public var focus = 0

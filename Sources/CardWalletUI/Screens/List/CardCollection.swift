@@ -47,6 +47,7 @@ public struct CardCollection: Equatable, Sendable {
     private var indexByID: [String: Int32] = [:]
     /// The loaded cards in wallet order (arena indices).
     public private(set) var wallet: [Int32] = []
+    /// The current order (`s`).
     public private(set) var sortOrder: SortOrder = .wallet
     private var sorted: [Int32]?
     /// The filter as typed; empty when the list is not filtered.

@@ -18,7 +18,9 @@ public struct LoginState: Equatable, Sendable {
 
     /// An error shown under a field (or under the form when `field` is `nil`).
     public struct InlineError: Equatable, Sendable {
+        /// The field it is about, or `nil` for the whole form.
         public var field: Field?
+        /// What to do about it.
         public var message: String
 
         /// An error about `field`.
@@ -28,13 +30,18 @@ public struct LoginState: Equatable, Sendable {
         }
     }
 
+    /// The server's base URL.
     public var server: TextFieldState
+    /// The account's email.
     public var email: TextFieldState
+    /// The password: shown masked, emptied after a login and after a wrong password.
     public var password: TextFieldState
     /// The fields the user can edit: all three on the login screen; email and password in the
     /// session-expired dialog, which logs in again to the same server.
     public var editable: [Field]
+    /// The focused field.
     public var focus: Field
+    /// The inline error, if any.
     public var error: InlineError?
     /// Set while the login request is in flight.
     public var isSubmitting = false
@@ -170,5 +177,6 @@ extension LoginState: CustomStringConvertible, CustomDebugStringConvertible {
             + "error: \(error?.message ?? "none"), submitting: \(isSubmitting))"
     }
 
+    /// The form without the password.
     public var debugDescription: String { description }
 }

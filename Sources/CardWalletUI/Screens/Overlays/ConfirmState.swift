@@ -9,6 +9,7 @@ public struct ConfirmState: Equatable, Sendable {
         case discardChanges
     }
 
+    /// What is asked.
     public var purpose: Purpose
     /// Whether Enter would say Yes.
     public var isYesHighlighted = false
