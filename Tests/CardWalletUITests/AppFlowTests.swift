@@ -197,6 +197,22 @@ import Testing
         #expect(state.message?.kind == .error)
     }
 
+    @Test func reordersGoOneAtATimeAndTheNewestWins() throws {
+        var state = AppState.loggedIn(cards: 4)
+        let first = state.press(.char("J"))
+        let (firstID, firstRequest) = try #require(AppState.lastRequest(first))
+        #expect(firstRequest == .reorderCards(order: ["card-1", "card-0", "card-2", "card-3"]))
+        #expect(state.press(.char("J")).isEmpty)
+        #expect(state.press(.char("J")).isEmpty)
+        #expect(state.queuedReorder == ["card-1", "card-2", "card-3", "card-0"])
+        let next = state.send(.completed(firstID, .success(.reordered)))
+        let (secondID, secondRequest) = try #require(AppState.lastRequest(next))
+        #expect(secondRequest == .reorderCards(order: ["card-1", "card-2", "card-3", "card-0"]))
+        #expect(state.queuedReorder == nil)
+        #expect(state.send(.completed(secondID, .success(.reordered))).isEmpty)
+        #expect(!state.isBusy)
+    }
+
     @Test func messagesExpireWithTicks() {
         var state = AppState.loggedIn(cards: 1)
         state.send(.tick(now: .seconds(100)))

@@ -89,6 +89,12 @@ import Testing
         #expect(TextLayout.clip("ab🦊🦊", to: 4) == "ab …")
     }
 
+    @Test func clipsTheStartForInputThatGrowsAtItsEnd() {
+        #expect(TextLayout.clipLeading("a long filter query", to: 8) == "…r query")
+        #expect(TextLayout.clipLeading("short", to: 8) == "short")
+        #expect(TextLayout.clipLeading("김민지김민지", to: 6) == "…민지")
+    }
+
     @Test func wrapsAtSpacesAndBreaksLongWords() {
         #expect(TextLayout.wrap("the quick brown fox", width: 10) == ["the quick", "brown fox"])
         #expect(TextLayout.wrap("abcdefghijkl", width: 5) == ["abcde", "fghij", "kl"])

@@ -71,10 +71,13 @@ extension AppState {
                 }
             }
         case .reorder:
+            let queued = queuedReorder
+            queuedReorder = nil
             if case .failure(let failure) = result {
                 showFailure(failure, doing: "The new order was not saved; reloading the server's")
                 return reduceList(.reload)
             }
+            if let queued { return [request(.reorderCards(order: queued), .reorder)] }
         case .fetchConflict(let id):
             switch result {
             case .success(.card(let card)):

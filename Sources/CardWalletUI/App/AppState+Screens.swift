@@ -27,7 +27,11 @@ extension AppState {
             case .delete(let card):
                 modal = .confirm(ConfirmState(.deleteCard(card)))
             case .reorder(let order):
-                result.append(request(.reorderCards(order: order), .reorder))
+                if pending.values.contains(where: { $0.purpose == .reorder }) {
+                    queuedReorder = order
+                } else {
+                    result.append(request(.reorderCards(order: order), .reorder))
+                }
             case .logOut:
                 result.append(request(.logOut, .logOut))
             case .quit:

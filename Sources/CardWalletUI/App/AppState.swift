@@ -80,6 +80,9 @@ public struct AppState: Equatable, Sendable {
     public var pending: [RequestID: PendingRequest] = [:]
     /// The id the next request gets.
     public var nextRequestID = 1
+    /// The newest wallet order, waiting for the reorder in flight to finish: reorders go one at
+    /// a time, so the server cannot apply an older order after a newer one.
+    public var queuedReorder: [String]?
     /// Set once the user quits; the runner stops.
     public var isQuitting = false
     /// The local time zone's offset, for the log pane's clock (no time zone is read here).

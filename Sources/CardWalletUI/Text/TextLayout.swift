@@ -18,6 +18,22 @@ public enum TextLayout {
         return result
     }
 
+    /// The end of `text` in at most `width` columns, starting with an ellipsis when the start
+    /// was cut: for input that grows at its end, like the filter prompt.
+    public static func clipLeading(_ text: String, to width: Int) -> String {
+        guard width > 0 else { return "" }
+        if DisplayWidth.of(text) <= width { return text }
+        var kept: [Character] = []
+        var used = 1
+        for character in text.reversed() {
+            let characterWidth = max(1, DisplayWidth.of(character))
+            if used + characterWidth > width { break }
+            kept.append(character)
+            used += characterWidth
+        }
+        return String(ellipsis) + String(kept.reversed())
+    }
+
     /// `text` broken into lines of at most `width` columns: at spaces where possible, inside a
     /// word only when the word alone is wider than a line. Runs of spaces between words become
     /// one; an empty text gives one empty line.
