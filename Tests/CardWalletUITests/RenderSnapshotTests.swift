@@ -76,6 +76,11 @@ import Testing
         conflict.answer(save) { _ in .failure(UIFailure(.conflict(current: theirs), message: "changed")) }
         result.append(("conflict 80x24", conflict))
 
+        var logDetail = list(width: 80, height: 24)
+        logDetail.send(.log(hostileLogLine()))
+        logDetail.press(.char("l"), .tab, .enter)
+        result.append(("log detail 80x24", logDetail))
+
         var reauth = list(width: 80, height: 24)
         reauth.send(.session(.expired(email: testEmail, server: testServer)))
         reauth.type("pw")

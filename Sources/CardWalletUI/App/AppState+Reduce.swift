@@ -163,6 +163,7 @@ extension AppState {
     func logDetailLines(id: UInt64) -> [String] {
         guard let index = log.buffer.index(ofID: id) else { return ["This line is no longer kept."] }
         let line = log.buffer[index]
-        return [LogFormat.summary(line, utcOffsetSeconds: utcOffsetSeconds)] + (line.text.isEmpty ? [] : [line.text]) + line.detail
+        let summary = LogFormat.summary(line, utcOffsetSeconds: utcOffsetSeconds, includingText: false)
+        return [summary] + (line.text.isEmpty ? [] : [line.text]) + line.detail
     }
 }

@@ -83,8 +83,9 @@ public enum LogFormat {
         }
     }
 
-    /// `14:03:05 ← GET /cards?offset=0 200 E04 12 ms 4.1 KiB text`, leaving out what is unknown.
-    public static func summary(_ line: LogLine, utcOffsetSeconds: Int) -> String {
+    /// `14:03:05 ← GET /cards?offset=0 200 E04 12 ms 4.1 KiB text`, leaving out what is unknown
+    /// (and the text when `includingText` is false).
+    public static func summary(_ line: LogLine, utcOffsetSeconds: Int, includingText: Bool = true) -> String {
         var parts = [Format.clock(line.time, utcOffsetSeconds: utcOffsetSeconds), marker(line.kind)]
         if let method = line.method { parts.append(method) }
         if let path = line.path { parts.append(path) }
@@ -92,7 +93,7 @@ public enum LogFormat {
         if let code = line.errorCode { parts.append(code) }
         if let duration = line.duration { parts.append(Format.duration(duration)) }
         if let bytes = line.bytes { parts.append(Format.bytes(bytes)) }
-        if !line.text.isEmpty { parts.append(line.text) }
+        if includingText, !line.text.isEmpty { parts.append(line.text) }
         return parts.joined(separator: " ")
     }
 }

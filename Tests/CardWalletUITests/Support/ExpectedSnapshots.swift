@@ -163,6 +163,32 @@ let expectedSnapshots: [String: String] = [
       demo@cardwallet.dev @ http://12… │ The card changed on the server (E07): its …
      F1 help  Tab next  Enter save  Esc cancel  ^T take theirs  ^G take all
     """#,
+    "log detail 80x24": #"""
+     CardWallet · 13 cards                                   sorted by wallet order
+     Log line (Esc closes)
+     03:04:05 ← GET /card/^[[2J 404 E05 3.0 ms 120 B
+     no such card ^[]52;c;eA==^G\u{202E}
+     Authorization: <private>
+
+
+
+
+
+
+
+
+
+
+
+
+     Network log · 1 line · Esc back · f failures · Enter detail
+     03:04:05 ← GET /card/^[[2J 404 E05 3.0 ms 120 B no such card ^[]52;c;eA==^G\u…
+
+
+
+      demo@cardwallet.dev @ http://127.0.0.1:8080/v1
+     Esc close
+    """#,
     "reauth 80x24": #"""
      CardWallet · 13 cards                                   sorted by wallet order
      Name                  Company            Title           Email

@@ -103,3 +103,21 @@ final class FakeBackend: TerminalBackend {
 
     func type(_ text: String) { events += text.map { .key(.char($0)) } }
 }
+
+/// The paths where two values differ, each with both sides shortened: readable failure
+/// messages for states holding thousands of cards.
+func differences(_ left: Any, _ right: Any, path: String = "", depth: Int = 0) -> [String] {
+    let leftText = String(reflecting: left)
+    let rightText = String(reflecting: right)
+    guard leftText != rightText else { return [] }
+    let leftChildren = Array(Mirror(reflecting: left).children)
+    let rightChildren = Array(Mirror(reflecting: right).children)
+    if depth < 4, !leftChildren.isEmpty, leftChildren.count == rightChildren.count,
+       leftChildren.allSatisfy({ $0.label != nil }) {
+        return zip(leftChildren, rightChildren).flatMap { pair in
+            differences(pair.0.value, pair.1.value, path: path + "." + (pair.0.label ?? "?"), depth: depth + 1)
+        }
+    }
+    func short(_ text: String) -> String { text.count > 160 ? String(text.prefix(160)) + "…" : text }
+    return ["\(path.isEmpty ? "value" : path): got \(short(leftText)), expected \(short(rightText))"]
+}
