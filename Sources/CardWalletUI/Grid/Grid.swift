@@ -3,10 +3,14 @@
 /// Rendering draws a whole frame into a new grid; ``changes(from:)`` then finds the cells a
 /// backend must repaint, so the terminal only receives what changed.
 public struct Grid: Hashable, Sendable {
+    /// Columns.
     public let width: Int
+    /// Rows.
     public let height: Int
+    /// The cells, row by row.
     public private(set) var cells: [Cell]
 
+    /// A `width`×`height` grid filled with `cell`.
     public init(width: Int, height: Int, filledWith cell: Cell = .blank) {
         self.width = max(0, width)
         self.height = max(0, height)
@@ -28,8 +32,11 @@ public struct Grid: Hashable, Sendable {
 
     /// A horizontal run of changed cells, to be painted left to right starting at `x`, `y`.
     public struct Run: Hashable, Sendable {
+        /// The column of the run's first cell.
         public var x: Int
+        /// The run's row.
         public var y: Int
+        /// The cells to paint, left to right.
         public var cells: [Cell]
     }
 

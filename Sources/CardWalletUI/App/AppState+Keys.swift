@@ -1,0 +1,53 @@
+extension AppState {
+    /// The key tables in force now, first match wins: the reducer dispatches keys through
+    /// exactly this list, and help (``helpTables``) prints it.
+    public var activeKeyTables: [KeyTable] {
+        switch modal {
+        case .confirm: return [KeyTables.confirm, KeyTables.interrupt]
+        case .help, .logDetail: return [KeyTables.pager, KeyTables.interrupt]
+        case nil: return tablesBeneathModal
+        }
+    }
+
+    /// The tables help shows: those of whatever the help page covers.
+    public var helpTables: [KeyTable] {
+        if case .help = modal { return tablesBeneathModal }
+        return activeKeyTables
+    }
+
+    private var tablesBeneathModal: [KeyTable] {
+        if reauth != nil { return [KeyTables.reauth, KeyTables.textField, KeyTables.typingGlobal] }
+        if focus == .log, log.isVisible { return [KeyTables.log, KeyTables.global] }
+        switch screen {
+        case .login:
+            return [KeyTables.login, KeyTables.textField, KeyTables.typingGlobal]
+        case .list:
+            return list.isEditingFilter ? [KeyTables.filter, KeyTables.typingGlobal] : [KeyTables.list, KeyTables.global]
+        case .detail:
+            return [KeyTables.detail, KeyTables.global]
+        case .form:
+            if form?.conflict != nil {
+                return [KeyTables.form, KeyTables.conflict, KeyTables.textField, KeyTables.typingGlobal]
+            }
+            return [KeyTables.form, KeyTables.textField, KeyTables.typingGlobal]
+        }
+    }
+
+    /// The command `key` means now, if any.
+    public func command(for key: Key) -> Command? {
+        activeKeyTables.command(for: key)
+    }
+
+    /// The lines of the help page: each table's title, then its keys and what they do.
+    public var helpLines: [(keys: String, summary: String, isTitle: Bool)] {
+        var lines: [(keys: String, summary: String, isTitle: Bool)] = []
+        for table in helpTables {
+            if !lines.isEmpty { lines.append(("", "", false)) }
+            lines.append((table.title, "", true))
+            for binding in table.bindings {
+                lines.append((binding.keyNames, binding.summary, false))
+            }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,169 @@
+import CardModels
+
+extension AppState {
+    /// Applies `action` and returns the effects to run, in order. Pure: reads no clock, does
+    /// no I/O; time arrives as ``AppAction/tick(now:)`` and results as
+    /// ``AppAction/completed(_:_:)``.
+    public mutating func reduce(_ action: AppAction) -> [Effect] {
+        switch action {
+        case .key(let key):
+            guard let command = command(for: key) else { return [] }
+            return perform(command, key: key)
+        case .resize(let width, let height):
+            self.width = max(0, width)
+            self.height = max(0, height)
+            return settleAfterResize()
+        case .tick(let now):
+            self.now = now
+            if let message, message.expires <= now { self.message = nil }
+            return []
+        case .completed(let id, let result):
+            return complete(id, result)
+        case .session(let status):
+            return sessionChanged(status)
+        case .log(let line):
+            log.buffer.append(line)
+            return []
+        }
+    }
+
+    /// Does what a key's command means on the current screen.
+    mutating func perform(_ command: Command, key: Key) -> [Effect] {
+        let typed: Character? = if case .char(let character) = key { character } else { nil }
+        switch command {
+        case .global(let global):
+            return perform(global)
+        case .list(let list):
+            return reduceList(.command(list))
+        case .filter(let filter):
+            return reduceList(.filter(filter, typed: typed))
+        case .detail(let detail):
+            return reduceDetail(.command(detail))
+        case .form(let form):
+            return reduceForm(.command(form))
+        case .text(let text):
+            if reauth != nil { return reduceReauth(.text(text, typed: typed)) }
+            if screen == .login { return reduceLogin(.text(text, typed: typed)) }
+            return reduceForm(.text(text, typed: typed))
+        case .login(let login):
+            return reauth != nil ? reduceReauth(.command(login)) : reduceLogin(.command(login))
+        case .confirm(let confirm):
+            return answer(confirm)
+        case .pager(let pager):
+            return page(pager)
+        case .log(let log):
+            return perform(log)
+        }
+    }
+
+    private mutating func perform(_ command: GlobalCommand) -> [Effect] {
+        switch command {
+        case .help:
+            modal = .help(scroll: 0)
+        case .toggleLog:
+            log.isVisible.toggle()
+            if !log.isVisible { focus = .screen }
+        case .cycleLogHeight:
+            if log.isVisible {
+                log.height = log.height.next
+            } else {
+                log.isVisible = true
+            }
+        case .switchFocus:
+            guard log.isVisible else {
+                showMessage(.info, "The log pane is hidden: press l to show it")
+                return []
+            }
+            focus = focus == .screen ? .log : .screen
+        case .quitNow:
+            isQuitting = true
+            return [.quit]
+        }
+        return settleAfterResize()
+    }
+
+    private mutating func perform(_ command: LogCommand) -> [Effect] {
+        switch command {
+        case .move(let scroll):
+            log.move(scroll, viewport: layout.logViewport)
+        case .showDetail:
+            guard let line = log.selectedLine else {
+                showMessage(.info, "No log lines yet")
+                return []
+            }
+            modal = .logDetail(lineID: line.id, scroll: 0)
+        case .toggleFailures:
+            if !log.isVisible {
+                log.isVisible = true
+                log.failuresOnly = false
+            }
+            log.failuresOnly.toggle()
+            if let selected = log.selectedLine, log.failuresOnly, !selected.isFailure { log.selectedID = nil }
+        case .leave:
+            focus = .screen
+        }
+        return settleAfterResize()
+    }
+
+    private mutating func answer(_ command: ConfirmCommand) -> [Effect] {
+        guard case .confirm(var question) = modal else { return [] }
+        guard let yes = question.reduce(command) else {
+            modal = .confirm(question)
+            return []
+        }
+        modal = nil
+        guard yes else { return [] }
+        switch question.purpose {
+        case .deleteCard(let card):
+            return [request(.deleteCard(id: card.id), .delete(card))]
+        case .discardChanges:
+            leaveForm()
+            return []
+        }
+    }
+
+    private mutating func page(_ command: PagerCommand) -> [Effect] {
+        switch (modal, command) {
+        case (_, .close):
+            modal = nil
+        case (.help(let scroll), .scroll(let direction)):
+            modal = .help(scroll: Pager.scroll(scroll, direction, viewport: layout.pageViewport, lineCount: helpLines.count))
+        case (.logDetail(let id, let scroll), .scroll(let direction)):
+            let count = logDetailLines(id: id).count
+            modal = .logDetail(lineID: id, scroll: Pager.scroll(scroll, direction, viewport: layout.pageViewport, lineCount: count))
+        default:
+            break
+        }
+        return []
+    }
+
+    /// Re-clamps scroll positions to the new size (and loads ahead if the list grew taller).
+    mutating func settleAfterResize() -> [Effect] {
+        guard screen == .list else { return [] }
+        let viewport = listViewport
+        list.settle(viewport: viewport)
+        guard let load = list.loadAheadIfNeeded(viewport: viewport) else { return [] }
+        return mapList([load])
+    }
+
+    /// Shows `text` in the status bar until it expires.
+    mutating func showMessage(_ kind: StatusMessage.Kind, _ text: String) {
+        message = StatusMessage(kind, text, expires: now + StatusMessage.lifetime(of: kind))
+    }
+
+    /// Registers a request and returns the effect that starts it.
+    mutating func request(_ request: Request, _ purpose: Purpose) -> Effect {
+        let id = RequestID(nextRequestID)
+        nextRequestID += 1
+        pending[id] = PendingRequest(request: request, purpose: purpose)
+        return .perform(id, request)
+    }
+
+    /// The detail lines of log line `id`, as the log detail page shows them.
+    func logDetailLines(id: UInt64) -> [String] {
+        guard let index = log.buffer.index(ofID: id) else { return ["This line is no longer kept."] }
+        let line = log.buffer[index]
+        let summary = LogFormat.summary(line, utcOffsetSeconds: utcOffsetSeconds, includingText: false)
+        return [summary] + (line.text.isEmpty ? [] : [line.text]) + line.detail
+    }
+}

@@ -1,0 +1,135 @@
+import CardModels
+
+/// The whole UI: every screen's state, composed, plus what is shared (session, log pane,
+/// status bar, requests in flight). Change it only through ``reduce(_:)``.
+public struct AppState: Equatable, Sendable {
+    /// The screen under any dialog.
+    public enum Screen: Equatable, Sendable {
+        case login, list, detail, form
+    }
+
+    /// Where the keyboard goes when the log pane shows.
+    public enum Focus: Equatable, Sendable {
+        case screen, log
+    }
+
+    /// Why a request was made, which decides what its result does.
+    public enum Purpose: Equatable, Sendable {
+        case logIn
+        case reauth
+        /// A page for the list as it was at `generation` (stale pages are dropped).
+        case loadPage(generation: Int)
+        case openCard(id: String)
+        case editCard(id: String)
+        case save
+        case delete(CardSummary)
+        case reorder
+        /// The server's version of a card, after a conflict without one.
+        case fetchConflict(id: String)
+        case logOut
+    }
+
+    /// A request in flight and why it was made.
+    public struct PendingRequest: Equatable, Sendable {
+        /// What was asked.
+        public var request: Request
+        /// Why, which decides what the result does.
+        public var purpose: Purpose
+    }
+
+    /// The session-expired dialog: a login form over the current screen, and the requests
+    /// that failed with E06, to replay after the login.
+    public struct ReauthState: Equatable, Sendable {
+        /// The dialog's login form.
+        public var login: LoginState
+        /// The requests that failed with E06, replayed after the login.
+        public var replay: [PendingRequest]
+        /// The account that was logged in, to tell a different login apart.
+        public var previousEmail: String?
+    }
+
+    /// Terminal columns.
+    public var width: Int
+    /// Terminal rows.
+    public var height: Int
+    /// The time of the last tick.
+    public var now: Duration = .zero
+    /// Who is logged in where, as the status bar shows it.
+    public var session: SessionStatus = .loggedOut
+    /// The screen under any dialog.
+    public var screen: Screen = .login
+    /// The login screen's form.
+    public var login: LoginState
+    /// The card list (kept while the detail and form screens are open).
+    public var list: ListState
+    /// The card shown, when the detail screen is open (or under the form).
+    public var detail: DetailState?
+    /// The add/edit form, when open.
+    public var form: FormState?
+    /// A question, the help page or a log line's detail, over everything.
+    public var modal: Modal?
+    /// The session-expired dialog, after the server said E06.
+    public var reauth: ReauthState?
+    /// The network log pane.
+    public var log: LogPaneState
+    /// Whether keys go to the screen or to the log pane.
+    public var focus: Focus = .screen
+    /// The status bar's short-lived message.
+    public var message: StatusMessage?
+    /// Requests in flight, by id (the spinner turns while there are any).
+    public var pending: [RequestID: PendingRequest] = [:]
+    /// The id the next request gets.
+    public var nextRequestID = 1
+    /// The newest wallet order, waiting for the reorder in flight to finish: reorders go one at
+    /// a time, so the server cannot apply an older order after a newer one.
+    public var queuedReorder: [String]?
+    /// Set once the user quits; the runner stops.
+    public var isQuitting = false
+    /// The local time zone's offset, for the log pane's clock (no time zone is read here).
+    public var utcOffsetSeconds: Int
+
+    /// The app at its login screen.
+    ///
+    /// - Parameters:
+    ///   - server: The server's base URL to fill in.
+    ///   - email: The email to fill in, if known.
+    ///   - password: A password to fill in (the demo's); never shown, only masked.
+    ///   - width: Terminal columns.
+    ///   - height: Terminal rows.
+    ///   - pageSize: Cards asked for per page.
+    ///   - logCapacity: Log lines kept.
+    ///   - utcOffsetSeconds: The local time zone's offset from UTC.
+    public init(
+        server: String, email: String = "", password: String = "", width: Int = 80, height: Int = 24,
+        pageSize: Int = 100, logCapacity: Int = 1_000, utcOffsetSeconds: Int = 0
+    ) {
+        self.width = width
+        self.height = height
+        self.login = LoginState(server: server, email: email, password: password)
+        self.list = ListState(pageSize: pageSize)
+        self.log = LogPaneState(capacity: logCapacity)
+        self.utcOffsetSeconds = utcOffsetSeconds
+    }
+
+    /// Whether any request is in flight (the spinner turns).
+    public var isBusy: Bool { !pending.isEmpty }
+
+    /// The frame of the spinner, from the time.
+    public var spinnerFrame: Int { Int(now.components.seconds * 10 + now.components.attoseconds / 100_000_000_000_000_000) }
+
+    /// What ticks can change on screen: a redraw is needed only when this changes.
+    public var timedAppearance: TimedAppearance {
+        TimedAppearance(spinner: isBusy ? spinnerFrame % Self.spinner.count : nil, message: message)
+    }
+
+    /// The spinner's frames.
+    public static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+}
+
+/// The parts of the screen that change with time alone.
+public struct TimedAppearance: Equatable, Sendable {
+    /// The spinner's frame while requests are in flight.
+    public var spinner: Int?
+    /// The message shown, until it expires.
+    public var message: StatusMessage?
+}

@@ -1,0 +1,30 @@
+/// A short-lived line in the status bar.
+public struct StatusMessage: Equatable, Sendable {
+    /// How the message looks; errors are shown in a style of their own.
+    public enum Kind: Equatable, Sendable {
+        case info, success, warning, error
+    }
+
+    /// How it looks.
+    public var kind: Kind
+    /// The text (shown escaped: it may quote a server's message).
+    public var text: String
+    /// When it disappears, in the time of ``AppAction/tick(now:)``.
+    public var expires: Duration
+
+    /// A message that lasts until `expires`.
+    public init(_ kind: Kind, _ text: String, expires: Duration) {
+        self.kind = kind
+        self.text = text
+        self.expires = expires
+    }
+
+    /// How long a message of `kind` stays: errors longer, so they can be read.
+    public static func lifetime(of kind: Kind) -> Duration {
+        switch kind {
+        case .info, .success: .seconds(4)
+        case .warning: .seconds(6)
+        case .error: .seconds(10)
+        }
+    }
+}

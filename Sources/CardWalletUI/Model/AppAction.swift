@@ -1,0 +1,18 @@
+/// Everything that can happen to the app: keys, resizes, time, results and outside news.
+///
+/// All of it is plain data, so the glue can make it on any thread and the reducer stays pure.
+public enum AppAction: Equatable, Sendable {
+    /// The user pressed a key.
+    case key(Key)
+    /// The terminal now has this many columns and rows.
+    case resize(width: Int, height: Int)
+    /// Time passed: `now` is the time since the program started (drives the spinner and the
+    /// expiry of status messages; reducers never read a clock).
+    case tick(now: Duration)
+    /// A request made by ``Effect/perform(_:_:)`` finished.
+    case completed(RequestID, Result<Response, UIFailure>)
+    /// The session changed (from the session's state stream).
+    case session(SessionStatus)
+    /// A network exchange was logged (from the logger plugin's event stream).
+    case log(LogLine)
+}

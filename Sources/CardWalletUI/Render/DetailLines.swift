@@ -1,0 +1,85 @@
+import CardModels
+
+/// One line of the detail screen: an optional label, then text, already escaped and wrapped.
+public struct DetailLine: Equatable, Sendable {
+    /// How the line looks.
+    public enum Role: Equatable, Sendable {
+        case title, subtitle, field, muted
+    }
+
+    /// The label in the left column (only on a field's first line).
+    public var label: String?
+    /// The text, escaped and fitted to the width.
+    public var text: String
+    /// How it looks.
+    public var role: Role
+}
+
+/// The detail screen's lines for a card, at a width: every field, wrapped.
+public enum DetailLines {
+    /// Columns of the label column, including the gap after it.
+    public static let labelWidth = 12
+
+    /// The lines showing `detail` on a screen `width` columns wide.
+    public static func make(_ detail: DetailState, width: Int) -> [DetailLine] {
+        let valueWidth = max(10, width - 2 - labelWidth)
+        let fullWidth = max(10, width - 2)
+        var lines: [DetailLine] = []
+        let summary = detail.summary
+        let fields = detail.card?.fields
+
+        for text in wrap(fields?.name ?? summary.name, width: fullWidth) {
+            lines.append(DetailLine(label: nil, text: text, role: .title))
+        }
+        let subtitle = [fields?.title ?? summary.title, fields?.company ?? summary.company, fields?.department]
+            .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
+        if !subtitle.isEmpty {
+            for text in wrap(subtitle, width: fullWidth) { lines.append(DetailLine(label: nil, text: text, role: .subtitle)) }
+        }
+        lines.append(DetailLine(label: nil, text: "", role: .field))
+
+        func add(_ label: String, _ value: String?) {
+            guard let value, !value.isEmpty else { return }
+            for (index, text) in wrap(value, width: valueWidth).enumerated() {
+                lines.append(DetailLine(label: index == 0 ? label : nil, text: text, role: .field))
+            }
+        }
+
+        guard let card = detail.card, let fields else {
+            add(CardField.email.label, summary.email)
+            lines.append(DetailLine(label: nil, text: "", role: .field))
+            lines.append(DetailLine(label: nil, text: detail.isLoading ? "Loading the card…" : "Could not load the rest of the card (r to retry)", role: .muted))
+            return lines
+        }
+        add(CardField.email.label, fields.email)
+        add(CardField.phone.label, fields.phone)
+        add(CardField.website.label, fields.website)
+        add(CardField.address.label, fields.address)
+        add(CardField.birthday.label, fields.birthday)
+        add(CardField.bio.label, fields.bio)
+        for (index, fact) in fields.tmi.enumerated() {
+            add(index == 0 ? CardField.tmi.label : "", fact)
+        }
+        add(CardField.tags.label, fields.tags.isEmpty ? nil : fields.tags.joined(separator: ", "))
+        if card.hasImage, let image = card.image {
+            add("Image", "\(image.contentType), \(Format.bytes(image.size))")
+        } else if card.hasImage {
+            add("Image", "yes")
+        } else {
+            add("Image", "none: default avatar \(fields.defaultImage)")
+        }
+        lines.append(DetailLine(label: nil, text: "", role: .field))
+        lines.append(DetailLine(label: nil, text: "version \(card.version) · id \(SafeText.escaped(card.id))", role: .muted))
+        return lines
+    }
+
+    /// `text` escaped and wrapped, its own line breaks kept.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var result: [String] = []
+        let paragraphs = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+        for paragraph in paragraphs {
+            result += TextLayout.wrap(SafeText.escaped(String(paragraph)), width: width)
+        }
+        return result
+    }
+}

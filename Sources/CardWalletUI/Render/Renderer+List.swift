@@ -1,0 +1,106 @@
+import CardModels
+
+extension Renderer {
+    /// A column of the card list.
+    enum Column: CaseIterable {
+        case name, company, title, email
+
+        var title: String {
+            switch self {
+            case .name: "Name"
+            case .company: "Company"
+            case .title: "Title"
+            case .email: "Email"
+            }
+        }
+
+        func value(of card: CardSummary) -> String {
+            switch self {
+            case .name: card.name
+            case .company: card.company ?? ""
+            case .title: card.title ?? ""
+            case .email: card.email ?? ""
+            }
+        }
+    }
+
+    /// The list's columns and their x and width for a screen `width` columns wide: all four
+    /// from 80 columns, without the title below that.
+    static func columns(width: Int) -> [(column: Column, x: Int, width: Int)] {
+        let plan: [(Column, Int)] = width >= 80
+            ? [(.name, 28), (.company, 24), (.title, 20), (.email, 28)]
+            : [(.name, 36), (.company, 30), (.email, 34)]
+        let gap = 2
+        let available = max(0, width - 2 - gap * (plan.count - 1))
+        var result: [(column: Column, x: Int, width: Int)] = []
+        var x = 1
+        for (index, (column, weight)) in plan.enumerated() {
+            let columnWidth = index == plan.count - 1 ? max(0, width - 1 - x) : available * weight / 100
+            result.append((column, x, columnWidth))
+            x += columnWidth + gap
+        }
+        return result
+    }
+
+    static func drawList(_ grid: inout Grid, _ state: AppState, _ layout: Layout) {
+        let list = state.list
+        let cards = list.cards
+        let columns = columns(width: grid.width)
+        let headerRow = layout.content.lowerBound
+        for (column, x, width) in columns {
+            grid.draw(column.title, x: x, y: headerRow, width: width, style: Theme.columnTitle)
+        }
+        let showsFilter = list.isEditingFilter || !cards.query.isEmpty
+        let viewport = layout.listViewport(showsFilter: showsFilter)
+        let firstRow = headerRow + 1
+        let rows = cards.rows
+
+        if rows.isEmpty {
+            let text: String
+            if !list.hasLoaded {
+                text = "Loading cards…"
+            } else if cards.isFiltered {
+                text = cards.isComplete ? "No card matches “\(cards.query)”" : "No match among the cards loaded so far; loading more…"
+            } else if cards.total == 0 {
+                text = "No cards yet: press a to add one"
+            } else {
+                text = "Loading cards…"
+            }
+            grid.draw(text, x: 1, y: firstRow, style: Theme.muted)
+        }
+
+        let selectionStyle = state.focus == .screen ? Theme.selection : Theme.inactiveSelection
+        let end = min(rows.count, list.scrollTop + viewport)
+        if list.scrollTop < end {
+            for row in list.scrollTop..<end {
+                let y = firstRow + row - list.scrollTop
+                let card = cards.summary(atIndex: rows[row])
+                let isSelected = row == list.selection
+                let style = isSelected ? selectionStyle : Style()
+                if isSelected { grid.fill(x: 0, y: y, width: grid.width, height: 1, style: style) }
+                for (column, x, width) in columns {
+                    grid.draw(column.value(of: card), x: x, y: y, width: width, style: style)
+                }
+            }
+        }
+        if !cards.isComplete, list.hasLoaded, end == rows.count, end - list.scrollTop < viewport, !rows.isEmpty {
+            grid.draw(list.isPagingPaused ? "More cards could not load: press r to retry" : "Loading more…",
+                      x: 1, y: firstRow + end - list.scrollTop, style: Theme.muted)
+        }
+        if showsFilter { drawFilterPrompt(&grid, state, y: layout.content.upperBound - 1) }
+    }
+
+    static func drawFilterPrompt(_ grid: inout Grid, _ state: AppState, y: Int) {
+        let cards = state.list.cards
+        var x = grid.draw("/", x: 1, y: y, style: Theme.key)
+        let count = cards.rows.count
+        let status = cards.isFiltered
+            ? "\(count) match\(count == 1 ? "" : "es")" + (cards.isComplete ? "" : " in \(cards.loadedCount) loaded")
+            : ""
+        let statusWidth = DisplayWidth.of(status)
+        let room = max(1, grid.width - x - statusWidth - 4)
+        x += grid.draw(TextLayout.clipLeading(SafeText.escaped(cards.query), to: room), x: x, y: y, width: room)
+        if state.list.isEditingFilter { grid.draw(" ", x: x, y: y, width: 1, style: Theme.cursor) }
+        if !status.isEmpty { grid.draw(status, x: grid.width - statusWidth - 1, y: y, style: Theme.muted) }
+    }
+}

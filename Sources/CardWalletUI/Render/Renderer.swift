@@ -1,0 +1,147 @@
+/// Draws an ``AppState`` into a ``Grid``: a pure function of the state, at any size.
+///
+/// Only what is visible is drawn (the list's visible rows, the log pane's last lines), so a
+/// frame costs the same with ten cards or a hundred thousand.
+public enum Renderer {
+    /// The frame for `state`, the size of its terminal.
+    public static func render(_ state: AppState) -> Grid {
+        var grid = Grid(width: state.width, height: state.height)
+        let layout = state.layout
+        if layout.isTooSmall {
+            drawTooSmall(&grid, state)
+            return grid
+        }
+        drawTitleBar(&grid, state)
+        switch state.screen {
+        case .login: drawLogin(&grid, state, layout)
+        case .list: drawList(&grid, state, layout)
+        case .detail: drawDetail(&grid, state, layout)
+        case .form: drawForm(&grid, state, layout)
+        }
+        if layout.logPane != nil { drawLogPane(&grid, state, layout) }
+        switch state.modal {
+        case .help(let scroll): drawHelp(&grid, state, layout, scroll: scroll)
+        case .logDetail(let id, let scroll): drawLogDetail(&grid, state, layout, id: id, scroll: scroll)
+        case .confirm, nil: break
+        }
+        if let reauth = state.reauth, !isPage(state.modal) { drawReauth(&grid, reauth, layout) }
+        if case .confirm(let question) = state.modal { drawConfirm(&grid, question, layout) }
+        drawStatusBar(&grid, state, layout)
+        drawHints(&grid, state, layout)
+        return grid
+    }
+
+    private static func isPage(_ modal: Modal?) -> Bool {
+        switch modal {
+        case .help, .logDetail: true
+        default: false
+        }
+    }
+
+    static func drawTooSmall(_ grid: inout Grid, _ state: AppState) {
+        let lines = [
+            "Terminal too small",
+            "\(state.width)×\(state.height); CardWallet needs \(Layout.minimumWidth)×\(Layout.minimumHeight)",
+            "Enlarge the window, or press Ctrl-C to quit",
+        ]
+        let top = max(0, (state.height - lines.count) / 2)
+        for (offset, line) in lines.enumerated() {
+            let width = min(DisplayWidth.of(line), state.width)
+            grid.draw(line, x: max(0, (state.width - width) / 2), y: top + offset, style: offset == 0 ? Theme.error : Style())
+        }
+    }
+
+    static func drawTitleBar(_ grid: inout Grid, _ state: AppState) {
+        grid.fill(x: 0, y: 0, width: grid.width, height: 1, style: Theme.titleBar)
+        let title: String
+        var right = ""
+        switch state.screen {
+        case .login:
+            title = "CardWallet · log in"
+        case .list:
+            let cards = state.list.cards
+            var text = "CardWallet · \(cards.total) card\(cards.total == 1 ? "" : "s")"
+            if !cards.isComplete, state.list.hasLoaded { text += " (\(cards.loadedCount) loaded)" }
+            title = text
+            right = "sorted by \(cards.sortOrder.label)"
+        case .detail:
+            title = "CardWallet · card"
+        case .form:
+            switch state.form?.mode {
+            case .edit(_, let version)?: title = "CardWallet · edit card (version \(state.form?.saveVersion ?? version))"
+            default: title = "CardWallet · new card"
+            }
+        }
+        let rightWidth = DisplayWidth.of(right)
+        grid.draw(" " + title, x: 0, y: 0, width: max(0, grid.width - rightWidth - 2), style: Theme.titleBar)
+        if !right.isEmpty, grid.width > rightWidth + 20 {
+            grid.draw(right, x: grid.width - rightWidth - 1, y: 0, style: Theme.titleBar)
+        }
+    }
+
+    static func drawStatusBar(_ grid: inout Grid, _ state: AppState, _ layout: Layout) {
+        let row = layout.statusRow
+        var x = 0
+        if state.isBusy {
+            let frame = AppState.spinner[state.spinnerFrame % AppState.spinner.count]
+            x += grid.draw(String(frame) + " ", x: x, y: row, style: Theme.key)
+        } else {
+            x += 2
+        }
+        let session: String = switch state.session {
+        case .loggedOut: "not logged in"
+        case .loggedIn(let email, let server): "\(email) @ \(server)"
+        case .refreshing(let email, let server): "\(email) @ \(server) (refreshing the session)"
+        case .expired(let email, _): "session expired" + (email.map { " for \($0)" } ?? "")
+        }
+        let sessionStyle: Style = if case .expired = state.session { Theme.warning } else { Theme.muted }
+        guard let message = state.message else {
+            grid.draw(session, x: x, y: row, style: sessionStyle)
+            return
+        }
+        let sessionWidth = min(DisplayWidth.of(session), max(0, grid.width * 2 / 5))
+        x += grid.draw(session, x: x, y: row, width: sessionWidth, style: sessionStyle)
+        x += grid.draw(" │ ", x: x, y: row, style: Theme.border)
+        grid.draw(message.text, x: x, y: row, style: Theme.message(message.kind))
+    }
+
+    static func drawHints(_ grid: inout Grid, _ state: AppState, _ layout: Layout) {
+        let row = layout.hintsRow
+        let hints = hints(for: state.activeKeyTables)
+        var x = 1
+        for hint in hints {
+            let needed = DisplayWidth.of(hint.keys) + 1 + DisplayWidth.of(hint.text)
+            guard x + needed <= grid.width else { return }
+            x += grid.draw(hint.keys, x: x, y: row, style: Theme.key)
+            x += 1
+            x += grid.draw(hint.text, x: x, y: row, style: Theme.muted)
+            x += 2
+        }
+    }
+
+    /// The key hints of `tables`, help first so that it shows on the narrowest screen.
+    static func hints(for tables: [KeyTable]) -> [KeyHint] {
+        let bindings = tables.flatMap(\.bindings).filter { $0.hint != nil }
+        let help = bindings.filter { $0.command == .global(.help) }
+        let others = bindings.filter { $0.command != .global(.help) }
+        return (help + others).compactMap(\.hint)
+    }
+
+    /// Draws a box with a border and a title, cleared inside; returns its inner rectangle.
+    static func drawBox(_ grid: inout Grid, title: String, width: Int, height: Int, layout: Layout) -> (x: Int, y: Int, width: Int, height: Int) {
+        let width = min(width, grid.width - 2)
+        let height = min(height, layout.content.count)
+        let x = max(0, (grid.width - width) / 2)
+        let y = layout.content.lowerBound + max(0, (layout.content.count - height) / 2)
+        grid.fill(x: x, y: y, width: width, height: height)
+        let horizontal = String(repeating: "─", count: max(0, width - 2))
+        grid.draw("┌" + horizontal + "┐", x: x, y: y, style: Theme.border)
+        grid.draw("└" + horizontal + "┘", x: x, y: y + height - 1, style: Theme.border)
+        for row in (y + 1)..<max(y + 1, y + height - 1) {
+            grid.draw("│", x: x, y: row, style: Theme.border)
+            grid.draw("│", x: x + width - 1, y: row, style: Theme.border)
+        }
+        grid.draw(" " + title + " ", x: x + 2, y: y, width: width - 4, style: Theme.label)
+        return (x + 2, y + 1, width - 4, height - 2)
+    }
+}

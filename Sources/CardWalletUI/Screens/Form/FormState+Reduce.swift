@@ -1,0 +1,128 @@
+import CardModels
+
+/// What can happen to the form.
+public enum FormAction: Equatable, Sendable {
+    case command(FormCommand)
+    /// Editing the focused field; `typed` is the character for ``TextCommand/insert``.
+    case text(TextCommand, typed: Character?)
+    /// Saving failed.
+    case saveFailed(UIFailure)
+    /// The server's version of the card, fetched after a conflict that did not carry it.
+    case serverVersion(Card)
+}
+
+/// What the form asks the app to do.
+public enum FormEffect: Equatable, Sendable {
+    case create(CardFields, imagePath: String?)
+    case update(id: String, fields: CardFields, version: Int)
+    /// Leave the form; ask first when `discarding` changes.
+    case leave(discarding: Bool)
+    /// Fetch the server's version of the card to show the conflict.
+    case fetchServerVersion(id: String)
+    case message(StatusMessage.Kind, String)
+}
+
+extension FormState {
+    /// Applies `action`.
+    public mutating func reduce(_ action: FormAction) -> [FormEffect] {
+        switch action {
+        case .command(.nextField):
+            focus = (focus + 1) % fields.count
+        case .command(.previousField):
+            focus = (focus - 1 + fields.count) % fields.count
+        case .command(.save):
+            return save()
+        case .command(.cancel):
+            return [.leave(discarding: isDirty)]
+        case .command(.takeServerField):
+            guard let conflict, case .card(let field) = fields[focus].kind else {
+                return [.message(.info, "Nothing to take: the server's version differs only after a conflict")]
+            }
+            fields[focus].input = TextFieldState(conflict.fields[field])
+            fields[focus].isTouched = true
+        case .command(.takeServerAll):
+            guard let conflict else {
+                return [.message(.info, "Nothing to take: the server's version differs only after a conflict")]
+            }
+            for index in fields.indices {
+                guard case .card(let field) = fields[index].kind else { continue }
+                let text = conflict.fields[field]
+                fields[index] = Field(fields[index].kind, text)
+            }
+            mode = .edit(id: conflict.id, version: conflict.version)
+            self.conflict = nil
+            serverProblems = [:]
+            showsAllProblems = false
+            return [.message(.info, "Took the server's version (\(conflict.version)); your changes are gone")]
+        case .text(let command, let typed):
+            guard !isSaving else { return [] }
+            if command == .insert, typed?.isControl ?? true { return [] }
+            if fields[focus].input.apply(command, typed: typed) {
+                fields[focus].isTouched = true
+                serverProblems[fields[focus].kind.key] = nil
+            }
+        case .saveFailed(let failure):
+            isSaving = false
+            return saveFailed(failure)
+        case .serverVersion(let card):
+            conflict = card
+            return [.message(.warning, conflictMessage(card))]
+        }
+        return []
+    }
+
+    private mutating func save() -> [FormEffect] {
+        guard !isSaving else { return [] }
+        let values = cardFields
+        let problems = fields.indices.filter { localProblem(of: fields[$0].kind, in: values) != nil || serverProblems[fields[$0].kind.key] != nil }
+        if let first = problems.first {
+            showsAllProblems = true
+            focus = first
+            let count = problems.count
+            return [.message(.error, count == 1 ? "Fix the marked field first" : "Fix the \(count) marked fields first")]
+        }
+        isSaving = true
+        switch mode {
+        case .add:
+            return [.create(values, imagePath: imagePath)]
+        case .edit(let id, let version):
+            return [.update(id: id, fields: values, version: conflict?.version ?? version)]
+        }
+    }
+
+    private mutating func saveFailed(_ failure: UIFailure) -> [FormEffect] {
+        switch failure.kind {
+        case .validation(let problems):
+            serverProblems = problems
+            showsAllProblems = true
+            if let first = fields.indices.first(where: { problems[fields[$0].kind.key] != nil }) { focus = first }
+            return [.message(.error, "The server refused some fields (E01): see the marked fields")]
+        case .conflict(let current):
+            guard let current else {
+                guard case .edit(let id, _) = mode else { return [.message(.error, failure.message)] }
+                return [.fetchServerVersion(id: id), .message(.warning, "The card changed on the server (E07): fetching its version…")]
+            }
+            conflict = current
+            return [.message(.warning, conflictMessage(current))]
+        case .tooLarge:
+            serverProblems["image"] = "is too large for the server (E08)"
+            focusImage()
+            return [.message(.error, "The image is too large (E08)")]
+        case .unsupportedMedia:
+            serverProblems["image"] = "must be a PNG or JPEG image (E09)"
+            focusImage()
+            return [.message(.error, "The server accepts only PNG and JPEG images (E09)")]
+        default:
+            return [.message(.error, "Not saved: \(failure.message)")]
+        }
+    }
+
+    private mutating func focusImage() {
+        if let index = fields.firstIndex(where: { $0.kind == .imagePath }) { focus = index }
+    }
+
+    private func conflictMessage(_ card: Card) -> String {
+        "The card changed on the server (E07): its version \(card.version) is shown beside yours. "
+            + "Enter saves yours over it; ^T/^G take theirs"
+    }
+}

@@ -1,0 +1,152 @@
+import CardModels
+
+/// The add/edit form: every card field as a line of text, validated as you type.
+public struct FormState: Equatable, Sendable {
+    /// Adding a new card, or editing one at a known version (sent as `If-Match`).
+    public enum Mode: Equatable, Sendable {
+        case add
+        case edit(id: String, version: Int)
+    }
+
+    /// What a form field edits.
+    public enum FieldKind: Hashable, Sendable {
+        case card(CardField)
+        /// The path of a PNG or JPEG to attach (add only: edits send JSON).
+        case imagePath
+
+        /// The key the server uses for the field's problems (`image` for the image).
+        public var key: String {
+            switch self {
+            case .card(let field): field.key
+            case .imagePath: "image"
+            }
+        }
+
+        /// For people.
+        public var label: String {
+            switch self {
+            case .card(let field): field.label
+            case .imagePath: "Image file"
+            }
+        }
+
+        /// The expected format.
+        public var hint: String {
+            switch self {
+            case .card(let field): field.hint
+            case .imagePath: "path of a PNG or JPEG, up to 2 MiB (optional)"
+            }
+        }
+    }
+
+    /// One field: its text, its text when the form opened, and whether it was edited.
+    public struct Field: Equatable, Sendable {
+        /// What the field edits.
+        public var kind: FieldKind
+        /// The text and cursor.
+        public var input: TextFieldState
+        /// The text when the form opened (to tell whether it changed).
+        public var original: String
+        /// Set on the first edit: from then on its problems show as you type.
+        public var isTouched = false
+
+        /// A field of `kind` holding `text`.
+        public init(_ kind: FieldKind, _ text: String) {
+            self.kind = kind
+            self.input = TextFieldState(text)
+            self.original = text
+        }
+    }
+
+    /// Adding or editing (with the version for `If-Match`).
+    public var mode: Mode
+    /// The fields, in order.
+    public var fields: [Field]
+    /// The focused field's index.
+    public var focus = 0
+    /// Set by a save with problems: every field's problem shows, edited or not.
+    public var showsAllProblems = false
+    /// Problems the server reported (E01, E08, E09), by field key, until the field is edited.
+    public var serverProblems: [String: String] = [:]
+    /// The server's version after a conflict (E07), shown beside the user's, field by field.
+    public var conflict: Card?
+    /// Set while the save request is in flight.
+    public var isSaving = false
+    /// Whether leaving goes back to the card's details (else to the list).
+    public var returnsToDetail: Bool
+
+    /// An empty form for a new card.
+    public init() {
+        mode = .add
+        let empty = CardFields(name: "")
+        fields = CardField.allCases.map { Field(.card($0), empty[$0]) } + [Field(.imagePath, "")]
+        returnsToDetail = false
+    }
+
+    /// A form editing `card`.
+    public init(editing card: Card, returnsToDetail: Bool) {
+        mode = .edit(id: card.id, version: card.version)
+        fields = CardField.allCases.map { Field(.card($0), card.fields[$0]) }
+        self.returnsToDetail = returnsToDetail
+    }
+
+    /// Whether anything differs from when the form opened.
+    public var isDirty: Bool { fields.contains { $0.input.text != $0.original } }
+
+    /// The card fields as typed (trimmed; lists split).
+    public var cardFields: CardFields {
+        var result = CardFields(name: "")
+        for field in fields {
+            if case .card(let cardField) = field.kind { result[cardField] = field.input.text }
+        }
+        return result
+    }
+
+    /// The image path, trimmed, or `nil` when empty.
+    public var imagePath: String? {
+        guard let field = fields.first(where: { $0.kind == .imagePath }) else { return nil }
+        let path = field.input.text.trimmingSpaces
+        return path.isEmpty ? nil : path
+    }
+
+    /// The problem to show under field `index` now, if any.
+    public func visibleProblem(at index: Int) -> String? {
+        guard fields.indices.contains(index) else { return nil }
+        let field = fields[index]
+        if let problem = serverProblems[field.kind.key] { return problem }
+        guard field.isTouched || showsAllProblems else { return nil }
+        return localProblem(of: field.kind, in: cardFields)
+    }
+
+    /// The server's value of field `index` after a conflict, when it differs from the form's.
+    public func serverValue(at index: Int) -> String? {
+        guard let conflict, fields.indices.contains(index), case .card(let cardField) = fields[index].kind else { return nil }
+        var mine = CardFields(name: "")
+        mine[cardField] = fields[index].input.text
+        let theirs = conflict.fields[cardField]
+        return mine[cardField] == theirs ? nil : theirs
+    }
+
+    /// The version the next save sends as `If-Match`: the server's after a conflict.
+    public var saveVersion: Int? {
+        guard case .edit(_, let version) = mode else { return nil }
+        return conflict?.version ?? version
+    }
+
+    func localProblem(of kind: FieldKind, in cardFields: CardFields) -> String? {
+        switch kind {
+        case .card(let field): cardFields.problem(for: field)
+        case .imagePath: nil
+        }
+    }
+}
+
+extension String {
+    /// Without leading and trailing whitespace.
+    var trimmingSpaces: String {
+        var slice = Substring(self)
+        while slice.first?.isWhitespace == true { slice.removeFirst() }
+        while slice.last?.isWhitespace == true { slice.removeLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,182 @@
+import CardModels
+
+/// The login form (also the session-expired dialog): server, email and a masked password.
+public struct LoginState: Equatable, Sendable {
+    /// The fields, in order.
+    public enum Field: Int, CaseIterable, Equatable, Sendable {
+        case server, email, password
+
+        /// For people.
+        public var label: String {
+            switch self {
+            case .server: "Server"
+            case .email: "Email"
+            case .password: "Password"
+            }
+        }
+    }
+
+    /// An error shown under a field (or under the form when `field` is `nil`).
+    public struct InlineError: Equatable, Sendable {
+        /// The field it is about, or `nil` for the whole form.
+        public var field: Field?
+        /// What to do about it.
+        public var message: String
+
+        /// An error about `field`.
+        public init(_ field: Field?, _ message: String) {
+            self.field = field
+            self.message = message
+        }
+    }
+
+    /// The server's base URL.
+    public var server: TextFieldState
+    /// The account's email.
+    public var email: TextFieldState
+    /// The password: shown masked, emptied after a login and after a wrong password.
+    public var password: TextFieldState
+    /// The fields the user can edit: all three on the login screen; email and password in the
+    /// session-expired dialog, which logs in again to the same server.
+    public var editable: [Field]
+    /// The focused field.
+    public var focus: Field
+    /// The inline error, if any.
+    public var error: InlineError?
+    /// Set while the login request is in flight.
+    public var isSubmitting = false
+
+    /// A form filled with what is known; the focus starts on the first empty field.
+    public init(server: String, email: String = "", password: String = "", editable: [Field] = Field.allCases) {
+        self.server = TextFieldState(server)
+        self.email = TextFieldState(email)
+        self.password = TextFieldState(password)
+        self.editable = editable.isEmpty ? Field.allCases : editable
+        let values = [server, email, password]
+        self.focus = self.editable.first { values[$0.rawValue].isEmpty } ?? self.editable.last ?? .password
+    }
+
+    /// The text field of `field`.
+    public subscript(field: Field) -> TextFieldState {
+        get {
+            switch field {
+            case .server: server
+            case .email: email
+            case .password: password
+            }
+        }
+        set {
+            switch field {
+            case .server: server = newValue
+            case .email: email = newValue
+            case .password: password = newValue
+            }
+        }
+    }
+}
+
+/// What can happen to the login form.
+public enum LoginAction: Equatable, Sendable {
+    case command(LoginCommand)
+    /// Editing the focused field; `typed` is the character for ``TextCommand/insert``.
+    case text(TextCommand, typed: Character?)
+    /// The login request failed.
+    case failed(UIFailure)
+    /// The login request succeeded.
+    case succeeded
+}
+
+/// What the login form asks the app to do.
+public enum LoginEffect: Equatable, Sendable {
+    case submit(server: String, email: String, password: String)
+    case quit
+}
+
+extension LoginState {
+    /// Applies `action`.
+    public mutating func reduce(_ action: LoginAction) -> [LoginEffect] {
+        switch action {
+        case .command(.nextField), .command(.previousField):
+            let step = action == .command(.nextField) ? 1 : -1
+            let position = editable.firstIndex(of: focus) ?? 0
+            focus = editable[(position + step + editable.count) % editable.count]
+        case .command(.submit):
+            return submit()
+        case .command(.quit):
+            return [.quit]
+        case .text(let command, let typed):
+            guard !isSubmitting else { return [] }
+            if command == .insert, typed?.isControl ?? true { return [] }
+            if self[focus].apply(command, typed: typed), error?.field == focus || error?.field == nil {
+                error = nil
+            }
+        case .failed(let failure):
+            isSubmitting = false
+            switch failure.kind {
+            case .loginFailed:
+                password = TextFieldState()
+                focus = editable.contains(.password) ? .password : focus
+                error = InlineError(.password, "Wrong email or password (E02). Try again.")
+            case .cannotConnect(let url):
+                focus = editable.contains(.server) ? .server : focus
+                error = InlineError(editable.contains(.server) ? .server : nil, "Cannot connect to \(url): \(failure.message)")
+            case .rateLimited(let seconds):
+                let wait = seconds.map { "in \($0) s" } ?? "in a minute"
+                error = InlineError(nil, "Too many attempts (E10). Try again \(wait).")
+            case .validation(let fields):
+                let field: Field? = fields["email"] != nil ? .email : (fields["password"] != nil ? .password : nil)
+                error = InlineError(field, failure.message)
+            default:
+                error = InlineError(nil, failure.message)
+            }
+        case .succeeded:
+            isSubmitting = false
+            error = nil
+            password = TextFieldState()
+        }
+        return []
+    }
+
+    private mutating func submit() -> [LoginEffect] {
+        guard !isSubmitting else { return [] }
+        let server = trimmed(self.server.text)
+        let email = trimmed(self.email.text)
+        if !CardFormat.isWebURL(server) {
+            focus = .server
+            error = InlineError(editable.contains(.server) ? .server : nil,
+                                "Enter the server's address, e.g. http://127.0.0.1:8080/v1")
+            return []
+        }
+        if !CardFormat.isEmail(email) {
+            focus = .email
+            error = InlineError(.email, email.isEmpty ? "Enter your email address" : "That is not an email address")
+            return []
+        }
+        if password.text.isEmpty {
+            focus = .password
+            error = InlineError(.password, "Enter your password")
+            return []
+        }
+        isSubmitting = true
+        error = nil
+        return [.submit(server: server, email: email, password: password.text)]
+    }
+
+    private func trimmed(_ text: String) -> String {
+        var slice = Substring(text)
+        while slice.first?.isWhitespace == true { slice.removeFirst() }
+        while slice.last?.isWhitespace == true { slice.removeLast() }
+        return String(slice)
+    }
+}
+
+extension LoginState: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The form without the password.
+    public var description: String {
+        "LoginState(server: \(server.text), email: \(email.text), password: <private>, focus: \(focus), "
+            + "error: \(error?.message ?? "none"), submitting: \(isSubmitting))"
+    }
+
+    /// The form without the password.
+    public var debugDescription: String { description }
+}

@@ -1,0 +1,71 @@
+import CardModels
+
+/// A yes/no question over the current screen. The default answer is No: Enter without
+/// moving, Esc and `n` all say No.
+public struct ConfirmState: Equatable, Sendable {
+    /// What the question is about.
+    public enum Purpose: Equatable, Sendable {
+        case deleteCard(CardSummary)
+        case discardChanges
+    }
+
+    /// What is asked.
+    public var purpose: Purpose
+    /// Whether Enter would say Yes.
+    public var isYesHighlighted = false
+
+    /// A question about `purpose`, with No highlighted.
+    public init(_ purpose: Purpose) {
+        self.purpose = purpose
+    }
+
+    /// The question, for people.
+    public var question: String {
+        switch purpose {
+        case .deleteCard(let card): "Delete the card “\(card.name)”?"
+        case .discardChanges: "Discard your changes?"
+        }
+    }
+
+    /// Applies a key's command; returns the answer once there is one.
+    public mutating func reduce(_ command: ConfirmCommand) -> Bool? {
+        switch command {
+        case .yes: return true
+        case .no: return false
+        case .toggle:
+            isYesHighlighted.toggle()
+            return nil
+        case .choose: return isYesHighlighted
+        }
+    }
+}
+
+/// What covers the current screen.
+public enum Modal: Equatable, Sendable {
+    /// A yes/no question.
+    case confirm(ConfirmState)
+    /// The keys of the screen beneath, scrolled to `scroll`.
+    case help(scroll: Int)
+    /// The detail of one log line.
+    case logDetail(lineID: UInt64, scroll: Int)
+}
+
+/// Scrolling a page of `lineCount` lines in a `viewport`.
+enum Pager {
+    /// The new first line after `command`.
+    static func scroll(_ scroll: Int, _ command: ScrollCommand, viewport: Int, lineCount: Int) -> Int {
+        let page = max(1, viewport)
+        var next = scroll
+        switch command {
+        case .up: next -= 1
+        case .down: next += 1
+        case .top: next = 0
+        case .bottom: next = lineCount
+        case .pageUp: next -= page
+        case .pageDown: next += page
+        case .halfPageUp: next -= max(1, page / 2)
+        case .halfPageDown: next += max(1, page / 2)
+        }
+        return min(max(0, next), max(0, lineCount - viewport))
+    }
+}

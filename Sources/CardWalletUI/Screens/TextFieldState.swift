@@ -1,0 +1,64 @@
+/// One line of editable text with a cursor, as in a readline prompt.
+public struct TextFieldState: Equatable, Sendable {
+    /// The text as typed.
+    public var text: String
+    /// The cursor, in characters from the start (0...text.count).
+    public var cursor: Int
+
+    /// A field holding `text` with the cursor at its end.
+    public init(_ text: String = "") {
+        self.text = text
+        self.cursor = text.count
+    }
+
+    /// Applies an editing command; `typed` is the character for ``TextCommand/insert``.
+    ///
+    /// - Returns: Whether the text changed (cursor moves alone return `false`).
+    @discardableResult
+    public mutating func apply(_ command: TextCommand, typed: Character? = nil) -> Bool {
+        cursor = min(max(0, cursor), text.count)
+        let index = text.index(text.startIndex, offsetBy: cursor)
+        switch command {
+        case .insert:
+            guard let typed else { return false }
+            text.insert(typed, at: index)
+            cursor += 1
+            return true
+        case .moveLeft:
+            cursor = max(0, cursor - 1)
+        case .moveRight:
+            cursor = min(text.count, cursor + 1)
+        case .moveToStart:
+            cursor = 0
+        case .moveToEnd:
+            cursor = text.count
+        case .deleteBackward:
+            guard cursor > 0 else { return false }
+            text.remove(at: text.index(before: index))
+            cursor -= 1
+            return true
+        case .deleteForward:
+            guard index < text.endIndex else { return false }
+            text.remove(at: index)
+            return true
+        case .deleteToStart:
+            guard cursor > 0 else { return false }
+            text.removeSubrange(text.startIndex..<index)
+            cursor = 0
+            return true
+        case .deleteToEnd:
+            guard index < text.endIndex else { return false }
+            text.removeSubrange(index...)
+            return true
+        case .deleteWordBackward:
+            guard cursor > 0 else { return false }
+            var start = index
+            while start > text.startIndex, text[text.index(before: start)] == " " { start = text.index(before: start) }
+            while start > text.startIndex, text[text.index(before: start)] != " " { start = text.index(before: start) }
+            cursor -= text.distance(from: start, to: index)
+            text.removeSubrange(start..<index)
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,315 @@
+import CardModels
+import Foundation
+import Testing
+
+@testable import CardWalletUI
+
+@Suite struct AppFlowTests {
+    @Test func loginGoesToTheListAndLoadsTheFirstPage() throws {
+        var state = AppState(server: testServer, email: testEmail, password: "pw", pageSize: 50)
+        var effects = state.press(.enter)
+        #expect(effects == [.perform(RequestID(1), .logIn(server: testServer, email: testEmail, password: "pw"))])
+        #expect(state.isBusy)
+        effects = state.reduce(.completed(RequestID(1), .success(.loggedIn(email: testEmail, server: testServer))))
+        #expect(effects == [.perform(RequestID(2), .loadCards(offset: 0, limit: 50, query: nil))])
+        #expect(state.screen == .list)
+        #expect(state.session == .loggedIn(email: testEmail, server: testServer))
+        #expect(state.login.password.text.isEmpty)
+        effects = state.reduce(.completed(RequestID(2), .success(.cards(SampleCards.page(offset: 0, limit: 50, total: 3)))))
+        #expect(effects.isEmpty)
+        #expect(state.list.cards.loadedCount == 3)
+        #expect(!state.isBusy)
+    }
+
+    @Test func aRestoredSessionSkipsTheLoginForm() {
+        var state = AppState(server: testServer)
+        let effects = state.reduce(.session(.loggedIn(email: testEmail, server: testServer)))
+        #expect(state.screen == .list)
+        #expect(effects.count == 1)
+    }
+
+    @Test func enterOpensTheCardAndItsDetailsLoad() throws {
+        var state = AppState.loggedIn(cards: 5)
+        var effects = state.press(.char("j"), .enter)
+        let (id, request) = try #require(AppState.lastRequest(effects))
+        #expect(request == .loadCard(id: "card-1"))
+        #expect(state.screen == .detail)
+        #expect(state.detail?.isLoading == true)
+        let card = SampleCards.card(SampleCards.summary(number: 1))
+        effects = state.reduce(.completed(id, .success(.card(card))))
+        #expect(state.detail?.card == card)
+        state.press(.char("q"))
+        #expect(state.screen == .list)
+        #expect(state.detail == nil)
+        #expect(state.list.selection == 1)
+    }
+
+    @Test func aCardGoneFromTheServerLeavesTheList() throws {
+        var state = AppState.loggedIn(cards: 5)
+        let effects = state.press(.enter)
+        let (id, _) = try #require(AppState.lastRequest(effects))
+        state.send(.completed(id, .failure(UIFailure(.notFound, message: "no such card"))))
+        #expect(state.screen == .list)
+        #expect(state.list.cards.loadedCount == 4)
+        #expect(state.message?.text == "That card no longer exists (E05)")
+    }
+
+    @Test func deleteAsksFirstAndDefaultsToNo() throws {
+        var state = AppState.loggedIn(cards: 3)
+        state.press(.char("d"))
+        #expect(state.modal == .confirm(ConfirmState(.deleteCard(SampleCards.summary(number: 0)))))
+        #expect(state.press(.enter).isEmpty)
+        #expect(state.modal == nil)
+        #expect(state.list.cards.loadedCount == 3)
+
+        state.press(.char("d"))
+        let effects = state.press(.char("y"))
+        let (id, request) = try #require(AppState.lastRequest(effects))
+        #expect(request == .deleteCard(id: "card-0"))
+        state.send(.completed(id, .success(.deleted(id: "card-0"))))
+        #expect(state.list.cards.walletIDs == ["card-1", "card-2"])
+        #expect(state.message?.text == "Deleted “김민지”")
+        #expect(state.message?.kind == .success)
+    }
+
+    @Test func addThenSaveShowsTheNewCard() throws {
+        var state = AppState.loggedIn(cards: 2)
+        state.press(.char("a"))
+        #expect(state.screen == .form)
+        state.type("Kim")
+        let effects = state.press(.ctrl("s"))
+        let (id, request) = try #require(AppState.lastRequest(effects))
+        #expect(request == .createCard(CardFields(name: "Kim"), imagePath: nil))
+        var card = SampleCards.card(SampleCards.summary(number: 9))
+        card.fields = CardFields(name: "Kim")
+        state.send(.completed(id, .success(.card(card))))
+        #expect(state.screen == .detail)
+        #expect(state.detail?.card == card)
+        #expect(state.list.cards.walletIDs == ["card-0", "card-1", "card-9"])
+        state.press(.escape)
+        #expect(state.screen == .list)
+        #expect(state.list.selectedCard?.id == "card-9")
+    }
+
+    @Test func editFromTheListLoadsTheCardThenSavesWithIfMatch() throws {
+        var state = AppState.loggedIn(cards: 2)
+        var effects = state.press(.char("e"))
+        var (id, request) = try #require(AppState.lastRequest(effects))
+        #expect(request == .loadCard(id: "card-0"))
+        let card = SampleCards.card(SampleCards.summary(number: 0))
+        state.send(.completed(id, .success(.card(card))))
+        #expect(state.screen == .form)
+        state.press(.ctrl("e"))
+        state.type("!")
+        effects = state.press(.enter)
+        (id, request) = try #require(AppState.lastRequest(effects))
+        var fields = card.fields
+        fields.name += "!"
+        #expect(request == .updateCard(id: "card-0", fields: fields, version: card.version))
+        var saved = card
+        saved.fields = fields
+        saved.version += 1
+        state.send(.completed(id, .success(.card(saved))))
+        #expect(state.screen == .list)
+        #expect(state.list.selectedCard?.name == "김민지!")
+    }
+
+    @Test func escapeWithChangesAsksBeforeDiscarding() {
+        var state = AppState.loggedIn(cards: 2)
+        state.press(.char("a"))
+        state.type("x")
+        state.press(.escape)
+        #expect(state.modal == .confirm(ConfirmState(.discardChanges)))
+        state.press(.char("n"))
+        #expect(state.screen == .form)
+        #expect(state.form?.fields[0].input.text == "x")
+        state.press(.escape, .char("y"))
+        #expect(state.screen == .list)
+        #expect(state.form == nil)
+    }
+
+    @Test func sessionExpiredOpensALoginOverTheFormAndReplaysTheSave() throws {
+        var state = AppState.loggedIn(cards: 2)
+        state.press(.char("a"))
+        state.type("Typed before expiry")
+        var effects = state.press(.enter)
+        let (saveID, saveRequest) = try #require(AppState.lastRequest(effects))
+        state.send(.completed(saveID, .failure(UIFailure(.sessionExpired, message: "refresh token expired"))))
+        let reauth = try #require(state.reauth)
+        #expect(reauth.login.email.text == testEmail)
+        #expect(reauth.login.focus == .password)
+        #expect(reauth.replay.map(\.request) == [saveRequest])
+        #expect(state.session == .expired(email: testEmail, server: testServer))
+        #expect(state.screen == .form)
+        #expect(state.form?.fields[0].input.text == "Typed before expiry")
+        #expect(state.form?.isSaving == true)
+
+        // Keys now go to the dialog; the form keeps its text.
+        state.type("pw")
+        #expect(state.reauth?.login.password.text == "pw")
+        #expect(state.form?.fields[0].input.text == "Typed before expiry")
+        effects = state.press(.enter)
+        let (loginID, loginRequest) = try #require(AppState.lastRequest(effects))
+        #expect(loginRequest == .logIn(server: testServer, email: testEmail, password: "pw"))
+        effects = state.reduce(.completed(loginID, .success(.loggedIn(email: testEmail, server: testServer))))
+        #expect(state.reauth == nil)
+        let (replayID, replayed) = try #require(AppState.lastRequest(effects))
+        #expect(replayed == saveRequest)
+        #expect(replayID > loginID)
+        var card = SampleCards.card(SampleCards.summary(number: 5))
+        card.fields = CardFields(name: "Typed before expiry")
+        state.send(.completed(replayID, .success(.card(card))))
+        #expect(state.screen == .detail)
+    }
+
+    @Test func wrongPasswordInTheSessionDialogStaysInIt() throws {
+        var state = AppState.loggedIn(cards: 2)
+        state.send(.session(.expired(email: testEmail, server: testServer)))
+        #expect(state.reauth != nil)
+        state.type("bad")
+        let effects = state.press(.enter)
+        let (id, _) = try #require(AppState.lastRequest(effects))
+        state.send(.completed(id, .failure(UIFailure(.loginFailed, message: "nope"))))
+        #expect(state.reauth?.login.error == .init(.password, "Wrong email or password (E02). Try again."))
+        #expect(state.screen == .list)
+    }
+
+    @Test func stalePagesOfAReloadedListAreDropped() throws {
+        var state = AppState.loggedIn(cards: 100, total: 300, height: 60)
+        // The list already asked for the next page (a tall screen shows most of the first).
+        let oldID = try #require(state.pending.first { $0.value.request == .loadCards(offset: 100, limit: 100, query: nil) }?.key)
+        let effects = state.press(.char("r"))
+        let (newID, newRequest) = try #require(AppState.lastRequest(effects))
+        #expect(newRequest == .loadCards(offset: 0, limit: 100, query: nil))
+        state.send(.completed(oldID, .success(.cards(SampleCards.page(offset: 100, limit: 100, total: 300)))))
+        #expect(state.list.cards.loadedCount == 0)
+        state.send(.completed(newID, .success(.cards(SampleCards.page(offset: 0, limit: 100, total: 300)))))
+        #expect(state.list.cards.loadedCount == 100)
+    }
+
+    @Test func failedReorderReloadsTheServersOrder() throws {
+        var state = AppState.loggedIn(cards: 3)
+        var effects = state.press(.char("J"))
+        let (id, request) = try #require(AppState.lastRequest(effects))
+        #expect(request == .reorderCards(order: ["card-1", "card-0", "card-2"]))
+        effects = state.reduce(.completed(id, .failure(UIFailure(.server(status: 500), message: "boom"))))
+        #expect(AppState.lastRequest(effects)?.1 == .loadCards(offset: 0, limit: 100, query: nil))
+        #expect(state.message?.kind == .error)
+    }
+
+    @Test func reordersGoOneAtATimeAndTheNewestWins() throws {
+        var state = AppState.loggedIn(cards: 4)
+        let first = state.press(.char("J"))
+        let (firstID, firstRequest) = try #require(AppState.lastRequest(first))
+        #expect(firstRequest == .reorderCards(order: ["card-1", "card-0", "card-2", "card-3"]))
+        #expect(state.press(.char("J")).isEmpty)
+        #expect(state.press(.char("J")).isEmpty)
+        #expect(state.queuedReorder == ["card-1", "card-2", "card-3", "card-0"])
+        let next = state.send(.completed(firstID, .success(.reordered)))
+        let (secondID, secondRequest) = try #require(AppState.lastRequest(next))
+        #expect(secondRequest == .reorderCards(order: ["card-1", "card-2", "card-3", "card-0"]))
+        #expect(state.queuedReorder == nil)
+        #expect(state.send(.completed(secondID, .success(.reordered))).isEmpty)
+        #expect(!state.isBusy)
+    }
+
+    @Test func messagesExpireWithTicks() {
+        var state = AppState.loggedIn(cards: 1)
+        state.send(.tick(now: .seconds(100)))
+        state.press(.char("n"))
+        #expect(state.message == StatusMessage(.info, "No filter: press / and type to find cards", expires: .seconds(104)))
+        state.send(.tick(now: .seconds(103)))
+        #expect(state.message != nil)
+        state.send(.tick(now: .seconds(104)))
+        #expect(state.message == nil)
+    }
+
+    @Test func logOutReturnsToTheLoginForm() throws {
+        var state = AppState.loggedIn(cards: 1)
+        let effects = state.press(.char("O"))
+        let (id, request) = try #require(AppState.lastRequest(effects))
+        #expect(request == .logOut)
+        state.send(.completed(id, .success(.loggedOut)))
+        #expect(state.screen == .login)
+        #expect(state.session == .loggedOut)
+        #expect(state.login.email.text == testEmail)
+        #expect(state.list.cards.loadedCount == 0)
+    }
+
+    @Test func quitFromTheListAndCtrlCFromAnywhere() {
+        var list = AppState.loggedIn(cards: 1)
+        #expect(list.press(.char("q")) == [.quit])
+        #expect(list.isQuitting)
+        var form = AppState.loggedIn(cards: 1)
+        form.press(.char("a"))
+        form.type("q")
+        #expect(!form.isQuitting)
+        #expect(form.press(.ctrl("c")) == [.quit])
+    }
+
+    @Test func resizeRelaysOutAndTooSmallKeepsRunning() {
+        var state = AppState.loggedIn(cards: 40, height: 24)
+        state.press(.char("G"))
+        #expect(state.list.scrollTop == 40 - state.listViewport)
+        state.send(.resize(width: 50, height: 10))
+        #expect(state.layout.isTooSmall)
+        state.press(.char("k"))
+        state.send(.resize(width: 100, height: 50))
+        #expect(!state.layout.isTooSmall)
+        #expect(state.list.selection == 38)
+        #expect(state.list.scrollTop == 0)
+    }
+}
+
+@Suite struct LogPaneTests {
+    func line(_ id: UInt64, failure: Bool = false) -> LogLine {
+        LogLine(id: id, time: SampleCards.epoch, kind: failure ? .failure : .response, method: "GET",
+                path: "/cards", status: failure ? nil : 200, isFailure: failure, text: "line \(id)")
+    }
+
+    @Test func bufferKeepsTheLastLinesOnly() {
+        var buffer = LogBuffer(capacity: 3)
+        for id in 1...5 { buffer.append(line(UInt64(id))) }
+        #expect(buffer.lines.map(\.id) == [3, 4, 5])
+        #expect(buffer.index(ofID: 4) == 1)
+        #expect(buffer.index(ofID: 2) == nil)
+    }
+
+    @Test func longTextIsCut() {
+        var buffer = LogBuffer(capacity: 3)
+        var long = line(1)
+        long.text = String(repeating: "x", count: 10_000)
+        long.detail = Array(repeating: "d", count: 1_000)
+        buffer.append(long)
+        #expect(buffer[0].text.count == LogBuffer.maxTextLength + 1)
+        #expect(buffer[0].detail.count == LogBuffer.maxDetailLines + 1)
+    }
+
+    @Test func paneKeysToggleResizeFocusFilterAndShowDetail() {
+        var state = AppState.loggedIn(cards: 3)
+        for id in 1...6 { state.send(.log(line(UInt64(id), failure: id % 3 == 0))) }
+        state.press(.char("l"))
+        #expect(state.log.isVisible)
+        #expect(state.focus == .screen)
+        state.press(.char("L"))
+        #expect(state.log.height == .medium)
+        state.press(.tab)
+        #expect(state.focus == .log)
+        state.press(.char("k"), .char("k"))
+        #expect(state.log.selectedID == 4)
+        state.press(.char("f"))
+        #expect(state.log.failuresOnly)
+        #expect(state.log.selectedID == nil)
+        #expect(state.log.shownIndices.map { state.log.buffer[$0].id } == [3, 6])
+        state.press(.char("k"))
+        #expect(state.log.selectedLine?.id == 3)
+        state.press(.enter)
+        #expect(state.modal == .logDetail(lineID: 3, scroll: 0))
+        state.press(.escape)
+        #expect(state.modal == nil)
+        state.press(.escape)
+        #expect(state.focus == .screen)
+        state.press(.char("l"))
+        #expect(!state.log.isVisible)
+    }
+}

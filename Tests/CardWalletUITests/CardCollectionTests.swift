@@ -1,0 +1,135 @@
+import CardModels
+import Testing
+
+@testable import CardWalletUI
+
+/// A small deterministic generator, so the property test is repeatable.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite struct CardCollectionTests {
+    func collection(_ count: Int) -> CardCollection {
+        var cards = CardCollection()
+        cards.append(SampleCards.page(offset: 0, limit: count, total: count))
+        return cards
+    }
+
+    /// What the filter should keep, worked out the slow and obvious way.
+    func bruteForce(_ cards: CardCollection, _ query: String) -> [Int32] {
+        let words = query.lowercased().split(separator: " ").map(String.init)
+        return (cards.sortOrder == .wallet ? cards.wallet : cards.rows).filter { index in
+            let card = cards.summary(atIndex: index)
+            let fields = [card.name, card.company ?? "", card.title ?? "", card.email ?? ""].map { $0.lowercased() }
+            return words.allSatisfy { word in fields.contains { $0.contains(word) } }
+        }
+    }
+
+    @Test func incrementalFilteringEqualsFilteringFromScratch() {
+        var random = SplitMix(state: 42)
+        var cards = collection(500)
+        let alphabet = Array("aeikmnorst 1234@.김민山田")
+        var query = ""
+        for _ in 0..<400 {
+            if !query.isEmpty, Int.random(in: 0..<3, using: &random) == 0 {
+                query.removeLast()
+            } else {
+                query.append(alphabet[Int.random(in: 0..<alphabet.count, using: &random)])
+            }
+            cards.setQuery(query)
+            let expected = query.split(separator: " ").isEmpty ? cards.wallet : bruteForce(cards, query)
+            #expect(cards.rows == expected, "query \(query)")
+        }
+    }
+
+    @Test func filterLevelsAreBounded() {
+        var cards = collection(50)
+        var query = ""
+        for _ in 0..<100 {
+            query += "a"
+            cards.setQuery(query)
+        }
+        #expect(cards.rows.isEmpty)
+        while !query.isEmpty {
+            query.removeLast()
+            cards.setQuery(query)
+        }
+        #expect(cards.rows == cards.wallet)
+    }
+
+    @Test func pagesArrivingDuringAFilterAreFiltered() {
+        var cards = CardCollection()
+        cards.append(SampleCards.page(offset: 0, limit: 14, total: 42))
+        cards.setQuery("kim")
+        #expect(cards.rows.count == 1)
+        cards.append(SampleCards.page(offset: 14, limit: 28, total: 42))
+        #expect(cards.rows.map { cards.summary(atIndex: $0).id } == ["card-1", "card-15", "card-29"])
+        cards.setSortOrder(.name)
+        cards.append(SampleCards.page(offset: 42, limit: 14, total: 56))
+        #expect(cards.rows.map { cards.summary(atIndex: $0).id } == ["card-1", "card-15", "card-29", "card-43"])
+    }
+
+    @Test func sortedPagesMergeInOrder() {
+        var cards = CardCollection()
+        cards.setSortOrder(.name)
+        cards.append(SampleCards.page(offset: 0, limit: 20, total: 40))
+        cards.append(SampleCards.page(offset: 20, limit: 20, total: 40))
+        var fresh = CardCollection()
+        fresh.append(SampleCards.page(offset: 0, limit: 40, total: 40))
+        fresh.setSortOrder(.name)
+        #expect(cards.rows.map { cards.summary(atIndex: $0).id } == fresh.rows.map { fresh.summary(atIndex: $0).id })
+    }
+
+    @Test func duplicatesFromOverlappingPagesAreSkipped() {
+        var cards = collection(10)
+        cards.append(SampleCards.page(offset: 5, limit: 10, total: 15))
+        #expect(cards.loadedCount == 15)
+        #expect(Set(cards.walletIDs).count == 15)
+    }
+
+    @Test func updateResortsAndRefilters() {
+        var cards = collection(14)
+        cards.setSortOrder(.name)
+        cards.setQuery("a")
+        var renamed = SampleCards.summary(number: 0)
+        renamed.name = "Aaron"
+        cards.update(renamed)
+        #expect(cards.summary(atRow: 0)?.id == "card-0")
+        renamed.name = "Zed"
+        renamed.email = "z@z.z"
+        renamed.company = nil
+        cards.update(renamed)
+        #expect(cards.rows.allSatisfy { cards.summary(atIndex: $0).id != "card-0" })
+    }
+
+    @Test func insertAppendsOnlyWhenTheWalletIsComplete() {
+        var complete = collection(3)
+        complete.insert(SampleCards.summary(number: 7))
+        #expect(complete.walletIDs == ["card-0", "card-1", "card-2", "card-7"])
+        #expect(complete.total == 4)
+        var partial = CardCollection()
+        partial.append(SampleCards.page(offset: 0, limit: 3, total: 10))
+        partial.insert(SampleCards.summary(number: 7))
+        #expect(partial.walletIDs == ["card-0", "card-1", "card-2"])
+        #expect(partial.total == 11)
+    }
+
+    @Test func removeAllKeepsSortAndQuery() {
+        var cards = collection(14)
+        cards.setSortOrder(.company)
+        cards.setQuery("kim")
+        cards.removeAll()
+        #expect(cards.rows.isEmpty)
+        #expect(cards.sortOrder == .company)
+        #expect(cards.query == "kim")
+        cards.append(SampleCards.page(offset: 0, limit: 14, total: 14))
+        #expect(cards.rows.map { cards.summary(atIndex: $0).id } == ["card-1"])
+    }
+}

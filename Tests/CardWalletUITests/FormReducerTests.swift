@@ -1,0 +1,178 @@
+import CardModels
+import Testing
+
+@testable import CardWalletUI
+
+@Suite struct FormReducerTests {
+    func type(_ text: String, into form: inout FormState) {
+        for character in text { _ = form.reduce(.text(.insert, typed: character)) }
+    }
+
+    func index(of field: CardField, in form: FormState) -> Int {
+        form.fields.firstIndex { $0.kind == .card(field) } ?? -1
+    }
+
+    @Test func problemsShowAsYouTypeOnlyOnEditedFields() {
+        var form = FormState()
+        #expect(form.visibleProblem(at: 0) == nil)
+        type("x", into: &form)
+        _ = form.reduce(.text(.deleteBackward, typed: nil))
+        #expect(form.visibleProblem(at: 0) == "is required")
+        let email = index(of: .email, in: form)
+        form.focus = email
+        type("bad", into: &form)
+        #expect(form.visibleProblem(at: email) == "is not an email address")
+        type("@x.io", into: &form)
+        #expect(form.visibleProblem(at: email) == nil)
+        #expect(form.visibleProblem(at: index(of: .phone, in: form)) == nil)
+    }
+
+    @Test func saveWithProblemsFocusesTheFirstAndSaysHowMany() {
+        var form = FormState()
+        let birthday = index(of: .birthday, in: form)
+        form.focus = birthday
+        type("2023-02-30", into: &form)
+        let effects = form.reduce(.command(.save))
+        #expect(effects == [.message(.error, "Fix the 2 marked fields first")])
+        #expect(form.showsAllProblems)
+        #expect(form.focus == 0)
+        #expect(!form.isSaving)
+        #expect(form.visibleProblem(at: birthday) == "must be a real date as YYYY-MM-DD")
+    }
+
+    @Test func addSavesTheTypedFieldsAndImage() {
+        var form = FormState()
+        type("  Kim  ", into: &form)
+        form.focus = index(of: .tags, in: form)
+        type("a, b", into: &form)
+        form.focus = form.fields.count - 1
+        type("/tmp/me.png", into: &form)
+        let effects = form.reduce(.command(.save))
+        #expect(effects == [.create(CardFields(name: "Kim", tags: ["a", "b"]), imagePath: "/tmp/me.png")])
+        #expect(form.isSaving)
+        #expect(form.reduce(.command(.save)).isEmpty)
+    }
+
+    @Test func tabAndShiftTabWrapAround() {
+        var form = FormState()
+        _ = form.reduce(.command(.previousField))
+        #expect(form.focus == form.fields.count - 1)
+        _ = form.reduce(.command(.nextField))
+        #expect(form.focus == 0)
+    }
+
+    @Test func escapeAsksOnlyWhenSomethingChanged() {
+        var form = FormState()
+        #expect(form.reduce(.command(.cancel)) == [.leave(discarding: false)])
+        type("x", into: &form)
+        #expect(form.reduce(.command(.cancel)) == [.leave(discarding: true)])
+    }
+
+    @Test func editCarriesTheVersionAndAConflictShowsTheServersValues() throws {
+        let card = SampleCards.card(SampleCards.summary(number: 1))
+        var form = FormState(editing: card, returnsToDetail: true)
+        let title = index(of: .title, in: form)
+        form.focus = title
+        _ = form.reduce(.text(.deleteToStart, typed: nil))
+        type("Boss", into: &form)
+        var effects = form.reduce(.command(.save))
+        var mine = card.fields
+        mine.title = "Boss"
+        #expect(effects == [.update(id: card.id, fields: mine, version: card.version)])
+
+        var theirs = card
+        theirs.version = card.version + 1
+        theirs.fields.company = "Elsewhere"
+        theirs.fields.phone = nil
+        effects = form.reduce(.saveFailed(UIFailure(.conflict(current: theirs), message: "changed")))
+        #expect(form.conflict == theirs)
+        #expect(!form.isSaving)
+        #expect(effects.count == 1)
+        // Nothing typed is lost; the server's differing values show beside.
+        #expect(form.fields[title].input.text == "Boss")
+        #expect(form.serverValue(at: title) == card.fields.title)
+        #expect(form.serverValue(at: index(of: .company, in: form)) == "Elsewhere")
+        #expect(form.serverValue(at: index(of: .phone, in: form)) == "")
+        #expect(form.serverValue(at: index(of: .name, in: form)) == nil)
+
+        // Keep mine: saving again goes against the server's version.
+        effects = form.reduce(.command(.save))
+        #expect(effects == [.update(id: card.id, fields: mine, version: theirs.version)])
+        _ = form.reduce(.saveFailed(UIFailure(.conflict(current: theirs), message: "changed")))
+
+        // Take theirs for one field, then for all.
+        form.focus = index(of: .company, in: form)
+        _ = form.reduce(.command(.takeServerField))
+        #expect(form.fields[form.focus].input.text == "Elsewhere")
+        _ = form.reduce(.command(.takeServerAll))
+        #expect(form.conflict == nil)
+        #expect(form.cardFields == theirs.fields)
+        #expect(form.mode == .edit(id: card.id, version: theirs.version))
+        #expect(!form.isDirty)
+    }
+
+    @Test func aConflictWithoutTheCardFetchesIt() {
+        let card = SampleCards.card(SampleCards.summary(number: 2))
+        var form = FormState(editing: card, returnsToDetail: false)
+        _ = form.reduce(.command(.save))
+        let effects = form.reduce(.saveFailed(UIFailure(.conflict(current: nil), message: "changed")))
+        #expect(effects.first == .fetchServerVersion(id: card.id))
+        _ = form.reduce(.serverVersion(card))
+        #expect(form.conflict == card)
+    }
+
+    @Test func serverProblemsShowUntilTheFieldIsEdited() {
+        var form = FormState()
+        type("Kim", into: &form)
+        _ = form.reduce(.command(.save))
+        _ = form.reduce(.saveFailed(UIFailure(.validation(fields: ["name": "is taken"]), message: "invalid")))
+        #expect(form.visibleProblem(at: 0) == "is taken")
+        #expect(form.reduce(.command(.save)) == [.message(.error, "Fix the marked field first")])
+        type("!", into: &form)
+        #expect(form.visibleProblem(at: 0) == nil)
+    }
+
+    @Test func imageFailuresLandOnTheImageField() {
+        var form = FormState()
+        type("Kim", into: &form)
+        _ = form.reduce(.command(.save))
+        _ = form.reduce(.saveFailed(UIFailure(.unsupportedMedia, message: "not an image")))
+        let image = form.fields.count - 1
+        #expect(form.focus == image)
+        #expect(form.visibleProblem(at: image) == "must be a PNG or JPEG image (E09)")
+        _ = form.reduce(.saveFailed(UIFailure(.tooLarge, message: "too big")))
+        #expect(form.visibleProblem(at: image) == "is too large for the server (E08)")
+    }
+}
+
+@Suite struct DetailAndConfirmReducerTests {
+    @Test func detailScrollsWithinItsLines() {
+        var detail = DetailState(summary: SampleCards.summary(number: 0))
+        #expect(detail.isLoading)
+        #expect(detail.reduce(.command(.edit), viewport: 5, lineCount: 12) == [.message(.info, "Still loading the card…")])
+        let card = SampleCards.card(SampleCards.summary(number: 0))
+        _ = detail.reduce(.loaded(card), viewport: 5, lineCount: 12)
+        #expect(!detail.isLoading)
+        _ = detail.reduce(.command(.scroll(.down)), viewport: 5, lineCount: 12)
+        #expect(detail.scroll == 1)
+        _ = detail.reduce(.command(.scroll(.bottom)), viewport: 5, lineCount: 12)
+        #expect(detail.scroll == 7)
+        _ = detail.reduce(.command(.scroll(.pageDown)), viewport: 5, lineCount: 12)
+        #expect(detail.scroll == 7)
+        _ = detail.reduce(.command(.scroll(.top)), viewport: 5, lineCount: 12)
+        #expect(detail.scroll == 0)
+        #expect(detail.reduce(.command(.edit), viewport: 5, lineCount: 12) == [.edit(card)])
+        #expect(detail.reduce(.command(.delete), viewport: 5, lineCount: 12) == [.delete(card.summary)])
+        #expect(detail.reduce(.command(.back), viewport: 5, lineCount: 12) == [.back])
+    }
+
+    @Test func confirmDefaultsToNo() {
+        var question = ConfirmState(.discardChanges)
+        #expect(question.reduce(.choose) == false)
+        #expect(question.reduce(.toggle) == nil)
+        #expect(question.isYesHighlighted)
+        #expect(question.reduce(.choose) == true)
+        #expect(question.reduce(.no) == false)
+        #expect(question.reduce(.yes) == true)
+    }
+}

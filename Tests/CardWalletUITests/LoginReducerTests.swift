@@ -1,0 +1,120 @@
+import Testing
+
+@testable import CardWalletUI
+
+@Suite struct LoginReducerTests {
+    @Test func focusStartsOnTheFirstEmptyFieldAndTabCycles() {
+        var login = LoginState(server: testServer)
+        #expect(login.focus == .email)
+        var expected = login
+        _ = login.reduce(.command(.nextField))
+        expected.focus = .password
+        #expect(login == expected)
+        _ = login.reduce(.command(.nextField))
+        expected.focus = .server
+        #expect(login == expected)
+        _ = login.reduce(.command(.previousField))
+        expected.focus = .password
+        #expect(login == expected)
+    }
+
+    @Test func typingEditsTheFocusedField() {
+        var login = LoginState(server: testServer)
+        var expected = login
+        for character in "me@x.io" { _ = login.reduce(.text(.insert, typed: character)) }
+        expected.email = TextFieldState("me@x.io")
+        #expect(login == expected)
+        _ = login.reduce(.text(.deleteBackward, typed: nil))
+        expected.email = TextFieldState("me@x.i")
+        #expect(login == expected)
+        _ = login.reduce(.text(.moveToStart, typed: nil))
+        expected.email.cursor = 0
+        #expect(login == expected)
+        _ = login.reduce(.text(.insert, typed: "\u{1B}"))
+        #expect(login == expected)
+    }
+
+    @Test func submitValidatesEachFieldInline() {
+        var login = LoginState(server: "not a url", email: "x", password: "")
+        var effects = login.reduce(.command(.submit))
+        #expect(effects.isEmpty)
+        #expect(login.error == .init(.server, "Enter the server's address, e.g. http://127.0.0.1:8080/v1"))
+        #expect(login.focus == .server)
+        login.server = TextFieldState(testServer)
+        effects = login.reduce(.command(.submit))
+        #expect(login.error == .init(.email, "That is not an email address"))
+        login.email = TextFieldState(testEmail)
+        effects = login.reduce(.command(.submit))
+        #expect(login.error == .init(.password, "Enter your password"))
+        #expect(login.focus == .password)
+        _ = login.reduce(.text(.insert, typed: "p"))
+        #expect(login.error == nil)
+        effects = login.reduce(.command(.submit))
+        #expect(effects == [.submit(server: testServer, email: testEmail, password: "p")])
+        #expect(login.isSubmitting)
+        // A second Enter while the request is in flight does nothing.
+        #expect(login.reduce(.command(.submit)).isEmpty)
+    }
+
+    @Test func wrongPasswordStaysOnTheFormWithTheEmailKept() {
+        var login = LoginState(server: testServer, email: testEmail, password: "wrong")
+        _ = login.reduce(.command(.submit))
+        _ = login.reduce(.failed(UIFailure(.loginFailed, message: "wrong email or password")))
+        var expected = LoginState(server: testServer, email: testEmail, password: "")
+        expected.error = .init(.password, "Wrong email or password (E02). Try again.")
+        #expect(login == expected)
+    }
+
+    @Test func cannotConnectNamesTheURL() {
+        var login = LoginState(server: testServer, email: testEmail, password: "pw")
+        _ = login.reduce(.command(.submit))
+        _ = login.reduce(.failed(UIFailure(.cannotConnect(url: testServer), message: "connection refused")))
+        #expect(login.error == .init(.server, "Cannot connect to \(testServer): connection refused"))
+        #expect(login.focus == .server)
+        #expect(login.password.text == "pw")
+        #expect(!login.isSubmitting)
+    }
+
+    @Test func rateLimitedSaysWhenToRetry() {
+        var login = LoginState(server: testServer, email: testEmail, password: "pw")
+        _ = login.reduce(.failed(UIFailure(.rateLimited(retryAfterSeconds: 30), message: "slow down")))
+        #expect(login.error == .init(nil, "Too many attempts (E10). Try again in 30 s."))
+    }
+
+    @Test func successForgetsThePassword() {
+        var login = LoginState(server: testServer, email: testEmail, password: "pw")
+        _ = login.reduce(.command(.submit))
+        _ = login.reduce(.succeeded)
+        #expect(login.password.text.isEmpty)
+        #expect(!login.isSubmitting)
+        #expect(!login.description.contains("pw"))
+        #expect(Request.logIn(server: testServer, email: testEmail, password: "hunter2").description.contains("hunter2") == false)
+    }
+}
+
+@Suite struct TextFieldTests {
+    @Test func readlineEditing() {
+        var field = TextFieldState("hello world")
+        field.apply(.deleteWordBackward)
+        #expect(field == TextFieldState("hello "))
+        field.apply(.deleteWordBackward)
+        #expect(field.text.isEmpty)
+        field = TextFieldState("김민지")
+        field.apply(.moveLeft)
+        field.apply(.insert, typed: "X")
+        #expect(field.text == "김민X지")
+        #expect(field.cursor == 3)
+        field.apply(.deleteToEnd)
+        #expect(field.text == "김민X")
+        field.apply(.moveLeft)
+        field.apply(.deleteToStart)
+        #expect(field.text == "X")
+        #expect(field.cursor == 0)
+        field.apply(.deleteForward)
+        #expect(field.text.isEmpty)
+        let changedForward = field.apply(.deleteForward)
+        let changedBackward = field.apply(.deleteBackward)
+        #expect(!changedForward)
+        #expect(!changedBackward)
+    }
+}

@@ -1,0 +1,160 @@
+import CardModels
+import Foundation
+import Testing
+
+@testable import CardWalletUI
+
+@Suite struct RenderSnapshotTests {
+    /// Sample cards with hostile ones and a very long one mixed in.
+    static func mixedPage() -> CardPage {
+        var cards = SampleCards.summaries(count: 9)
+        cards.insert(contentsOf: SampleCards.hostile, at: 2)
+        cards.append(CardSummary(
+            id: "long", name: "Maximilian Alexander Wolfeschlegelsteinhausenbergerdorff",
+            title: "Senior Principal Distinguished Engineer of Everything", company: "北京字节跳动科技有限公司",
+            email: "maximilian.alexander.wolfeschlegelsteinhausenbergerdorff@very-long-domain.example.com",
+            updatedAt: SampleCards.epoch))
+        return CardPage(cards: cards, total: cards.count, offset: 0, limit: 100)
+    }
+
+    static func list(width: Int, height: Int) -> AppState {
+        var state = AppState(server: testServer, email: testEmail, password: "pw", width: width, height: height)
+        let effects = state.press(.enter)
+        let more = state.answer(effects) { _ in .success(.loggedIn(email: testEmail, server: testServer)) }
+        state.answer(more) { _ in .success(.cards(mixedPage())) }
+        state.press(.char("j"))
+        return state
+    }
+
+    static func hostileLogLine() -> LogLine {
+        LogLine(id: 7, time: SampleCards.epoch, kind: .response, method: "GET", path: "/card/\u{1B}[2J", status: 404,
+                errorCode: "E05", duration: .milliseconds(3), bytes: 120, isFailure: true,
+                text: "no such card \u{1B}]52;c;eA==\u{07}\u{202E}", detail: ["Authorization: <private>"])
+    }
+
+    static func states() -> [(String, AppState)] {
+        var result: [(String, AppState)] = []
+        result.append(("list 80x24", list(width: 80, height: 24)))
+
+        var filtered = list(width: 80, height: 24)
+        filtered.press(.char("/"))
+        filtered.type("김")
+        result.append(("filter 80x24", filtered))
+
+        var detail = list(width: 120, height: 40)
+        detail.press(.char("G"))
+        let effects = detail.press(.enter)
+        var card = SampleCards.card(mixedPage().cards.last!)
+        card.fields.bio = "Line one of a long biography that goes on and on across the whole width of the screen and then some more.\nSecond line: \u{1B}[31mred?\u{1B}[0m 김민지님 안녕하세요 🦊"
+        card.fields.address = "\u{202E}reversed street 7"
+        detail.answer(effects) { _ in .success(.card(card)) }
+        detail.send(.log(LogLine(id: 6, time: SampleCards.epoch, kind: .request, method: "GET", path: "/card/long")))
+        detail.send(.log(hostileLogLine()))
+        detail.press(.char("l"))
+        result.append(("detail 120x40", detail))
+
+        var small = list(width: 59, height: 14)
+        small.press(.char("j"))
+        result.append(("too small 59x14", small))
+
+        var login = AppState(server: testServer, email: testEmail, password: "secret", width: 80, height: 24)
+        let loginEffects = login.press(.enter)
+        login.answer(loginEffects) { _ in .failure(UIFailure(.cannotConnect(url: testServer), message: "connection refused")) }
+        result.append(("login error 80x24", login))
+
+        var conflict = list(width: 80, height: 24)
+        let base = SampleCards.card(SampleCards.summary(number: 1))
+        conflict.form = FormState(editing: base, returnsToDetail: false)
+        conflict.screen = .form
+        conflict.press(.tab)
+        conflict.press(.ctrl("u"))
+        conflict.type("Boss")
+        let save = conflict.press(.enter)
+        var theirs = base
+        theirs.version = 9
+        theirs.fields.company = "Their Co"
+        conflict.answer(save) { _ in .failure(UIFailure(.conflict(current: theirs), message: "changed")) }
+        result.append(("conflict 80x24", conflict))
+
+        var logDetail = list(width: 80, height: 24)
+        logDetail.send(.log(hostileLogLine()))
+        logDetail.press(.char("l"), .tab, .enter)
+        result.append(("log detail 80x24", logDetail))
+
+        var reauth = list(width: 80, height: 24)
+        reauth.send(.session(.expired(email: testEmail, server: testServer)))
+        reauth.type("pw")
+        result.append(("reauth 80x24", reauth))
+        return result
+    }
+}
+
+extension RenderSnapshotTests {
+    @Test(arguments: expectedSnapshots.keys.sorted())
+    func snapshot(name: String) throws {
+        let state = try #require(Self.states().first { $0.0 == name }?.1)
+        let text = Renderer.render(state).text
+        let expected = try #require(expectedSnapshots[name])
+        #expect(text == expected, "\(name):\n\(text)")
+    }
+
+    @Test func everyFrameIsSafeAndWhole() {
+        for (name, state) in Self.states() {
+            let grid = Renderer.render(state)
+            for y in 0..<grid.height {
+                for x in 0..<grid.width {
+                    let cell = grid[x, y]
+                    let scalars = cell.character.unicodeScalars
+                    #expect(scalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) },
+                            "\(name) has a control character at \(x),\(y)")
+                    #expect(!scalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) },
+                            "\(name) has a bidi control at \(x),\(y)")
+                    if cell.width == 2 { #expect(grid[x + 1, y].width == 0, "\(name): wide cell without its right half at \(x),\(y)") }
+                    if cell.width == 0 { #expect(x > 0 && grid[x - 1, y].width == 2, "\(name): orphan right half at \(x),\(y)") }
+                }
+            }
+        }
+    }
+
+    @Test func selectionIsReverseVideoNotColourAlone() {
+        let state = Self.list(width: 80, height: 24)
+        let grid = Renderer.render(state)
+        let selectedRow = 2 + state.list.selection - state.list.scrollTop
+        for x in 0..<grid.width {
+            #expect(grid[x, selectedRow].style.attributes.contains(.reverse))
+            #expect(!grid[x, selectedRow + 1].style.attributes.contains(.reverse))
+        }
+    }
+
+    @Test func errorsHaveTheirOwnStyle() {
+        var state = Self.list(width: 80, height: 24)
+        state.showFailure(UIFailure(.server(status: 500), message: "boom"), doing: "Could not load cards")
+        let grid = Renderer.render(state)
+        let row = state.layout.statusRow
+        let styles = (0..<grid.width).map { grid[$0, row].style }
+        #expect(styles.contains(Theme.error))
+        #expect(grid.text.contains("│ Could not load cards: the server failed"))
+    }
+
+    @Test func listFrameCostIsIndependentOfTheCardCount() {
+        // Only visible rows are drawn: a million-card list renders the same cells as a small one
+        // when the same cards are on screen.
+        var small = AppState.loggedIn(cards: 30, width: 80, height: 24)
+        var large = AppState.loggedIn(cards: 3_000, width: 80, height: 24, pageSize: 200)
+        small.press(.char("j"))
+        large.press(.char("j"))
+        let smallGrid = Renderer.render(small)
+        let largeGrid = Renderer.render(large)
+        // Same visible rows (first 20 cards); only the title bar's count differs.
+        #expect(smallGrid.changes(from: largeGrid).allSatisfy { $0.y == 0 })
+    }
+
+    @Test func movingTheSelectionRepaintsTwoRows() {
+        var state = AppState.loggedIn(cards: 50, width: 200, height: 60)
+        let before = Renderer.render(state)
+        state.press(.char("j"))
+        let after = Renderer.render(state)
+        let rows = Set(after.changes(from: before).map(\.y))
+        #expect(rows == [2, 3])
+    }
+}

@@ -1,0 +1,176 @@
+import CardModels
+import Foundation
+import Synchronization
+import Testing
+
+@testable import CardWalletUI
+
+/// A clock the test moves by hand.
+final class ManualClock: Clock, Sendable {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private let current = Mutex(Instant(offset: .zero))
+    var now: Instant { current.withLock { $0 } }
+    var minimumResolution: Duration { .milliseconds(1) }
+    func advance(by duration: Duration) { current.withLock { $0 = $0.advanced(by: duration) } }
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        while now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+    }
+}
+
+/// Holds requests until the test opens it.
+actor Gate {
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        if isOpen { return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func open() {
+        isOpen = true
+        for waiter in waiters { waiter.resume() }
+        waiters = []
+    }
+}
+
+/// Answers like a small server holding `total` sample cards.
+@Sendable func fakeServer(total: Int) -> AppRunner.Performer {
+    { request in
+        switch request {
+        case .logIn(let server, let email, let password):
+            password == "pw"
+                ? .success(.loggedIn(email: email, server: server))
+                : .failure(UIFailure(.loginFailed, message: "wrong email or password"))
+        case .loadCards(let offset, let limit, _):
+            .success(.cards(SampleCards.page(offset: offset, limit: limit, total: total)))
+        case .loadCard(let id):
+            .success(.card(SampleCards.card(SampleCards.summaries(count: total).first { $0.id == id } ?? SampleCards.summary(number: 0))))
+        case .deleteCard(let id):
+            .success(.deleted(id: id))
+        default:
+            .failure(UIFailure(.other, message: "not in this test"))
+        }
+    }
+}
+
+@MainActor
+@Suite struct RunnerTests {
+    func keys(_ text: String) -> [TerminalEvent] { text.map { .key(.char($0)) } }
+
+    @Test func scriptedSessionFromLoginToQuit() async {
+        let backend = FakeBackend(width: 80, height: 24)
+        let runner = AppRunner(
+            state: AppState(server: testServer, email: testEmail, password: "pw"), backend: backend,
+            pollMilliseconds: 0, perform: fakeServer(total: 30))
+        let step: () async -> Void = { _ = await runner.step() }
+
+        await step()
+        #expect(backend.lastText.contains("Log in to a card server"))
+        backend.events = [.key(.enter)]
+        await waitUntil(step: step) { runner.state.list.hasLoaded }
+        await waitUntil(step: step) { backend.lastText.contains("Kim Min-ji") }
+        #expect(backend.lastText.contains("demo@cardwallet.dev @ http://127.0.0.1:8080/v1"))
+
+        backend.events = [.key(.char("/"))] + keys("kim") + [.key(.enter)]
+        await waitUntil(step: step) { backend.events.isEmpty && !runner.state.list.isEditingFilter }
+        #expect(runner.state.list.cards.rows.count == 3)
+        #expect(backend.lastText.contains("3 matches"))
+
+        backend.events = [.key(.enter)]
+        await waitUntil(step: step) { runner.state.detail?.card != nil }
+        await waitUntil(step: step) { backend.lastText.contains("+82 10-1234-5678") }
+
+        backend.events = [.key(.char("q")), .resize(width: 40, height: 10)]
+        await waitUntil(step: step) { backend.lastText.contains("Terminal too small") }
+        backend.events = [.resize(width: 100, height: 30)]
+        await waitUntil(step: step) { backend.lastText.contains("Kim Min-ji") }
+        #expect(backend.frames.last?.width == 100)
+
+        backend.events = [.key(.char("q"))]
+        let final = await runner.run()
+        #expect(final.isQuitting)
+        #expect(backend.restored)
+    }
+
+    @Test func theLoopKeepsAnsweringKeysWhileARequestHangs() async {
+        let gate = Gate()
+        let backend = FakeBackend()
+        let server = fakeServer(total: 5)
+        var state = AppState.loggedIn(cards: 5)
+        state.now = .zero
+        let runner = AppRunner(state: state, backend: backend, pollMilliseconds: 0) { request in
+            await gate.wait()
+            return await server(request)
+        }
+        let step: () async -> Void = { _ = await runner.step() }
+        backend.events = [.key(.char("r"))]
+        await waitUntil(step: step) { runner.state.isBusy }
+        backend.events = [.key(.char("l")), .key(.char("?"))]
+        await waitUntil(step: step) { runner.state.modal == .help(scroll: 0) }
+        #expect(runner.state.log.isVisible)
+        #expect(runner.state.isBusy)
+        #expect(!runner.state.list.hasLoaded)
+        await gate.open()
+        await waitUntil(step: step) { runner.state.list.hasLoaded && !runner.state.isBusy }
+        #expect(runner.state.list.cards.loadedCount == 5)
+        runner.finish()
+    }
+
+    @Test func outsideStreamsFeedTheLogPaneAndTheSession() async {
+        let backend = FakeBackend()
+        let runner = AppRunner(state: AppState.loggedIn(cards: 3), backend: backend, pollMilliseconds: 0, perform: fakeServer(total: 3))
+        let (stream, continuation) = AsyncStream.makeStream(of: AppAction.self)
+        runner.listen(to: stream)
+        let step: () async -> Void = { _ = await runner.step() }
+        continuation.yield(.log(LogLine(id: 1, time: SampleCards.epoch, kind: .session, text: "refreshed the access token")))
+        continuation.yield(.session(.refreshing(email: testEmail, server: testServer)))
+        backend.events = [.key(.char("l"))]
+        await waitUntil(step: step) { backend.lastText.contains("refreshed the access token") }
+        #expect(backend.lastText.contains("(refreshing the session)"))
+
+        continuation.yield(.session(.expired(email: testEmail, server: testServer)))
+        await waitUntil(step: step) { backend.lastText.contains("Session expired (E06)") }
+        backend.events = keys("pw") + [.key(.enter)]
+        await waitUntil(step: step) { runner.state.reauth == nil }
+        #expect(runner.state.session == .loggedIn(email: testEmail, server: testServer))
+        continuation.finish()
+        runner.finish()
+    }
+
+    @Test func ticksFromTheInjectedClockTurnTheSpinnerAndExpireMessages() async {
+        let clock = ManualClock()
+        let gate = Gate()
+        let backend = FakeBackend()
+        let runner = AppRunner(state: AppState.loggedIn(cards: 3), backend: backend, clock: clock, pollMilliseconds: 0) { _ in
+            await gate.wait()
+            return .success(.reordered)
+        }
+        let step: () async -> Void = { _ = await runner.step() }
+        backend.events = [.key(.char("n"))]
+        await waitUntil(step: step) { runner.state.message != nil }
+        backend.events = [.key(.char("J"))]
+        await waitUntil(step: step) { runner.state.isBusy }
+        let framesBefore = backend.frames.count
+        let spinnerBefore = runner.state.spinnerFrame
+        // No time passes: idle turns paint nothing new.
+        for _ in 0..<5 { await step() }
+        #expect(backend.frames.count == framesBefore)
+        clock.advance(by: .milliseconds(100))
+        await step()
+        #expect(runner.state.spinnerFrame == spinnerBefore + 1)
+        #expect(backend.frames.count == framesBefore + 1)
+        clock.advance(by: .seconds(5))
+        await step()
+        #expect(runner.state.message == nil)
+        await gate.open()
+        await waitUntil(step: step) { !runner.state.isBusy }
+        runner.finish()
+    }
+}
