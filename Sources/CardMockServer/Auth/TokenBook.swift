@@ -61,8 +61,8 @@ struct TokenBook: Codable, Sendable, Equatable {
         var refresh: TimeInterval
     }
 
-    private(set) var access: [String: AccessRecord] = [:]
-    private(set) var refresh: [String: RefreshRecord] = [:]
+    private(set) var accessRecords: [String: AccessRecord] = [:]
+    private(set) var refreshRecords: [String: RefreshRecord] = [:]
     private(set) var families: [String: Family] = [:]
     private var lastPrune: Date?
 
@@ -71,7 +71,7 @@ struct TokenBook: Codable, Sendable, Equatable {
     static let retentionAfterExpiry: TimeInterval = 86_400
 
     enum CodingKeys: String, CodingKey {
-        case access, refresh, families
+        case accessRecords, refreshRecords, families
     }
 
     /// Starts a new family for `userID` (a login) and issues its first pair.
@@ -85,7 +85,7 @@ struct TokenBook: Codable, Sendable, Equatable {
     /// Rotates a refresh token: the presented one stops working and a new pair is issued.
     mutating func refresh(_ presented: String, now: Date, lifetimes: Lifetimes) -> Result<IssuedPair, RefreshFailure> {
         pruneIfDue(now: now)
-        guard let token = OpaqueToken.parse(presented, as: .refresh), var record = refresh[token.selector],
+        guard let token = OpaqueToken.parse(presented, as: .refresh), var record = refreshRecords[token.selector],
             token.matches(storedVerifier: record.verifier),
             let family = families[record.familyID]
         else { return .failure(.unknown) }
@@ -100,7 +100,7 @@ struct TokenBook: Codable, Sendable, Equatable {
             if family.revoked { return .failure(.revoked) }
             if record.expiresAt <= now { return .failure(.expired) }
             record.state = .rotated
-            refresh[token.selector] = record
+            refreshRecords[token.selector] = record
             return .success(issue(familyID: record.familyID, userID: record.userID, now: now, lifetimes: lifetimes))
         }
     }
@@ -120,7 +120,7 @@ struct TokenBook: Codable, Sendable, Equatable {
         var familyIDs: [String] = []
         if let accessToken, let record = accessRecord(for: accessToken) { familyIDs.append(record.familyID) }
         if let refreshToken, let token = OpaqueToken.parse(refreshToken, as: .refresh),
-            let record = refresh[token.selector], token.matches(storedVerifier: record.verifier)
+            let record = refreshRecords[token.selector], token.matches(storedVerifier: record.verifier)
         {
             familyIDs.append(record.familyID)
         }
@@ -133,8 +133,8 @@ struct TokenBook: Codable, Sendable, Equatable {
     /// - Returns: how many live access tokens were expired.
     mutating func expireAccessTokens(userID: String, now: Date) -> Int {
         var count = 0
-        for (selector, record) in access where record.userID == userID && record.expiresAt > now {
-            access[selector]?.expiresAt = now
+        for (selector, record) in accessRecords where record.userID == userID && record.expiresAt > now {
+            accessRecords[selector]?.expiresAt = now
             count += 1
         }
         return count
@@ -145,8 +145,8 @@ struct TokenBook: Codable, Sendable, Equatable {
     /// - Returns: how many active refresh tokens were revoked.
     mutating func revokeRefreshTokens(userID: String) -> Int {
         var count = 0
-        for (selector, record) in refresh where record.userID == userID && record.state == .active {
-            refresh[selector]?.state = .revoked
+        for (selector, record) in refreshRecords where record.userID == userID && record.state == .active {
+            refreshRecords[selector]?.state = .revoked
             count += 1
         }
         return count
@@ -155,9 +155,9 @@ struct TokenBook: Codable, Sendable, Equatable {
     /// Drops records that expired more than ``retentionAfterExpiry`` ago, and empty families.
     mutating func prune(now: Date) {
         let cutoff = now.addingTimeInterval(-Self.retentionAfterExpiry)
-        access = access.filter { $0.value.expiresAt > cutoff }
-        refresh = refresh.filter { $0.value.expiresAt > cutoff }
-        let used = Set(access.values.map(\.familyID)).union(refresh.values.map(\.familyID))
+        accessRecords = accessRecords.filter { $0.value.expiresAt > cutoff }
+        refreshRecords = refreshRecords.filter { $0.value.expiresAt > cutoff }
+        let used = Set(accessRecords.values.map(\.familyID)).union(refreshRecords.values.map(\.familyID))
         families = families.filter { used.contains($0.key) }
         lastPrune = now
     }
@@ -168,7 +168,7 @@ struct TokenBook: Codable, Sendable, Equatable {
     }
 
     private func accessRecord(for presented: String) -> AccessRecord? {
-        guard let token = OpaqueToken.parse(presented, as: .access), let record = access[token.selector],
+        guard let token = OpaqueToken.parse(presented, as: .access), let record = accessRecords[token.selector],
             token.matches(storedVerifier: record.verifier)
         else { return nil }
         return record
@@ -176,8 +176,8 @@ struct TokenBook: Codable, Sendable, Equatable {
 
     private mutating func revokeFamily(_ familyID: String) {
         families[familyID]?.revoked = true
-        for (selector, record) in refresh where record.familyID == familyID {
-            refresh[selector]?.state = .revoked
+        for (selector, record) in refreshRecords where record.familyID == familyID {
+            refreshRecords[selector]?.state = .revoked
         }
     }
 
@@ -186,9 +186,9 @@ struct TokenBook: Codable, Sendable, Equatable {
         let refreshToken = OpaqueToken.issue(.refresh)
         let accessExpiry = now.addingTimeInterval(lifetimes.access)
         let refreshExpiry = now.addingTimeInterval(lifetimes.refresh)
-        access[accessToken.token.selector] = AccessRecord(
+        accessRecords[accessToken.token.selector] = AccessRecord(
             verifier: accessToken.token.verifier, familyID: familyID, userID: userID, expiresAt: accessExpiry)
-        refresh[refreshToken.token.selector] = RefreshRecord(
+        refreshRecords[refreshToken.token.selector] = RefreshRecord(
             verifier: refreshToken.token.verifier, familyID: familyID, userID: userID, expiresAt: refreshExpiry,
             state: .active)
         return IssuedPair(

@@ -189,8 +189,12 @@ private final class PartCollector {
             completeImage()
             return
         }
-        guard name.hasPrefix("card."), let field = CardField(rawValue: String(name.dropFirst(5))) else {
+        guard name.hasPrefix("card.") else {
             problems[Self.printable(name)] = "is not a known part"
+            return
+        }
+        guard let field = CardField(rawValue: String(name.dropFirst(5))) else {
+            problems[Self.printable(name)] = "is not a card field"
             return
         }
         if field != .tmi && field != .tags && !seenSingleFields.insert(field.key).inserted {

@@ -61,7 +61,8 @@ struct CardRoutes {
         let user = try userID(context)
         let upload = try await MultipartCardReader.read(request, limits: limits)
         let fields = upload.fields.normalized()
-        let problems = fields.validate().merging(upload.problems) { validation, _ in validation }
+        // What the form reader found (unreadable, repeated or unknown parts) is more precise.
+        let problems = fields.validate().merging(upload.problems) { _, reader in reader }
         if !problems.isEmpty { throw APIError.badRequest("The card is not valid.", fields: problems) }
         let card = try await state.create(userID: user, fields: fields, image: upload.image)
         let headers: HTTPFields = [.eTag: card.entityTag, .location: "\(RouteTable.basePath)/card/\(card.id)"]

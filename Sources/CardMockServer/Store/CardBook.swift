@@ -58,14 +58,15 @@ struct CardBook: Codable, Sendable, Equatable {
     }
 
     /// Deletes a card when `precondition` allows its current version.
-    mutating func delete(_ id: String, ownerID: String, precondition: VersionPrecondition) -> Result<Void, Failure> {
+    /// - Returns: the deleted card.
+    mutating func delete(_ id: String, ownerID: String, precondition: VersionPrecondition) -> Result<Card, Failure> {
         guard let stored = card(id, ownerID: ownerID) else { return .failure(.notFound) }
         guard precondition.allows(stored.card.version) else {
             return .failure(.versionConflict(current: stored.card.version))
         }
         cards[id] = nil
         order[ownerID]?.removeAll { $0 == id }
-        return .success(())
+        return .success(stored.card)
     }
 
     /// Sets the wallet order. `newOrder` must list every card of the wallet exactly once:

@@ -2,6 +2,7 @@ import CardMockServer
 import CardModels
 import Foundation
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import Testing
 
@@ -68,7 +69,7 @@ extension HTTPField.Name {
 
 extension TestResponse {
     /// The `data` of a success envelope.
-    func data<T: Decodable & Sendable>(_ type: T.Type, sourceLocation: SourceLocation = #_sourceLocation) throws -> T {
+    func data<T: Codable & Sendable>(_ type: T.Type, sourceLocation: SourceLocation = #_sourceLocation) throws -> T {
         let envelope = try CardWalletJSON.decoder().decode(SuccessEnvelope<T>.self, from: Data(buffer: body))
         #expect(envelope.success, sourceLocation: sourceLocation)
         #expect(envelope.status == Int(status.code), sourceLocation: sourceLocation)
