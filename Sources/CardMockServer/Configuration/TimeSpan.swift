@@ -53,11 +53,14 @@ public struct TimeSpan: Sendable, Hashable, Comparable, Codable, CustomStringCon
                 throw TimeSpanError(text: text, reason: "expected a number at “\(rest)”")
             }
             rest = rest.dropFirst(number.count)
-            guard let unit = Self.units.first(where: { rest.hasPrefix($0.suffix) }) else {
-                let reason = rest.isEmpty ? "“\(number)” has no unit" : "“\(rest.prefix(8))” is not a unit"
+            let word = rest.prefix { $0.isLetter }
+            guard let unit = Self.units.first(where: { $0.suffix == word }) else {
+                let reason =
+                    word.isEmpty
+                    ? "“\(number)” has no unit" : "“\(word.prefix(12))” is not a unit (use ms, s, m, h or d)"
                 throw TimeSpanError(text: text, reason: reason)
             }
-            rest = rest.dropFirst(unit.suffix.count)
+            rest = rest.dropFirst(word.count)
             total += value * Double(unit.milliseconds)
             if total > Double(Self.maximum.milliseconds) {
                 throw TimeSpanError(text: text, reason: "it is longer than \(Self.maximum)")

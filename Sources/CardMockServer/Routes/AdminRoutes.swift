@@ -44,7 +44,9 @@ struct AdminRoutes {
         JSONResponse.success(statistics.snapshot)
     }
 
-    private static let noSuchUser = APIError.badRequest("There is no user with that email.", fields: ["email": "is not a user"])
+    /// 404 E01: the user, like an unknown path, is not there.
+    private static let noSuchUser = APIError.badRequest(
+        status: .notFound, "There is no user with that email.", fields: ["email": "is not a user"])
 
     private static func email(_ request: Request) throws(APIError) -> String {
         guard let email = request.uri.queryParameters["email"].map(String.init), !email.isEmpty else {

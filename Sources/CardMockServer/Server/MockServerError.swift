@@ -43,8 +43,7 @@ public struct MockServerError: Error, Sendable, Equatable, CustomStringConvertib
         case .configurationFile(let path, let reason):
             "Cannot use the configuration file \(path): \(reason)"
         case .dataFile(let path, let reason):
-            "Cannot use the data file \(path): \(reason). "
-                + "Fix or move the file away; without it the server starts from the seed data."
+            "Cannot use the data file \(path): \(reason)."
         case .bind(let host, let port, let reason):
             "Cannot listen on \(host):\(port): \(reason). Choose another --port (0 picks a free one) or --host."
         }

@@ -26,6 +26,8 @@ struct DataSnapshot: Codable, Sendable, Equatable {
 struct DataFile: Sendable {
     let path: String
 
+    private static let loadAdvice = "; fix it or move it away, and the server starts again from the seed data"
+
     /// The snapshot in the file, or `nil` when there is no file yet.
     /// - Throws: ``MockServerError/dataFile(path:reason:)`` when it exists but cannot be used.
     func load() throws(MockServerError) -> DataSnapshot? {
@@ -34,16 +36,20 @@ struct DataFile: Sendable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw .dataFile(path: path, reason: "it cannot be read")
+            throw .dataFile(path: path, reason: "it cannot be read" + Self.loadAdvice)
         }
         let snapshot: DataSnapshot
         do {
             snapshot = try CardWalletJSON.decoder().decode(DataSnapshot.self, from: data)
         } catch {
-            throw .dataFile(path: path, reason: "it is not a mock server data file (\(MockServerConfiguration.describe(error)))")
+            throw .dataFile(
+                path: path,
+                reason: "it is not a mock server data file (\(MockServerConfiguration.describe(error)))" + Self.loadAdvice)
         }
         guard snapshot.format == DataSnapshot.currentFormat else {
-            throw .dataFile(path: path, reason: "it has format \(snapshot.format), this build reads \(DataSnapshot.currentFormat)")
+            throw .dataFile(
+                path: path,
+                reason: "it has format \(snapshot.format), this build reads \(DataSnapshot.currentFormat)" + Self.loadAdvice)
         }
         return snapshot
     }

@@ -10,7 +10,7 @@ import Testing
         #expect(try TimeSpan(parsing: text).milliseconds == milliseconds)
     }
 
-    @Test(arguments: ["", "5", "abc", "5x", "-5s", "1.5.5s", "0.1ms", "3651d", "5 m", "s"])
+    @Test(arguments: ["", "5", "abc", "5x", "-5s", "1.5.5s", "0.1ms", "3651d", "5 m", "s", "5mins", "1sm", "ms5"])
     func refusesNonsenseWithAReason(text: String) {
         #expect(throws: TimeSpanError.self) { try TimeSpan(parsing: text) }
         #expect(TimeSpan(text) == nil)
@@ -20,6 +20,8 @@ import Testing
         let error = #expect(throws: TimeSpanError.self) { try TimeSpan(parsing: "5") }
         #expect(error?.description.contains("has no unit") == true)
         #expect(error?.description.contains("200ms, 30s, 5m, 1h or 1d") == true)
+        let word = #expect(throws: TimeSpanError.self) { try TimeSpan(parsing: "5minutes") }
+        #expect(word?.description.contains("“minutes” is not a unit") == true)
     }
 
     @Test(arguments: ["5m", "1d", "1m30s", "250ms", "0s", "1d2h3m4s5ms"])
