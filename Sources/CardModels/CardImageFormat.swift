@@ -1,7 +1,9 @@
 /// The image formats a card may carry, recognised by their first bytes ("magic numbers"),
 /// never by a file name or a declared content type.
 public enum CardImageFormat: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Portable Network Graphics.
     case png
+    /// JPEG (JFIF or Exif).
     case jpeg
 
     /// The MIME type: `image/png` or `image/jpeg`.

@@ -4,17 +4,15 @@ import Foundation
 extension ServerState {
     /// Checks an email and password and starts a session (E02 on failure, E10 past the limit).
     func login(email: String, password: String, client: String) async throws(APIError) -> TokenGrant {
-        if let wait = loginRetryAfter(client: client, email: email) {
+        // The attempt is counted before bcrypt runs (the actor is free meanwhile), so parallel
+        // guesses cannot slip past the limit; a success clears the count again.
+        if let wait = countLoginAttempt(client: client, email: email) {
             logger.notice("Login refused: too many failures", metadata: ["client": "\(client)"])
             throw .tooManyRequests("Too many failed logins for this account from your address.", retryAfter: wait)
         }
         let (userID, hash) = passwordHash(forEmail: email)
-        // The actor is free while bcrypt runs; the state is read again afterwards.
         let matches = await PasswordHasher.verify(password, hash: hash)
-        guard matches, let userID, let user = user(id: userID) else {
-            recordFailedLogin(client: client, email: email)
-            throw .loginFailed
-        }
+        guard matches, let userID, let user = user(id: userID) else { throw .loginFailed }
         recordSuccessfulLogin(client: client, email: email)
         let now = clock.now
         let lifetimes = lifetimes

@@ -124,13 +124,10 @@ actor ServerState {
 
     // MARK: Rate limits
 
-    /// Seconds to wait when the client has failed too many logins for this account, else nil.
-    func loginRetryAfter(client: String, email: String) -> Int? {
-        failedLogins.retryAfter(Self.loginKey(client: client, email: email), now: clock.now)
-    }
-
-    func recordFailedLogin(client: String, email: String) {
-        failedLogins.record(Self.loginKey(client: client, email: email), now: clock.now)
+    /// Counts a login attempt for this client and account; seconds to wait when the recent
+    /// attempts (successes clear them) reach the limit, else nil.
+    func countLoginAttempt(client: String, email: String) -> Int? {
+        failedLogins.attempt(Self.loginKey(client: client, email: email), now: clock.now)
     }
 
     func recordSuccessfulLogin(client: String, email: String) {
@@ -143,6 +140,7 @@ actor ServerState {
     }
 
     private static func loginKey(client: String, email: String) -> String {
-        client + " " + UserRecord.emailKey(email)
+        // Bounded, so that huge made-up emails cannot make huge keys.
+        client + " " + String(UserRecord.emailKey(String(email.prefix(CardLimits.emailMaxLength))))
     }
 }

@@ -163,6 +163,22 @@ import Testing
         }
     }
 
+    @Test func parallelGuessesCannotSlipPastTheLimit() async throws {
+        try await withRouter { api, _ in
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for attempt in 0..<30 {
+                    group.addTask {
+                        let body = LoginRequest(email: Seeds.demoEmail, password: "guess-\(attempt)")
+                        return Int(try await api.sendJSON(.post, "/auth/login", body).status.code)
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 401 }.count == 10)
+            #expect(statuses.filter { $0 == 429 }.count == 20)
+        }
+    }
+
     @Test func aWellBehavedClientIsNeverBlocked() async throws {
         try await withRouter { api, _ in
             for round in 0..<4 {
