@@ -28,8 +28,11 @@ public final class ManualWallClock: WallClock {
     private let current: Mutex<Date>
 
     /// Creates a clock that reads `start` until it is advanced or set.
-    /// - Parameter start: the first date it reads; a fixed, round date by default.
-    public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+    ///
+    /// - Parameter start: the first date it reads. By default the current time rounded down
+    ///   to a whole second, so expiry dates a client compares with its own clock look right,
+    ///   and dates survive the contract's millisecond JSON format unchanged.
+    public init(start: Date = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))) {
         current = Mutex(start)
     }
 
