@@ -7,6 +7,7 @@ public struct CardImageInfo: Codable, Sendable, Equatable, Hashable {
     /// Size in bytes.
     public var size: Int
 
+    /// Creates image information.
     public init(contentType: String, size: Int) {
         self.contentType = contentType
         self.size = size
@@ -20,15 +21,20 @@ public struct CardImageInfo: Codable, Sendable, Equatable, Hashable {
 public struct Card: Codable, Sendable, Equatable, Hashable, Identifiable {
     /// Server-made, URL-safe.
     public var id: String
+    /// The editable fields, flattened into the card on the wire.
     public var fields: CardFields
+    /// Whether `GET /card/{cardId}/image` has an image.
     public var hasImage: Bool
     /// Present when `hasImage` is true.
     public var image: CardImageInfo?
+    /// When the card was created.
     public var createdAt: Date
+    /// When the card last changed.
     public var updatedAt: Date
     /// Increases on every change; sent back as `If-Match: "<version>"` when editing.
     public var version: Int
 
+    /// Creates a card.
     public init(
         id: String, fields: CardFields, hasImage: Bool = false, image: CardImageInfo? = nil,
         createdAt: Date, updatedAt: Date, version: Int = 1
@@ -57,6 +63,7 @@ public struct Card: Codable, Sendable, Equatable, Hashable, Identifiable {
         case id, hasImage, image, createdAt, updatedAt, version
     }
 
+    /// Decodes a card whose fields sit at the top level beside its metadata.
     public init(from decoder: any Decoder) throws {
         fields = try CardFields(from: decoder)
         let c = try decoder.container(keyedBy: MetaKeys.self)
@@ -68,6 +75,7 @@ public struct Card: Codable, Sendable, Equatable, Hashable, Identifiable {
         version = try c.decode(Int.self, forKey: .version)
     }
 
+    /// Encodes the card with its fields at the top level.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: MetaKeys.self)
         try c.encode(id, forKey: .id)
@@ -82,16 +90,26 @@ public struct Card: Codable, Sendable, Equatable, Hashable, Identifiable {
 
 /// One row of `GET /cards`.
 public struct CardSummary: Codable, Sendable, Equatable, Hashable, Identifiable {
+    /// The card id.
     public var id: String
+    /// The name.
     public var name: String
+    /// Job title.
     public var title: String?
+    /// Company.
     public var company: String?
+    /// Email address.
     public var email: String?
+    /// The avatar (0–7) shown when there is no image.
     public var defaultImage: Int
+    /// Whether the card has an image.
     public var hasImage: Bool
+    /// When the card last changed.
     public var updatedAt: Date
+    /// The card version (its `ETag`).
     public var version: Int
 
+    /// Creates a summary.
     public init(
         id: String, name: String, title: String? = nil, company: String? = nil, email: String? = nil,
         defaultImage: Int = 0, hasImage: Bool = false, updatedAt: Date, version: Int = 1
@@ -110,12 +128,16 @@ public struct CardSummary: Codable, Sendable, Equatable, Hashable, Identifiable 
 
 /// The `data` of `GET /cards`: one page of the wallet, in the user's order.
 public struct CardPage: Codable, Sendable, Equatable {
+    /// The cards of this page, in wallet order.
     public var cards: [CardSummary]
     /// How many cards match in all (not just on this page).
     public var total: Int
+    /// The index of the first card of this page.
     public var offset: Int
+    /// The most cards a page holds.
     public var limit: Int
 
+    /// Creates a page.
     public init(cards: [CardSummary], total: Int, offset: Int, limit: Int) {
         self.cards = cards
         self.total = total
@@ -126,19 +148,24 @@ public struct CardPage: Codable, Sendable, Equatable {
 
 /// `PUT /cards` body: the whole wallet in its new order.
 public struct ReorderRequest: Codable, Sendable, Equatable {
+    /// Every card id of the wallet, each exactly once, in the new order.
     public var order: [String]
 
+    /// Creates a reorder request.
     public init(order: [String]) { self.order = order }
 }
 
 /// Paging limits of `GET /cards`.
 public enum CardPaging {
+    /// The page size when `limit` is not given.
     public static let defaultLimit = 50
+    /// The largest `limit` accepted.
     public static let maxLimit = 200
 }
 
 /// Strong entity tags carrying a card version: `"7"`.
 public enum EntityTag {
+    /// The entity tag of a version: `"7"`.
     public static func make(version: Int) -> String { "\"\(version)\"" }
 
     /// The version inside an `ETag` or `If-Match` value (`"7"`, `W/"7"` or `7`), or `nil`.

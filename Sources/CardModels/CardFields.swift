@@ -3,23 +3,34 @@
 /// Optional text fields are `nil` when absent; `normalized()` trims whitespace and turns empty
 /// strings into `nil`, so "" and a missing field mean the same thing everywhere.
 public struct CardFields: Codable, Sendable, Equatable, Hashable {
+    /// The name: required, 1–64 characters.
     public var name: String
+    /// Job title.
     public var title: String?
+    /// Company or organisation.
     public var company: String?
+    /// Department or team.
     public var department: String?
+    /// Email address.
     public var email: String?
+    /// Phone number: digits, spaces and `+ - ( ) .`.
     public var phone: String?
+    /// An `http://` or `https://` address.
     public var website: String?
+    /// Postal address, up to 200 characters.
     public var address: String?
+    /// A short biography, up to 500 characters.
     public var bio: String?
     /// `YYYY-MM-DD`.
     public var birthday: String?
     /// Up to three short fun facts ("too much information").
     public var tmi: [String]
+    /// Free-form tags, up to ten.
     public var tags: [String]
     /// The avatar (0–7) shown when the card has no image.
     public var defaultImage: Int
 
+    /// Creates card fields; everything but the name is optional.
     public init(
         name: String, title: String? = nil, company: String? = nil, department: String? = nil,
         email: String? = nil, phone: String? = nil, website: String? = nil, address: String? = nil,
@@ -46,6 +57,7 @@ public struct CardFields: Codable, Sendable, Equatable, Hashable {
         case tmi, tags, defaultImage
     }
 
+    /// Decodes the fields; absent lists are empty and an absent `defaultImage` is 0.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
@@ -63,6 +75,7 @@ public struct CardFields: Codable, Sendable, Equatable, Hashable {
         defaultImage = try c.decodeIfPresent(Int.self, forKey: .defaultImage) ?? 0
     }
 
+    /// Encodes the fields, leaving out absent optional text.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .name)

@@ -1,16 +1,28 @@
 /// Limits of the card contract, shared by the server's validation and the client's forms.
 public enum CardLimits {
+    /// Longest name, in characters.
     public static let nameMaxLength = 64
+    /// Longest title, company, department (and other short text), in characters.
     public static let shortTextMaxLength = 100
+    /// Longest email, in characters.
     public static let emailMaxLength = 254
+    /// Longest phone number, in characters.
     public static let phoneMaxLength = 32
+    /// Longest website address, in characters.
     public static let websiteMaxLength = 2048
+    /// Longest postal address, in characters.
     public static let addressMaxLength = 200
+    /// Longest bio, in characters.
     public static let bioMaxLength = 500
+    /// Most fun facts.
     public static let tmiMaxCount = 3
+    /// Longest fun fact, in characters.
     public static let tmiItemMaxLength = 100
+    /// Most tags.
     public static let tagsMaxCount = 10
+    /// Longest tag, in characters.
     public static let tagMaxLength = 32
+    /// The avatar numbers.
     public static let defaultImageRange = 0...7
     /// The default largest image accepted by `POST /card`: 2 MiB.
     public static let imageMaxBytes = 2 * 1024 * 1024

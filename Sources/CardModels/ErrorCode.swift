@@ -3,8 +3,10 @@
 /// Clients key their behaviour on the code, never on the message. The type is an open set:
 /// a code this build does not know still decodes, keeps its raw value and reads as unknown.
 public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The code as sent, e.g. `E04`.
     public let rawValue: String
 
+    /// A code from its text; unknown codes are kept as they are.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// Malformed request or validation failed (400).
@@ -73,12 +75,15 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
         }
     }
 
+    /// The code, e.g. `E04`.
     public var description: String { rawValue }
 
+    /// Decodes a code from a JSON string.
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)
     }
 
+    /// Encodes the code as a JSON string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)

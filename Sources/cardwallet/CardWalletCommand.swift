@@ -6,7 +6,7 @@ struct CardWalletCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cardwallet",
         abstract: "A keyboard-driven terminal wallet for your business cards.",
-        subcommands: []
+        subcommands: [MockServerCommand.self]
     )
 
     func run() async throws {

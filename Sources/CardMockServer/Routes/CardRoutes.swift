@@ -1,0 +1,152 @@
+import CardModels
+import Foundation
+import Hummingbird
+
+/// The card routes; every one needs an access token (see ``AuthenticationMiddleware``).
+struct CardRoutes {
+    typealias Context = MockServerRequestContext
+
+    let state: ServerState
+    let limits: MockServerConfiguration.Limits
+
+    /// Longest accepted search text, in characters.
+    static let maxQueryLength = 200
+    /// Largest accepted `offset`.
+    static let maxOffset = 1_000_000
+
+    var routes: [RouteSpec] {
+        [
+            RouteSpec(.get, "cards", list),
+            RouteSpec(.put, "cards", reorder),
+            RouteSpec(.post, "card", create),
+            RouteSpec(.get, "card/{cardId}", show),
+            RouteSpec(.put, "card/{cardId}", update),
+            RouteSpec(.delete, "card/{cardId}", delete),
+            RouteSpec(.get, "card/{cardId}/image", image),
+        ]
+    }
+
+    @Sendable func list(_ request: Request, context: Context) async throws -> Response {
+        let query = request.uri.queryParameters
+        var problems: [String: String] = [:]
+        let offset = Self.integer(query["offset"].map(String.init), default: 0, range: 0...Self.maxOffset, name: "offset", problems: &problems)
+        let limit = Self.integer(
+            query["limit"].map(String.init), default: CardPaging.defaultLimit, range: 1...CardPaging.maxLimit, name: "limit",
+            problems: &problems)
+        let text = query["q"].map(String.init) ?? ""
+        if text.count > Self.maxQueryLength { problems["q"] = "must be at most \(Self.maxQueryLength) characters" }
+        if text.unicodeScalars.contains("\u{0}") { problems["q"] = "must not contain NUL characters" }
+        if !problems.isEmpty { throw APIError.badRequest("The query parameters are not valid.", fields: problems) }
+        let page = await state.page(userID: try userID(context), offset: offset, limit: limit, query: text)
+        return JSONResponse.success(page)
+    }
+
+    @Sendable func show(_ request: Request, context: Context) async throws -> Response {
+        let stored = try await state.card(userID: try userID(context), id: cardID(context))
+        return JSONResponse.success(stored.card, headers: [.eTag: stored.card.entityTag])
+    }
+
+    @Sendable func image(_ request: Request, context: Context) async throws -> Response {
+        let stored = try await state.card(userID: try userID(context), id: cardID(context))
+        guard let image = stored.image else {
+            throw APIError(.cardNotFound, message: "This card has no image.")
+        }
+        let headers: HTTPFields = [
+            .contentType: image.contentType, .eTag: stored.card.entityTag, .cacheControl: "private, no-cache",
+        ]
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: image.data)))
+    }
+
+    @Sendable func create(_ request: Request, context: Context) async throws -> Response {
+        let user = try userID(context)
+        let upload = try await MultipartCardReader.read(request, limits: limits)
+        let fields = upload.fields.normalized()
+        // What the form reader found (unreadable, repeated or unknown parts) is more precise.
+        let problems = fields.validate().merging(upload.problems) { _, reader in reader }
+        if !problems.isEmpty { throw APIError.badRequest("The card is not valid.", fields: problems) }
+        let card = try await state.create(userID: user, fields: fields, image: upload.image)
+        let headers: HTTPFields = [.eTag: card.entityTag, .location: "\(RouteTable.basePath)/card/\(card.id)"]
+        return JSONResponse.success(card, status: .created, message: "Card created", headers: headers)
+    }
+
+    @Sendable func update(_ request: Request, context: Context) async throws -> Response {
+        let user = try userID(context)
+        let id = try cardID(context)
+        _ = try await state.card(userID: user, id: id)
+        let fields = try await Self.decodeFields(request, limit: limits.maxJSONBytes)
+        guard let header = request.headers[.ifMatch] else {
+            throw APIError.badRequest(
+                status: .preconditionRequired,
+                "Send If-Match with the card's ETag (e.g. If-Match: \"3\") so no one's changes are lost.",
+                fields: ["If-Match": "is required"])
+        }
+        guard let precondition = VersionPrecondition(ifMatch: header) else {
+            throw APIError.badRequest("If-Match must be an entity tag such as \"3\".", fields: ["If-Match": "is not an entity tag"])
+        }
+        let card = try await state.update(userID: user, id: id, fields: fields, precondition: precondition)
+        return JSONResponse.success(card, message: "Card updated", headers: [.eTag: card.entityTag])
+    }
+
+    @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
+        let user = try userID(context)
+        let id = try cardID(context)
+        var precondition = VersionPrecondition.any
+        if let header = request.headers[.ifMatch] {
+            guard let parsed = VersionPrecondition(ifMatch: header) else {
+                throw APIError.badRequest("If-Match must be an entity tag such as \"3\".", fields: ["If-Match": "is not an entity tag"])
+            }
+            precondition = parsed
+        }
+        try await state.delete(userID: user, id: id, precondition: precondition)
+        return JSONResponse.success(EmptyPayload(), message: "Card deleted")
+    }
+
+    @Sendable func reorder(_ request: Request, context: Context) async throws -> Response {
+        let user = try userID(context)
+        let body = try await RequestReading.decodeJSON(ReorderRequest.self, from: request, limit: limits.maxJSONBytes)
+        let order = try await state.reorder(userID: user, order: body.order)
+        return JSONResponse.success(ReorderRequest(order: order), message: "Wallet reordered")
+    }
+
+    // MARK: Helpers
+
+    private func userID(_ context: Context) throws(APIError) -> String {
+        guard let userID = context.userID else { throw .accessTokenInvalid("Log in first.") }
+        return userID
+    }
+
+    private func cardID(_ context: Context) throws(APIError) -> String {
+        guard let id = context.parameters.get("cardId"), CardIdentifier.isWellFormed(id) else { throw .cardNotFound }
+        return id
+    }
+
+    private static func integer(
+        _ text: String?, default value: Int, range: ClosedRange<Int>, name: String, problems: inout [String: String]
+    ) -> Int {
+        guard let text else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            problems[name] = "must be a whole number from \(range.lowerBound) to \(range.upperBound)"
+            return value
+        }
+        return number
+    }
+
+    /// Card fields from a JSON body: every editable field, unknown keys refused, the card's
+    /// read-only keys (`id`, `version`, …) ignored so a client may send a whole card back.
+    static func decodeFields(_ request: Request, limit: Int) async throws(APIError) -> CardFields {
+        try RequestReading.requireJSON(request)
+        let data = try await RequestReading.collectBody(request, limit: limit, what: "The JSON body")
+        let keys = try RequestReading.decodeJSON(JSONObjectKeys.self, from: data).keys
+        let known = Set(CardField.allCases.map(\.key)).union(["id", "hasImage", "image", "createdAt", "updatedAt", "version"])
+        var unknown: [String: String] = [:]
+        for key in keys where !known.contains(key) {
+            let printable = key.count <= 64 && key.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+            unknown[printable ? key : "(unnamed key)"] = "is not a card field"
+        }
+        if !unknown.isEmpty { throw .badRequest("The body has keys that are not card fields.", fields: unknown) }
+        let fields = try RequestReading.decodeJSON(CardFields.self, from: data).normalized()
+        let problems = fields.validate()
+        if !problems.isEmpty { throw .badRequest("The card is not valid.", fields: problems) }
+        return fields
+    }
+}

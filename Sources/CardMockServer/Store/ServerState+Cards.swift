@@ -1,0 +1,63 @@
+import CardModels
+import Foundation
+
+extension ServerState {
+    /// One page of the user's wallet.
+    func page(userID: String, offset: Int, limit: Int, query: String) -> CardPage {
+        snapshot.cards.page(ownerID: userID, offset: offset, limit: limit, query: query)
+    }
+
+    /// The user's card (E05 when missing or someone else's).
+    func card(userID: String, id: String) throws(APIError) -> StoredCard {
+        guard CardIdentifier.isWellFormed(id), let stored = snapshot.cards.card(id, ownerID: userID) else {
+            throw .cardNotFound
+        }
+        return stored
+    }
+
+    /// Creates a card at the end of the user's wallet.
+    func create(userID: String, fields: CardFields, image: SeedImage?) throws(APIError) -> Card {
+        let now = clock.now
+        let info = image.map { CardImageInfo(contentType: $0.contentType, size: $0.data.count) }
+        let card = Card(
+            id: CardIdentifier.make(prefix: "card"), fields: fields, hasImage: info != nil, image: info,
+            createdAt: now, updatedAt: now, version: 1)
+        try mutate { (data) throws(APIError) in data.cards.insert(StoredCard(ownerID: userID, card: card, image: image)) }
+        return card
+    }
+
+    /// Replaces a card's fields (E05, E07).
+    func update(userID: String, id: String, fields: CardFields, precondition: VersionPrecondition) throws(APIError) -> Card {
+        guard CardIdentifier.isWellFormed(id) else { throw .cardNotFound }
+        let now = clock.now
+        let result = try mutate { (data) throws(APIError) in
+            data.cards.update(id, ownerID: userID, fields: fields, precondition: precondition, now: now)
+        }
+        return try Self.unwrap(result)
+    }
+
+    /// Deletes a card (E05, E07).
+    func delete(userID: String, id: String, precondition: VersionPrecondition) throws(APIError) {
+        guard CardIdentifier.isWellFormed(id) else { throw .cardNotFound }
+        let result = try mutate { (data) throws(APIError) in
+            data.cards.delete(id, ownerID: userID, precondition: precondition)
+        }
+        _ = try Self.unwrap(result)
+    }
+
+    /// Sets the wallet order (E01 unless it lists every card exactly once).
+    func reorder(userID: String, order: [String]) throws(APIError) -> [String] {
+        let result = try mutate { (data) throws(APIError) in data.cards.reorder(ownerID: userID, to: order) }
+        return try Self.unwrap(result)
+    }
+
+    private static func unwrap<T>(_ result: Result<T, CardBook.Failure>) throws(APIError) -> T {
+        switch result {
+        case .success(let value): return value
+        case .failure(.notFound): throw .cardNotFound
+        case .failure(.versionConflict(let current)): throw .versionConflict(current: current)
+        case .failure(.badOrder(let problem)):
+            throw .badRequest("The new order must list every card of your wallet exactly once.", fields: ["order": problem])
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import CardModels
+import Foundation
+import Logging
+
+/// The server's data and its rules, in one actor: users, cards, tokens and rate limits.
+///
+/// The persisted part (``DataSnapshot``) changes only through ``mutate(_:)``, which — with
+/// `--data` — writes the new snapshot durably before it becomes current, so an answered
+/// request is always on disk and a failed write changes nothing.
+actor ServerState {
+    let configuration: MockServerConfiguration
+    let clock: any WallClock
+    let logger: Logger
+    private let dataFile: DataFile?
+    private(set) var snapshot: DataSnapshot
+    private var usersByEmail: [String: String] = [:]
+    private var failedLogins: SlidingWindowLimiter<String>
+    private var refreshes: SlidingWindowLimiter<String>
+    /// A hash checked when the email is unknown, so both cases take the same time.
+    private let decoyHash: String
+
+    var lifetimes: TokenBook.Lifetimes {
+        TokenBook.Lifetimes(
+            access: configuration.accessTokenTTL.timeInterval, refresh: configuration.refreshTokenTTL.timeInterval)
+    }
+
+    private init(
+        configuration: MockServerConfiguration, clock: any WallClock, logger: Logger, dataFile: DataFile?,
+        snapshot: DataSnapshot, decoyHash: String
+    ) {
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+        self.dataFile = dataFile
+        self.snapshot = snapshot
+        self.decoyHash = decoyHash
+        failedLogins = SlidingWindowLimiter(limit: configuration.limits.failedLoginsPerMinute)
+        refreshes = SlidingWindowLimiter(limit: configuration.limits.refreshesPerMinute)
+        usersByEmail = Self.emailIndex(snapshot.users)
+    }
+
+    /// Loads the data file when there is one, else seeds from the configuration (and writes
+    /// the file, so the next start finds it).
+    static func make(
+        configuration: MockServerConfiguration, clock: any WallClock, logger: Logger
+    ) async throws(MockServerError) -> ServerState {
+        try configuration.validate()
+        let dataFile = configuration.dataFile.map { DataFile(path: $0) }
+        let decoyHash = await PasswordHasher.hash(
+            OpaqueToken.base64URL(OpaqueToken.randomBytes(16)), cost: configuration.passwordHashCost)
+        if let dataFile, let stored = try dataFile.load() {
+            logger.info("Loaded data file", metadata: ["path": "\(dataFile.path)", "cards": "\(stored.cards.cards.count)"])
+            return ServerState(
+                configuration: configuration, clock: clock, logger: logger, dataFile: dataFile, snapshot: stored,
+                decoyHash: decoyHash)
+        }
+        let seeded = await seed(configuration, now: clock.now)
+        if let dataFile {
+            try dataFile.save(seeded)
+            logger.info("Created data file from the seed data", metadata: ["path": "\(dataFile.path)"])
+        }
+        return ServerState(
+            configuration: configuration, clock: clock, logger: logger, dataFile: dataFile, snapshot: seeded,
+            decoyHash: decoyHash)
+    }
+
+    private static func seed(_ configuration: MockServerConfiguration, now: Date) async -> DataSnapshot {
+        var users: [UserRecord] = []
+        for seed in configuration.users {
+            let hash: String
+            if let given = seed.passwordHash {
+                hash = given
+            } else {
+                hash = await PasswordHasher.hash(seed.password ?? "", cost: configuration.passwordHashCost)
+            }
+            users.append(UserRecord(id: seed.id, email: seed.email, name: seed.name, passwordHash: hash))
+        }
+        let index = emailIndex(users)
+        var cards = CardBook()
+        for seed in configuration.seedCards {
+            guard let ownerID = index[UserRecord.emailKey(seed.owner)] else { continue }
+            let info = seed.image.map { CardImageInfo(contentType: $0.contentType, size: $0.data.count) }
+            let card = Card(
+                id: seed.id, fields: seed.fields.normalized(), hasImage: info != nil, image: info,
+                createdAt: now, updatedAt: now, version: 1)
+            cards.insert(StoredCard(ownerID: ownerID, card: card, image: seed.image))
+        }
+        return DataSnapshot(users: users, cards: cards, tokens: TokenBook())
+    }
+
+    private static func emailIndex(_ users: [UserRecord]) -> [String: String] {
+        var index: [String: String] = [:]
+        for user in users { index[UserRecord.emailKey(user.email)] = user.id }
+        return index
+    }
+
+    /// Applies a change to the persisted data; with `--data`, saves it before it takes effect.
+    func mutate<T>(_ change: (inout DataSnapshot) throws(APIError) -> T) throws(APIError) -> T {
+        guard let dataFile else { return try change(&snapshot) }
+        var copy = snapshot
+        let result = try change(&copy)
+        guard copy != snapshot else { return result }
+        do {
+            try dataFile.save(copy)
+        } catch {
+            logger.error("Saving the data file failed", metadata: ["reason": "\(error)"])
+            throw .internalError("The server could not save the change; nothing was changed.")
+        }
+        snapshot = copy
+        return result
+    }
+
+    // MARK: Users
+
+    func userID(forEmail email: String) -> String? { usersByEmail[UserRecord.emailKey(email)] }
+
+    func user(id: String) -> UserRecord? { snapshot.users.first { $0.id == id } }
+
+    /// The password hash to check for `email`: the user's, or a decoy for unknown emails.
+    func passwordHash(forEmail email: String) -> (userID: String?, hash: String) {
+        guard let id = userID(forEmail: email), let user = user(id: id) else { return (nil, decoyHash) }
+        return (id, user.passwordHash)
+    }
+
+    // MARK: Rate limits
+
+    /// Counts a login attempt for this client and account; seconds to wait when the recent
+    /// attempts (successes clear them) reach the limit, else nil.
+    func countLoginAttempt(client: String, email: String) -> Int? {
+        failedLogins.attempt(Self.loginKey(client: client, email: email), now: clock.now)
+    }
+
+    func recordSuccessfulLogin(client: String, email: String) {
+        failedLogins.reset(Self.loginKey(client: client, email: email))
+    }
+
+    /// Counts a refresh attempt; seconds to wait when the client is over its limit, else nil.
+    func refreshRetryAfter(client: String) -> Int? {
+        refreshes.attempt(client, now: clock.now)
+    }
+
+    private static func loginKey(client: String, email: String) -> String {
+        // Bounded, so that huge made-up emails cannot make huge keys.
+        client + " " + String(UserRecord.emailKey(String(email.prefix(CardLimits.emailMaxLength))))
+    }
+}

@@ -1,0 +1,78 @@
+import CardMockServer
+import CardModels
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite struct PersistenceTests {
+    @Test func dataSurvivesARestartAndSessionsToo() async throws {
+        let folder = try temporaryFolder()
+        var configuration = MockServerConfiguration.testing
+        configuration.dataFile = folder.appendingPathComponent("wallet.json").path
+        let clock = ManualWallClock()
+
+        let first = try await MockServer.makeApp(configuration: configuration, clock: clock)
+        #expect(FileManager.default.fileExists(atPath: configuration.dataFile ?? ""), "seeded at start")
+        let (grant, createdID) = try await first.application.test(.router) { client in
+            let api = API(client: client)
+            let grant = try await api.login()
+            let created = try await api.createCard(MultipartForm(fields: CardFields(name: "Persisted 카드")), token: grant.accessToken)
+            _ = try await api.send(.delete, "/card/demo-03", token: grant.accessToken)
+            _ = try await api.sendJSON(.put, "/card/demo-01", CardFields(name: "Ada v2"), token: grant.accessToken, headers: [.ifMatch: #""1""#])
+            return (grant, try created.data(Card.self).id)
+        }
+
+        // A new server on the same file: same cards, same sessions, seeds not applied again.
+        let second = try await MockServer.makeApp(configuration: configuration, clock: clock)
+        try await second.application.test(.router) { client in
+            let api = API(client: client)
+            let page = try await api.send(.get, "/cards", token: grant.accessToken).data(CardPage.self)
+            #expect(page.total == 12)
+            #expect(page.cards.last?.id == createdID)
+            #expect(!page.cards.contains { $0.id == "demo-03" })
+            let ada = try await api.send(.get, "/card/demo-01", token: grant.accessToken).data(Card.self)
+            #expect(ada.fields.name == "Ada v2" && ada.version == 2 && ada.hasImage)
+            let image = try await api.send(.get, "/card/demo-01/image", token: grant.accessToken)
+            #expect(image.headers[.contentType] == "image/png")
+            // Refresh rotation state survived too.
+            let refreshed = try await api.refresh(grant.refreshToken)
+            #expect(refreshed.status == .ok)
+            try expectError(try await api.refresh(grant.refreshToken), .refreshTokenExpired)
+        }
+        let text = try String(contentsOfFile: configuration.dataFile ?? "", encoding: .utf8)
+        #expect(!text.contains("demo1234"), "passwords are stored hashed")
+        #expect(!text.contains(grant.accessToken.split(separator: ".")[1]), "tokens are stored as digests")
+    }
+
+    @Test func aCorruptDataFileStopsTheStartWithAClearError() async throws {
+        let folder = try temporaryFolder()
+        let path = folder.appendingPathComponent("wallet.json").path
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: path))
+        var configuration = MockServerConfiguration.testing
+        configuration.dataFile = path
+        let error = await #expect(throws: MockServerError.self) {
+            _ = try await MockServer.makeApp(configuration: configuration)
+        }
+        #expect(error?.description.contains(path) == true)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "garbage", "the file is left alone")
+    }
+
+    @Test func anUnwritableDataFileAnswersE99AndChangesNothing() async throws {
+        let folder = try temporaryFolder()
+        var configuration = MockServerConfiguration.testing
+        configuration.dataFile = folder.appendingPathComponent("wallet.json").path
+        let app = try await MockServer.makeApp(configuration: configuration)
+        try await app.application.test(.router) { client in
+            let api = API(client: client)
+            let token = try await api.login().accessToken
+            // Take the folder away: the next write fails.
+            try FileManager.default.removeItem(at: folder)
+            let response = try await api.sendJSON(.put, "/card/demo-01", CardFields(name: "Lost"), token: token, headers: [.ifMatch: #""1""#])
+            try expectError(response, .internalError)
+            let card = try await api.send(.get, "/card/demo-01", token: token).data(Card.self)
+            #expect(card.fields.name == "Ada Lovelace" && card.version == 1)
+        }
+    }
+}
