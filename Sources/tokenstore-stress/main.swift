@@ -3,7 +3,8 @@
 // Each command drives the public TokenStore API the way a cardwallet process would, so the
 // tests can run many of them at once, or kill them at random moments. Not a user tool.
 //
-//   write-loop PATH             save the item "target" alternating generations A and B forever
+//   write-loop PATH MARKER      save the item "target" alternating generations A and B until
+//                               killed, creating MARKER after the first save
 //   save-accounts PATH NAME N   save N items for accounts NAME-0 … NAME-(N-1)
 //   increment PATH N            N times: under the lock, read the counter item and add 1
 //   refresh PATH READY_DIR      touch READY_DIR/<pid>, then under the lock refresh the item
@@ -32,8 +33,8 @@ let started = ContinuousClock.now
 
 do {
     switch (command, arguments.count) {
-    case ("write-loop", 2):
-        try await writeLoop(store: TokenStore(path: arguments[1]))
+    case ("write-loop", 3):
+        try await writeLoop(store: TokenStore(path: arguments[1]), marker: arguments[2])
     case ("save-accounts", 4):
         let store = TokenStore(path: arguments[1], lockTimeout: .seconds(120))
         for index in 0..<(Int(arguments[3]) ?? 0) {
@@ -66,10 +67,13 @@ do {
 }
 
 /// Saves the target item, alternating generations A and B, until killed.
-func writeLoop(store: TokenStore) async throws -> Never {
+func writeLoop(store: TokenStore, marker: String) async throws -> Never {
     var generation = "B"
     while true {
         try await store.save(StressItems.item(account: StressItems.targetAccount, generation: generation))
+        if !FileManager.default.fileExists(atPath: marker) {
+            _ = FileManager.default.createFile(atPath: marker, contents: Data())
+        }
         generation = generation == "A" ? "B" : "A"
         try checkOrphaned()
     }

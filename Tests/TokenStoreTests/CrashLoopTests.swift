@@ -24,12 +24,10 @@ struct CrashLoopTests {
         var killedMidWrite = 0
         var seen: [String: Int] = [:]
         for iteration in 0..<Self.iterations {
-            let before = try #require(try POSIX.status(atPath: store.path, followLinks: false)).identity
-            let writer = try StressTool.start(["write-loop", store.path])
-            // Once it has replaced the file at least once, it is somewhere in its write loop.
-            try await waitUntil("writer \(iteration) replaced the file") {
-                try POSIX.status(atPath: store.path, followLinks: false)?.identity != before
-            }
+            let marker = folder.file("writer-\(iteration)-started")
+            let writer = try StressTool.start(["write-loop", store.path, marker])
+            // Once it has saved at least once, it is somewhere in its write loop.
+            try await waitUntil("writer \(iteration) saved once") { FileManager.default.fileExists(atPath: marker) }
             // The random moment: a jitter of up to 5 ms, not a wait for any state.
             try await Task.sleep(for: .microseconds(Int.random(in: 0...5_000)))
             writer.sendKill()

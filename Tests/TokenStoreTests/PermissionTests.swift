@@ -27,7 +27,7 @@ struct PermissionTests {
 
     /// umask is process-wide, so it is changed in a child process, never in the test process
     /// (other suites, and other targets' tests, create files concurrently).
-    @Test("Modes stay 0700/0600 under umask 000 and 777", arguments: ["000", "777", "022"])
+    @Test("Modes stay 0700/0600 under umask 000, 022 and 777", arguments: ["000", "777", "022"])
     func modesUnderUmask(mask: String) async throws {
         let folder = try TestFolder()
         let path = folder.file("state/deeper/tokens.json")
@@ -154,11 +154,11 @@ struct PermissionTests {
         let log = state.filePath(named: "cardwallet.log")
         do {
             let handle = try state.openPrivateFile(named: "cardwallet.log")
-            handle.write(Data("one\n".utf8))
+            try handle.write(contentsOf: Data("one\n".utf8))
         }
         do {
             let handle = try state.openPrivateFile(named: "cardwallet.log")
-            handle.write(Data("two\n".utf8))
+            try handle.write(contentsOf: Data("two\n".utf8))
         }
         #expect(try String(contentsOfFile: log, encoding: .utf8) == "one\ntwo\n")
         #expect(try permissions(state.path) == 0o700)
@@ -166,7 +166,7 @@ struct PermissionTests {
 
         do {
             let handle = try state.openPrivateFile(named: "cardwallet.log", mode: .truncate)
-            handle.write(Data("fresh\n".utf8))
+            try handle.write(contentsOf: Data("fresh\n".utf8))
         }
         #expect(try String(contentsOfFile: log, encoding: .utf8) == "fresh\n")
 

@@ -62,7 +62,8 @@ public struct StateDirectory: Sendable, Hashable {
     /// - Parameters:
     ///   - name: the file's name in this folder.
     ///   - mode: append to the end (the default) or start the file afresh.
-    /// - Returns: a handle that closes its descriptor when released.
+    /// - Returns: a handle that closes its descriptor when released. Write with
+    ///   `write(contentsOf:)`, which throws on a full disk instead of trapping.
     /// - Throws: ``TokenStoreError`` when the folder or file is unsafe or cannot be opened.
     public func openPrivateFile(named name: String, mode: PrivateFileMode = .append) throws(TokenStoreError)
         -> FileHandle
