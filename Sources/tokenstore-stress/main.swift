@@ -19,11 +19,11 @@ import Foundation
 import TokenStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -100,9 +100,10 @@ func refresh(store: TokenStore, readyFolder: String) async throws {
         else { return "reused" }
         // "Call the server": the lock is held across this suspension.
         await Task.yield()
-        try file.save(StressItems.item(
-            account: StressItems.targetAccount, generation: "refreshed-by-\(getpid())",
-            accessExpiry: Date().addingTimeInterval(3600)))
+        try file.save(
+            StressItems.item(
+                account: StressItems.targetAccount, generation: "refreshed-by-\(getpid())",
+                accessExpiry: Date().addingTimeInterval(3600)))
         return "refreshed"
     }
     let after = try store.read(server: StressItems.server, account: StressItems.targetAccount)

@@ -4,9 +4,9 @@ import Testing
 @testable import TokenStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A damaged token file and the reason the store must give for it.
@@ -33,12 +33,19 @@ struct CorruptCase: Sendable, CustomTestStringConvertible {
         "refreshTokenExpiresAt": "2030-01-01T00:00:00Z"}
         """
 
+    /// A version 1 file holding ``validItem`` with one piece of it replaced.
+    static func fileWithItem(replacing original: String, by replacement: String) -> String {
+        // If `original` did not occur, the file stays valid and the test fails: no silent pass.
+        return "{\"version\": 1, \"items\": [\(validItem.replacingOccurrences(of: original, with: replacement))]}"
+    }
+
     static func randomBytes(seed: UInt64, count: Int) -> Data {
         var state = seed
-        return Data((0..<count).map { _ in
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return UInt8(truncatingIfNeeded: state >> 33)
-        })
+        return Data(
+            (0..<count).map { _ in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return UInt8(truncatingIfNeeded: state >> 33)
+            })
     }
 
     static let all: [CorruptCase] = [
@@ -50,32 +57,47 @@ struct CorruptCase: Sendable, CustomTestStringConvertible {
         CorruptCase("JSON null", "null", .wrongFormat(detail: "the top level should be an object, not null")),
         CorruptCase("top-level array", "[1, 2]", .wrongFormat(detail: "the top level should be an object")),
         CorruptCase("no version", "{\"items\": []}", .wrongFormat(detail: "`version` is missing")),
-        CorruptCase("version as a string", "{\"version\": \"1\", \"items\": []}",
-                    .wrongFormat(detail: "`version` should be an integer")),
-        CorruptCase("version 0", "{\"version\": 0, \"items\": []}", .wrongFormat(detail: "format version 0 is invalid")),
+        CorruptCase(
+            "version as a string", "{\"version\": \"1\", \"items\": []}",
+            .wrongFormat(detail: "`version` should be an integer")),
+        CorruptCase(
+            "version 0", "{\"version\": 0, \"items\": []}", .wrongFormat(detail: "format version 0 is invalid")),
         CorruptCase("future version", "{\"version\": 2, \"items\": {\"new\": \"layout\"}}", .unsupportedVersion(2)),
-        CorruptCase("items as an object", "{\"version\": 1, \"items\": {}}", .wrongFormat(detail: "`items` should be an array")),
+        CorruptCase(
+            "items as an object", "{\"version\": 1, \"items\": {}}", .wrongFormat(detail: "`items` should be an array")),
         CorruptCase("no items", "{\"version\": 1}", .wrongFormat(detail: "`items` is missing")),
-        CorruptCase("token as a number", "{\"version\": 1, \"items\": [\(validItem.replacingOccurrences(of: "\"accessToken\": \"\(Samples.canary)\"", with: "\"accessToken\": 42"))]}",
-                    .wrongFormat(detail: "`items[0].accessToken` should be a string")),
-        CorruptCase("missing refresh token", "{\"version\": 1, \"items\": [\(validItem.replacingOccurrences(of: "\"refreshToken\": \"\(Samples.canary)\",", with: ""))]}",
-                    .wrongFormat(detail: "`items[0].refreshToken` is missing")),
-        CorruptCase("null account", "{\"version\": 1, \"items\": [\(validItem.replacingOccurrences(of: "\"a@b\"", with: "null"))]}",
-                    .wrongFormat(detail: "`items[0].account` should be a string, not null")),
-        CorruptCase("bad date", "{\"version\": 1, \"items\": [\(validItem.replacingOccurrences(of: "\"2030-01-01T00:00:00Z\", \"refreshToken\"", with: "\"tomorrow\", \"refreshToken\""))]}",
-                    .wrongFormat(detail: "`items[0].accessTokenExpiresAt` is not an ISO 8601 date")),
-        CorruptCase("date as a number", "{\"version\": 1, \"items\": [\(validItem.replacingOccurrences(of: "\"2030-01-01T00:00:00Z\", \"refreshToken\"", with: "1893456000, \"refreshToken\""))]}",
-                    .wrongFormat(detail: "`items[0].accessTokenExpiresAt` should be a string")),
-        CorruptCase("empty account", "{\"version\": 1, \"items\": [\(validItem.replacingOccurrences(of: "\"a@b\"", with: "\" \""))]}",
-                    .wrongFormat(detail: "`items[0]` has an empty server or account")),
-        CorruptCase("too large", Data(repeating: UInt8(ascii: " "), count: TokenFileFormat.maximumSize + 1),
-                    .tooLarge(bytes: TokenFileFormat.maximumSize + 1)),
+        CorruptCase(
+            "token as a number",
+            fileWithItem(replacing: "\"accessToken\": \"\(Samples.canary)\"", by: "\"accessToken\": 42"),
+            .wrongFormat(detail: "`items[0].accessToken` should be a string")),
+        CorruptCase(
+            "missing refresh token", fileWithItem(replacing: "\"refreshToken\": \"\(Samples.canary)\",", by: ""),
+            .wrongFormat(detail: "`items[0].refreshToken` is missing")),
+        CorruptCase(
+            "null account", fileWithItem(replacing: "\"a@b\"", by: "null"),
+            .wrongFormat(detail: "`items[0].account` should be a string, not null")),
+        CorruptCase(
+            "bad date",
+            fileWithItem(replacing: "\"2030-01-01T00:00:00Z\", \"refreshToken\"", by: "\"soon\", \"refreshToken\""),
+            .wrongFormat(detail: "`items[0].accessTokenExpiresAt` is not an ISO 8601 date")),
+        CorruptCase(
+            "date as a number",
+            fileWithItem(replacing: "\"2030-01-01T00:00:00Z\", \"refreshToken\"", by: "1893456000, \"refreshToken\""),
+            .wrongFormat(detail: "`items[0].accessTokenExpiresAt` should be a string")),
+        CorruptCase(
+            "empty account", fileWithItem(replacing: "\"a@b\"", by: "\" \""),
+            .wrongFormat(detail: "`items[0]` has an empty server or account")),
+        CorruptCase(
+            "too large", Data(repeating: UInt8(ascii: " "), count: TokenFileFormat.maximumSize + 1),
+            .tooLarge(bytes: TokenFileFormat.maximumSize + 1)),
     ]
 }
 
 @Suite("Corrupt or unreadable files")
 struct CorruptFileTests {
-    @Test("A damaged file gives a clear 'unreadable, log in again' error and is never overwritten", arguments: CorruptCase.all)
+    @Test(
+        "A damaged file gives a clear 'unreadable, log in again' error and is never overwritten",
+        arguments: CorruptCase.all)
     func unreadable(damage: CorruptCase) async throws {
         let folder = try TestFolder()
         let store = folder.store()

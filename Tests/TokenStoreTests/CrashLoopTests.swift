@@ -7,7 +7,8 @@ import Testing
 @Suite("kill -9 at random moments", .timeLimit(.minutes(10)))
 struct CrashLoopTests {
     /// How many writers to kill; `TOKENSTORE_CRASH_ITERATIONS` overrides it for longer soaks.
-    static let iterations = ProcessInfo.processInfo.environment["TOKENSTORE_CRASH_ITERATIONS"].flatMap { Int($0) } ?? 200
+    static let iterations =
+        ProcessInfo.processInfo.environment["TOKENSTORE_CRASH_ITERATIONS"].flatMap { Int($0) } ?? 200
 
     @Test("A writer killed at any moment leaves the old or the new file, and no temporary file survives the next write")
     func crashLoop() async throws {

@@ -7,21 +7,23 @@ import Testing
 struct ErrorTextTests {
     static let path = "/home/u/.local/state/cardwallet/tokens.json"
 
-    @Test("Every error names what to do and never a token", arguments: [
-        TokenStoreError.unreadable(path: path, reason: .notJSON),
-        .unreadable(path: path, reason: .unsupportedVersion(3)),
-        .unreadable(path: path, reason: .cannotRead(errno: 13)),
-        .fileTooOpen(path: path, mode: 0o644),
-        .fileNotOwned(path: path, mode: 0o600, owner: 65534, user: 1000),
-        .notARegularFile(path: path, kind: "a symbolic link"),
-        .unsafeFolder(path: "/tmp", mode: 0o1777, owner: 0, user: 0),
-        .unsafeFolder(path: "/srv", mode: 0o755, owner: 0, user: 1000),
-        .noStateLocation,
-        .lockTimedOut(path: path + ".lock", timeout: .seconds(30)),
-        .lockReleased(path: path + ".lock"),
-        .invalidItem(reason: "the server is empty"),
-        .systemCallFailed(operation: "create the folder", path: "/x", errno: 28),
-    ])
+    @Test(
+        "Every error names what to do and never a token",
+        arguments: [
+            TokenStoreError.unreadable(path: path, reason: .notJSON),
+            .unreadable(path: path, reason: .unsupportedVersion(3)),
+            .unreadable(path: path, reason: .cannotRead(errno: 13)),
+            .fileTooOpen(path: path, mode: 0o644),
+            .fileNotOwned(path: path, mode: 0o600, owner: 65534, user: 1000),
+            .notARegularFile(path: path, kind: "a symbolic link"),
+            .unsafeFolder(path: "/tmp", mode: 0o1777, owner: 0, user: 0),
+            .unsafeFolder(path: "/srv", mode: 0o755, owner: 0, user: 1000),
+            .noStateLocation,
+            .lockTimedOut(path: path + ".lock", timeout: .seconds(30)),
+            .lockReleased(path: path + ".lock"),
+            .invalidItem(reason: "the server is empty"),
+            .systemCallFailed(operation: "create the folder", path: "/x", errno: 28),
+        ])
     func actionable(error: TokenStoreError) {
         let text = error.description
         #expect(!text.isEmpty)
@@ -32,17 +34,21 @@ struct ErrorTextTests {
 
     @Test("OpenSSH-style texts for unsafe files")
     func unsafeTexts() {
-        #expect(TokenStoreError.fileTooOpen(path: Self.path, mode: 0o644).description == """
-            \(Self.path) has mode 0644, so other users can read or change it; cardwallet refuses to use it. \
-            It must be private to you: chmod 600 \(Self.path)
-            """)
-        #expect(TokenStoreError.unsafeFolder(path: "/tmp", mode: 0o1777, owner: 0, user: 0).description
-            .contains("has mode 1777"))
-        #expect(TokenStoreError.unreadable(path: Self.path, reason: .unsupportedVersion(3)).description
-            .contains("format version 3 was written by a newer cardwallet"))
+        #expect(
+            TokenStoreError.fileTooOpen(path: Self.path, mode: 0o644).description == """
+                \(Self.path) has mode 0644, so other users can read or change it; cardwallet refuses to use it. \
+                It must be private to you: chmod 600 \(Self.path)
+                """)
+        #expect(
+            TokenStoreError.unsafeFolder(path: "/tmp", mode: 0o1777, owner: 0, user: 0).description
+                .contains("has mode 1777"))
+        #expect(
+            TokenStoreError.unreadable(path: Self.path, reason: .unsupportedVersion(3)).description
+                .contains("format version 3 was written by a newer cardwallet"))
         #expect(TokenStoreError.lockTimedOut(path: "/l", timeout: .seconds(30)).description.contains("30 seconds"))
-        #expect(TokenStoreError.systemCallFailed(operation: "create the folder", path: "/x", errno: 28).description
-            == "cannot create the folder /x: No space left on device")
+        #expect(
+            TokenStoreError.systemCallFailed(operation: "create the folder", path: "/x", errno: 28).description
+                == "cannot create the folder /x: No space left on device")
     }
 
     @Test("Paths are quoted for the shell in fixes, and control characters are escaped")

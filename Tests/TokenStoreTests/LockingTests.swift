@@ -5,9 +5,9 @@ import Testing
 @testable import TokenStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @Suite("Exclusive access within one process", .timeLimit(.minutes(2)))
@@ -17,9 +17,10 @@ struct LockingTests {
         try await store.withExclusiveAccess { file in
             let value = try file.read(server: Samples.server, account: "counter").flatMap { Int($0.accessToken) } ?? 0
             await Task.yield()
-            try file.save(TokenItem(
-                server: Samples.server, account: "counter", accessToken: "\(value + 1)",
-                accessTokenExpiresAt: Samples.expiry, refreshToken: "r", refreshTokenExpiresAt: Samples.expiry))
+            try file.save(
+                TokenItem(
+                    server: Samples.server, account: "counter", accessToken: "\(value + 1)",
+                    accessTokenExpiresAt: Samples.expiry, refreshToken: "r", refreshTokenExpiresAt: Samples.expiry))
         }
     }
 

@@ -5,9 +5,9 @@ import Testing
 @testable import tokenstore_stress
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @Suite("Several processes sharing one token file", .timeLimit(.minutes(5)))

@@ -4,9 +4,9 @@ import Testing
 @testable import TokenStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Whether this process can give files away (`chown` to another user needs root).
@@ -40,7 +40,9 @@ struct PermissionTests {
         #expect(try TokenStore(path: path).items().count == 1)
     }
 
-    @Test("A group- or world-accessible file is refused, naming path, mode and fix", arguments: [0o644, 0o640, 0o604, 0o660, 0o666])
+    @Test(
+        "A group- or world-accessible file is refused, naming path, mode and fix",
+        arguments: [0o644, 0o640, 0o604, 0o660, 0o666])
     func tooOpen(mode: Int) async throws {
         let folder = try TestFolder()
         let store = folder.store()
@@ -104,7 +106,9 @@ struct PermissionTests {
         let store = folder.store()
         try await store.save(Samples.item())
         try #require(chown(store.folderPath, 65534, 65534) == 0)
-        #expect(throws: TokenStoreError.unsafeFolder(path: store.folderPath, mode: 0o700, owner: 65534, user: geteuid())) {
+        #expect(
+            throws: TokenStoreError.unsafeFolder(path: store.folderPath, mode: 0o700, owner: 65534, user: geteuid())
+        ) {
             try store.items()
         }
     }

@@ -4,9 +4,9 @@ import Testing
 @testable import TokenStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @Suite("Keychain-like operations")

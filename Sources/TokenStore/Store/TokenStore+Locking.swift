@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension TokenStore {
@@ -41,10 +41,10 @@ extension TokenStore {
     /// - Throws: ``TokenStoreError/lockTimedOut(path:timeout:)`` after ``lockTimeout``, other
     ///   ``TokenStoreError``s for an unsafe folder or lock file, `CancellationError` if the task
     ///   is cancelled while waiting, or whatever `body` throws.
-    public func withExclusiveAccess<Result>(
+    public func withExclusiveAccess<Value>(
         isolation: isolated (any Actor)? = #isolation,
-        _ body: (LockedTokenFile) async throws -> Result
-    ) async throws -> Result {
+        _ body: (LockedTokenFile) async throws -> Value
+    ) async throws -> Value {
         if let held = HeldLock.current, held.store.lockPath == lockPath, held.isHeld {
             return try await body(held)
         }
@@ -66,32 +66,39 @@ extension TokenStore {
         var pause = Duration.milliseconds(1)
         while true {
             let descriptor = try FileSafety.openPrivateFileForWriting(lockPath, append: true)
-            var locked = false
             do {
-                while !locked {
-                    if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
-                        locked = true
-                        break
-                    }
-                    let code = errno
-                    if code == EINTR { continue }
-                    guard code == EWOULDBLOCK || code == EAGAIN else { throw POSIX.failure("lock", lockPath, code) }
+                while try !tryLock(descriptor) {
                     let now = clock.now
-                    guard now < deadline else { throw TokenStoreError.lockTimedOut(path: lockPath, timeout: lockTimeout) }
+                    guard now < deadline else {
+                        throw TokenStoreError.lockTimedOut(path: lockPath, timeout: lockTimeout)
+                    }
                     try await Task.sleep(for: min(pause * Double.random(in: 0.5...1), now.duration(to: deadline)))
                     pause = min(pause * 2, .milliseconds(20))
+                }
+                // The lock only counts if the file we locked is still the one at the path
+                // (someone may have removed the lock file while we waited); else lock the new one.
+                let locked = try POSIX.status(of: descriptor, path: lockPath)
+                if try POSIX.status(atPath: lockPath, followLinks: false)?.identity == locked.identity {
+                    return descriptor
                 }
             } catch {
                 POSIX.closeFile(descriptor)
                 throw error
             }
-            // The lock only counts if the file we locked is still the one at the path (someone
-            // may have removed the lock file while we waited); otherwise lock the new one.
-            let lockedFile = try POSIX.status(of: descriptor, path: lockPath)
-            if try POSIX.status(atPath: lockPath, followLinks: false)?.identity == lockedFile.identity {
-                return descriptor
-            }
             POSIX.closeFile(descriptor)
+        }
+    }
+
+    /// One non-blocking `flock(LOCK_EX)` attempt: `false` when another holder has it.
+    private func tryLock(_ descriptor: Int32) throws(TokenStoreError) -> Bool {
+        while true {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+            let code = errno
+            switch code {
+            case EINTR: continue
+            case EWOULDBLOCK, EAGAIN: return false
+            default: throw POSIX.failure("lock", lockPath, code)
+            }
         }
     }
 }

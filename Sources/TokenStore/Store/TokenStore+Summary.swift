@@ -17,7 +17,8 @@ extension TokenStore {
         guard let status else {
             return "no tokens stored; they would be kept in \(location) (plain file, mode 0600, not encrypted)"
         }
-        var summary = "tokens stored in \(location) (plain file, mode \(Quoting.octal(status.permissions)), not encrypted)"
+        var summary =
+            "tokens stored in \(location) (plain file, mode \(Quoting.octal(status.permissions)), not encrypted)"
         do {
             try FileSafety.checkFolder(folderPath)
             try FileSafety.checkPrivateFile(status, path: path)

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Runs `tokenstore-stress`, the child program built next to the test bundle.
@@ -19,7 +19,8 @@ enum StressTool {
         if let executable = Bundle.main.executableURL {
             candidates.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
         }
-        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent())
+        candidates.append(
+            URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent())
         // On macOS the tests run inside an .xctest bundle: Contents/MacOS/… sits three levels down.
         candidates += candidates.map {
             $0.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

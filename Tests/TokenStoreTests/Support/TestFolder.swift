@@ -5,9 +5,9 @@ import Testing
 @testable import TokenStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A private temporary folder for one test, removed when the test ends.
