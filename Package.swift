@@ -86,6 +86,10 @@ let package = Package(
             ]
         ),
 
+        // MARK: Test helpers
+        // The child process of TokenStoreTests' multi-process tests (not shipped).
+        .executableTarget(name: "tokenstore-stress", dependencies: ["TokenStore"]),
+
         // MARK: Tests
         .testTarget(
             name: "NetworkingTests",
@@ -94,7 +98,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
-        .testTarget(name: "TokenStoreTests", dependencies: ["TokenStore"]),
+        .testTarget(name: "TokenStoreTests", dependencies: ["TokenStore", "tokenstore-stress"]),
         .testTarget(name: "CardModelsTests", dependencies: ["CardModels"]),
         .testTarget(
             name: "CardAPITests",

@@ -1,0 +1,30 @@
+import Foundation
+
+extension TokenStore {
+    /// One honest line for `cardwallet status` about where and how tokens are kept, e.g.
+    /// `tokens stored in /home/u/.local/state/cardwallet/tokens.json (plain file, mode 0600, not encrypted)`.
+    ///
+    /// It looks at the file (without reading it): a missing file, a file with a wrong mode or
+    /// owner, or something that is not a file is described as such. It never shows a token.
+    public func storageSummary() -> String {
+        let location = Quoting.display(path)
+        let status: FileStatus?
+        do {
+            status = try POSIX.status(atPath: path, followLinks: false)
+        } catch {
+            return "tokens would be kept in \(location), which cannot be inspected: \(error)"
+        }
+        guard let status else {
+            return "no tokens stored; they would be kept in \(location) (plain file, mode 0600, not encrypted)"
+        }
+        var summary =
+            "tokens stored in \(location) (plain file, mode \(Quoting.octal(status.permissions)), not encrypted)"
+        do {
+            try FileSafety.checkFolder(folderPath)
+            try FileSafety.checkPrivateFile(status, path: path)
+        } catch {
+            summary += "; it will be refused: \(error)"
+        }
+        return summary
+    }
+}
