@@ -1,0 +1,142 @@
+/// How ``Parameters`` become part of a request.
+///
+/// - ``queryString``: appended to the URL (`?a=1&b=2`), for any method.
+/// - ``formURLEncoded``: the body, `application/x-www-form-urlencoded; charset=utf-8`.
+/// - ``json``: the body, `application/json`, keys sorted.
+///
+/// URL encoding follows Alamofire's `URLEncoding`: keys sorted, nested values written
+/// `a[b]=c`, arrays `a[]=1&a[]=2`, Booleans `1`/`0`, and every character outside RFC 3986's
+/// unreserved set (plus `/` and `?`) percent-encoded, so `[`/`]` travel as `%5B`/`%5D`.
+public struct ParameterEncoding: Sendable, Hashable {
+    enum Destination: Sendable, Hashable {
+        case queryString
+        case formBody
+        case jsonBody
+    }
+
+    let destination: Destination
+    let arrays: ArrayEncoding
+    let bools: BoolEncoding
+
+    /// Parameters in the URL's query string.
+    public static let queryString = ParameterEncoding(destination: .queryString, arrays: .brackets, bools: .numeric)
+    /// Parameters as a URL-encoded form body.
+    public static let formURLEncoded = ParameterEncoding(destination: .formBody, arrays: .brackets, bools: .numeric)
+    /// Parameters as a JSON object body.
+    public static let json = ParameterEncoding(destination: .jsonBody, arrays: .brackets, bools: .numeric)
+
+    /// Parameters in the query string, with a chosen style for arrays and Booleans.
+    public static func queryString(arrays: ArrayEncoding, bools: BoolEncoding = .numeric) -> ParameterEncoding {
+        ParameterEncoding(destination: .queryString, arrays: arrays, bools: bools)
+    }
+
+    /// Parameters as a form body, with a chosen style for arrays and Booleans.
+    public static func formURLEncoded(arrays: ArrayEncoding, bools: BoolEncoding = .numeric) -> ParameterEncoding {
+        ParameterEncoding(destination: .formBody, arrays: arrays, bools: bools)
+    }
+}
+
+/// How URL encoding writes an array parameter `a = [1, 2]`.
+public enum ArrayEncoding: Sendable, Hashable {
+    /// `a[]=1&a[]=2` (Alamofire's default).
+    case brackets
+    /// `a=1&a=2`.
+    case noBrackets
+    /// `a[0]=1&a[1]=2`.
+    case indexInBrackets
+}
+
+/// How URL encoding writes a Boolean parameter.
+public enum BoolEncoding: Sendable, Hashable {
+    /// `1` and `0` (Alamofire's default).
+    case numeric
+    /// `true` and `false`.
+    case literal
+}
+
+/// Alamofire-compatible URL encoding of parameters: the query-string and form-body format.
+public enum URLEncodedForm {
+    /// Characters left as they are: RFC 3986 unreserved characters plus `/` and `?`
+    /// (allowed in a query, RFC 3986 §3.4).
+    private static func isAllowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+            UInt8(ascii: "/"), UInt8(ascii: "?"):
+            true
+        default: false
+        }
+    }
+
+    /// `text` percent-encoded for a query component (UTF-8, upper-case hex; space is `%20`).
+    public static func escape(_ text: String) -> String {
+        let utf8 = text.utf8
+        if utf8.allSatisfy(isAllowed) { return text }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count * 3)
+        for byte in utf8 {
+            if isAllowed(byte) {
+                bytes.append(byte)
+            } else {
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `a=1&b%5B%5D=2…`: the parameters encoded, keys sorted, arrays and dictionaries expanded.
+    public static func encode(
+        _ parameters: Parameters,
+        arrays: ArrayEncoding = .brackets,
+        bools: BoolEncoding = .numeric
+    ) -> String {
+        var components: [(String, String)] = []
+        for key in parameters.keys.sorted() {
+            if let value = parameters[key] { append(key, value, arrays: arrays, bools: bools, to: &components) }
+        }
+        return components.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+    }
+
+    private static func append(
+        _ key: String,
+        _ value: ParameterValue,
+        arrays: ArrayEncoding,
+        bools: BoolEncoding,
+        to components: inout [(String, String)]
+    ) {
+        switch value {
+        case .dictionary(let dictionary):
+            for nestedKey in dictionary.keys.sorted() {
+                if let nested = dictionary[nestedKey] {
+                    append("\(key)[\(nestedKey)]", nested, arrays: arrays, bools: bools, to: &components)
+                }
+            }
+        case .array(let values):
+            for (index, element) in values.enumerated() {
+                let elementKey =
+                    switch arrays {
+                    case .brackets: "\(key)[]"
+                    case .noBrackets: key
+                    case .indexInBrackets: "\(key)[\(index)]"
+                    }
+                append(elementKey, element, arrays: arrays, bools: bools, to: &components)
+            }
+        case .bool(let flag):
+            let text =
+                switch bools {
+                case .numeric: flag ? "1" : "0"
+                case .literal: flag ? "true" : "false"
+                }
+            components.append((escape(key), text))
+        case .string(let text): components.append((escape(key), escape(text)))
+        case .int(let number): components.append((escape(key), String(number)))
+        case .double(let number): components.append((escape(key), escape(String(number))))
+        case .null: break
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import NIOCore
+
+/// Turns a body into a short, redacted text for logs: text is truncated, binary is summarised,
+/// JSON and form fields with sensitive names are hidden, known secret values are scrubbed.
+struct BodyPreviewer {
+    let redaction: Redaction
+    let limit: Int
+
+    /// What the body is, from its content type and, when there is none, its first bytes.
+    enum Kind: Equatable {
+        case json, form, text, multipart, binary
+    }
+
+    static func kind(contentType: String?, sample: some Collection<UInt8>) -> Kind {
+        if let contentType = contentType?.lowercased() {
+            if contentType.hasPrefix("multipart/") { return .multipart }
+            if contentType.contains("json") { return .json }
+            if contentType.hasPrefix("application/x-www-form-urlencoded") { return .form }
+            if contentType.hasPrefix("text/") || contentType.contains("xml") || contentType.contains("javascript")
+                || contentType.contains("yaml") || contentType.contains("graphql")
+            {
+                return .text
+            }
+            return .binary
+        }
+        guard looksLikeText(sample) else { return .binary }
+        let first = sample.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .text
+    }
+
+    /// UTF-8 without NUL or other control bytes besides tab, CR and LF (a cut last character is fine).
+    static func looksLikeText(_ sample: some Collection<UInt8>) -> Bool {
+        let prefix = Array(sample.prefix(512))
+        if prefix.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || $0 == 0x7F }) { return false }
+        var trimmed = prefix[...]
+        for _ in 0..<3 where String(validating: trimmed, as: UTF8.self) == nil && !trimmed.isEmpty {
+            trimmed = trimmed.dropLast()
+        }
+        return String(validating: trimmed, as: UTF8.self) != nil
+    }
+
+    /// The preview of an in-memory body, or `nil` for an empty one.
+    func preview(_ bytes: ByteBuffer, contentType: String?, secrets: inout [String]) -> String? {
+        let total = bytes.readableBytes
+        guard total > 0 else { return nil }
+        let view = bytes.readableBytesView
+        let kind = Self.kind(contentType: contentType, sample: view.prefix(512))
+        switch kind {
+        case .binary:
+            return "‹binary \(ByteCountText.format(Int64(total)))\(contentType.map { " " + $0 } ?? "")›"
+        case .multipart:
+            return "‹multipart \(ByteCountText.format(Int64(total)))›"
+        case .json:
+            let needsRedaction = redaction.isEnabled
+                && ByteSearch.containsCaseInsensitive(view, anyOf: redaction.fragmentBytes)
+            if needsRedaction {
+                let (text, truncated) = JSONRedactor(redaction: redaction).redact(view, limit: limit, secrets: &secrets)
+                return finish(text[...], total: total, truncated: truncated, secrets: secrets)
+            }
+        case .form:
+            if redaction.isEnabled {
+                let text = String(decoding: view.prefix(limit + 256), as: UTF8.self)
+                let redacted = redaction.redact(formEncoded: text[...], collectingSecretsInto: &secrets)
+                return finish(Array(redacted.utf8)[...], total: total, truncated: total > limit + 256, secrets: secrets)
+            }
+        case .text:
+            break
+        }
+        return finish(Array(view.prefix(limit))[...], total: total, truncated: total > limit, secrets: secrets)
+    }
+
+    /// Cuts to `limit` on a character boundary, scrubs secrets, and says how much was left out.
+    private func finish(_ bytes: ArraySlice<UInt8>, total: Int, truncated: Bool, secrets: [String]) -> String {
+        var cut = bytes.prefix(limit)
+        var wasCut = truncated || cut.count < bytes.count
+        // Step back over a partial UTF-8 character.
+        while !cut.isEmpty, String(validating: cut, as: UTF8.self) == nil, bytes.count - cut.count < 4 {
+            cut = cut.dropLast()
+            wasCut = true
+        }
+        var text = String(decoding: cut, as: UTF8.self)
+        if redaction.isEnabled { text = Scrubber.scrub(text, secrets: secrets) }
+        if wasCut { text += "… (\(ByteCountText.format(Int64(total))) in all)" }
+        return text
+    }
+
+    /// The summary of a body not held in memory (a file upload, multipart with files).
+    func summary(of body: Request.Body, contentType: String?) -> String? {
+        guard !body.isEmpty else { return nil }
+        if let parts = body.multipartPartCount {
+            return "‹multipart \(parts) part\(parts == 1 ? "" : "s"), \(ByteCountText.format(body.length))›"
+        }
+        return "‹file \(ByteCountText.format(body.length))\(contentType.map { " " + $0 } ?? "")›"
+    }
+}
