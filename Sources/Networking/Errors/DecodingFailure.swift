@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOFoundationCompat
 
 /// A body that could not be decoded as the expected type.
 public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
@@ -41,7 +43,7 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
         }
         self.keyPath = path.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
         self.reason = reason
-        self.bodyExcerpt = Excerpt.of(response.body, contentType: response.headers["Content-Type"])
+        self.bodyExcerpt = Excerpt.of(response)
     }
 
     private static func keys(_ codingPath: [any CodingKey]) -> [String] {
@@ -65,10 +67,34 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
 enum Excerpt {
     static let limit = 200
 
-    static func of(_ body: Data, contentType: String?) -> String {
-        var secrets: [String] = []
-        let previewer = BodyPreviewer(redaction: .default, limit: limit)
-        guard let preview = previewer.preview(.init(data: body), contentType: contentType, secrets: &secrets) else { return "" }
+    /// The start of `response`'s body, with sensitive fields hidden and any secret the request
+    /// carried (a token, a password) scrubbed even where the server echoed it in a plain field.
+    static func of(_ response: Response) -> String {
+        guard !response.body.isEmpty else { return "" }
+        let redaction = Redaction.default
+        let previewer = BodyPreviewer(redaction: redaction, limit: limit)
+        var secrets = redaction.secrets(of: response.request)
+        _ = redaction.redact(response.headers, collectingSecretsInto: &secrets)
+        let body = ByteBuffer(data: response.body)
+        guard let preview = previewer.preview(body, contentType: response.headers["Content-Type"], secrets: &secrets) else {
+            return ""
+        }
         return TerminalText.escaped(preview)
+    }
+}
+
+extension Redaction {
+    /// The secret values `request` carries: sensitive headers, query values and, for an
+    /// in-memory JSON or form body, sensitive fields.
+    func secrets(of request: Request) -> [String] {
+        guard isEnabled else { return [] }
+        var secrets: [String] = []
+        _ = redact(request.headers, collectingSecretsInto: &secrets)
+        _ = redact(url: request.url, collectingSecretsInto: &secrets)
+        if !request.body.isEmpty, request.body.multipartPartCount == nil, let buffer = request.body.inMemoryBuffer {
+            let previewer = BodyPreviewer(redaction: self, limit: min(buffer.readableBytes, 1 << 20))
+            _ = previewer.preview(buffer, contentType: request.headers["Content-Type"], secrets: &secrets)
+        }
+        return secrets
     }
 }

@@ -13,7 +13,7 @@ extension NetworkError: CustomStringConvertible, LocalizedError {
             let request = response.request
             let phrase = HTTPResponseStatus(statusCode: response.statusCode).reasonPhrase
             let status = phrase.isEmpty ? "\(response.statusCode)" : "\(response.statusCode) \(phrase)"
-            let excerpt = Excerpt.of(response.body, contentType: response.headers["Content-Type"])
+            let excerpt = Excerpt.of(response)
             let said = excerpt.isEmpty ? "" : " The server said: \(excerpt)"
             return "The server answered \(status) to \(request.method) \(request.path).\(said)"
         case .decoding(let failure):

@@ -40,12 +40,17 @@ struct BodyPreviewer {
         return String(validating: trimmed, as: UTF8.self) != nil
     }
 
+    /// Extra bytes redacted and scrubbed beyond the limit, so that a secret straddling the cut
+    /// is removed whole before cutting, never left half visible.
+    static let slack = 1024
+
     /// The preview of an in-memory body, or `nil` for an empty one.
     func preview(_ bytes: ByteBuffer, contentType: String?, secrets: inout [String]) -> String? {
         let total = bytes.readableBytes
         guard total > 0 else { return nil }
         let view = bytes.readableBytesView
         let kind = Self.kind(contentType: contentType, sample: view.prefix(512))
+        let window = limit + Self.slack + (secrets.map(\.utf8.count).max() ?? 0)
         switch kind {
         case .binary:
             return "‹binary \(ByteCountText.format(Int64(total)))\(contentType.map { " " + $0 } ?? "")›"
@@ -55,32 +60,32 @@ struct BodyPreviewer {
             let needsRedaction = redaction.isEnabled
                 && ByteSearch.containsCaseInsensitive(view, anyOf: redaction.fragmentBytes)
             if needsRedaction {
-                let (text, truncated) = JSONRedactor(redaction: redaction).redact(view, limit: limit, secrets: &secrets)
-                return finish(text[...], total: total, truncated: truncated, secrets: secrets)
+                let (text, truncated) = JSONRedactor(redaction: redaction).redact(view, limit: window, secrets: &secrets)
+                return finish(text, total: total, truncated: truncated, secrets: secrets)
             }
         case .form:
             if redaction.isEnabled {
-                let text = String(decoding: view.prefix(limit + 256), as: UTF8.self)
+                let text = String(decoding: view.prefix(window), as: UTF8.self)
                 let redacted = redaction.redact(formEncoded: text[...], collectingSecretsInto: &secrets)
-                return finish(Array(redacted.utf8)[...], total: total, truncated: total > limit + 256, secrets: secrets)
+                return finish(Array(redacted.utf8), total: total, truncated: total > window, secrets: secrets)
             }
         case .text:
             break
         }
-        return finish(Array(view.prefix(limit))[...], total: total, truncated: total > limit, secrets: secrets)
+        return finish(Array(view.prefix(window)), total: total, truncated: total > window, secrets: secrets)
     }
 
-    /// Cuts to `limit` on a character boundary, scrubs secrets, and says how much was left out.
-    private func finish(_ bytes: ArraySlice<UInt8>, total: Int, truncated: Bool, secrets: [String]) -> String {
-        var cut = bytes.prefix(limit)
-        var wasCut = truncated || cut.count < bytes.count
+    /// Scrubs secrets, cuts to `limit` on a character boundary, and says how much was left out.
+    private func finish(_ bytes: [UInt8], total: Int, truncated: Bool, secrets: [String]) -> String {
+        let scrubbed = redaction.isEnabled ? Scrubber.scrub(bytes, secrets: secrets) : bytes
+        var cut = scrubbed.prefix(limit)
+        var wasCut = truncated || cut.count < scrubbed.count
         // Step back over a partial UTF-8 character.
-        while !cut.isEmpty, String(validating: cut, as: UTF8.self) == nil, bytes.count - cut.count < 4 {
+        while !cut.isEmpty, String(validating: cut, as: UTF8.self) == nil, scrubbed.count - cut.count < 4 {
             cut = cut.dropLast()
             wasCut = true
         }
         var text = String(decoding: cut, as: UTF8.self)
-        if redaction.isEnabled { text = Scrubber.scrub(text, secrets: secrets) }
         if wasCut { text += "… (\(ByteCountText.format(Int64(total))) in all)" }
         return text
     }

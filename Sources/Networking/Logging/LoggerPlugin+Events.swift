@@ -1,28 +1,10 @@
 import Foundation
 import NIOCore
+import NIOFoundationCompat
 
 extension LoggerPlugin {
     private var redaction: Redaction { configuration.redaction }
     private var previewer: BodyPreviewer { BodyPreviewer(redaction: redaction, limit: configuration.bodyPreviewLimit) }
-
-    /// The redacted parts of a request, and the secret values found while redacting it.
-    private struct RedactedRequest {
-        var url: String
-        var headers: Headers
-        var body: String?
-        var secrets: [String]
-    }
-
-    private func redacted(_ request: Request, includingBody: Bool) -> RedactedRequest {
-        var secrets: [String] = []
-        let headers = redaction.redact(request.headers, collectingSecretsInto: &secrets)
-        let url = redaction.redact(url: request.url, collectingSecretsInto: &secrets)
-        var body: String?
-        if includingBody || (!request.body.isEmpty && redaction.isEnabled) {
-            body = preview(of: request.body, contentType: request.headers["Content-Type"], secrets: &secrets)
-        }
-        return RedactedRequest(url: url, headers: headers, body: body, secrets: secrets)
-    }
 
     private func preview(of body: Request.Body, contentType: String?, secrets: inout [String]) -> String? {
         if body.multipartPartCount != nil || !body.isInMemory {
@@ -32,28 +14,33 @@ extension LoggerPlugin {
         return previewer.preview(buffer, contentType: contentType, secrets: &secrets)
     }
 
+    /// `created` or `sent`: the request's redacted URL, headers and body preview.
     func requestEvent(_ kind: NetworkEvent.Kind, for request: Request) -> NetworkEvent {
-        let parts = redacted(request, includingBody: true)
+        var secrets: [String] = []
+        let headers = redaction.redact(request.headers, collectingSecretsInto: &secrets)
+        let url = redaction.redact(url: request.url, collectingSecretsInto: &secrets)
+        let body = preview(of: request.body, contentType: request.headers["Content-Type"], secrets: &secrets)
         return NetworkEvent(
             requestID: request.id, kind: kind, timestamp: configuration.now(), attempt: request.attempt,
-            method: request.method, url: parts.url, path: request.path, byteCount: request.body.length,
-            headers: parts.headers, bodyPreview: parts.body)
+            method: request.method, url: url, path: request.path, byteCount: request.body.length,
+            headers: headers, bodyPreview: body)
     }
 
+    /// `received`: status, timing, the response's redacted headers, body preview and tag.
     func responseEvent(_ response: Response, for request: Request, duration: Duration?) -> NetworkEvent {
-        var secrets = redacted(request, includingBody: false).secrets
+        var secrets = redaction.secrets(of: request)
         let headers = redaction.redact(response.headers, collectingSecretsInto: &secrets)
-        let url = redaction.redact(url: request.url, collectingSecretsInto: &secrets)
-        let contentType = response.headers["Content-Type"]
+        let url = redaction.redact(url: request.url)
         var body: String?
         if let download = response.download {
             body = "‹saved \(ByteCountText.format(download.byteCount)) to \(download.url.lastPathComponent)›"
         } else if !response.body.isEmpty {
-            body = previewer.preview(ByteBuffer(data: response.body), contentType: contentType, secrets: &secrets)
+            body = previewer.preview(
+                ByteBuffer(data: response.body), contentType: response.headers["Content-Type"], secrets: &secrets)
         }
-        var tag = configuration.tagExtractor?.extract(response).map { String($0.prefix(32)) }
-        if let text = tag {
-            tag = TerminalText.escaped(redaction.isEnabled ? Scrubber.scrub(text, secrets: secrets) : text)
+        // Scrub the whole tag before cutting it, so no part of a secret survives the cut.
+        let tag = configuration.tagExtractor?.extract(response).map { raw in
+            String(TerminalText.escaped(redaction.isEnabled ? Scrubber.scrub(raw, secrets: secrets) : raw).prefix(32))
         }
         return NetworkEvent(
             requestID: request.id, kind: .received, timestamp: configuration.now(), attempt: request.attempt,
@@ -61,6 +48,7 @@ extension LoggerPlugin {
             duration: duration, byteCount: response.byteCount, headers: headers, bodyPreview: body, tag: tag)
     }
 
+    /// `failed` or `retrying`: the error's description, with every secret of the exchange scrubbed.
     func failureEvent(
         _ error: NetworkError,
         kind: NetworkEvent.Kind,
@@ -68,22 +56,23 @@ extension LoggerPlugin {
         duration: Duration?,
         retryDelay: Duration?
     ) -> NetworkEvent {
-        let parts = redacted(request, includingBody: false)
+        let url = redaction.redact(url: request.url)
         var description = error.description
         if redaction.isEnabled {
             // The description shows URLs redacted by the default policy; also scrub values this
             // policy knows to be secret (custom fragments, tokens echoed in server messages).
-            var secrets = parts.secrets
+            var secrets = redaction.secrets(of: request)
             if let response = error.response {
                 _ = redaction.redact(response.headers, collectingSecretsInto: &secrets)
-                _ = previewer.preview(ByteBuffer(data: response.body), contentType: response.headers["Content-Type"], secrets: &secrets)
+                _ = previewer.preview(
+                    ByteBuffer(data: response.body), contentType: response.headers["Content-Type"], secrets: &secrets)
             }
+            description = description.replacingOccurrences(of: Redaction.default.redact(url: request.url), with: url)
             description = Scrubber.scrub(description, secrets: secrets)
-            description = description.replacingOccurrences(of: Redaction.default.redact(url: request.url), with: parts.url)
         }
         return NetworkEvent(
             requestID: request.id, kind: kind, timestamp: configuration.now(), attempt: request.attempt,
-            method: request.method, url: parts.url, path: request.path, statusCode: error.statusCode,
+            method: request.method, url: url, path: request.path, statusCode: error.statusCode,
             duration: duration, errorDescription: description, retryDelay: retryDelay)
     }
 }

@@ -149,10 +149,31 @@ enum Scrubber {
 
     static func scrub(_ text: String, secrets: [String]) -> String {
         guard !secrets.isEmpty, !text.isEmpty else { return text }
-        var result = text
+        let bytes = Array(text.utf8)
+        let scrubbed = scrub(bytes, secrets: secrets)
+        return scrubbed.count == bytes.count && scrubbed == bytes ? text : String(decoding: scrubbed, as: UTF8.self)
+    }
+
+    static func scrub(_ bytes: [UInt8], secrets: [String]) -> [UInt8] {
+        guard !secrets.isEmpty, !bytes.isEmpty else { return bytes }
+        var result = bytes
+        let placeholder = Array(Redaction.placeholder.utf8)
         // Longest first, so a whole value goes before the parts it contains.
-        for secret in secrets.sorted(by: { $0.count > $1.count }) where result.contains(secret) {
-            result = result.replacingOccurrences(of: secret, with: Redaction.placeholder)
+        for secret in Set(secrets).sorted(by: { $0.utf8.count > $1.utf8.count }) {
+            let needle = Array(secret.utf8)
+            guard var range = ByteSearch.firstRange(of: needle, in: result) else { continue }
+            var output: [UInt8] = []
+            output.reserveCapacity(result.count)
+            var copied = 0
+            while true {
+                output += result[copied..<range.lowerBound]
+                output += placeholder
+                copied = range.upperBound
+                guard let next = ByteSearch.firstRange(of: needle, in: result, from: copied) else { break }
+                range = next
+            }
+            output += result[copied...]
+            result = output
         }
         return result
     }

@@ -89,4 +89,7 @@ final class InflightTable: Sendable {
 
     /// How many distinct exchanges are in flight (for tests).
     var count: Int { state.withLock { $0.entries.count } }
+
+    /// How many callers are waiting for an exchange (for tests).
+    var waiterCount: Int { state.withLock { $0.entries.values.reduce(0) { $0 + $1.waiters.count } } }
 }

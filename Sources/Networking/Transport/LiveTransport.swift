@@ -69,6 +69,7 @@ public final class LiveTransport: Transport {
     }
 
     /// Runs `body` with a new transport and shuts it down afterwards, whatever happens.
+    @discardableResult
     public static func withTransport<Result: Sendable>(
         configuration: Configuration = Configuration(),
         _ body: (LiveTransport) async throws -> Result
