@@ -12,17 +12,20 @@ struct BodyPreviewer {
         case json, form, text, multipart, binary
     }
 
+    private static let multipart = NeedleSet(["multipart/"])
+    private static let json = NeedleSet(["json"])
+    private static let form = NeedleSet(["application/x-www-form-urlencoded"])
+    private static let textual = NeedleSet(["text/", "xml", "javascript", "yaml", "graphql"])
+
     static func kind(contentType: String?, sample: some Collection<UInt8>) -> Kind {
-        if let contentType = contentType?.lowercased() {
-            if contentType.hasPrefix("multipart/") { return .multipart }
-            if contentType.contains("json") { return .json }
-            if contentType.hasPrefix("application/x-www-form-urlencoded") { return .form }
-            if contentType.hasPrefix("text/") || contentType.contains("xml") || contentType.contains("javascript")
-                || contentType.contains("yaml") || contentType.contains("graphql")
-            {
-                return .text
+        if var contentType {
+            return contentType.withUTF8 { type in
+                if ByteSearch.containsCaseInsensitive(type, anyOf: multipart) { return .multipart }
+                if ByteSearch.containsCaseInsensitive(type, anyOf: json) { return .json }
+                if ByteSearch.containsCaseInsensitive(type, anyOf: form) { return .form }
+                if ByteSearch.containsCaseInsensitive(type, anyOf: textual) { return .text }
+                return .binary
             }
-            return .binary
         }
         guard looksLikeText(sample) else { return .binary }
         let first = sample.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }

@@ -2,7 +2,10 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 
-extension LoggerPlugin {
+/// Builds redacted events from captured requests and responses.
+struct EventMaterializer: Sendable {
+    let configuration: LoggerPlugin.Configuration
+
     private var redaction: Redaction { configuration.redaction }
     private var previewer: BodyPreviewer { BodyPreviewer(redaction: redaction, limit: configuration.bodyPreviewLimit) }
 
@@ -15,19 +18,20 @@ extension LoggerPlugin {
     }
 
     /// `created` or `sent`: the request's redacted URL, headers and body preview.
-    func requestEvent(_ kind: NetworkEvent.Kind, for request: Request) -> NetworkEvent {
+    func requestEvent(_ kind: NetworkEvent.Kind, for request: Request, bodyLength: Int64, at timestamp: Date) -> NetworkEvent {
         var secrets: [String] = []
         let headers = redaction.redact(request.headers, collectingSecretsInto: &secrets)
         let url = redaction.redact(url: request.url, collectingSecretsInto: &secrets)
         let body = preview(of: request.body, contentType: request.headers["Content-Type"], secrets: &secrets)
         return NetworkEvent(
-            requestID: request.id, kind: kind, timestamp: configuration.now(), attempt: request.attempt,
-            method: request.method, url: url, path: request.path, byteCount: request.body.length,
+            requestID: request.id, kind: kind, timestamp: timestamp, attempt: request.attempt,
+            method: request.method, url: url, path: request.path, byteCount: bodyLength,
             headers: headers, bodyPreview: body)
     }
 
     /// `received`: status, timing, the response's redacted headers, body preview and tag.
-    func responseEvent(_ response: Response, for request: Request, duration: Duration?) -> NetworkEvent {
+    func responseEvent(_ response: Response, byteCount: Int64, duration: Duration?, at timestamp: Date) -> NetworkEvent {
+        let request = response.request
         var secrets = redaction.secrets(of: request)
         let headers = redaction.redact(response.headers, collectingSecretsInto: &secrets)
         let url = redaction.redact(url: request.url)
@@ -43,9 +47,9 @@ extension LoggerPlugin {
             String(TerminalText.escaped(redaction.isEnabled ? Scrubber.scrub(raw, secrets: secrets) : raw).prefix(32))
         }
         return NetworkEvent(
-            requestID: request.id, kind: .received, timestamp: configuration.now(), attempt: request.attempt,
+            requestID: request.id, kind: .received, timestamp: timestamp, attempt: request.attempt,
             method: request.method, url: url, path: request.path, statusCode: response.statusCode,
-            duration: duration, byteCount: response.byteCount, headers: headers, bodyPreview: body, tag: tag)
+            duration: duration, byteCount: byteCount, headers: headers, bodyPreview: body, tag: tag)
     }
 
     /// `failed` or `retrying`: the error's description, with every secret of the exchange scrubbed.

@@ -28,6 +28,11 @@ public final class LoggerPlugin: Plugin {
         public var tagExtractor: TagExtractor?
         /// Whether ``NetworkEvent/Kind/created`` events are recorded. Default: `true`.
         public var recordsCreated: Bool
+        /// How long events may wait to be handed to ``events()`` subscribers, so that a busy
+        /// client wakes a subscriber once per interval instead of once per event. `.zero`
+        /// hands each event over at once. ``recent()`` and the swift-log bridge are never
+        /// delayed. Default: 20 ms.
+        public var deliveryInterval: Duration
         /// The wall clock for timestamps. Default: `Date.init`.
         public var now: @Sendable () -> Date
 
@@ -39,6 +44,7 @@ public final class LoggerPlugin: Plugin {
             subscriberBufferSize: Int = 1000,
             tagExtractor: TagExtractor? = nil,
             recordsCreated: Bool = true,
+            deliveryInterval: Duration = .milliseconds(20),
             now: @escaping @Sendable () -> Date = Date.init
         ) {
             self.redaction = redaction
@@ -47,6 +53,7 @@ public final class LoggerPlugin: Plugin {
             self.subscriberBufferSize = max(1, subscriberBufferSize)
             self.tagExtractor = tagExtractor
             self.recordsCreated = recordsCreated
+            self.deliveryInterval = max(.zero, deliveryInterval)
             self.now = now
         }
     }
@@ -57,34 +64,44 @@ public final class LoggerPlugin: Plugin {
     }
 
     struct State {
-        var recent: RingBuffer<NetworkEvent>
-        var subscribers: [UInt64: AsyncStream<NetworkEvent>.Continuation] = [:]
+        var recent: RingBuffer<LoggedEntry>
+        var subscribers: [UInt64: AsyncStream<LoggedEntry>.Continuation] = [:]
         var nextSubscriber: UInt64 = 0
         var nextEventID: UInt64 = 0
         var started: [AttemptKey: ContinuousClock.Instant] = [:]
+        var undelivered: [LoggedEntry] = []
+        var deliveryScheduled = false
     }
 
     /// The configuration.
     public let configuration: Configuration
     let state: Mutex<State>
+    let materializer: EventMaterializer
     private let logger: Logger?
     private let formatter: NetworkEventFormatter
 
     /// A logger plugin; `logger`, if given, also receives every event as a formatted line
     /// with metadata (see ``NetworkEvent/logLevel``).
-    public init(configuration: Configuration = Configuration(), logger: Logger? = nil,
-                formatter: NetworkEventFormatter = NetworkEventFormatter()) {
+    public init(
+        configuration: Configuration = Configuration(),
+        logger: Logger? = nil,
+        formatter: NetworkEventFormatter = NetworkEventFormatter()
+    ) {
         self.configuration = configuration
         self.state = Mutex(State(recent: RingBuffer(capacity: configuration.recentCapacity)))
+        self.materializer = EventMaterializer(configuration: configuration)
         self.logger = logger
         self.formatter = formatter
     }
 
     /// A new stream of every event recorded from now on; call once per subscriber. The stream
-    /// ends when the subscriber stops iterating (its task is cancelled).
+    /// ends when the subscriber stops iterating or its task is cancelled.
+    ///
+    /// Redaction and previews are computed on the subscriber's side, as it reads, so the
+    /// requests being logged never wait for them.
     public func events() -> AsyncStream<NetworkEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: NetworkEvent.self, bufferingPolicy: .bufferingNewest(configuration.subscriberBufferSize))
+        let (entries, continuation) = AsyncStream.makeStream(
+            of: LoggedEntry.self, bufferingPolicy: .bufferingNewest(configuration.subscriberBufferSize))
         let id = state.withLock { state -> UInt64 in
             state.nextSubscriber += 1
             state.subscribers[state.nextSubscriber] = continuation
@@ -93,12 +110,13 @@ public final class LoggerPlugin: Plugin {
         continuation.onTermination = { [weak self] _ in
             self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
         }
-        return stream
+        let reader = EntryReader(entries.makeAsyncIterator())
+        return AsyncStream(unfolding: { await reader.next()?.event }, onCancel: { continuation.finish() })
     }
 
     /// The most recent events, oldest first (at most ``Configuration/recentCapacity``).
     public func recent() -> [NetworkEvent] {
-        state.withLock { $0.recent.elements }
+        state.withLock { $0.recent.elements }.map(\.event)
     }
 
     /// The number of live ``events()`` subscribers.
@@ -109,23 +127,57 @@ public final class LoggerPlugin: Plugin {
         state.withLock { $0.recent.removeAll() }
     }
 
-    /// Stores `event`, hands it to every subscriber, and logs it.
-    func record(_ event: NetworkEvent) {
-        var event = event
-        state.withLock { state in
+    /// Stores a capture, hands it to every subscriber (now, or with the next delivery), and
+    /// logs it if a logger wants it.
+    func record(_ capture: LoggedEntry.Capture) {
+        let timestamp = configuration.now()
+        let interval = configuration.deliveryInterval
+        let (entry, scheduleDelivery) = state.withLock { state -> (LoggedEntry, Bool) in
             state.nextEventID += 1
-            event.id = state.nextEventID
-            state.recent.append(event)
-            for continuation in state.subscribers.values { continuation.yield(event) }
+            let entry = LoggedEntry(id: state.nextEventID, timestamp: timestamp, capture: capture, materializer: materializer)
+            state.recent.append(entry)
+            guard !state.subscribers.isEmpty else { return (entry, false) }
+            if interval == .zero {
+                for continuation in state.subscribers.values { continuation.yield(entry) }
+                return (entry, false)
+            }
+            if state.undelivered.count >= configuration.subscriberBufferSize { state.undelivered.removeFirst() }
+            state.undelivered.append(entry)
+            guard !state.deliveryScheduled else { return (entry, false) }
+            state.deliveryScheduled = true
+            return (entry, true)
         }
-        if let logger { logger.log(event, formatter: formatter) }
+        if scheduleDelivery {
+            Task { [weak self] in
+                try? await Task.sleep(for: interval)
+                self?.deliver()
+            }
+        }
+        if let logger, logger.logLevel <= capture.logLevel { logger.log(entry.event, formatter: formatter) }
+    }
+
+    /// Hands every undelivered entry to every subscriber, outside the lock so recording never
+    /// waits for it; the scheduled flag stays set until nothing is left, which keeps order.
+    private func deliver() {
+        while true {
+            let (entries, subscribers) = state.withLock { state in
+                let entries = state.undelivered
+                state.undelivered.removeAll(keepingCapacity: true)
+                if entries.isEmpty { state.deliveryScheduled = false }
+                return (entries, Array(state.subscribers.values))
+            }
+            guard !entries.isEmpty else { return }
+            for entry in entries {
+                for continuation in subscribers { continuation.yield(entry) }
+            }
+        }
     }
 
     // MARK: Plugin hooks
 
     /// Records `created`.
     public func prepare(_ request: Request, target: any TargetType) -> Request {
-        if configuration.recordsCreated { record(requestEvent(.created, for: request)) }
+        if configuration.recordsCreated { record(.request(.created, LoggedEntry.trimmed(request), bodyLength: request.body.length)) }
         return request
     }
 
@@ -133,7 +185,7 @@ public final class LoggerPlugin: Plugin {
     public func willSend(_ request: Request, target: any TargetType) {
         let now = ContinuousClock.now
         state.withLock { $0.started[AttemptKey(request: request.id, attempt: request.attempt)] = now }
-        record(requestEvent(.sent, for: request))
+        record(.request(.sent, LoggedEntry.trimmed(request), bodyLength: request.body.length))
     }
 
     /// Records `received` (any status) or `failed`.
@@ -142,14 +194,15 @@ public final class LoggerPlugin: Plugin {
         let duration = started.map { ContinuousClock.now - $0 }
         switch result {
         case .success(let response), .failure(.unacceptableStatus(let response)):
-            record(responseEvent(response, for: request, duration: duration))
+            record(.response(LoggedEntry.trimmed(response), byteCount: response.byteCount, duration: duration))
         case .failure(let error):
-            record(failureEvent(error, kind: .failed, for: request, duration: duration, retryDelay: nil))
+            // Failures are rare: build the event now rather than keep the error alive.
+            record(.built(materializer.failureEvent(error, kind: .failed, for: request, duration: duration, retryDelay: nil)))
         }
     }
 
     /// Records `retrying`.
     public func willRetry(_ request: Request, dueTo error: NetworkError, after delay: Duration, target: any TargetType) {
-        record(failureEvent(error, kind: .retrying, for: request, duration: nil, retryDelay: delay))
+        record(.built(materializer.failureEvent(error, kind: .retrying, for: request, duration: nil, retryDelay: delay)))
     }
 }

@@ -25,7 +25,7 @@ public struct NetworkEvent: Sendable, Hashable, Identifiable {
     /// What happened.
     public let kind: Kind
     /// When it happened (wall clock).
-    public let timestamp: Date
+    public internal(set) var timestamp: Date
     /// Which attempt, from 1 (`created` is attempt 1).
     public let attempt: Int
     /// The method.

@@ -20,15 +20,15 @@ public struct Redaction: Sendable, Hashable {
     public var isEnabled: Bool
     /// Case-insensitive fragments: a header, parameter or JSON field whose name contains one is sensitive.
     public var sensitiveNameFragments: [String] {
-        didSet { fragmentBytes = Self.lowercasedBytes(sensitiveNameFragments) }
+        didSet { fragmentBytes = NeedleSet(sensitiveNameFragments) }
     }
     /// Header names that are always sensitive, case-insensitive.
     public var sensitiveHeaderNames: Set<String> {
-        didSet { headerNameBytes = Self.lowercasedBytes(Array(sensitiveHeaderNames)) }
+        didSet { headerNameBytes = NeedleSet(sensitiveHeaderNames) }
     }
 
-    private(set) var fragmentBytes: [[UInt8]]
-    private var headerNameBytes: [[UInt8]]
+    private(set) var fragmentBytes: NeedleSet
+    private var headerNameBytes: NeedleSet
 
     /// A redaction policy; the defaults are the ones described above.
     public init(
@@ -39,18 +39,14 @@ public struct Redaction: Sendable, Hashable {
         self.isEnabled = isEnabled
         self.sensitiveNameFragments = sensitiveNameFragments
         self.sensitiveHeaderNames = sensitiveHeaderNames
-        self.fragmentBytes = Self.lowercasedBytes(sensitiveNameFragments)
-        self.headerNameBytes = Self.lowercasedBytes(Array(sensitiveHeaderNames))
+        self.fragmentBytes = NeedleSet(sensitiveNameFragments)
+        self.headerNameBytes = NeedleSet(sensitiveHeaderNames)
     }
 
     /// The default policy.
     public static let `default` = Redaction()
     /// Hides nothing.
     public static let disabled = Redaction(isEnabled: false)
-
-    private static func lowercasedBytes(_ fragments: [String]) -> [[UInt8]] {
-        fragments.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }
-    }
 
     /// Whether a query, form or JSON field called `name` is sensitive.
     public func isSensitive(name: String) -> Bool {
@@ -64,7 +60,7 @@ public struct Redaction: Sendable, Hashable {
         guard isEnabled else { return false }
         var name = name
         return name.withUTF8 { bytes in
-            headerNameBytes.contains { ByteSearch.equalsCaseInsensitive(bytes, $0) }
+            headerNameBytes.matchesWhole(bytes)
                 || ByteSearch.containsCaseInsensitive(bytes, anyOf: fragmentBytes)
         }
     }

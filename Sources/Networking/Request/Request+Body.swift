@@ -26,11 +26,22 @@ extension Request {
         public let length: Int64
         /// For multipart form data, the number of parts; otherwise `nil`.
         public let multipartPartCount: Int?
+        /// Whether the bytes were dropped and only the size and part count kept (for logs).
+        let isSummary: Bool
 
         init(segments: [Segment], multipartPartCount: Int? = nil) {
             self.segments = segments.filter { $0.length > 0 }
             self.length = segments.reduce(0) { $0 + $1.length }
             self.multipartPartCount = multipartPartCount
+            self.isSummary = false
+        }
+
+        /// The size and part count of `body`, without its bytes.
+        init(summaryOf body: Body) {
+            self.segments = []
+            self.length = body.length
+            self.multipartPartCount = body.multipartPartCount
+            self.isSummary = true
         }
 
         init(buffer: ByteBuffer) {
@@ -58,7 +69,7 @@ extension Request {
 
         /// Whether every byte is in memory (no file parts).
         public var isInMemory: Bool {
-            segments.allSatisfy { if case .bytes = $0 { true } else { false } }
+            !isSummary && segments.allSatisfy { if case .bytes = $0 { true } else { false } }
         }
 
         /// The bytes, when the whole body is in memory; `nil` for a body with file parts.
@@ -69,6 +80,7 @@ extension Request {
 
         /// The bytes as one buffer, when the whole body is in memory.
         var inMemoryBuffer: ByteBuffer? {
+            if isSummary { return nil }
             switch segments.count {
             case 0: return ByteBuffer()
             case 1: if case .bytes(let buffer) = segments[0] { return buffer } else { return nil }

@@ -103,7 +103,9 @@ enum RequestBuilder {
         let fullQuery = [existingQuery.map(String.init), query.isEmpty ? nil : query].compactMap { $0 }
             .joined(separator: "&")
         if !fullQuery.isEmpty { text += "?" + fullQuery }
-        guard let url = URL(string: text), url.scheme != nil, url.host() != nil else {
+        // AsyncHTTPClient rejects a URL without a host when sending; checking the scheme here
+        // catches the common mistake (a relative base URL) without parsing the host twice.
+        guard let url = URL(string: text), url.scheme != nil else {
             throw .invalidRequest(
                 "Could not build a URL from base \(target.baseURL.absoluteString) and path \(path.debugDescription); check the base URL has a scheme and host.")
         }

@@ -27,16 +27,17 @@ enum ByteSearch {
         return nil
     }
 
-    /// Whether any of `lowercasedNeedles` (ASCII, lower case) occurs in `bytes`, ignoring ASCII case.
+    /// Whether any of `needles` occurs in `bytes`, ignoring ASCII case.
     static func containsCaseInsensitive<Bytes: RandomAccessCollection>(
         _ bytes: Bytes,
-        anyOf lowercasedNeedles: [[UInt8]]
+        anyOf needles: NeedleSet
     ) -> Bool where Bytes.Element == UInt8, Bytes.Index == Int {
-        let firsts = Set(lowercasedNeedles.compactMap(\.first))
+        guard !needles.needles.isEmpty else { return false }
         var index = bytes.startIndex
-        while index < bytes.endIndex {
-            if firsts.contains(lower(bytes[index])) {
-                for needle in lowercasedNeedles where !needle.isEmpty && bytes.endIndex - index >= needle.count {
+        let end = bytes.endIndex
+        while index < end {
+            if needles.startsNeedle[Int(lower(bytes[index]))] {
+                for needle in needles.needles where end - index >= needle.count {
                     var matched = 0
                     while matched < needle.count, lower(bytes[index + matched]) == needle[matched] { matched += 1 }
                     if matched == needle.count { return true }
@@ -57,5 +58,24 @@ enum ByteSearch {
     @inline(__always)
     static func lower(_ byte: UInt8) -> UInt8 {
         byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+    }
+}
+
+/// Lower-case ASCII needles for case-insensitive scans, with a table of their first bytes so a
+/// scan skips most positions with one lookup.
+struct NeedleSet: Sendable, Hashable {
+    let needles: [[UInt8]]
+    let startsNeedle: [Bool]
+
+    init(_ words: some Sequence<String>) {
+        needles = words.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }
+        var table = [Bool](repeating: false, count: 256)
+        for needle in needles { table[Int(needle[0])] = true }
+        startsNeedle = table
+    }
+
+    /// Whether `bytes` equals one of the needles, ignoring ASCII case.
+    func matchesWhole(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        needles.contains { ByteSearch.equalsCaseInsensitive(bytes, $0) }
     }
 }
