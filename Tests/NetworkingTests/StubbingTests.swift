@@ -91,3 +91,57 @@ import Testing
     }
 }
 
+
+/// Odds and ends a caller relies on.
+@Suite struct ProviderEdgeTests {
+    @Test func failedDownloadLeavesNoFileAndKeepsTheBody() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let destination = DownloadDestination(folder.file("never.bin"))
+        let stub = StubTransport(.json(#"{"errorCode":"E05"}"#, statusCode: 404))
+        await #expect {
+            _ = try await Provider<Endpoint>(transport: stub).request(Endpoint(TestAPI.download(1, destination)))
+        } throws: { error in
+            (error as? NetworkError)?.response?.text == #"{"errorCode":"E05"}"#
+        }
+        #expect(!FileManager.default.fileExists(atPath: destination.url.path))
+    }
+
+    @Test func cancellingDuringARetryDelayStops() async throws {
+        let clock = TestClock()
+        let stub = StubTransport(.json("{}", statusCode: 401))
+        let provider = Provider<Endpoint>(transport: stub, interceptors: [RetryOnceInterceptor(delay: .seconds(60))], clock: clock)
+        let call = Task { try await provider.request(Endpoint(TestAPI.status(200))) }
+        try await waitUntil("the retry delay") { clock.sleeperCount == 1 }
+        call.cancel()
+        await #expect { _ = try await call.value } throws: { ($0 as? NetworkError)?.isCancelled == true }
+        #expect(stub.requests.count == 1)
+    }
+
+    @Test func descriptionsNeverPrintSecrets() {
+        let secret = "s3cr3t-t0ken-value"
+        var request = Request(method: .post, url: URL(string: "http://h/p?token=\(secret)&q=1")!)
+        request.headers["Authorization"] = "Bearer \(secret)"
+        request.headers["refreshToken"] = secret
+        request.body = .data(Data("{\"password\":\"\(secret)\"}".utf8))
+        for text in [request.description, request.headers.description, request.body.description, String(describing: request)] {
+            #expect(!text.contains(secret), "\(text)")
+        }
+        #expect(request.description == "POST http://h/p?token=<private>&q=1 (33 B body)")
+        #expect(request.headers.description == "Authorization: <private>; refreshToken: <private>")
+    }
+
+    @Test func headersReplaceAddAndCompareCaseInsensitively() {
+        var headers: Headers = ["Accept": "a", "X-Many": "1"]
+        headers.add("2", for: "x-many")
+        #expect(headers.values(for: "X-MANY") == ["1", "2"])
+        headers["x-many"] = "3"
+        #expect(headers.values(for: "X-Many") == ["3"])
+        headers["Accept"] = nil
+        #expect(!headers.contains("accept"))
+        #expect(headers == ["x-many": "3"])
+        let merged = Headers([("A", "1"), ("B", "2")]).merging(["b": "3"])
+        #expect(merged.values(for: "B") == ["3"])
+        #expect(merged.count == 2)
+    }
+}

@@ -72,8 +72,11 @@ public struct Headers: Sendable, ExpressibleByDictionaryLiteral, CustomStringCon
     /// The fields in order.
     public var fields: [(name: String, value: String)] { storage.map { ($0.name, $0.value) } }
 
-    /// `Name: value` lines joined by `; ` (not redacted: log through ``LoggerPlugin``).
-    public var description: String { storage.map { "\($0.name): \($0.value)" }.joined(separator: "; ") }
+    /// `Name: value` pairs joined by `; `, sensitive values shown as `<private>`
+    /// (see ``Redaction/default``), so printing headers never prints a token.
+    public var description: String {
+        Redaction.default.redact(self).storage.map { "\($0.name): \($0.value)" }.joined(separator: "; ")
+    }
 }
 
 extension Headers: Sequence {

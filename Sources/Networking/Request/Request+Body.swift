@@ -8,7 +8,7 @@ extension Request {
     ///
     /// A body is built once and never changes, so sending it again (after a token refresh, say)
     /// sends the same bytes. File contents are read only while sending, in chunks.
-    public struct Body: Sendable, Equatable {
+    public struct Body: Sendable, Equatable, CustomStringConvertible {
         enum Segment: Sendable, Equatable {
             case bytes(ByteBuffer)
             case file(path: String, length: Int64)
@@ -62,6 +62,13 @@ extension Request {
         public static func file(_ url: URL) throws(NetworkError) -> Body {
             let path = url.path(percentEncoded: false)
             return Body(segments: [.file(path: path, length: try FileInfo.size(ofFileAt: path))])
+        }
+
+        /// `‹1.2 kB›`, `‹multipart, 3 parts, 1.2 MB›` or `‹file, 200 MB›`: never the bytes.
+        public var description: String {
+            let size = ByteCountText.format(length)
+            if let parts = multipartPartCount { return "‹multipart, \(parts) parts, \(size)›" }
+            return isInMemory || isSummary ? "‹\(size)›" : "‹file, \(size)›"
         }
 
         /// Whether the body sends no bytes.

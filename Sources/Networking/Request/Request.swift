@@ -46,6 +46,17 @@ public struct Request: Sendable {
     public var path: String { url.path(percentEncoded: true) }
 }
 
+extension Request: CustomStringConvertible {
+    /// `GET http://host/path?token=<private> (attempt 2, 1.2 kB body)`: redacted, safe to print.
+    public var description: String {
+        var details: [String] = []
+        if attempt > 1 { details.append("attempt \(attempt)") }
+        if !body.isEmpty { details.append("\(ByteCountText.format(body.length)) body") }
+        let suffix = details.isEmpty ? "" : " (\(details.joined(separator: ", ")))"
+        return "\(method) \(Redaction.default.redact(url: url))\(suffix)"
+    }
+}
+
 /// Where a download is written.
 ///
 /// The file appears only when the whole body has arrived (it is written to a temporary file and
