@@ -230,3 +230,33 @@ struct RetryFirstFailure: Interceptor {
         -> RetryDecision
     { attempt == 1 ? .retry : .doNotRetry }
 }
+
+/// Failures before any byte reaches a server.
+@Suite struct LiveTransportConnectionTests {
+    @Test func unknownHostIsExplained() async throws {
+        var configuration = LiveTransport.Configuration()
+        configuration.connectTimeout = .seconds(5)
+        try await LiveTransport.withTransport(configuration: configuration) { transport in
+            let target = Endpoint(base: URL(string: "http://host.invalid:8080")!, .status(200))
+            do {
+                _ = try await Provider<Endpoint>(transport: transport).request(target)
+                Issue.record("expected a failure")
+            } catch let error as NetworkError {
+                guard case .transport(let failure) = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
+                switch failure.kind {
+                case .cannotConnect:
+                    #expect(
+                        error.description
+                            == "Could not connect to host.invalid:8080: could not find the host host.invalid. Check the address and your network.")
+                case .connectTimedOut:  // a resolver that never answers
+                    #expect(error.description.hasPrefix("Timed out connecting to host.invalid:8080."))
+                default:
+                    Issue.record("unexpected \(error)")
+                }
+            }
+        }
+    }
+}

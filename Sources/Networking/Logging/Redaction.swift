@@ -109,11 +109,10 @@ public struct Redaction: Sendable, Hashable {
     /// `a=1&token=<private>`: URL-encoded pairs with sensitive values hidden.
     func redact(formEncoded query: Substring, collectingSecretsInto secrets: inout [String]) -> String {
         guard isEnabled, !query.isEmpty else { return String(query) }
-        var needsWork = false
-        query.utf8.withContiguousStorageIfAvailable { needsWork = ByteSearch.containsCaseInsensitive($0, anyOf: fragmentBytes) }
-            ?? { needsWork = ByteSearch.containsCaseInsensitive(Array(query.utf8), anyOf: fragmentBytes) }()
+        var text = String(query)
+        let needsWork = text.withUTF8 { ByteSearch.containsCaseInsensitive($0, anyOf: fragmentBytes) }
         // A fragment may also hide behind percent-encoding (`%74oken`).
-        guard needsWork || query.contains("%") else { return String(query) }
+        guard needsWork || query.contains("%") else { return text }
         return query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let rawName = String(parts[0])

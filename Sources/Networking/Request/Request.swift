@@ -42,8 +42,11 @@ public struct Request: Sendable {
         self.downloadDestination = downloadDestination
     }
 
-    /// The URL's path, percent-encoded as sent, for example `/v1/card/abc`.
-    public var path: String { url.path(percentEncoded: true) }
+    /// The URL's path, percent-encoded as sent, for example `/v1/card/abc` (`/` when empty).
+    public var path: String {
+        let path = url.path(percentEncoded: true)
+        return path.isEmpty ? "/" : path
+    }
 }
 
 extension Request: CustomStringConvertible {

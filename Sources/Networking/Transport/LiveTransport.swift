@@ -3,13 +3,15 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import Synchronization
 
 /// The transport that speaks HTTP/1.1 and HTTP/2 through one shared AsyncHTTPClient: pooled
 /// connections, connect and read timeouts, streamed uploads and downloads.
 ///
-/// Create one per program and share it between providers; call ``shutdown()`` before it goes
-/// away (or use ``withTransport(configuration:_:)``). Cancelling the calling task cancels the
-/// exchange on the wire.
+/// Create one per program and share it between providers; call ``shutdown()`` when done (or use
+/// ``withTransport(configuration:_:)``). A transport dropped without `shutdown()` shuts its
+/// client down in the background rather than leaking it. Cancelling the calling task cancels
+/// the exchange on the wire.
 public final class LiveTransport: Transport {
     /// Timeouts, pool size and limits.
     public struct Configuration: Sendable {
@@ -42,6 +44,7 @@ public final class LiveTransport: Transport {
     public let configuration: Configuration
     let client: HTTPClient
     private let ownsClient: Bool
+    private let isShutDown = Atomic(false)
 
     /// A transport with its own client on NIO's shared event loops.
     public init(configuration: Configuration = Configuration()) {
@@ -88,8 +91,14 @@ public final class LiveTransport: Transport {
     /// Closes pooled connections and stops the client (when this transport created it).
     /// Requests still in flight fail; call once, when no more requests will be made.
     public func shutdown() async throws {
-        guard ownsClient else { return }
+        guard ownsClient, !isShutDown.exchange(true, ordering: .relaxed) else { return }
         try await client.shutdown()
+    }
+
+    deinit {
+        guard ownsClient, !isShutDown.load(ordering: .relaxed) else { return }
+        // The task keeps the client alive until it has closed its connections.
+        Task { [client] in try? await client.shutdown() }
     }
 
     /// Sends `request` over HTTP and returns the response, whatever its status.
