@@ -39,7 +39,10 @@ import Testing
     }
 
     @Test func jsonWithCustomEncoder() async throws {
-        struct Payload: Encodable, Sendable { var firstName = "Ada"; var lastName = "Lovelace" }
+        struct Payload: Encodable, Sendable {
+            var firstName = "Ada"
+            var lastName = "Lovelace"
+        }
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.sortedKeys]
@@ -58,10 +61,12 @@ import Testing
     ]
 
     @Test func queryStringEncodesNestedValuesLikeAlamofire() async throws {
-        let request = try await sentRequest(for: AdHoc(method: .get, body: .parameters(Self.nested, encoding: .queryString)))
+        let request = try await sentRequest(
+            for: AdHoc(method: .get, body: .parameters(Self.nested, encoding: .queryString)))
         #expect(
             request.url.absoluteString
-                == "https://api.example.com/v1/cards?a%5B%5D=1&a%5B%5D=2&b=2&c%5Bd%5D%5Bx%5D=1&c%5Be%5D=f%20g&flag=0&pi=3.5")
+                == "https://api.example.com/v1/cards?a%5B%5D=1&a%5B%5D=2&b=2&c%5Bd%5D%5Bx%5D=1&c%5Be%5D=f%20g&flag=0&pi=3.5"
+        )
         #expect(request.body.isEmpty)
         #expect(request.headers["Content-Type"] == nil)
     }
@@ -69,7 +74,9 @@ import Testing
     @Test func arrayAndBoolStyles() {
         let parameters: Parameters = ["a": [1, 2], "t": true]
         #expect(URLEncodedForm.encode(parameters, arrays: .noBrackets) == "a=1&a=2&t=1")
-        #expect(URLEncodedForm.encode(parameters, arrays: .indexInBrackets, bools: .literal) == "a%5B0%5D=1&a%5B1%5D=2&t=true")
+        #expect(
+            URLEncodedForm.encode(parameters, arrays: .indexInBrackets, bools: .literal)
+                == "a%5B0%5D=1&a%5B1%5D=2&t=true")
     }
 
     @Test func rfc3986PercentEncoding() {
@@ -94,13 +101,16 @@ import Testing
 
     @Test func jsonParameters() async throws {
         let request = try await sentRequest(for: AdHoc(body: .parameters(Self.nested, encoding: .json)))
-        #expect(request.body.data?.text == #"{"a":[1,2],"b":2,"c":{"d":{"x":true},"e":"f g"},"flag":false,"pi":3.5,"skip":null}"#)
+        #expect(
+            request.body.data?.text
+                == #"{"a":[1,2],"b":2,"c":{"d":{"x":true},"e":"f g"},"flag":false,"pi":3.5,"skip":null}"#)
         #expect(request.headers["Content-Type"] == "application/json")
     }
 
     @Test func compositeAddsQueryToAnyBody() async throws {
         let request = try await sentRequest(
-            for: AdHoc(body: .composite(.data(Data("raw".utf8), contentType: "text/plain"), query: ["v": 2, "q": "a b"])))
+            for: AdHoc(
+                body: .composite(.data(Data("raw".utf8), contentType: "text/plain"), query: ["v": 2, "q": "a b"])))
         #expect(request.url.absoluteString == "https://api.example.com/v1/cards?q=a%20b&v=2")
         #expect(request.body.data?.text == "raw")
         #expect(request.headers["Content-Type"] == "text/plain")
@@ -151,7 +161,8 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let destination = DownloadDestination(folder.file("x.bin"))
-        let request = try await sentRequest(for: AdHoc(method: .get, body: .download(to: destination, query: ["size": 10])))
+        let request = try await sentRequest(
+            for: AdHoc(method: .get, body: .download(to: destination, query: ["size": 10])))
         #expect(request.downloadDestination == destination)
         #expect(request.url.query == "size=10")
         #expect(request.body.isEmpty)

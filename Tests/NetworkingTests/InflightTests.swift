@@ -1,6 +1,7 @@
-@testable import Networking
 import Foundation
 import Testing
+
+@testable import Networking
 
 /// Identical GETs in flight at once share one exchange.
 @Suite struct InflightTests {

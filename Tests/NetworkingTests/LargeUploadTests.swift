@@ -44,7 +44,8 @@ import Testing
                 #expect(stats.bytes == Self.size)
                 #expect(stats.chunks > 100)
                 #expect(stats.largestChunk <= 1024 * 1024)
-                let expectedMarkers = Dictionary(uniqueKeysWithValues: Self.markers.map { ("\($0.key)", Int($0.value)) })
+                let expectedMarkers = Dictionary(
+                    uniqueKeysWithValues: Self.markers.map { ("\($0.key)", Int($0.value)) })
                 #expect(stats.markers == expectedMarkers)
                 // Loading the file would raise the peak by 200 MB; streaming stays far below.
                 #expect(peakGrowth < 64 * 1024 * 1024, "peak resident memory grew by \(peakGrowth / 1024 / 1024) MB")

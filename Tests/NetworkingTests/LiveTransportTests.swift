@@ -52,7 +52,9 @@ import Testing
                 let binary = Data((0...255).map { UInt8($0) })
                 let target = Endpoint(
                     port: port,
-                    .echo(.put, .composite(.data(binary, contentType: "application/octet-stream"), query: ["a": ["b": "c d"]])))
+                    .echo(
+                        .put,
+                        .composite(.data(binary, contentType: "application/octet-stream"), query: ["a": ["b": "c d"]])))
                 let echo = try await provider.request(target, as: Echo.self)
                 #expect(echo.method == "PUT")
                 #expect(echo.query == "a%5Bb%5D=c%20d")
@@ -120,7 +122,8 @@ import Testing
         try await TestServer.run { port, _ in
             try await LiveTransport.withTransport { transport in
                 await #expect {
-                    _ = try await Provider<Endpoint>(transport: transport).request(Endpoint(port: port, .withTimeout(.milliseconds(300))))
+                    _ = try await Provider<Endpoint>(transport: transport).request(
+                        Endpoint(port: port, .withTimeout(.milliseconds(300))))
                 } throws: { error in
                     guard case .transport(let failure) = error as? NetworkError else { return false }
                     return failure.kind == .timedOut && failure.reason == "no complete answer within 300 ms"
@@ -141,7 +144,9 @@ import Testing
                     return
                 }
                 #expect(failure.kind == .cannotConnect)
-                #expect(error.description == "Could not connect to 127.0.0.1:\(port): connection refused. Is the server running?")
+                #expect(
+                    error.description
+                        == "Could not connect to 127.0.0.1:\(port): connection refused. Is the server running?")
             }
         }
     }
@@ -211,7 +216,9 @@ import Testing
 
 extension Endpoint {
     /// The same endpoint with another validation.
-    func withValidation(_ validation: Validation) -> ValidatedEndpoint { ValidatedEndpoint(base: self, validation: validation) }
+    func withValidation(_ validation: Validation) -> ValidatedEndpoint {
+        ValidatedEndpoint(base: self, validation: validation)
+    }
 }
 
 struct ValidatedEndpoint: TargetType, AccessTokenAuthorizable {
@@ -250,7 +257,8 @@ struct RetryFirstFailure: Interceptor {
                 case .cannotConnect:
                     #expect(
                         error.description
-                            == "Could not connect to host.invalid:8080: could not find the host host.invalid. Check the address and your network.")
+                            == "Could not connect to host.invalid:8080: could not find the host host.invalid. Check the address and your network."
+                    )
                 case .connectTimedOut:  // a resolver that never answers
                     #expect(error.description.hasPrefix("Timed out connecting to host.invalid:8080."))
                 default:

@@ -42,19 +42,24 @@ import Testing
         let logger = plugin()
         let server = FakeAuthServer()
         let provider = Provider<Endpoint>(
-            transport: StubTransport { await server.handle($0) }, plugins: [logger], interceptors: [RetryOnceInterceptor()])
+            transport: StubTransport { await server.handle($0) }, plugins: [logger],
+            interceptors: [RetryOnceInterceptor()])
         _ = try await provider.request(Endpoint(TestAPI.status(200)))
         #expect(logger.recent().map(\.kind) == [.created, .sent, .received, .retrying, .sent, .received])
         #expect(logger.recent().map(\.attempt) == [1, 1, 1, 1, 2, 2])
         #expect(logger.recent().compactMap(\.statusCode) == [401, 401, 200])
 
-        let refused = Provider<Endpoint>.stubbed(.immediate, plugins: [logger], stubResponse: { _, _ in
-            .networkFailure(.cannotConnect, reason: "connection refused")
-        })
+        let refused = Provider<Endpoint>.stubbed(
+            .immediate, plugins: [logger],
+            stubResponse: { _, _ in
+                .networkFailure(.cannotConnect, reason: "connection refused")
+            })
         await #expect(throws: NetworkError.self) { _ = try await refused.request(Endpoint(TestAPI.headers)) }
         let failed = try #require(logger.recent().last)
         #expect(failed.kind == .failed)
-        #expect(failed.errorDescription == "Could not connect to stub.invalid:80: connection refused. Is the server running?")
+        #expect(
+            failed.errorDescription
+                == "Could not connect to stub.invalid:80: connection refused. Is the server running?")
     }
 
     @Test func severalSubscribersEachGetEveryEvent() async throws {
@@ -85,7 +90,10 @@ import Testing
     }
 
     @Test func slowSubscriberBufferIsBounded() async throws {
-        let logger = plugin { $0.subscriberBufferSize = 4; $0.recentCapacity = 5 }
+        let logger = plugin {
+            $0.subscriberBufferSize = 4
+            $0.recentCapacity = 5
+        }
         let stream = logger.events()
         let provider = Provider<Endpoint>.stubbed(.immediate, plugins: [logger])
         for _ in 0..<10 { _ = try await provider.request(Endpoint(TestAPI.status(200))) }
@@ -103,10 +111,15 @@ import Testing
 
     @Test func tagFromJSONFieldOnFailures() async throws {
         let logger = plugin { $0.tagExtractor = .jsonField("errorCode") }
-        let provider = Provider<Endpoint>.stubbed(.immediate, plugins: [logger], stubResponse: { target, _ in
-            if case .status(let code) = target.target { StubResponse(statusCode: code, body: target.sampleData) }
-            else { .json(#"{"errorCode":"E99"}"#) }
-        })
+        let provider = Provider<Endpoint>.stubbed(
+            .immediate, plugins: [logger],
+            stubResponse: { target, _ in
+                if case .status(let code) = target.target {
+                    StubResponse(statusCode: code, body: target.sampleData)
+                } else {
+                    .json(#"{"errorCode":"E99"}"#)
+                }
+            })
         await #expect(throws: NetworkError.self) { _ = try await provider.request(Endpoint(TestAPI.status(401))) }
         _ = try await provider.request(Endpoint(TestAPI.headers))
         let received = logger.recent().filter { $0.kind == .received }
@@ -114,7 +127,9 @@ import Testing
     }
 
     @Test func customTagExtractorIsSanitised() async throws {
-        let logger = plugin { $0.tagExtractor = TagExtractor { _ in "\u{1B}[31mred" + String(repeating: "x", count: 50) } }
+        let logger = plugin {
+            $0.tagExtractor = TagExtractor { _ in "\u{1B}[31mred" + String(repeating: "x", count: 50) }
+        }
         _ = try await Provider<Endpoint>.stubbed(.immediate, plugins: [logger]).request(Endpoint(TestAPI.status(200)))
         let tag = try #require(logger.recent().last?.tag)
         #expect(!tag.contains("\u{1B}"))
@@ -123,13 +138,15 @@ import Testing
 
     @Test func binaryBodiesAreSummarisedAndLongOnesTruncated() async throws {
         let logger = plugin { $0.bodyPreviewLimit = 10 }
-        let provider = Provider<Endpoint>.stubbed(.immediate, plugins: [logger], stubResponse: { target, _ in
-            if case .headers = target.target {
-                StubResponse(headers: ["Content-Type": "image/png"], body: Data([0x89, 0x50, 0x00, 0x01]))
-            } else {
-                .json(#"{"name":"Ada Lovelace, Countess"}"#)
-            }
-        })
+        let provider = Provider<Endpoint>.stubbed(
+            .immediate, plugins: [logger],
+            stubResponse: { target, _ in
+                if case .headers = target.target {
+                    StubResponse(headers: ["Content-Type": "image/png"], body: Data([0x89, 0x50, 0x00, 0x01]))
+                } else {
+                    .json(#"{"name":"Ada Lovelace, Countess"}"#)
+                }
+            })
         _ = try await provider.request(Endpoint(TestAPI.headers))
         _ = try await provider.request(Endpoint(TestAPI.status(200)))
         let previews = logger.recent().filter { $0.kind == .received }.map(\.bodyPreview)
@@ -138,10 +155,13 @@ import Testing
 
     @Test func formatterLines() {
         let formatter = NetworkEventFormatter()
-        func event(_ kind: NetworkEvent.Kind, status: Int? = nil, attempt: Int = 1, tag: String? = nil, error: String? = nil,
-                   delay: Duration? = nil) -> NetworkEvent {
+        func event(
+            _ kind: NetworkEvent.Kind, status: Int? = nil, attempt: Int = 1, tag: String? = nil, error: String? = nil,
+            delay: Duration? = nil
+        ) -> NetworkEvent {
             NetworkEvent(
-                requestID: RequestID(rawValue: 7), kind: kind, timestamp: Self.fixedDate, attempt: attempt, method: .get,
+                requestID: RequestID(rawValue: 7), kind: kind, timestamp: Self.fixedDate, attempt: attempt,
+                method: .get,
                 url: "http://h/v1/card/abc", path: "/v1/card/abc", statusCode: status,
                 duration: kind == .received || kind == .failed ? .milliseconds(12) : nil,
                 byteCount: kind == .received ? 1234 : nil, errorDescription: error, tag: tag, retryDelay: delay)
@@ -150,9 +170,12 @@ import Testing
         #expect(formatter.line(event(.sent)) == "→ GET /v1/card/abc")
         #expect(formatter.line(event(.sent, attempt: 2)) == "→ GET /v1/card/abc (attempt 2)")
         #expect(formatter.line(event(.received, status: 200)) == "← 200 GET /v1/card/abc 12 ms 1.2 kB")
-        #expect(formatter.line(event(.received, status: 401, tag: "E06")) == "← 401 GET /v1/card/abc 12 ms 1.2 kB [E06]")
+        #expect(
+            formatter.line(event(.received, status: 401, tag: "E06")) == "← 401 GET /v1/card/abc 12 ms 1.2 kB [E06]")
         #expect(formatter.line(event(.failed, error: "Boom.\nline")) == "✗ GET /v1/card/abc 12 ms: Boom.\\nline")
-        #expect(formatter.line(event(.retrying, status: 401, delay: .seconds(2))) == "↻ GET /v1/card/abc retry 2 in 2.00 s, after 401")
+        #expect(
+            formatter.line(event(.retrying, status: 401, delay: .seconds(2)))
+                == "↻ GET /v1/card/abc retry 2 in 2.00 s, after 401")
         #expect(NetworkEventFormatter.format(.microseconds(400)) == "0.4 ms")
         #expect(NetworkEventFormatter.format(.seconds(125)) == "2 min 5 s")
         #expect(NetworkEventFormatter.format(bytes: 999) == "999 B")
@@ -162,7 +185,8 @@ import Testing
     @Test func formatterDetail() {
         let event = NetworkEvent(
             requestID: RequestID(rawValue: 7), kind: .received, timestamp: Self.fixedDate, method: .get,
-            url: "http://h/v1/card/abc?token=<private>", path: "/v1/card/abc", statusCode: 200, duration: .milliseconds(3),
+            url: "http://h/v1/card/abc?token=<private>", path: "/v1/card/abc", statusCode: 200,
+            duration: .milliseconds(3),
             byteCount: 20, headers: ["Content-Type": "application/json"], bodyPreview: "{\n \"a\": \"\u{1B}x\"\n}")
         let detail = NetworkEventFormatter().detail(event)
         #expect(
@@ -185,9 +209,12 @@ import Testing
         swiftLogger.logLevel = .trace
         let logger = LoggerPlugin(configuration: .init(), logger: swiftLogger)
         await #expect(throws: NetworkError.self) {
-            _ = try await Provider<Endpoint>.stubbed(.immediate, plugins: [logger], stubResponse: { _, _ in
-                .json("{}", statusCode: 503)
-            }).request(Endpoint(TestAPI.status(503)))
+            _ = try await Provider<Endpoint>.stubbed(
+                .immediate, plugins: [logger],
+                stubResponse: { _, _ in
+                    .json("{}", statusCode: 503)
+                }
+            ).request(Endpoint(TestAPI.status(503)))
         }
         let entries = handler.entries
         #expect(entries.map(\.level) == [.debug, .debug, .warning])

@@ -109,7 +109,10 @@ import Testing
 
     actor BodiesSeen {
         var all: [Pair] = []
-        struct Pair: Equatable { var body: Data; var contentType: String }
+        struct Pair: Equatable {
+            var body: Data
+            var contentType: String
+        }
         func add(_ body: Data, contentType: String) { all.append(Pair(body: body, contentType: contentType)) }
     }
 

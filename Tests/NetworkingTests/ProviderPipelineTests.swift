@@ -53,7 +53,8 @@ import Testing
     }
 
     @Test func unauthorizedFailureCarriesTheFullResponse() async throws {
-        let stub = StubTransport(.json(#"{"errorCode":"E04","message":"expired"}"#, statusCode: 401, headers: ["X-Trace": "t1"]))
+        let stub = StubTransport(
+            .json(#"{"errorCode":"E04","message":"expired"}"#, statusCode: 401, headers: ["X-Trace": "t1"]))
         do {
             _ = try await Provider<Endpoint>(transport: stub).request(target)
             Issue.record("expected a failure")
@@ -88,7 +89,8 @@ import Testing
 
     @Test func prepareAndProcessCanChangeRequestAndResult() async throws {
         let stub = StubTransport(.json("{}", statusCode: 500))
-        let replacement = Response(statusCode: 299, body: Data("replaced".utf8), request: Request(method: .get, url: target.baseURL))
+        let replacement = Response(
+            statusCode: 299, body: Data("replaced".utf8), request: Request(method: .get, url: target.baseURL))
         let provider = Provider<Endpoint>(
             transport: stub,
             plugins: [RecordingPlugin("P", addHeader: ("X-Added", "yes"), replaceResult: .success(replacement))])
@@ -116,7 +118,8 @@ import Testing
         for interceptor in [RefreshingInterceptor() as any Interceptor, FailingAdapter()] {
             let plugin = RecordingPlugin("P")
             do {
-                _ = try await Provider<Endpoint>(transport: stub, plugins: [plugin], interceptors: [interceptor]).request(target)
+                _ = try await Provider<Endpoint>(transport: stub, plugins: [plugin], interceptors: [interceptor])
+                    .request(target)
                 Issue.record("expected a failure")
             } catch {
                 guard case .interceptor(let underlying) = error else {
@@ -160,13 +163,18 @@ import Testing
     @Test func decodesAtKeyPath() async throws {
         struct Person: Decodable, Equatable { var name: String }
         let stub = StubTransport(.json(#"{"status":200,"data":{"person":{"name":"Ada"}}}"#))
-        let person = try await Provider<Endpoint>(transport: stub).request(target, as: Person.self, atKeyPath: "data.person")
+        let person = try await Provider<Endpoint>(transport: stub).request(
+            target, as: Person.self, atKeyPath: "data.person")
         #expect(person == Person(name: "Ada"))
     }
 
     @Test func decodingFailureNamesTypeKeyPathAndExcerpt() async throws {
-        struct Card: Decodable { var name: String; var tags: [String] }
-        let stub = StubTransport(.json(#"{"data":{"cards":[{"name":"A","tags":[]},{"name":"B","tags":[1]}],"accessToken":"s3cr3t-value"}}"#))
+        struct Card: Decodable {
+            var name: String
+            var tags: [String]
+        }
+        let stub = StubTransport(
+            .json(#"{"data":{"cards":[{"name":"A","tags":[]},{"name":"B","tags":[1]}],"accessToken":"s3cr3t-value"}}"#))
         do {
             _ = try await Provider<Endpoint>(transport: stub).request(target, as: [Card].self, atKeyPath: "data.cards")
             Issue.record("expected a failure")
@@ -188,7 +196,9 @@ import Testing
         let request = Request(method: .get, url: URL(string: "http://x.invalid/a")!)
         let ok = Response(statusCode: 204, request: request)
         #expect(try ok.filterSuccessfulStatusCodes().statusCode == 204)
-        #expect(throws: NetworkError.self) { try Response(statusCode: 302, request: request).filterSuccessfulStatusCodes() }
+        #expect(throws: NetworkError.self) {
+            try Response(statusCode: 302, request: request).filterSuccessfulStatusCodes()
+        }
         #expect(try Response(statusCode: 302, request: request).filter(statusCodes: 300...399).statusCode == 302)
     }
 

@@ -20,7 +20,9 @@ import Testing
                 texts.append(String(reflecting: event))
                 texts.append(formatter.line(event))
                 texts.append(formatter.detail(event))
-                texts += [event.url, event.path, event.bodyPreview ?? "", event.errorDescription ?? "", event.tag ?? ""]
+                texts += [
+                    event.url, event.path, event.bodyPreview ?? "", event.errorDescription ?? "", event.tag ?? "",
+                ]
                 texts += event.headers.map { "\($0.name): \($0.value)" }
             }
         }
@@ -119,12 +121,14 @@ import Testing
         let clock = TestClock()
         let stub = StubTransport { request in
             if request.attempt == 1 {
-                return .json(#"{"error":"bad token \#(Self.canary)","refreshToken":"\#(Self.canary)"}"#, statusCode: 401)
+                return .json(
+                    #"{"error":"bad token \#(Self.canary)","refreshToken":"\#(Self.canary)"}"#, statusCode: 401)
             }
             return .networkFailure(.timedOut, reason: "no answer")
         }
         let provider = Provider<CanaryTarget>(
-            transport: stub, plugins: [logger], interceptors: [AccessTokenInterceptor { Self.canary }, RetryFirstFailure()],
+            transport: stub, plugins: [logger],
+            interceptors: [AccessTokenInterceptor { Self.canary }, RetryFirstFailure()],
             clock: clock)
         var exposure = Exposure()
         do {
@@ -137,15 +141,19 @@ import Testing
     }
 
     @Test func errorDescriptionsHideQuerySecrets() {
-        let request = Request(method: .get, url: URL(string: "http://u:\(Self.canary)@h:1/p?access_token=\(Self.canary)&a=1")!)
-        let error = NetworkError.transport(TransportFailure(kind: .timedOut, request: request, reason: "slow", underlying: nil))
+        let request = Request(
+            method: .get, url: URL(string: "http://u:\(Self.canary)@h:1/p?access_token=\(Self.canary)&a=1")!)
+        let error = NetworkError.transport(
+            TransportFailure(kind: .timedOut, request: request, reason: "slow", underlying: nil))
         #expect(!error.description.contains(Self.canary))
         #expect(error.description.contains("access_token=<private>&a=1"))
     }
 
     @Test func redactionRules() {
         let redaction = Redaction.default
-        for name in ["Authorization", "cookie", "SET-COOKIE", "refreshToken", "X-Api-Token", "x-client-secret", "Password"] {
+        for name in [
+            "Authorization", "cookie", "SET-COOKIE", "refreshToken", "X-Api-Token", "x-client-secret", "Password",
+        ] {
             #expect(redaction.isSensitive(headerName: name), "\(name)")
         }
         for name in ["Accept", "Content-Type", "X-Trace", "Authorisation-Hint"] {
@@ -163,18 +171,21 @@ import Testing
 
     @Test func jsonRedactionIsRecursiveAndKeepsStructure() async throws {
         let logger = LoggerPlugin()
-        let body = #"{"a":{"b":[{"myToken":{"deep":[1,2,"x"]}},{"ok":"yes"}]},"secretNumber":42,"pass\u0077ord":"p4ssw0rd-value","n":null}"#
+        let body =
+            #"{"a":{"b":[{"myToken":{"deep":[1,2,"x"]}},{"ok":"yes"}]},"secretNumber":42,"pass\u0077ord":"p4ssw0rd-value","n":null}"#
         let provider = Provider<AdHoc>.stubbed(.immediate, plugins: [logger], stubResponse: { _, _ in .json(body) })
         _ = try await provider.request(AdHoc(method: .get))
         let preview = try #require(logger.recent().last?.bodyPreview)
         #expect(
             preview
-                == #"{"a":{"b":[{"myToken":"<private>"},{"ok":"yes"}]},"secretNumber":"<private>","pass\u0077ord":"<private>","n":null}"#)
+                == #"{"a":{"b":[{"myToken":"<private>"},{"ok":"yes"}]},"secretNumber":"<private>","pass\u0077ord":"<private>","n":null}"#
+        )
     }
 
     @Test func truncatedJSONStillRedacts() async throws {
         let logger = LoggerPlugin(configuration: .init(bodyPreviewLimit: 30))
-        let body = #"{"padding":"xxxxxxxxxx","token":"\#(Self.canary)","more":"\#(String(repeating: "y", count: 100))"}"#
+        let body =
+            #"{"padding":"xxxxxxxxxx","token":"\#(Self.canary)","more":"\#(String(repeating: "y", count: 100))"}"#
         let provider = Provider<AdHoc>.stubbed(.immediate, plugins: [logger], stubResponse: { _, _ in .json(body) })
         _ = try await provider.request(AdHoc(method: .get))
         let preview = try #require(logger.recent().last?.bodyPreview)
@@ -184,7 +195,8 @@ import Testing
 
     @Test func formBodiesAreRedactedByName() async throws {
         let logger = LoggerPlugin()
-        let target = AdHoc(body: .parameters(["user": "ada", "password": .string(Self.canary)], encoding: .formURLEncoded))
+        let target = AdHoc(
+            body: .parameters(["user": "ada", "password": .string(Self.canary)], encoding: .formURLEncoded))
         _ = try await Provider<AdHoc>.stubbed(.immediate, plugins: [logger]).request(target)
         let preview = try #require(logger.recent().first?.bodyPreview)
         #expect(preview == "password=<private>&user=ada")

@@ -12,7 +12,9 @@ import Testing
         var events: [String]
     }
 
-    static func observe(_ provider: Provider<Endpoint>, _ target: Endpoint, plugin: RecordingPlugin, logger: LoggerPlugin) async
+    static func observe(
+        _ provider: Provider<Endpoint>, _ target: Endpoint, plugin: RecordingPlugin, logger: LoggerPlugin
+    ) async
         -> Observation
     {
         let outcome: String
@@ -63,9 +65,11 @@ import Testing
             try await LiveTransport.withTransport { transport in
                 let target = Endpoint(port: port, .status(404))
                 let live = Provider<Endpoint>(transport: transport)
-                let stubbed = Provider<Endpoint>(transport: transport, stubBehavior: { _ in .immediate }, stubResponse: { target, _ in
-                    .json(#"{"errorCode":"E404","message":"status 404"}"#, statusCode: 404)
-                })
+                let stubbed = Provider<Endpoint>(
+                    transport: transport, stubBehavior: { _ in .immediate },
+                    stubResponse: { target, _ in
+                        .json(#"{"errorCode":"E404","message":"status 404"}"#, statusCode: 404)
+                    })
                 var descriptions: [String] = []
                 for provider in [live, stubbed] {
                     do {

@@ -10,9 +10,11 @@ import Testing
         let response = try await provider.request(Endpoint(TestAPI.status(200)))
         #expect(response.text == #"{"ok":true}"#)
         // Validation applies to stubs too: a 200 sample is fine, a closure's 404 is not.
-        let failing = Provider<Endpoint>.stubbed(.immediate, stubResponse: { target, _ in
-            StubResponse(statusCode: 404, body: target.sampleData)
-        })
+        let failing = Provider<Endpoint>.stubbed(
+            .immediate,
+            stubResponse: { target, _ in
+                StubResponse(statusCode: 404, body: target.sampleData)
+            })
         await #expect {
             _ = try await failing.request(Endpoint(TestAPI.status(404)))
         } throws: { ($0 as? NetworkError)?.statusCode == 404 }
@@ -48,9 +50,11 @@ import Testing
     }
 
     @Test func stubNetworkErrorsLookLikeLiveOnes() async throws {
-        let provider = Provider<Endpoint>.stubbed(.immediate, stubResponse: { _, _ in
-            .networkFailure(.cannotConnect, reason: "connection refused")
-        })
+        let provider = Provider<Endpoint>.stubbed(
+            .immediate,
+            stubResponse: { _, _ in
+                .networkFailure(.cannotConnect, reason: "connection refused")
+            })
         await #expect {
             _ = try await provider.request(Endpoint(base: URL(string: "http://127.0.0.1:8080")!, TestAPI.headers))
         } throws: { error in
@@ -91,7 +95,6 @@ import Testing
     }
 }
 
-
 /// Odds and ends a caller relies on.
 @Suite struct ProviderEdgeTests {
     @Test func failedDownloadLeavesNoFileAndKeepsTheBody() async throws {
@@ -110,7 +113,8 @@ import Testing
     @Test func cancellingDuringARetryDelayStops() async throws {
         let clock = TestClock()
         let stub = StubTransport(.json("{}", statusCode: 401))
-        let provider = Provider<Endpoint>(transport: stub, interceptors: [RetryOnceInterceptor(delay: .seconds(60))], clock: clock)
+        let provider = Provider<Endpoint>(
+            transport: stub, interceptors: [RetryOnceInterceptor(delay: .seconds(60))], clock: clock)
         let call = Task { try await provider.request(Endpoint(TestAPI.status(200))) }
         try await waitUntil("the retry delay") { clock.sleeperCount == 1 }
         call.cancel()
@@ -124,7 +128,9 @@ import Testing
         request.headers["Authorization"] = "Bearer \(secret)"
         request.headers["refreshToken"] = secret
         request.body = .data(Data("{\"password\":\"\(secret)\"}".utf8))
-        for text in [request.description, request.headers.description, request.body.description, String(describing: request)] {
+        for text in [
+            request.description, request.headers.description, request.body.description, String(describing: request),
+        ] {
             #expect(!text.contains(secret), "\(text)")
         }
         #expect(request.description == "POST http://h/p?token=<private>&q=1 (33 B body)")

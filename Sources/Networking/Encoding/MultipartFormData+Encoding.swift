@@ -41,11 +41,15 @@ extension MultipartFormData {
         if let boundary {
             guard Self.isValidBoundary(boundary) else {
                 throw .invalidRequest(
-                    "The multipart boundary \(boundary.debugDescription) is invalid: use 1 to 70 letters, digits or '()+_,-./:=? and no trailing space (RFC 2046).")
+                    "The multipart boundary \(boundary.debugDescription) is invalid: use 1 to 70 letters, "
+                        + "digits or '()+_,-./:=? and no trailing space (RFC 2046)."
+                )
             }
             guard !occurs(boundary) else {
                 throw .invalidRequest(
-                    "The multipart boundary \(boundary.debugDescription) occurs inside a part; choose another or leave it unset.")
+                    "The multipart boundary \(boundary.debugDescription) occurs inside a part; "
+                        + "choose another or leave it unset."
+                )
             }
             return boundary
         }
@@ -80,7 +84,8 @@ extension MultipartFormData {
         let bytes = Array(boundary.utf8)
         guard (1...70).contains(bytes.count), bytes.last != UInt8(ascii: " ") else { return false }
         return bytes.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || allowed.contains(byte)
         }
     }

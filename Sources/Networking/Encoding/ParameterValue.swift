@@ -66,13 +66,27 @@ extension ParameterValue: Encodable {
     /// Encodes as the matching JSON value.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-        case .string(let value): var c = encoder.singleValueContainer(); try c.encode(value)
-        case .int(let value): var c = encoder.singleValueContainer(); try c.encode(value)
-        case .double(let value): var c = encoder.singleValueContainer(); try c.encode(value)
-        case .bool(let value): var c = encoder.singleValueContainer(); try c.encode(value)
-        case .array(let values): var c = encoder.unkeyedContainer(); for value in values { try c.encode(value) }
-        case .dictionary(let values): var c = encoder.singleValueContainer(); try c.encode(values)
-        case .null: var c = encoder.singleValueContainer(); try c.encodeNil()
+        case .string(let value):
+            var c = encoder.singleValueContainer()
+            try c.encode(value)
+        case .int(let value):
+            var c = encoder.singleValueContainer()
+            try c.encode(value)
+        case .double(let value):
+            var c = encoder.singleValueContainer()
+            try c.encode(value)
+        case .bool(let value):
+            var c = encoder.singleValueContainer()
+            try c.encode(value)
+        case .array(let values):
+            var c = encoder.unkeyedContainer()
+            for value in values { try c.encode(value) }
+        case .dictionary(let values):
+            var c = encoder.singleValueContainer()
+            try c.encode(values)
+        case .null:
+            var c = encoder.singleValueContainer()
+            try c.encodeNil()
         }
     }
 }

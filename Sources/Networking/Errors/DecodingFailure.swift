@@ -58,8 +58,8 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
         let request = response.request
         let location = keyPath.isEmpty ? "" : " at “\(keyPath)”"
         let body = bodyExcerpt.isEmpty ? "The body is empty." : "The body begins: \(bodyExcerpt)"
-        return
-            "Could not read the answer to \(request.method) \(request.path) (status \(response.statusCode)) as \(typeName)\(location): \(reason). \(body)"
+        let answer = "the answer to \(request.method) \(request.path) (status \(response.statusCode))"
+        return "Could not read \(answer) as \(typeName)\(location): \(reason). \(body)"
     }
 }
 
@@ -76,7 +76,8 @@ enum Excerpt {
         var secrets = redaction.secrets(of: response.request)
         _ = redaction.redact(response.headers, collectingSecretsInto: &secrets)
         let body = ByteBuffer(data: response.body)
-        guard let preview = previewer.preview(body, contentType: response.headers["Content-Type"], secrets: &secrets) else {
+        guard let preview = previewer.preview(body, contentType: response.headers["Content-Type"], secrets: &secrets)
+        else {
             return ""
         }
         return TerminalText.escaped(preview)

@@ -59,7 +59,8 @@ public enum NetworkError: Error, Sendable {
         case let error as NetworkError: error
         case is CancellationError: .cancelled
         default:
-            .transport(TransportFailure(kind: .other, request: request, reason: String(describing: error), underlying: error))
+            .transport(
+                TransportFailure(kind: .other, request: request, reason: String(describing: error), underlying: error))
         }
     }
 }

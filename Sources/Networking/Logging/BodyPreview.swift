@@ -35,7 +35,9 @@ struct BodyPreviewer {
     /// UTF-8 without NUL or other control bytes besides tab, CR and LF (a cut last character is fine).
     static func looksLikeText(_ sample: some Collection<UInt8>) -> Bool {
         let prefix = Array(sample.prefix(512))
-        if prefix.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || $0 == 0x7F }) { return false }
+        if prefix.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || $0 == 0x7F }) {
+            return false
+        }
         var trimmed = prefix[...]
         for _ in 0..<3 where String(validating: trimmed, as: UTF8.self) == nil && !trimmed.isEmpty {
             trimmed = trimmed.dropLast()
@@ -60,10 +62,12 @@ struct BodyPreviewer {
         case .multipart:
             return "‹multipart \(ByteCountText.format(Int64(total)))›"
         case .json:
-            let needsRedaction = redaction.isEnabled
+            let needsRedaction =
+                redaction.isEnabled
                 && ByteSearch.containsCaseInsensitive(view, anyOf: redaction.fragmentBytes)
             if needsRedaction {
-                let (text, truncated) = JSONRedactor(redaction: redaction).redact(view, limit: window, secrets: &secrets)
+                let (text, truncated) = JSONRedactor(redaction: redaction).redact(
+                    view, limit: window, secrets: &secrets)
                 return finish(text, total: total, truncated: truncated, secrets: secrets)
             }
         case .form:

@@ -98,7 +98,8 @@ struct JSONRedactor {
         default:
             var index = start
             while index < bytes.endIndex,
-                ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[index])
+                ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(
+                    bytes[index])
             {
                 index += 1
             }

@@ -63,25 +63,29 @@ final class LoggedEntry: Sendable {
         return result
     }
 
-    /// The most body bytes kept per captured request or response; previews never show more.
-    static let keptBodyBytes = 64 * 1024
+    /// The most body bytes kept per captured request or response for a preview limit: at least
+    /// 64 KiB, so secrets in a request body are still found for scrubbing.
+    static func keptBodyBytes(previewLimit: Int) -> Int {
+        max(64 * 1024, previewLimit + BodyPreviewer.slack)
+    }
 
-    /// `request` holding at most ``keptBodyBytes`` of body, so the ring buffer never keeps a
-    /// large body alive.
-    static func trimmed(_ request: Request) -> Request {
-        guard request.body.length > keptBodyBytes || request.body.multipartPartCount != nil else { return request }
+    /// `request` holding at most `limit` bytes of body, so the ring buffer never keeps a large
+    /// body alive.
+    static func trimmed(_ request: Request, to limit: Int) -> Request {
+        guard request.body.length > Int64(limit) || request.body.multipartPartCount != nil else { return request }
         var trimmed = request
-        trimmed.body = request.body.trimmed(to: keptBodyBytes)
+        trimmed.body = request.body.trimmed(to: limit)
         return trimmed
     }
 
-    /// `response` (and its request) holding at most ``keptBodyBytes`` of body.
-    static func trimmed(_ response: Response) -> Response {
-        let request = trimmed(response.request)
-        guard response.body.count > keptBodyBytes else {
-            return request.body == response.request.body ? response : response.replacing(body: response.body, request: request)
+    /// `response` (and its request) holding at most `limit` bytes of body each.
+    static func trimmed(_ response: Response, to limit: Int) -> Response {
+        let request = trimmed(response.request, to: limit)
+        guard response.body.count > limit else {
+            return request.body == response.request.body
+                ? response : response.replacing(body: response.body, request: request)
         }
-        return response.replacing(body: Data(response.body.prefix(keptBodyBytes)), request: request)
+        return response.replacing(body: Data(response.body.prefix(limit)), request: request)
     }
 }
 

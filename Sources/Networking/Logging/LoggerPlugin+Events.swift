@@ -18,7 +18,9 @@ struct EventMaterializer: Sendable {
     }
 
     /// `created` or `sent`: the request's redacted URL, headers and body preview.
-    func requestEvent(_ kind: NetworkEvent.Kind, for request: Request, bodyLength: Int64, at timestamp: Date) -> NetworkEvent {
+    func requestEvent(_ kind: NetworkEvent.Kind, for request: Request, bodyLength: Int64, at timestamp: Date)
+        -> NetworkEvent
+    {
         var secrets: [String] = []
         let headers = redaction.redact(request.headers, collectingSecretsInto: &secrets)
         let url = redaction.redact(url: request.url, collectingSecretsInto: &secrets)
@@ -30,7 +32,8 @@ struct EventMaterializer: Sendable {
     }
 
     /// `received`: status, timing, the response's redacted headers, body preview and tag.
-    func responseEvent(_ response: Response, byteCount: Int64, duration: Duration?, at timestamp: Date) -> NetworkEvent {
+    func responseEvent(_ response: Response, byteCount: Int64, duration: Duration?, at timestamp: Date) -> NetworkEvent
+    {
         let request = response.request
         var secrets = redaction.secrets(of: request)
         let headers = redaction.redact(response.headers, collectingSecretsInto: &secrets)

@@ -77,6 +77,7 @@ public final class LoggerPlugin: Plugin {
     public let configuration: Configuration
     let state: Mutex<State>
     let materializer: EventMaterializer
+    private let keptBodyBytes: Int
     private let logger: Logger?
     private let formatter: NetworkEventFormatter
 
@@ -90,6 +91,7 @@ public final class LoggerPlugin: Plugin {
         self.configuration = configuration
         self.state = Mutex(State(recent: RingBuffer(capacity: configuration.recentCapacity)))
         self.materializer = EventMaterializer(configuration: configuration)
+        self.keptBodyBytes = LoggedEntry.keptBodyBytes(previewLimit: configuration.bodyPreviewLimit)
         self.logger = logger
         self.formatter = formatter
     }
@@ -134,7 +136,8 @@ public final class LoggerPlugin: Plugin {
         let interval = configuration.deliveryInterval
         let (entry, scheduleDelivery) = state.withLock { state -> (LoggedEntry, Bool) in
             state.nextEventID += 1
-            let entry = LoggedEntry(id: state.nextEventID, timestamp: timestamp, capture: capture, materializer: materializer)
+            let entry = LoggedEntry(
+                id: state.nextEventID, timestamp: timestamp, capture: capture, materializer: materializer)
             state.recent.append(entry)
             guard !state.subscribers.isEmpty else { return (entry, false) }
             if interval == .zero {
@@ -177,7 +180,9 @@ public final class LoggerPlugin: Plugin {
 
     /// Records `created`.
     public func prepare(_ request: Request, target: any TargetType) -> Request {
-        if configuration.recordsCreated { record(.request(.created, LoggedEntry.trimmed(request), bodyLength: request.body.length)) }
+        if configuration.recordsCreated {
+            record(.request(.created, LoggedEntry.trimmed(request, to: keptBodyBytes), bodyLength: request.body.length))
+        }
         return request
     }
 
@@ -185,24 +190,33 @@ public final class LoggerPlugin: Plugin {
     public func willSend(_ request: Request, target: any TargetType) {
         let now = ContinuousClock.now
         state.withLock { $0.started[AttemptKey(request: request.id, attempt: request.attempt)] = now }
-        record(.request(.sent, LoggedEntry.trimmed(request), bodyLength: request.body.length))
+        record(.request(.sent, LoggedEntry.trimmed(request, to: keptBodyBytes), bodyLength: request.body.length))
     }
 
     /// Records `received` (any status) or `failed`.
     public func didReceive(_ result: Result<Response, NetworkError>, for request: Request, target: any TargetType) {
-        let started = state.withLock { $0.started.removeValue(forKey: AttemptKey(request: request.id, attempt: request.attempt)) }
+        let started = state.withLock {
+            $0.started.removeValue(forKey: AttemptKey(request: request.id, attempt: request.attempt))
+        }
         let duration = started.map { ContinuousClock.now - $0 }
         switch result {
         case .success(let response), .failure(.unacceptableStatus(let response)):
-            record(.response(LoggedEntry.trimmed(response), byteCount: response.byteCount, duration: duration))
+            record(
+                .response(
+                    LoggedEntry.trimmed(response, to: keptBodyBytes), byteCount: response.byteCount, duration: duration)
+            )
         case .failure(let error):
             // Failures are rare: build the event now rather than keep the error alive.
-            record(.built(materializer.failureEvent(error, kind: .failed, for: request, duration: duration, retryDelay: nil)))
+            record(
+                .built(
+                    materializer.failureEvent(error, kind: .failed, for: request, duration: duration, retryDelay: nil)))
         }
     }
 
     /// Records `retrying`.
-    public func willRetry(_ request: Request, dueTo error: NetworkError, after delay: Duration, target: any TargetType) {
-        record(.built(materializer.failureEvent(error, kind: .retrying, for: request, duration: nil, retryDelay: delay)))
+    public func willRetry(_ request: Request, dueTo error: NetworkError, after delay: Duration, target: any TargetType)
+    {
+        record(
+            .built(materializer.failureEvent(error, kind: .retrying, for: request, duration: nil, retryDelay: delay)))
     }
 }

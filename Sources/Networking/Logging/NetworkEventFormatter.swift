@@ -51,7 +51,9 @@ public struct NetworkEventFormatter: Sendable {
         }
         if !event.headers.isEmpty {
             lines.append(event.kind == .received ? "Response headers:" : "Request headers:")
-            for field in event.headers { lines.append("  \(TerminalText.escaped(field.name)): \(TerminalText.escaped(field.value))") }
+            for field in event.headers {
+                lines.append("  \(TerminalText.escaped(field.name)): \(TerminalText.escaped(field.value))")
+            }
         }
         if let body = event.bodyPreview {
             lines.append("Body:")

@@ -120,7 +120,8 @@ public struct Redaction: Sendable, Hashable {
             guard parts.count == 2, isSensitive(name: name) else { return String(pair) }
             let value = String(parts[1])
             Self.collect(value, into: &secrets)
-            Self.collect(value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? value, into: &secrets)
+            Self.collect(
+                value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? value, into: &secrets)
             return "\(rawName)=\(Self.placeholder)"
         }.joined(separator: "&")
     }

@@ -62,7 +62,8 @@ final class InflightTable: Sendable {
                 if !stillWanted { task.cancel() }
             }
         } onCancel: {
-            let (continuation, orphaned) = state.withLock { state -> (CheckedContinuation<Outcome, Never>?, Task<Void, Never>?) in
+            let (continuation, orphaned) = state.withLock {
+                state -> (CheckedContinuation<Outcome, Never>?, Task<Void, Never>?) in
                 guard var entry = state.entries[key], let waiter = entry.waiters.removeValue(forKey: waiterID) else {
                     return (nil, nil)
                 }

@@ -23,7 +23,7 @@
 /// interceptor's ``adapt(_:for:)`` in order, so a retry picks up a fresh token. After a failed
 /// attempt the interceptors' ``retry(_:for:dueTo:attempt:)`` are asked in order; the first
 /// answer other than ``RetryDecision/doNotRetry`` wins. Cancellation is never retried, and a
-/// provider caps attempts (see ``Provider/init(transport:plugins:interceptors:stubBehavior:stubResponse:clock:trackInflights:maximumRetries:)``).
+/// provider caps attempts (see ``Provider/maximumRetries``).
 public protocol Interceptor: Sendable {
     /// The request to send for this attempt. Default: unchanged.
     ///

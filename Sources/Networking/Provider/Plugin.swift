@@ -35,7 +35,8 @@ extension Plugin {
     /// Does nothing.
     public func didReceive(_ result: Result<Response, NetworkError>, for request: Request, target: any TargetType) {}
     /// Does nothing.
-    public func willRetry(_ request: Request, dueTo error: NetworkError, after delay: Duration, target: any TargetType) {}
+    public func willRetry(_ request: Request, dueTo error: NetworkError, after delay: Duration, target: any TargetType)
+    {}
     /// Returns the result unchanged.
     public func process(
         _ result: Result<Response, NetworkError>,

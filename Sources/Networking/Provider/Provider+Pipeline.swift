@@ -95,7 +95,8 @@ extension Provider {
     ) async -> Result<Response, NetworkError> {
         do {
             let response = try await transport.send(request)
-            return validation.accepts(response.statusCode) ? .success(response) : .failure(.unacceptableStatus(response))
+            return validation.accepts(response.statusCode)
+                ? .success(response) : .failure(.unacceptableStatus(response))
         } catch {
             if Task.isCancelled { return .failure(.cancelled) }
             return .failure(.wrapping(error, request: request))
@@ -113,7 +114,8 @@ extension Provider {
         switch stubBehavior(target) {
         case .never: transport
         case .immediate: TargetStubTransport(target: target, delay: nil, clock: clock, response: stubResponse)
-        case .delayed(let delay): TargetStubTransport(target: target, delay: delay, clock: clock, response: stubResponse)
+        case .delayed(let delay):
+            TargetStubTransport(target: target, delay: delay, clock: clock, response: stubResponse)
         }
     }
 }

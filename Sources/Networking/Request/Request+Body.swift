@@ -135,7 +135,9 @@ extension Request {
         public func collect(upTo maxBytes: Int = 64 * 1024 * 1024) async throws -> Data {
             guard length <= Int64(maxBytes) else {
                 throw NetworkError.invalidRequest(
-                    "The request body is \(ByteCountText.format(length)), more than the \(ByteCountText.format(Int64(maxBytes))) allowed here.")
+                    "The request body is \(ByteCountText.format(length)), "
+                        + "more than the \(ByteCountText.format(Int64(maxBytes))) allowed here."
+                )
             }
             if let data { return data }
             var collected = Data()

@@ -46,14 +46,16 @@ enum RequestBuilder {
         case .parameters(let parameters, let encoding):
             switch encoding.destination {
             case .queryString:
-                appendQuery(URLEncodedForm.encode(parameters, arrays: encoding.arrays, bools: encoding.bools), to: &query)
+                appendQuery(
+                    URLEncodedForm.encode(parameters, arrays: encoding.arrays, bools: encoding.bools), to: &query)
                 return .empty
             case .formBody:
                 setContentType("application/x-www-form-urlencoded; charset=utf-8", in: &headers)
                 let form = URLEncodedForm.encode(parameters, arrays: encoding.arrays, bools: encoding.bools)
                 return Request.Body(buffer: ByteBuffer(string: form))
             case .jsonBody:
-                return try encode(.json(parameters), method: method, query: &query, headers: &headers, download: &download)
+                return try encode(
+                    .json(parameters), method: method, query: &query, headers: &headers, download: &download)
             }
         case .composite(let inner, let parameters):
             let body = try encode(inner, method: method, query: &query, headers: &headers, download: &download)
@@ -107,7 +109,9 @@ enum RequestBuilder {
         // catches the common mistake (a relative base URL) without parsing the host twice.
         guard let url = URL(string: text), url.scheme != nil else {
             throw .invalidRequest(
-                "Could not build a URL from base \(target.baseURL.absoluteString) and path \(path.debugDescription); check the base URL has a scheme and host.")
+                "Could not build a URL from base \(target.baseURL.absoluteString) and path "
+                    + "\(path.debugDescription); check the base URL has a scheme and host."
+            )
         }
         return url
     }

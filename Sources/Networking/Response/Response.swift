@@ -14,7 +14,10 @@ public struct Response: Sendable, CustomStringConvertible {
     public let download: DownloadedFile?
 
     /// A response.
-    public init(statusCode: Int, headers: Headers = Headers(), body: Data = Data(), request: Request, download: DownloadedFile? = nil) {
+    public init(
+        statusCode: Int, headers: Headers = Headers(), body: Data = Data(), request: Request,
+        download: DownloadedFile? = nil
+    ) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body

@@ -41,7 +41,8 @@ public struct StubResponse: Sendable {
     {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return json(String(decoding: try encoder.encode(value), as: UTF8.self), statusCode: statusCode, headers: headers)
+        return json(
+            String(decoding: try encoder.encode(value), as: UTF8.self), statusCode: statusCode, headers: headers)
     }
 
     /// A failure below HTTP, as the live transport reports it, for example
@@ -70,7 +71,8 @@ public struct StubResponse: Sendable {
             }
             return Response(statusCode: statusCode, headers: headers, body: body, request: request)
         case .transportFailure(let kind, let reason):
-            throw NetworkError.transport(TransportFailure(kind: kind, request: request, reason: reason, underlying: nil))
+            throw NetworkError.transport(
+                TransportFailure(kind: kind, request: request, reason: reason, underlying: nil))
         case .error(let error):
             throw error
         }

@@ -40,7 +40,8 @@ enum FileStreaming {
                 }
             }
         } catch let error as FileSystemError {
-            throw NetworkError.invalidRequest("Could not read the file to upload at \(path): \(String(describing: error.code).lowercased()).")
+            throw NetworkError.invalidRequest(
+                "Could not read the file to upload at \(path): \(String(describing: error.code).lowercased()).")
         }
         guard sent == length else {
             throw NetworkError.invalidRequest(
@@ -68,7 +69,8 @@ enum FileStreaming {
                 try await open(paths.dropFirst(), opened: opened + [handle], body)
             }
         } catch let error as FileSystemError {
-            throw NetworkError.invalidRequest("Could not read the file to upload at \(first): \(String(describing: error.code).lowercased()).")
+            throw NetworkError.invalidRequest(
+                "Could not read the file to upload at \(first): \(String(describing: error.code).lowercased()).")
         }
     }
 
@@ -92,7 +94,8 @@ enum FileStreaming {
                 }
             }
         } catch let error as FileSystemError {
-            throw NetworkError.invalidRequest("Could not write the download to \(path): \(String(describing: error.code).lowercased()).")
+            throw NetworkError.invalidRequest(
+                "Could not write the download to \(path): \(String(describing: error.code).lowercased()).")
         }
         return written
     }

@@ -3,7 +3,9 @@ public enum TerminalText {
     /// `text` with C0/C1 control characters, DEL and bidirectional overrides escaped
     /// (`\n`, `\t`, `\u{1B}`…), so untrusted text cannot move the cursor or change colours.
     public static func escaped(_ text: String, keepingNewlines: Bool = false) -> String {
-        guard text.unicodeScalars.contains(where: { needsEscape($0, keepingNewlines: keepingNewlines) }) else { return text }
+        guard text.unicodeScalars.contains(where: { needsEscape($0, keepingNewlines: keepingNewlines) }) else {
+            return text
+        }
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)
         for scalar in text.unicodeScalars {

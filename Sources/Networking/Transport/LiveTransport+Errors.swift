@@ -26,14 +26,17 @@ extension LiveTransport {
                 return failure(.connectionLost, "the server closed the connection")
             case .bodyLengthMismatch:
                 return .invalidRequest(
-                    "The request body of \(request.method) \(request.path) was not the announced length; an upload file may have changed while it was sent.")
+                    "The request body of \(request.method) \(request.path) was not the announced length; "
+                        + "an upload file may have changed while it was sent."
+                )
             case .invalidURL, .emptyHost, .emptyScheme:
                 return .invalidRequest("The URL \(Redaction.default.redact(url: request.url)) is not a valid HTTP URL.")
             case .alreadyShutdown:
                 return .invalidRequest("The transport was shut down; create a new LiveTransport to send more requests.")
             default:
                 if String(describing: error).contains("unsupportedScheme") {
-                    return .invalidRequest("The URL \(Redaction.default.redact(url: request.url)) does not use http or https.")
+                    return .invalidRequest(
+                        "The URL \(Redaction.default.redact(url: request.url)) does not use http or https.")
                 }
                 return failure(.other, String(describing: error))
             }
@@ -68,7 +71,9 @@ extension LiveTransport {
         if error is NIOTooManyBytesError {
             return failure(
                 .responseTooLarge,
-                "it is larger than \(ByteCountText.format(Int64(configuration.maximumResponseBodySize))), the most this transport keeps in memory; download it to a file instead")
+                "it is larger than \(ByteCountText.format(Int64(configuration.maximumResponseBodySize))), "
+                    + "the most this transport keeps in memory; download it to a file instead"
+            )
         }
         return failure(.other, String(describing: error))
     }

@@ -55,7 +55,8 @@ public final class LiveTransport: Transport {
             idleTimeout: .init(configuration.idleConnectionTimeout),
             concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maximumConnectionsPerHost)
         settings.connectionPool.retryConnectionEstablishment = configuration.retriesConnectionEstablishment
-        settings.redirectConfiguration = configuration.followsRedirects ? .follow(max: 5, allowCycles: false) : .disallow
+        settings.redirectConfiguration =
+            configuration.followsRedirects ? .follow(max: 5, allowCycles: false) : .disallow
         settings.decompression = .disabled
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
         self.configuration = configuration
@@ -119,7 +120,8 @@ public final class LiveTransport: Transport {
             return try await FileStreaming.withReadHandles(files) { handles in
                 var streamed = outgoing
                 streamed.body = .stream(
-                    SegmentedBody(segments: request.body.segments, handles: handles, chunkSize: configuration.uploadChunkSize),
+                    SegmentedBody(
+                        segments: request.body.segments, handles: handles, chunkSize: configuration.uploadChunkSize),
                     length: .known(request.body.length))
                 return try await exchange(streamed, for: request, deadline: deadline)
             }
@@ -128,7 +130,9 @@ public final class LiveTransport: Transport {
         }
     }
 
-    private func exchange(_ outgoing: HTTPClientRequest, for request: Request, deadline: NIODeadline) async throws -> Response {
+    private func exchange(_ outgoing: HTTPClientRequest, for request: Request, deadline: NIODeadline) async throws
+        -> Response
+    {
         let answer = try await client.execute(outgoing, deadline: deadline)
         let statusCode = Int(answer.status.code)
         let headers = Headers(storage: answer.headers)
@@ -149,6 +153,8 @@ extension TimeAmount {
     init(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        self = nanoseconds.overflow ? .nanoseconds(.max) : .nanoseconds(nanoseconds.partialValue + attoseconds / 1_000_000_000)
+        self =
+            nanoseconds.overflow
+            ? .nanoseconds(.max) : .nanoseconds(nanoseconds.partialValue + attoseconds / 1_000_000_000)
     }
 }

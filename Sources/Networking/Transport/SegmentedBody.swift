@@ -36,7 +36,8 @@ struct SegmentedBody: AsyncSequence, Sendable {
                 case .file(_, let length):
                     let handle = handles[fileIndex]
                     fileIndex += 1
-                    chunks = handle.readChunks(in: 0..<length, chunkLength: .bytes(Int64(chunkSize))).makeAsyncIterator()
+                    chunks = handle.readChunks(in: 0..<length, chunkLength: .bytes(Int64(chunkSize)))
+                        .makeAsyncIterator()
                 }
             }
         }

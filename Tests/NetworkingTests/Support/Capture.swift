@@ -3,7 +3,8 @@ import Networking
 import Testing
 
 /// The request a provider would send for `target`, captured by a stub transport.
-func sentRequest(for target: some TargetType, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Request {
+func sentRequest(for target: some TargetType, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Request
+{
     let stub = StubTransport(StubResponse())
     _ = try await Provider(transport: stub).request(target)
     return try #require(stub.requests.last, sourceLocation: sourceLocation)

@@ -1,9 +1,9 @@
 // The in-process HTTP server the live tests talk to. This file does not import Networking:
 // Hummingbird's `Request`/`Response` would clash with ours.
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import HTTPTypes
 import Logging
 import NIOCore
 import Synchronization
@@ -156,7 +156,8 @@ enum TestServer {
             for try await chunk in request.body {
                 let range = upload.bytes..<(upload.bytes + Int64(chunk.readableBytes))
                 for offset in probe.markerOffsets where range.contains(offset) {
-                    upload.markers[offset] = chunk.getInteger(at: chunk.readerIndex + Int(offset - upload.bytes), as: UInt8.self)
+                    upload.markers[offset] = chunk.getInteger(
+                        at: chunk.readerIndex + Int(offset - upload.bytes), as: UInt8.self)
                 }
                 upload.bytes += Int64(chunk.readableBytes)
                 upload.chunks += 1
@@ -194,7 +195,8 @@ enum TestServer {
             let status: HTTPResponse.Status = request.uri.queryParameters.get("fail") == nil ? .ok : .unauthorized
             return json(
                 [
-                    "accessToken": canary, "data": ["refreshToken": canary, "user": ["password": canary, "name": "Ada"]],
+                    "accessToken": canary,
+                    "data": ["refreshToken": canary, "user": ["password": canary, "name": "Ada"]],
                     "message": "token \(canary) accepted", "errorCode": "E06",
                 ], status: status, headers: headers)
         }

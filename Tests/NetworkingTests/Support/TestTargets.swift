@@ -46,9 +46,12 @@ enum TestAPI: TargetType {
         case .canary(let canary, let fail):
             .composite(
                 .json(
-                    ["password": .string(canary), "profile": ["apiSecret": .string(canary), "name": "Ada"],
-                     "items": [["token": .string(canary)]]] as Parameters),
-                query: fail ? ["token": .string(canary), "page": 1, "fail": true] : ["token": .string(canary), "page": 1])
+                    [
+                        "password": .string(canary), "profile": ["apiSecret": .string(canary), "name": "Ada"],
+                        "items": [["token": .string(canary)]],
+                    ] as Parameters),
+                query: fail
+                    ? ["token": .string(canary), "page": 1, "fail": true] : ["token": .string(canary), "page": 1])
         default: .plain
         }
     }
