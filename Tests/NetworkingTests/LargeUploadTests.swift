@@ -2,8 +2,9 @@ import Foundation
 import Networking
 import Testing
 
-/// A 200 MB upload is streamed from disk, never held in memory whole.
-@Suite struct LargeUploadTests {
+/// A 200 MB upload is streamed from disk, never held in memory whole. Serialized, so the two
+/// tests' memory never adds up in the peak measurement.
+@Suite(.serialized) struct LargeUploadTests {
     static let size: Int64 = 200 * 1024 * 1024
     static let markers: [Int64: UInt8] = [0: 0xA1, 1_000_003: 0xB2, 100 * 1024 * 1024 + 7: 0xC3, size - 1: 0xD4]
 
@@ -47,8 +48,9 @@ import Testing
                 let expectedMarkers = Dictionary(
                     uniqueKeysWithValues: Self.markers.map { ("\($0.key)", Int($0.value)) })
                 #expect(stats.markers == expectedMarkers)
-                // Loading the file would raise the peak by 200 MB; streaming stays far below.
-                #expect(peakGrowth < 64 * 1024 * 1024, "peak resident memory grew by \(peakGrowth / 1024 / 1024) MB")
+                // Loading the file would raise the peak by at least its 200 MB; streaming stays far
+                // below (typically under 25 MB here, the rest of the suite running alongside).
+                #expect(peakGrowth < Self.size / 2, "peak resident memory grew by \(peakGrowth / 1024 / 1024) MB")
             }
         }
     }

@@ -93,6 +93,7 @@ import Testing
         let logger = plugin {
             $0.subscriberBufferSize = 4
             $0.recentCapacity = 5
+            $0.deliveryInterval = .zero
         }
         let stream = logger.events()
         let provider = Provider<Endpoint>.stubbed(.immediate, plugins: [logger])
@@ -107,6 +108,22 @@ import Testing
         #expect(logger.recent().map(\.id) == [26, 27, 28, 29, 30])
         logger.clearRecent()
         #expect(logger.recent().isEmpty)
+    }
+
+    @Test func batchedDeliveryKeepsOrderAndLosesNothing() async throws {
+        let logger = plugin { $0.deliveryInterval = .milliseconds(5) }
+        let stream = logger.events()
+        let provider = Provider<Endpoint>.stubbed(.immediate, plugins: [logger])
+        async let requests: Void = {
+            for _ in 0..<50 { _ = try await provider.request(Endpoint(TestAPI.status(200))) }
+        }()
+        var ids: [UInt64] = []
+        for await event in stream {
+            ids.append(event.id)
+            if ids.count == 150 { break }
+        }
+        try await requests
+        #expect(ids == Array(1...150))
     }
 
     @Test func tagFromJSONFieldOnFailures() async throws {
