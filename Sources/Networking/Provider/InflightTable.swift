@@ -21,7 +21,7 @@ final class InflightTable: Sendable {
 
     private let state = Mutex(State())
 
-    /// The key of a request: method, URL and headers after `prepare`.
+    /// The key of a request: method, URL and headers.
     static func key(for request: Request) -> String {
         var key = request.method.rawValue + " " + request.url.absoluteString
         for field in request.headers.storage { key += "\n\(field.name.lowercased()): \(field.value)" }

@@ -9,7 +9,9 @@
 /// 3. ``process(_:for:target:)`` once with the final result — may change it.
 ///
 /// If an interceptor's `adapt` throws, that attempt's `willSend` is skipped but `didReceive` still
-/// gets the failure. Stubbed requests run exactly the same hooks.
+/// gets the failure. Stubbed requests run exactly the same hooks; a request that joins an
+/// identical in-flight `GET` (see `trackInflights`) runs none. A request that cannot be built
+/// (bad URL, unencodable body) fails before any hook.
 public protocol Plugin: Sendable {
     /// Changes the request before it is adapted and sent. Default: unchanged.
     func prepare(_ request: Request, target: any TargetType) -> Request

@@ -1,20 +1,25 @@
 extension Provider {
-    /// Builds, prepares, then runs the attempts (shared with identical in-flight GETs if tracked).
+    /// Builds the request, then prepares it and runs the attempts — once for every identical
+    /// `GET` in flight when in-flight tracking is on.
     func perform(_ target: Target) async -> Result<Response, NetworkError> {
-        var request: Request
+        let request: Request
         do {
             request = try RequestBuilder.request(for: target)
         } catch {
             return .failure(error)
         }
-        for plugin in plugins { request = plugin.prepare(request, target: target) }
         guard let inflight, request.method == .get, request.downloadDestination == nil, request.body.isEmpty else {
-            return await attempts(of: request, target: target)
+            return await prepareAndRun(request, target: target)
         }
-        let prepared = request
-        return await inflight.run(key: InflightTable.key(for: prepared)) {
-            await self.attempts(of: prepared, target: target)
+        return await inflight.run(key: InflightTable.key(for: request)) {
+            await self.prepareAndRun(request, target: target)
         }
+    }
+
+    private func prepareAndRun(_ built: Request, target: Target) async -> Result<Response, NetworkError> {
+        var request = built
+        for plugin in plugins { request = plugin.prepare(request, target: target) }
+        return await attempts(of: request, target: target)
     }
 
     /// Adapts, sends, validates and maybe retries, then lets plugins process the result.

@@ -41,9 +41,10 @@ public struct Provider<Target: TargetType>: Sendable {
     ///     interceptor and validation.
     ///   - stubResponse: The answer for a stubbed target; by default 200 with `sampleData`.
     ///   - clock: Measures retry and stub delays; inject a test clock to control them.
-    ///   - trackInflights: Whether identical `GET`s in flight at once (same URL and headers after
-    ///     `prepare`) share one exchange. Joiners get the first caller's result without running
-    ///     the pipeline again; the exchange is cancelled only when every caller has cancelled.
+    ///   - trackInflights: Whether identical `GET`s in flight at once (same URL and headers, as
+    ///     built from the target) share one exchange. Callers who join get the first caller's
+    ///     result without running any plugin or interceptor themselves, so a log shows one
+    ///     exchange; the exchange is cancelled only when every caller has cancelled.
     ///   - maximumRetries: The cap on retries per request (default 3, so at most 4 attempts).
     public init(
         transport: any Transport,
