@@ -89,15 +89,6 @@ final class LoggedEntry: Sendable {
     }
 }
 
-/// Reads a stream of entries for one subscriber; only that subscriber's task touches it.
-final class EntryReader: @unchecked Sendable {
-    private var iterator: AsyncStream<LoggedEntry>.Iterator
-
-    init(_ iterator: AsyncStream<LoggedEntry>.Iterator) { self.iterator = iterator }
-
-    func next() async -> LoggedEntry? { await iterator.next(isolation: nil) }
-}
-
 extension Response {
     func replacing(body: Data, request: Request) -> Response {
         Response(statusCode: statusCode, headers: headers, body: body, request: request, download: download)

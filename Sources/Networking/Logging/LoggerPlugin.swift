@@ -28,10 +28,11 @@ public final class LoggerPlugin: Plugin {
         public var tagExtractor: TagExtractor?
         /// Whether ``NetworkEvent/Kind/created`` events are recorded. Default: `true`.
         public var recordsCreated: Bool
-        /// How long events may wait to be handed to ``events()`` subscribers, so that a busy
-        /// client wakes a subscriber once per interval instead of once per event. `.zero`
-        /// hands each event over at once. ``recent()`` and the swift-log bridge are never
-        /// delayed. Default: 20 ms.
+        /// How long events may wait to be handed to ``events()`` subscribers: a background task
+        /// redacts and delivers them in batches, so a busy client wakes a subscriber once per
+        /// interval instead of once per event, and never pays for redaction itself. `.zero`
+        /// redacts and hands over each event at once, on the request path. ``recent()`` and the
+        /// swift-log bridge are never delayed. Default: 20 ms.
         public var deliveryInterval: Duration
         /// The wall clock for timestamps. Default: `Date.init`.
         public var now: @Sendable () -> Date
@@ -65,7 +66,7 @@ public final class LoggerPlugin: Plugin {
 
     struct State {
         var recent: RingBuffer<LoggedEntry>
-        var subscribers: [UInt64: AsyncStream<LoggedEntry>.Continuation] = [:]
+        var subscribers: [UInt64: AsyncStream<NetworkEvent>.Continuation] = [:]
         var nextSubscriber: UInt64 = 0
         var nextEventID: UInt64 = 0
         var started: [AttemptKey: ContinuousClock.Instant] = [:]
@@ -97,13 +98,13 @@ public final class LoggerPlugin: Plugin {
     }
 
     /// A new stream of every event recorded from now on; call once per subscriber. The stream
-    /// ends when the subscriber stops iterating or its task is cancelled.
+    /// ends when the subscriber's task is cancelled or the stream is dropped.
     ///
-    /// Redaction and previews are computed on the subscriber's side, as it reads, so the
-    /// requests being logged never wait for them.
+    /// Events are redacted and handed over in batches by a background task (see
+    /// ``Configuration/deliveryInterval``), so the requests being logged never wait for them.
     public func events() -> AsyncStream<NetworkEvent> {
-        let (entries, continuation) = AsyncStream.makeStream(
-            of: LoggedEntry.self, bufferingPolicy: .bufferingNewest(configuration.subscriberBufferSize))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: NetworkEvent.self, bufferingPolicy: .bufferingNewest(configuration.subscriberBufferSize))
         let id = state.withLock { state -> UInt64 in
             state.nextSubscriber += 1
             state.subscribers[state.nextSubscriber] = continuation
@@ -112,8 +113,7 @@ public final class LoggerPlugin: Plugin {
         continuation.onTermination = { [weak self] _ in
             self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
         }
-        let reader = EntryReader(entries.makeAsyncIterator())
-        return AsyncStream(unfolding: { await reader.next()?.event }, onCancel: { continuation.finish() })
+        return stream
     }
 
     /// The most recent events, oldest first (at most ``Configuration/recentCapacity``).
@@ -141,7 +141,8 @@ public final class LoggerPlugin: Plugin {
             state.recent.append(entry)
             guard !state.subscribers.isEmpty else { return (entry, false) }
             if interval == .zero {
-                for continuation in state.subscribers.values { continuation.yield(entry) }
+                let event = entry.event
+                for continuation in state.subscribers.values { continuation.yield(event) }
                 return (entry, false)
             }
             if state.undelivered.count >= configuration.subscriberBufferSize { state.undelivered.removeFirst() }
@@ -159,8 +160,9 @@ public final class LoggerPlugin: Plugin {
         if let logger, logger.logLevel <= capture.logLevel { logger.log(entry.event, formatter: formatter) }
     }
 
-    /// Hands every undelivered entry to every subscriber, outside the lock so recording never
-    /// waits for it; the scheduled flag stays set until nothing is left, which keeps order.
+    /// Builds every undelivered event and hands it to every subscriber, outside the lock so
+    /// recording never waits for it; the scheduled flag stays set until nothing is left, which
+    /// keeps order.
     private func deliver() {
         while true {
             let (entries, subscribers) = state.withLock { state in
@@ -171,7 +173,8 @@ public final class LoggerPlugin: Plugin {
             }
             guard !entries.isEmpty else { return }
             for entry in entries {
-                for continuation in subscribers { continuation.yield(entry) }
+                let event = entry.event
+                for continuation in subscribers { continuation.yield(event) }
             }
         }
     }
