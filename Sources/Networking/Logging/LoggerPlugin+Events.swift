@@ -1,0 +1,85 @@
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+
+/// Builds redacted events from captured requests and responses.
+struct EventMaterializer: Sendable {
+    let configuration: LoggerPlugin.Configuration
+
+    private var redaction: Redaction { configuration.redaction }
+    private var previewer: BodyPreviewer { BodyPreviewer(redaction: redaction, limit: configuration.bodyPreviewLimit) }
+
+    private func preview(of body: Request.Body, contentType: String?, secrets: inout [String]) -> String? {
+        if body.multipartPartCount != nil || !body.isInMemory {
+            return previewer.summary(of: body, contentType: contentType)
+        }
+        guard let buffer = body.inMemoryBuffer else { return nil }
+        return previewer.preview(buffer, contentType: contentType, secrets: &secrets)
+    }
+
+    /// `created` or `sent`: the request's redacted URL, headers and body preview.
+    func requestEvent(_ kind: NetworkEvent.Kind, for request: Request, bodyLength: Int64, at timestamp: Date)
+        -> NetworkEvent
+    {
+        var secrets: [String] = []
+        let headers = redaction.redact(request.headers, collectingSecretsInto: &secrets)
+        let url = redaction.redact(url: request.url, collectingSecretsInto: &secrets)
+        let body = preview(of: request.body, contentType: request.headers["Content-Type"], secrets: &secrets)
+        return NetworkEvent(
+            requestID: request.id, kind: kind, timestamp: timestamp, attempt: request.attempt,
+            method: request.method, url: url, path: request.path, byteCount: bodyLength,
+            headers: headers, bodyPreview: body)
+    }
+
+    /// `received`: status, timing, the response's redacted headers, body preview and tag.
+    func responseEvent(_ response: Response, byteCount: Int64, duration: Duration?, at timestamp: Date) -> NetworkEvent
+    {
+        let request = response.request
+        var secrets = redaction.secrets(of: request)
+        let headers = redaction.redact(response.headers, collectingSecretsInto: &secrets)
+        let url = redaction.redact(url: request.url)
+        var body: String?
+        if let download = response.download {
+            body = "‹saved \(ByteCountText.format(download.byteCount)) to \(download.url.lastPathComponent)›"
+        } else if !response.body.isEmpty {
+            body = previewer.preview(
+                ByteBuffer(data: response.body), contentType: response.headers["Content-Type"], secrets: &secrets)
+        }
+        // Scrub the whole tag before cutting it, so no part of a secret survives the cut.
+        let tag = configuration.tagExtractor?.extract(response).map { raw in
+            String(TerminalText.escaped(redaction.isEnabled ? Scrubber.scrub(raw, secrets: secrets) : raw).prefix(32))
+        }
+        return NetworkEvent(
+            requestID: request.id, kind: .received, timestamp: timestamp, attempt: request.attempt,
+            method: request.method, url: url, path: request.path, statusCode: response.statusCode,
+            duration: duration, byteCount: byteCount, headers: headers, bodyPreview: body, tag: tag)
+    }
+
+    /// `failed` or `retrying`: the error's description, with every secret of the exchange scrubbed.
+    func failureEvent(
+        _ error: NetworkError,
+        kind: NetworkEvent.Kind,
+        for request: Request,
+        duration: Duration?,
+        retryDelay: Duration?
+    ) -> NetworkEvent {
+        let url = redaction.redact(url: request.url)
+        var description = error.description
+        if redaction.isEnabled {
+            // The description shows URLs redacted by the default policy; also scrub values this
+            // policy knows to be secret (custom fragments, tokens echoed in server messages).
+            var secrets = redaction.secrets(of: request)
+            if let response = error.response {
+                _ = redaction.redact(response.headers, collectingSecretsInto: &secrets)
+                _ = previewer.preview(
+                    ByteBuffer(data: response.body), contentType: response.headers["Content-Type"], secrets: &secrets)
+            }
+            description = description.replacingOccurrences(of: Redaction.default.redact(url: request.url), with: url)
+            description = Scrubber.scrub(description, secrets: secrets)
+        }
+        return NetworkEvent(
+            requestID: request.id, kind: kind, timestamp: configuration.now(), attempt: request.attempt,
+            method: request.method, url: url, path: request.path, statusCode: error.statusCode,
+            duration: duration, errorDescription: description, retryDelay: retryDelay)
+    }
+}

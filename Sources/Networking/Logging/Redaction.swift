@@ -1,0 +1,176 @@
+import Foundation
+
+/// What counts as secret, and how it is hidden: on by default.
+///
+/// A header is sensitive if its name is one of ``sensitiveHeaderNames`` (by default
+/// `Authorization`, `Cookie`, `Set-Cookie`) or contains one of ``sensitiveNameFragments``
+/// (by default `token`, `password`, `secret`); a query or form parameter, or a JSON field at any
+/// depth, is sensitive if its name contains a fragment. Names compare case-insensitively, so
+/// `refreshToken`, `X-Api-Token`, `newPassword` and `client_secret` are all hidden. A sensitive
+/// value is shown as ``placeholder`` (`<private>`).
+///
+/// Besides hiding values by name, whatever text a sensitive field of the request held (a bearer
+/// token, a password) is also scrubbed from free text about that exchange: body previews,
+/// error descriptions and tags.
+public struct Redaction: Sendable, Hashable {
+    /// What a hidden value is shown as.
+    public static let placeholder = "<private>"
+
+    /// Whether anything is hidden. Turn off only for local debugging.
+    public var isEnabled: Bool
+    /// Case-insensitive fragments: a header, parameter or JSON field whose name contains one is sensitive.
+    public var sensitiveNameFragments: [String] {
+        didSet { fragmentBytes = NeedleSet(sensitiveNameFragments) }
+    }
+    /// Header names that are always sensitive, case-insensitive.
+    public var sensitiveHeaderNames: Set<String> {
+        didSet { headerNameBytes = NeedleSet(sensitiveHeaderNames) }
+    }
+
+    private(set) var fragmentBytes: NeedleSet
+    private var headerNameBytes: NeedleSet
+
+    /// A redaction policy; the defaults are the ones described above.
+    public init(
+        sensitiveNameFragments: [String] = ["token", "password", "secret"],
+        sensitiveHeaderNames: Set<String> = ["Authorization", "Cookie", "Set-Cookie"],
+        isEnabled: Bool = true
+    ) {
+        self.isEnabled = isEnabled
+        self.sensitiveNameFragments = sensitiveNameFragments
+        self.sensitiveHeaderNames = sensitiveHeaderNames
+        self.fragmentBytes = NeedleSet(sensitiveNameFragments)
+        self.headerNameBytes = NeedleSet(sensitiveHeaderNames)
+    }
+
+    /// The default policy.
+    public static let `default` = Redaction()
+    /// Hides nothing.
+    public static let disabled = Redaction(isEnabled: false)
+
+    /// Whether a query, form or JSON field called `name` is sensitive.
+    public func isSensitive(name: String) -> Bool {
+        guard isEnabled else { return false }
+        var name = name
+        return name.withUTF8 { ByteSearch.containsCaseInsensitive($0, anyOf: fragmentBytes) }
+    }
+
+    /// Whether a header called `name` is sensitive.
+    public func isSensitive(headerName name: String) -> Bool {
+        guard isEnabled else { return false }
+        var name = name
+        return name.withUTF8 { bytes in
+            headerNameBytes.matchesWhole(bytes)
+                || ByteSearch.containsCaseInsensitive(bytes, anyOf: fragmentBytes)
+        }
+    }
+
+    /// The headers with sensitive values replaced by ``placeholder``.
+    public func redact(_ headers: Headers) -> Headers {
+        var secrets: [String] = []
+        return redact(headers, collectingSecretsInto: &secrets)
+    }
+
+    func redact(_ headers: Headers, collectingSecretsInto secrets: inout [String]) -> Headers {
+        guard isEnabled, headers.storage.contains(where: { isSensitive(headerName: $0.name) }) else { return headers }
+        var redacted = Headers()
+        for field in headers.storage {
+            if isSensitive(headerName: field.name) {
+                Self.collect(field.value, into: &secrets)
+                redacted.storage.add(name: field.name, value: Self.placeholder)
+            } else {
+                redacted.storage.add(name: field.name, value: field.value)
+            }
+        }
+        return redacted
+    }
+
+    /// The URL as text with sensitive query values and any user-info password hidden.
+    public func redact(url: URL) -> String {
+        var secrets: [String] = []
+        return redact(url: url, collectingSecretsInto: &secrets)
+    }
+
+    func redact(url: URL, collectingSecretsInto secrets: inout [String]) -> String {
+        let text = url.absoluteString
+        guard isEnabled else { return text }
+        var result = text
+        if let password = url.password(percentEncoded: true), !password.isEmpty {
+            Self.collect(password, into: &secrets)
+            result = result.replacingOccurrences(of: ":\(password)@", with: ":\(Self.placeholder)@")
+        }
+        guard let mark = result.firstIndex(of: "?") else { return result }
+        let afterMark = result.index(after: mark)
+        let end = result[afterMark...].firstIndex(of: "#") ?? result.endIndex
+        let query = redact(formEncoded: result[afterMark..<end], collectingSecretsInto: &secrets)
+        return String(result[..<afterMark]) + query + result[end...]
+    }
+
+    /// `a=1&token=<private>`: URL-encoded pairs with sensitive values hidden.
+    func redact(formEncoded query: Substring, collectingSecretsInto secrets: inout [String]) -> String {
+        guard isEnabled, !query.isEmpty else { return String(query) }
+        var text = String(query)
+        let needsWork = text.withUTF8 { ByteSearch.containsCaseInsensitive($0, anyOf: fragmentBytes) }
+        // A fragment may also hide behind percent-encoding (`%74oken`).
+        guard needsWork || query.contains("%") else { return text }
+        return query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let rawName = String(parts[0])
+            let name = (rawName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding) ?? rawName
+            guard parts.count == 2, isSensitive(name: name) else { return String(pair) }
+            let value = String(parts[1])
+            Self.collect(value, into: &secrets)
+            Self.collect(
+                value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? value, into: &secrets)
+            return "\(rawName)=\(Self.placeholder)"
+        }.joined(separator: "&")
+    }
+
+    /// Remembers a secret value and, for `Bearer xyz`-style values, its parts, for scrubbing free text.
+    static func collect(_ value: String, into secrets: inout [String]) {
+        guard value.count >= Scrubber.minimumSecretLength else { return }
+        secrets.append(value)
+        for part in value.split(whereSeparator: { $0 == " " || $0 == "," || $0 == ";" })
+        where part.count >= Scrubber.minimumSecretLength && part.count < value.count {
+            secrets.append(String(part))
+        }
+    }
+}
+
+/// Replaces known secret values in free text.
+enum Scrubber {
+    /// Shorter values are not scrubbed from free text (they would mangle it); they are still
+    /// hidden wherever their field name says they are sensitive.
+    static let minimumSecretLength = 4
+
+    static func scrub(_ text: String, secrets: [String]) -> String {
+        guard !secrets.isEmpty, !text.isEmpty else { return text }
+        let bytes = Array(text.utf8)
+        let scrubbed = scrub(bytes, secrets: secrets)
+        return scrubbed.count == bytes.count && scrubbed == bytes ? text : String(decoding: scrubbed, as: UTF8.self)
+    }
+
+    static func scrub(_ bytes: [UInt8], secrets: [String]) -> [UInt8] {
+        guard !secrets.isEmpty, !bytes.isEmpty else { return bytes }
+        var result = bytes
+        let placeholder = Array(Redaction.placeholder.utf8)
+        // Longest first, so a whole value goes before the parts it contains.
+        for secret in Set(secrets).sorted(by: { $0.utf8.count > $1.utf8.count }) {
+            let needle = Array(secret.utf8)
+            guard var range = ByteSearch.firstRange(of: needle, in: result) else { continue }
+            var output: [UInt8] = []
+            output.reserveCapacity(result.count)
+            var copied = 0
+            while true {
+                output += result[copied..<range.lowerBound]
+                output += placeholder
+                copied = range.upperBound
+                guard let next = ByteSearch.firstRange(of: needle, in: result, from: copied) else { break }
+                range = next
+            }
+            output += result[copied...]
+            result = output
+        }
+        return result
+    }
+}

@@ -1,0 +1,79 @@
+/// Adapts each attempt of a request and decides whether a failed attempt is retried — what
+/// Moya's plugins cannot do. Typical use: add a bearer token, refresh it after a 401, retry once.
+///
+/// ```swift
+/// struct AuthInterceptor: Interceptor {
+///     let session: Session   // an actor holding tokens
+///     func adapt(_ request: Request, for target: any TargetType) async throws -> Request {
+///         guard let scheme = target.authorizationType else { return request }   // login, refresh
+///         var request = request
+///         request.headers["Authorization"] = "\(scheme.scheme) \(try await session.accessToken())"
+///         return request
+///     }
+///     func retry(_ request: Request, for target: any TargetType, dueTo error: NetworkError,
+///                attempt: Int) async throws -> RetryDecision {
+///         guard attempt == 1, error.statusCode == 401, target.authorizationType != nil else { return .doNotRetry }
+///         try await session.refresh()      // its error reaches the caller as .interceptor(error)
+///         return .retry
+///     }
+/// }
+/// ```
+///
+/// Every attempt starts again from the prepared request (after plugins' `prepare`) and runs every
+/// interceptor's ``adapt(_:for:)`` in order, so a retry picks up a fresh token. After a failed
+/// attempt the interceptors' ``retry(_:for:dueTo:attempt:)`` are asked in order; the first
+/// answer other than ``RetryDecision/doNotRetry`` wins. Cancellation is never retried, and a
+/// provider caps attempts (see ``Provider/maximumRetries``).
+public protocol Interceptor: Sendable {
+    /// The request to send for this attempt. Default: unchanged.
+    ///
+    /// - Throws: any error, which fails the request as ``NetworkError/interceptor(_:)``
+    ///   (a `CancellationError` as ``NetworkError/cancelled``).
+    func adapt(_ request: Request, for target: any TargetType) async throws -> Request
+
+    /// Whether to retry after attempt number `attempt` (from 1) failed with `error`.
+    /// A 401 arrives as ``NetworkError/unacceptableStatus(_:)`` with the full response, body
+    /// included. Default: ``RetryDecision/doNotRetry``.
+    ///
+    /// - Throws: any error, which ends the request as ``NetworkError/interceptor(_:)``.
+    func retry(_ request: Request, for target: any TargetType, dueTo error: NetworkError, attempt: Int) async throws
+        -> RetryDecision
+}
+
+extension Interceptor {
+    /// Returns the request unchanged.
+    public func adapt(_ request: Request, for target: any TargetType) async throws -> Request { request }
+    /// Never retries.
+    public func retry(_ request: Request, for target: any TargetType, dueTo error: NetworkError, attempt: Int)
+        async throws -> RetryDecision
+    { .doNotRetry }
+}
+
+/// What to do after a failed attempt.
+public enum RetryDecision: Sendable, Hashable {
+    /// Give up: the failure is the result.
+    case doNotRetry
+    /// Send the request again now.
+    case retry
+    /// Send it again after waiting this long on the provider's clock.
+    case retryAfter(Duration)
+}
+
+/// Sets `Authorization: <scheme> <token>` on every target whose
+/// ``TargetType/authorizationType`` is not `nil`, replacing any value already there.
+public struct AccessTokenInterceptor: Interceptor {
+    private let token: @Sendable () async throws -> String
+
+    /// An interceptor that asks `token` for the current token on every attempt.
+    public init(token: @escaping @Sendable () async throws -> String) {
+        self.token = token
+    }
+
+    /// Adds the `Authorization` header when the target wants one.
+    public func adapt(_ request: Request, for target: any TargetType) async throws -> Request {
+        guard let type = target.authorizationType else { return request }
+        var request = request
+        request.headers["Authorization"] = "\(type.scheme) \(try await token())"
+        return request
+    }
+}

@@ -1,0 +1,101 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOPosix
+
+extension LiveTransport {
+    /// Turns AsyncHTTPClient and NIO errors into network errors a person can act on.
+    static func networkError(for error: any Error, request: Request, configuration: Configuration) -> NetworkError {
+        if let error = error as? NetworkError { return error }
+        if error is CancellationError || Task.isCancelled { return .cancelled }
+        func failure(_ kind: TransportFailure.Kind, _ reason: String) -> NetworkError {
+            .transport(TransportFailure(kind: kind, request: request, reason: reason, underlying: error))
+        }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .cancelled, .requestStreamCancelled:
+                return .cancelled
+            case .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout:
+                return failure(.connectTimedOut, "no connection within \(Self.seconds(configuration.connectTimeout))")
+            case .readTimeout:
+                return failure(.timedOut, "the server sent nothing for \(Self.seconds(configuration.readTimeout))")
+            case .deadlineExceeded:
+                let limit = request.timeout ?? configuration.requestTimeout
+                return failure(.timedOut, "no complete answer within \(Self.seconds(limit))")
+            case .remoteConnectionClosed:
+                return failure(.connectionLost, "the server closed the connection")
+            case .bodyLengthMismatch:
+                return .invalidRequest(
+                    "The request body of \(request.method) \(request.path) was not the announced length; "
+                        + "an upload file may have changed while it was sent."
+                )
+            case .invalidURL, .emptyHost, .emptyScheme:
+                return .invalidRequest("The URL \(Redaction.default.redact(url: request.url)) is not a valid HTTP URL.")
+            case .alreadyShutdown:
+                return .invalidRequest("The transport was shut down; create a new LiveTransport to send more requests.")
+            default:
+                if String(describing: error).contains("unsupportedScheme") {
+                    return .invalidRequest(
+                        "The URL \(Redaction.default.redact(url: request.url)) does not use http or https.")
+                }
+                return failure(.other, String(describing: error))
+            }
+        }
+        if let error = error as? NIOConnectionError {
+            if error.dnsAError != nil || error.dnsAAAAError != nil {
+                return failure(.cannotConnect, "could not find the host \(error.host)")
+            }
+            let reason = error.connectionErrors.first.map { Self.reason(for: $0.error) } ?? "no address to connect to"
+            return failure(.cannotConnect, reason)
+        }
+        if let error = error as? IOError {
+            switch error.errnoCode {
+            case ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL:
+                return failure(.cannotConnect, Self.reason(for: error))
+            case ECONNRESET, EPIPE, ECONNABORTED:
+                return failure(.connectionLost, Self.reason(for: error))
+            default:
+                return failure(.other, Self.reason(for: error))
+            }
+        }
+        if let error = error as? ChannelError {
+            switch error {
+            case .connectTimeout:
+                return failure(.connectTimedOut, "no connection within \(Self.seconds(configuration.connectTimeout))")
+            case .ioOnClosedChannel, .outputClosed, .eof, .alreadyClosed:
+                return failure(.connectionLost, "the connection closed")
+            default:
+                return failure(.other, String(describing: error))
+            }
+        }
+        if error is NIOTooManyBytesError {
+            return failure(
+                .responseTooLarge,
+                "it is larger than \(ByteCountText.format(Int64(configuration.maximumResponseBodySize))), "
+                    + "the most this transport keeps in memory; download it to a file instead"
+            )
+        }
+        return failure(.other, String(describing: error))
+    }
+
+    private static func reason(for error: any Error) -> String {
+        guard let error = error as? IOError else { return String(describing: error) }
+        switch error.errnoCode {
+        case ECONNREFUSED: return "connection refused"
+        case ENETUNREACH: return "network unreachable"
+        case EHOSTUNREACH: return "host unreachable"
+        case EADDRNOTAVAIL: return "address not available"
+        case ECONNRESET: return "connection reset by the server"
+        case EPIPE: return "the server stopped reading"
+        case ECONNABORTED: return "connection aborted"
+        case ETIMEDOUT: return "timed out"
+        default: return String(cString: strerror(error.errnoCode)).lowercased()
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
+        return "\(milliseconds) ms"
+    }
+}

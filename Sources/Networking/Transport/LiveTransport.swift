@@ -1,0 +1,160 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import Synchronization
+
+/// The transport that speaks HTTP/1.1 and HTTP/2 through one shared AsyncHTTPClient: pooled
+/// connections, connect and read timeouts, streamed uploads and downloads.
+///
+/// Create one per program and share it between providers; call ``shutdown()`` when done (or use
+/// ``withTransport(configuration:_:)``). A transport dropped without `shutdown()` shuts its
+/// client down in the background rather than leaking it. Cancelling the calling task cancels
+/// the exchange on the wire.
+public final class LiveTransport: Transport {
+    /// Timeouts, pool size and limits.
+    public struct Configuration: Sendable {
+        /// The most time to open a connection. Default: 10 s.
+        public var connectTimeout: Duration = .seconds(10)
+        /// The most time to wait for the next bytes from the server. Default: 30 s.
+        public var readTimeout: Duration = .seconds(30)
+        /// The most time a whole exchange may take when the request sets no timeout. Default: 120 s.
+        public var requestTimeout: Duration = .seconds(120)
+        /// The connections kept per host. Default: 8.
+        public var maximumConnectionsPerHost: Int = 8
+        /// How long an idle pooled connection is kept. Default: 60 s.
+        public var idleConnectionTimeout: Duration = .seconds(60)
+        /// The largest response body kept in memory (downloads to a file are not limited). Default: 32 MiB.
+        public var maximumResponseBodySize: Int = 32 * 1024 * 1024
+        /// The chunk size for streaming file uploads. Default: 64 KiB.
+        public var uploadChunkSize: Int = 64 * 1024
+        /// Whether to follow redirects (at most 5, no cycles). Default: `false`, so credentials are
+        /// never replayed to another URL behind the caller's back; a 3xx is then a response.
+        public var followsRedirects: Bool = false
+        /// Whether a refused or failed connection is retried until the request's deadline.
+        /// Default: `false`, so "connection refused" is reported at once.
+        public var retriesConnectionEstablishment: Bool = false
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// The configuration this transport was made with.
+    public let configuration: Configuration
+    let client: HTTPClient
+    private let ownsClient: Bool
+    private let isShutDown = Atomic(false)
+
+    /// A transport with its own client on NIO's shared event loops.
+    public init(configuration: Configuration = Configuration()) {
+        var settings = HTTPClient.Configuration()
+        settings.timeout = .init(
+            connect: .init(configuration.connectTimeout), read: .init(configuration.readTimeout))
+        settings.connectionPool = .init(
+            idleTimeout: .init(configuration.idleConnectionTimeout),
+            concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maximumConnectionsPerHost)
+        settings.connectionPool.retryConnectionEstablishment = configuration.retriesConnectionEstablishment
+        settings.redirectConfiguration =
+            configuration.followsRedirects ? .follow(max: 5, allowCycles: false) : .disallow
+        settings.decompression = .disabled
+        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
+        self.configuration = configuration
+        self.ownsClient = true
+    }
+
+    /// A transport over a client you own; ``shutdown()`` leaves that client running.
+    /// Only ``Configuration/requestTimeout``, ``Configuration/maximumResponseBodySize`` and
+    /// ``Configuration/uploadChunkSize`` apply; the rest is the client's own configuration.
+    public init(client: HTTPClient, configuration: Configuration = Configuration()) {
+        self.client = client
+        self.configuration = configuration
+        self.ownsClient = false
+    }
+
+    /// Runs `body` with a new transport and shuts it down afterwards, whatever happens.
+    @discardableResult
+    public static func withTransport<Result: Sendable>(
+        configuration: Configuration = Configuration(),
+        _ body: (LiveTransport) async throws -> Result
+    ) async throws -> Result {
+        let transport = LiveTransport(configuration: configuration)
+        do {
+            let result = try await body(transport)
+            try await transport.shutdown()
+            return result
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+    }
+
+    /// Closes pooled connections and stops the client (when this transport created it).
+    /// Requests still in flight fail; call once, when no more requests will be made.
+    public func shutdown() async throws {
+        guard ownsClient, !isShutDown.exchange(true, ordering: .relaxed) else { return }
+        try await client.shutdown()
+    }
+
+    deinit {
+        guard ownsClient, !isShutDown.load(ordering: .relaxed) else { return }
+        // The task keeps the client alive until it has closed its connections.
+        Task { [client] in try? await client.shutdown() }
+    }
+
+    /// Sends `request` over HTTP and returns the response, whatever its status.
+    ///
+    /// - Throws: ``NetworkError`` — `.transport` for connection failures and timeouts,
+    ///   `.cancelled` if the task was cancelled, `.invalidRequest` for a bad URL or upload file.
+    public func send(_ request: Request) async throws -> Response {
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        outgoing.headers = request.headers.storage
+        let deadline = NIODeadline.now() + TimeAmount(request.timeout ?? configuration.requestTimeout)
+        do {
+            let files = request.body.filePaths
+            if files.isEmpty {
+                if let buffer = request.body.inMemoryBuffer, buffer.readableBytes > 0 { outgoing.body = .bytes(buffer) }
+                return try await exchange(outgoing, for: request, deadline: deadline)
+            }
+            return try await FileStreaming.withReadHandles(files) { handles in
+                var streamed = outgoing
+                streamed.body = .stream(
+                    SegmentedBody(
+                        segments: request.body.segments, handles: handles, chunkSize: configuration.uploadChunkSize),
+                    length: .known(request.body.length))
+                return try await exchange(streamed, for: request, deadline: deadline)
+            }
+        } catch {
+            throw Self.networkError(for: error, request: request, configuration: configuration)
+        }
+    }
+
+    private func exchange(_ outgoing: HTTPClientRequest, for request: Request, deadline: NIODeadline) async throws
+        -> Response
+    {
+        let answer = try await client.execute(outgoing, deadline: deadline)
+        let statusCode = Int(answer.status.code)
+        let headers = Headers(storage: answer.headers)
+        if let destination = request.downloadDestination, (200..<300).contains(statusCode) {
+            let written = try await FileStreaming.write(answer.body, to: destination)
+            return Response(
+                statusCode: statusCode, headers: headers, request: request,
+                download: DownloadedFile(url: destination.url, byteCount: written))
+        }
+        let buffer = try await answer.body.collect(upTo: configuration.maximumResponseBodySize)
+        return Response(
+            statusCode: statusCode, headers: headers, body: Data(buffer: buffer, byteTransferStrategy: .automatic),
+            request: request)
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        self =
+            nanoseconds.overflow
+            ? .nanoseconds(.max) : .nanoseconds(nanoseconds.partialValue + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,13 @@
+/// Sends a request and returns the server's response, whatever its status: the bottom of the
+/// stack, below plugins, interceptors and validation.
+///
+/// ``LiveTransport`` speaks HTTP through AsyncHTTPClient; ``StubTransport`` answers from a
+/// closure. A transport must honour task cancellation (cancel the exchange, throw
+/// `CancellationError` or ``NetworkError/cancelled``).
+public protocol Transport: Sendable {
+    /// Sends `request` and returns the response.
+    ///
+    /// - Throws: preferably ``NetworkError``; any other error is wrapped as a
+    ///   ``NetworkError/transport(_:)`` failure of kind `other`.
+    func send(_ request: Request) async throws -> Response
+}
