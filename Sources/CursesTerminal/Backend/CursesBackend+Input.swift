@@ -42,7 +42,9 @@ extension CursesBackend {
     }
 
     private func takeTerminationSignal() -> TerminalEvent? {
-        guard terminationSignal == nil, let signal = SignalTrap.pendingSignal else { return nil }
+        guard signalsInstalled, terminationSignal == nil, let signal = SignalTrap.pendingSignal else {
+            return nil
+        }
         terminationSignal = signal
         return .key(.ctrl("c"))
     }

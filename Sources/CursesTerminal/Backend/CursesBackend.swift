@@ -38,7 +38,7 @@ public final class CursesBackend: TerminalBackend {
     var lastPainted: Grid?
     var needsFullRepaint = true
     var canSuspend = false
-    private var signalsInstalled = false
+    private(set) var signalsInstalled = false
     private var ownsTerminal = false
     private var lastKnownSize = (width: 0, height: 0)
 

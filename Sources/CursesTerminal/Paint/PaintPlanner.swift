@@ -65,13 +65,21 @@ enum PaintPlanner {
             displayWidth(base) == width
         else { return replacement }
         var text = [base]
-        while let next = scalars.next()?.value, text.count <= maximumCombiningCharacters {
-            // Keep combining marks and variation selectors; a second spacing character (the
-            // rest of an emoji sequence or a flag) cannot share a curses cell.
-            guard !isControl(next), displayWidth(next) == 0 else { break }
-            text.append(next)
+        while let next = scalars.next(), text.count <= maximumCombiningCharacters {
+            // Keep combining marks (variation selectors are marks too). The rest of an emoji
+            // sequence or a flag cannot share a curses cell, and a joiner or a bidi control
+            // left dangling would act on the next cell: stop at the first of those.
+            guard isCombiningMark(next), displayWidth(next.value) == 0 else { break }
+            text.append(next.value)
         }
         return text
+    }
+
+    private static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .spacingMark: true
+        default: false
+        }
     }
 
     /// C0 controls, DEL and C1 controls: bytes a terminal acts on instead of showing.
