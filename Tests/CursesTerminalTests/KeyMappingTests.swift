@@ -42,7 +42,8 @@ struct KeyMappingTests {
         "Curses key codes",
         arguments: [
             (cn_key_up(), Key.up), (cn_key_down(), .down), (cn_key_left(), .left), (cn_key_right(), .right),
-            (cn_key_home(), .home), (cn_key_end(), .end), (cn_key_ppage(), .pageUp), (cn_key_npage(), .pageDown),
+            (cn_key_home(), .home), (cn_key_end(), .end), (cn_key_ppage(), .pageUp),
+            (cn_key_npage(), .pageDown),
             (cn_key_btab(), .backTab), (cn_key_backspace(), .backspace), (cn_key_dc(), .delete),
             (cn_key_enter(), .enter), (cn_key_a1(), .home), (cn_key_c1(), .end), (cn_key_a3(), .pageUp),
             (cn_key_c3(), .pageDown), (cn_key_find(), .home), (cn_key_select(), .end),
@@ -86,7 +87,8 @@ struct KeyMappingTests {
 
     @Test("Extra escape sequences cover both keypad modes and VT220 function keys")
     func escapeSequences() {
-        let bound = Dictionary(EscapeSequences.bindings.map { ($0.sequence, $0.code) }, uniquingKeysWith: { first, _ in first })
+        let bound = Dictionary(
+            EscapeSequences.bindings.map { ($0.sequence, $0.code) }, uniquingKeysWith: { first, _ in first })
         #expect(bound["\u{1B}[A"] == cn_key_up())
         #expect(bound["\u{1B}OA"] == cn_key_up())
         #expect(bound["\u{1B}[Z"] == cn_key_btab())

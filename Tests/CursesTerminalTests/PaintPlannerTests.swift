@@ -42,7 +42,10 @@ struct PaintPlannerTests {
         var after = before
         after.write("J", x: 0, y: 1)
         let operations = plan(after, from: before)
-        #expect(operations == [PaintOperation(x: 0, y: 1, text: [0x4A], rendition: Palette.monochrome.rendition(for: .plain))])
+        #expect(
+            operations == [
+                PaintOperation(x: 0, y: 1, text: [0x4A], rendition: Palette.monochrome.rendition(for: .plain))
+            ])
         #expect(plan(before, from: before).isEmpty)
     }
 
@@ -81,7 +84,10 @@ struct PaintPlannerTests {
 
     @Test("A decomposed accent is sent as its base and combining mark")
     func decomposed() {
-        #expect(PaintPlanner.glyph(for: "e\u{0301}", width: 1, displayWidth: PaintPlanner.systemDisplayWidth) == [0x65, 0x301])
+        #expect(
+            PaintPlanner.glyph(for: "e\u{0301}", width: 1, displayWidth: PaintPlanner.systemDisplayWidth) == [
+                0x65, 0x301,
+            ])
     }
 
     @Test("A character whose width disagrees with its cell becomes ? or a full-width ？")
@@ -97,18 +103,28 @@ struct PaintPlannerTests {
     @Test("Combining marks stay with their base, at most four of them")
     func combiningMarks() {
         let overloaded = Character("a" + String(repeating: "\u{0301}", count: 6) as String)
-        let glyph = PaintPlanner.glyph(for: overloaded, width: 1, displayWidth: PaintPlanner.systemDisplayWidth)
+        let glyph = PaintPlanner.glyph(
+            for: overloaded, width: 1, displayWidth: PaintPlanner.systemDisplayWidth)
         #expect(glyph == [0x61, 0x301, 0x301, 0x301, 0x301])
     }
 
     @Test("Of an emoji sequence only the first emoji is sent: curses cannot hold the rest in one cell")
     func emojiSequence() {
         let family: Character = "👨‍👩‍👧"
-        #expect(PaintPlanner.glyph(for: family, width: 2, displayWidth: PaintPlanner.systemDisplayWidth) == [0x1F468])
+        #expect(
+            PaintPlanner.glyph(for: family, width: 2, displayWidth: PaintPlanner.systemDisplayWidth) == [
+                0x1F468
+            ])
         let thumbs: Character = "👍🏽"  // the skin tone modifier is a spacing character
-        #expect(PaintPlanner.glyph(for: thumbs, width: 2, displayWidth: PaintPlanner.systemDisplayWidth) == [0x1F44D])
+        #expect(
+            PaintPlanner.glyph(for: thumbs, width: 2, displayWidth: PaintPlanner.systemDisplayWidth) == [
+                0x1F44D
+            ])
         let heart: Character = "❤️"  // U+2764 U+FE0F: the variation selector is zero-width
-        #expect(PaintPlanner.glyph(for: heart, width: 1, displayWidth: PaintPlanner.systemDisplayWidth) == [0x2764, 0xFE0F])
+        #expect(
+            PaintPlanner.glyph(for: heart, width: 1, displayWidth: PaintPlanner.systemDisplayWidth) == [
+                0x2764, 0xFE0F,
+            ])
     }
 
     @Test("A wide character in the last column would wrap, so it becomes ?")
@@ -135,8 +151,12 @@ struct PaintPlannerTests {
         grid.write("x", x: 0, y: 0, style: Style(.reverse))
         grid.write("y", x: 1, y: 0, style: Style(.bold, color: .error))
         let palette = Palette(usesColor: true, colorCount: 256, usesDefaultBackground: true)
-        let operations = PaintPlanner.operations(for: grid.changes(from: nil), columns: 2, rows: 1, palette: palette)
-        #expect(operations.map(\.rendition) == [.init(attributes: cn_attr_reverse(), pair: 0), .init(attributes: cn_attr_bold(), pair: 2)])
+        let operations = PaintPlanner.operations(
+            for: grid.changes(from: nil), columns: 2, rows: 1, palette: palette)
+        #expect(
+            operations.map(\.rendition) == [
+                .init(attributes: cn_attr_reverse(), pair: 0), .init(attributes: cn_attr_bold(), pair: 2),
+            ])
     }
 
     @Test("Terminfo padding is stripped from reset sequences")

@@ -16,14 +16,17 @@ struct PaletteTests {
 
     @Test("Attributes map one to one, with or without colour")
     func attributes() {
-        for palette in [Palette.monochrome, Palette(usesColor: true, colorCount: 256, usesDefaultBackground: true)] {
+        for palette in [
+            Palette.monochrome, Palette(usesColor: true, colorCount: 256, usesDefaultBackground: true),
+        ] {
             #expect(palette.rendition(for: .plain) == .init(attributes: cn_attr_normal(), pair: 0))
             #expect(palette.rendition(for: Style(.bold)).attributes == cn_attr_bold())
             #expect(palette.rendition(for: Style(.reverse)).attributes == cn_attr_reverse())
             #expect(palette.rendition(for: Style(.underline)).attributes == cn_attr_underline())
             #expect(palette.rendition(for: Style(.dim)).attributes == cn_attr_dim())
             #expect(
-                palette.rendition(for: Style([.bold, .reverse])).attributes == cn_attr_bold() | cn_attr_reverse()
+                palette.rendition(for: Style([.bold, .reverse])).attributes == cn_attr_bold()
+                    | cn_attr_reverse()
             )
         }
     }
@@ -36,7 +39,9 @@ struct PaletteTests {
             #expect(palette.rendition(for: Style(color: role)).pair == 0)
         }
         #expect(palette.rendition(for: Style(color: .muted)).attributes == cn_attr_dim())
-        #expect(palette.rendition(for: Style(.reverse, color: .accent)) == .init(attributes: cn_attr_reverse(), pair: 0))
+        #expect(
+            palette.rendition(for: Style(.reverse, color: .accent))
+                == .init(attributes: cn_attr_reverse(), pair: 0))
     }
 
     @Test("With 256 colours each role has its own pair on the default background")
@@ -52,7 +57,8 @@ struct PaletteTests {
             ]
         )
         #expect(palette.rendition(for: Style(color: .normal)).pair == 0)
-        #expect(palette.rendition(for: Style(.bold, color: .error)) == .init(attributes: cn_attr_bold(), pair: 2))
+        #expect(
+            palette.rendition(for: Style(.bold, color: .error)) == .init(attributes: cn_attr_bold(), pair: 2))
         #expect(palette.rendition(for: Style(color: .muted)) == .init(attributes: cn_attr_normal(), pair: 5))
     }
 

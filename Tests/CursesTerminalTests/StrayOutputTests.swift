@@ -3,7 +3,7 @@ import Testing
 @testable import CursesTerminal
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Stray output redirect")
@@ -33,7 +33,7 @@ struct StrayOutputTests {
     func redirects() throws {
         var pipeEnds: [Int32] = [0, 0]
         try #require(pipe(&pipeEnds) == 0)
-        defer { pipeEnds.forEach { close($0) } }
+        defer { for end in pipeEnds { close(end) } }
         let (reader, writer) = (pipeEnds[0], pipeEnds[1])
         _ = fcntl(reader, F_SETFL, O_NONBLOCK)
         let path = temporaryPath()
@@ -59,7 +59,10 @@ struct StrayOutputTests {
 
     @Test("An unwritable path is a clear error and redirects nothing")
     func unwritable() {
-        #expect(throws: CursesTerminalError.cannotOpenStrayOutput(path: "/nonexistent/dir/x.log", reason: "No such file or directory")) {
+        #expect(
+            throws: CursesTerminalError.cannotOpenStrayOutput(
+                path: "/nonexistent/dir/x.log", reason: "No such file or directory")
+        ) {
             _ = try StrayOutput(path: "/nonexistent/dir/x.log", descriptors: [STDERR_FILENO])
         }
         let description = CursesTerminalError.cannotOpenStrayOutput(path: "/x", reason: "denied").description

@@ -2,9 +2,9 @@ import CNCurses
 import CardWalletUI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension CursesBackend {

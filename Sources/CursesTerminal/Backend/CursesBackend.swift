@@ -2,9 +2,9 @@ import CNCurses
 import CardWalletUI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A ``TerminalBackend`` over ncursesw: keys in through `wget_wch`, frames out as the cells that
@@ -198,7 +198,10 @@ public final class CursesBackend: TerminalBackend {
 
     private func crashNote() -> [UInt8] {
         guard let path = strayOutput?.path, path != "/dev/null" else { return [] }
-        return Array("The terminal was restored after a crash. Output written while the interface was open is in \(path).\n".utf8)
+        let note =
+            "The terminal was restored after a crash. "
+            + "Output written while the interface was open is in \(path).\n"
+        return Array(note.utf8)
     }
 
     /// What the terminal needs to be usable again: attributes off, cursor visible, keypad
@@ -213,7 +216,9 @@ public final class CursesBackend: TerminalBackend {
         return bytes
     }
 
-    private static func open(_ descriptor: Int32, mode: String) -> (file: UnsafeMutablePointer<FILE>, descriptor: Int32)? {
+    private static func open(_ descriptor: Int32, mode: String) -> (
+        file: UnsafeMutablePointer<FILE>, descriptor: Int32
+    )? {
         let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 3)
         guard copy >= 0 else { return nil }
         guard let file = fdopen(copy, mode) else {

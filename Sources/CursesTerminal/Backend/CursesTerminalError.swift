@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Why the terminal interface could not start, or why it stopped.
@@ -55,7 +55,8 @@ public enum CursesTerminalError: Error, Sendable, Hashable, CustomStringConverti
                 + "Set LANG to a UTF-8 locale (e.g. `export LANG=C.UTF-8`) or install one "
                 + "(Debian: `apt-get install locales`)."
         case .alreadyActive:
-            return "the terminal is already in use by this program's interface; restore it before starting another."
+            return "the terminal is already in use by this program's interface; "
+                + "restore it before starting another."
         case .cannotOpenStrayOutput(let path, let reason):
             return "cannot open \(path.debugDescription) for messages written while the interface is open: "
                 + "\(reason). Choose a writable path."

@@ -6,7 +6,8 @@ enum TerminfoString {
         var result: [UInt8] = []
         var index = value.startIndex
         while index < value.endIndex {
-            if value[index] == UInt8(ascii: "$"), index + 1 < value.endIndex, value[index + 1] == UInt8(ascii: "<"),
+            if value[index] == UInt8(ascii: "$"), index + 1 < value.endIndex,
+                value[index + 1] == UInt8(ascii: "<"),
                 let close = value[(index + 2)...].firstIndex(of: UInt8(ascii: ">"))
             {
                 index = close + 1

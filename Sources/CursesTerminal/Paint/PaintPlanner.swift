@@ -1,11 +1,11 @@
 import CNCurses
+import CardWalletUI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
-import CardWalletUI
 
 /// One cell for the backend to write: where, which characters, how.
 struct PaintOperation: Hashable, Sendable {

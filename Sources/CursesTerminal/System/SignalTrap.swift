@@ -1,9 +1,9 @@
 import CNCurses
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The process-wide signal handlers that restore the terminal.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A pseudo-terminal pair: the backend gets the slave side, the test plays the terminal on the
@@ -77,7 +77,9 @@ final class PseudoTerminal {
             }
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else {
-                throw Failure(description: "no \(marker.debugDescription) within \(timeout); got \(received.count) bytes")
+                throw Failure(
+                    description:
+                        "no \(marker.debugDescription) within \(timeout); got \(received.count) bytes")
             }
             var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             let (seconds, attoseconds) = remaining.components
