@@ -125,7 +125,8 @@ static inline int cn_signal_is_default(int signo) {
 //
 // Everything a signal handler touches lives here, in C, and is async-signal-safe: the handlers
 // only read state prepared before curses mode (the reset escape bytes, the saved termios, the
-// saved file descriptors) and call write(2), tcsetattr(3), dup2(2), sigaction(2) and raise(3).
+// saved file descriptors) and call write(2), tcsetattr(3), dup2(2), sigaction(2), signal(2)
+// and raise(3).
 //
 // The state is a static of this header, so each object file that uses these functions gets its
 // own copy: exactly one Swift file (SignalTrap.swift) may call the cn_trap_* functions.
@@ -181,7 +182,7 @@ static inline void cn_trap_emergency_restore(void) {
     cn_trap.restored = 1;
     int saved_errno = errno;
     cn_trap_write_all(cn_trap.tty_fd, cn_trap.reset, cn_trap.reset_length);
-    tcsetattr(cn_trap.tty_fd, TCSADRAIN, &cn_trap.termios);
+    tcsetattr(cn_trap.tty_fd, TCSANOW, &cn_trap.termios);
     if (cn_trap.saved_stdout >= 0) {
         dup2(cn_trap.saved_stdout, STDOUT_FILENO);
     }
@@ -192,22 +193,30 @@ static inline void cn_trap_emergency_restore(void) {
     errno = saved_errno;
 }
 
-/// Hands `signo` to whoever had it before us (the Swift runtime's backtracer, or the default
-/// action) by reinstalling that handler and raising the signal again: it is delivered as soon as
-/// this handler returns, with the interrupted context intact.
-static inline void cn_trap_chain(int signo) {
+/// Gives `signo` back to whoever had it before us: the Swift runtime's backtracer, or the
+/// default action (a core dump for crashes).
+static inline void cn_trap_reinstall_previous(int signo) {
     if (signo > 0 && signo < CN_TRAP_SIGNAL_LIMIT && cn_trap.installed[signo]) {
         sigaction(signo, &cn_trap.previous[signo], NULL);
         cn_trap.installed[signo] = 0;
     } else {
         signal(signo, SIG_DFL);
     }
-    raise(signo);
 }
 
-static void cn_trap_on_crash(int signo) {
+/// Restores the terminal, then passes the crash on. A fault the kernel raised (a bad access, an
+/// illegal instruction: si_code > 0) happens again as soon as this handler returns, so the
+/// previous handler sees it with its true address and context. Anything else (abort(), kill,
+/// SIGTRAP, whose instruction would not run again) is raised anew, to be delivered on return.
+static void cn_trap_on_crash(int signo, siginfo_t *info, void *context) {
+    (void)context;
     cn_trap_emergency_restore();
-    cn_trap_chain(signo);
+    cn_trap_reinstall_previous(signo);
+    int refaults = info != NULL && info->si_code > 0
+        && (signo == SIGSEGV || signo == SIGBUS || signo == SIGILL || signo == SIGFPE);
+    if (!refaults) {
+        raise(signo);
+    }
 }
 
 /// The first termination request is recorded for the main loop to act on; a second one means the
@@ -218,18 +227,25 @@ static void cn_trap_on_terminate(int signo) {
         return;
     }
     cn_trap_emergency_restore();
-    cn_trap_chain(signo);
+    cn_trap_reinstall_previous(signo);
+    raise(signo);
 }
 
-static inline int cn_trap_install_one(int signo, void (*handler)(int)) {
+static inline int cn_trap_install_one(int signo, void (*handler)(int),
+                                      void (*action_handler)(int, siginfo_t *, void *)) {
     if (signo <= 0 || signo >= CN_TRAP_SIGNAL_LIMIT || cn_trap.installed[signo]) {
         return 0;
     }
     struct sigaction action;
     memset(&action, 0, sizeof action);
-    action.sa_handler = handler;
     sigfillset(&action.sa_mask);
     action.sa_flags = SA_RESTART | SA_ONSTACK;
+    if (action_handler != NULL) {
+        action.sa_sigaction = action_handler;
+        action.sa_flags |= SA_SIGINFO;
+    } else {
+        action.sa_handler = handler;
+    }
     if (sigaction(signo, &action, &cn_trap.previous[signo]) != 0) {
         return -1;
     }
@@ -244,12 +260,12 @@ static inline int cn_trap_install(void) {
     static const int terminations[] = {SIGINT, SIGTERM, SIGHUP};
     cn_trap.pending = 0;
     for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++) {
-        if (cn_trap_install_one(crashes[i], cn_trap_on_crash) != 0) {
+        if (cn_trap_install_one(crashes[i], NULL, cn_trap_on_crash) != 0) {
             return -1;
         }
     }
     for (size_t i = 0; i < sizeof terminations / sizeof terminations[0]; i++) {
-        if (cn_trap_install_one(terminations[i], cn_trap_on_terminate) != 0) {
+        if (cn_trap_install_one(terminations[i], cn_trap_on_terminate, NULL) != 0) {
             return -1;
         }
     }
