@@ -98,6 +98,8 @@ public final class CursesBackend: TerminalBackend {
         strayOutput?.end()
         strayOutput = nil
         if signalsInstalled {
+            // A request that came after the loop last asked still counts: `run` reports it.
+            if terminationSignal == nil { terminationSignal = SignalTrap.pendingSignal }
             SignalTrap.uninstall()
             signalsInstalled = false
         }
@@ -124,12 +126,15 @@ public final class CursesBackend: TerminalBackend {
             signalsInstalled = true
         }
         // Curses gets its own descriptors: fds 0 and 1 may be redirected below.
-        guard let output = Self.open(configuration.outputDescriptor, mode: "w"),
-            let input = Self.open(configuration.inputDescriptor, mode: "r")
-        else { throw .systemCallFailed(call: "dup", reason: SystemError.describe(errno)) }
+        guard let output = Self.open(configuration.outputDescriptor, mode: "w") else {
+            throw .systemCallFailed(call: "dup", reason: SystemError.describe(errno))
+        }
         outputFile = output.file
-        inputFile = input.file
         terminal = output.descriptor
+        guard let input = Self.open(configuration.inputDescriptor, mode: "r") else {
+            throw .systemCallFailed(call: "dup", reason: SystemError.describe(errno))
+        }
+        inputFile = input.file
         use_tioctl(true)  // the window size from the terminal wins over stale LINES/COLUMNS
         guard let screen = newterm(type, output.file, input.file) else {
             throw .unknownTerminalType(type)
