@@ -142,6 +142,21 @@ extension TerminalSessionTests {
             #expect(cn_signal_is_default(SIGTERM) == before)
         }
 
+        @Test("A termination request the loop never asked about is still reported after restore")
+        func terminationSeenAtRestore() throws {
+            let harness = try BackendHarness()
+            let backend = try CursesBackend(configuration: harness.configuration(handlesSignals: true))
+            defer { backend.restore() }
+            try #require(cn_signal_is_default(SIGINT) == 0, "the handler must be installed before raising")
+
+            kill(getpid(), SIGINT)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while SignalTrap.pendingSignal == nil, ContinuousClock.now < deadline {}
+            #expect(backend.terminationSignal == nil)
+            backend.restore()
+            #expect(backend.terminationSignal == SIGINT)
+        }
+
         @Test("Colours follow the role; with colours off only attributes remain")
         func colours() throws {
             var grid = Grid(width: 20, height: 2)
