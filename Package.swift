@@ -117,6 +117,7 @@ let package = Package(
             dependencies: ["CardAPI", "Networking", "CardModels", "TokenStore", "CardMockServer"]
         ),
         .testTarget(name: "CardWalletUITests", dependencies: ["CardWalletUI", "CardModels"]),
+        .testTarget(name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CardWalletUI"]),
         .testTarget(
             name: "CardMockServerTests",
             dependencies: [

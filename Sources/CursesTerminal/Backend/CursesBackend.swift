@@ -1,0 +1,239 @@
+import CNCurses
+import CardWalletUI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A ``TerminalBackend`` over ncursesw: keys in through `wget_wch`, frames out as the cells that
+/// changed, and the terminal restored on every way out (see `docs/Terminal.md`).
+///
+/// Curses is process-global, so at most one backend is active at a time, on the main actor.
+/// Prefer ``CursesTerminal/run(configuration:_:)``, which guarantees ``restore()``.
+@MainActor
+public final class CursesBackend: TerminalBackend {
+    /// Whether a backend of this process owns the terminal.
+    private static var isTerminalInUse = false
+
+    /// How this backend was started.
+    public let configuration: Configuration
+
+    /// The first SIGINT, SIGTERM or SIGHUP the process received while the interface was open.
+    ///
+    /// When one arrives, ``nextEvent(timeoutMilliseconds:)`` returns `.key(.ctrl("c"))` once so
+    /// the loop wakes up and quits; the loop should also stop whenever this is set. A second
+    /// such signal restores the terminal at once and ends the process.
+    public internal(set) var terminationSignal: Int32?
+
+    var screen: OpaquePointer?
+    var window: UnsafeMutablePointer<WINDOW>?
+    private var outputFile: UnsafeMutablePointer<FILE>?
+    private var inputFile: UnsafeMutablePointer<FILE>?
+    private var terminal: Int32 = -1
+    private var originalModes = termios()
+    var strayOutput: StrayOutput?
+    var palette = Palette.monochrome
+    var lastPainted: Grid?
+    var needsFullRepaint = true
+    var canSuspend = false
+    private(set) var signalsInstalled = false
+    private var ownsTerminal = false
+    private var lastKnownSize = (width: 0, height: 0)
+
+    /// Takes over the terminal: curses mode, keypad, no echo, hidden cursor, colours.
+    /// - Parameter configuration: Which terminal, where stray output goes, colours, signals.
+    /// - Throws: ``CursesTerminalError`` when the streams are not a terminal, `TERM` is unset or
+    ///   unknown, no UTF-8 locale exists, another backend is active, or set-up fails. Nothing
+    ///   is changed on the terminal then.
+    public init(configuration: Configuration = Configuration()) throws(CursesTerminalError) {
+        self.configuration = configuration
+        guard !Self.isTerminalInUse else { throw .alreadyActive }
+        guard isatty(configuration.inputDescriptor) == 1 else { throw .notATerminal(.input) }
+        guard isatty(configuration.outputDescriptor) == 1 else { throw .notATerminal(.output) }
+        let type = configuration.terminalType ?? Self.environment("TERM")
+        guard let type, !type.isEmpty else { throw .terminalTypeUnset }
+        guard TerminalLocale.ensureUTF8() else { throw .noUTF8Locale }
+        guard tcgetattr(configuration.outputDescriptor, &originalModes) == 0 else {
+            throw .systemCallFailed(call: "tcgetattr", reason: SystemError.describe(errno))
+        }
+        Self.isTerminalInUse = true
+        ownsTerminal = true
+        do {
+            try start(type: type)
+        } catch {
+            restore()
+            throw error
+        }
+    }
+
+    /// Columns and rows right now.
+    public var size: (width: Int, height: Int) {
+        guard window != nil else { return lastKnownSize }
+        return (Int(cn_cols()), Int(cn_lines()))
+    }
+
+    /// Makes the next ``present(_:)`` clear the terminal and paint every cell, as after a resize:
+    /// for a redraw key (Ctrl-L) when something else scribbled on the screen.
+    public func requestFullRepaint() {
+        needsFullRepaint = true
+    }
+
+    /// Leaves curses mode: the terminal's modes, cursor, keypad and main screen are as before,
+    /// fds 1 and 2 point where they did, and the signal handlers are the previous ones.
+    /// Safe to call more than once.
+    public func restore() {
+        guard ownsTerminal else { return }
+        if window != nil {
+            lastKnownSize = size
+            _ = endwin()
+        }
+        if terminal >= 0 {
+            _ = tcsetattr(terminal, TCSADRAIN, &originalModes)
+        }
+        SignalTrap.disarm()
+        // The terminal is sane again before fd 2 comes back, so anything written from here
+        // on (an error message, a runtime crash report) lands on a readable screen.
+        strayOutput?.end()
+        strayOutput = nil
+        if signalsInstalled {
+            // A request that came after the loop last asked still counts: `run` reports it.
+            if terminationSignal == nil { terminationSignal = SignalTrap.pendingSignal }
+            SignalTrap.uninstall()
+            signalsInstalled = false
+        }
+        if let screen {
+            delscreen(screen)
+            self.screen = nil
+        }
+        window = nil
+        if let outputFile { fclose(outputFile) }
+        if let inputFile { fclose(inputFile) }
+        outputFile = nil
+        inputFile = nil
+        terminal = -1
+        ownsTerminal = false
+        Self.isTerminalInUse = false
+    }
+
+    private func start(type: String) throws(CursesTerminalError) {
+        let tstpIsDefault = cn_signal_is_default(SIGTSTP) != 0
+        if configuration.handlesSignals {
+            // Before newterm: ncurses installs its own SIGINT/SIGTERM handlers (which exit
+            // without our restore) only where it finds the default action.
+            try SignalTrap.install()
+            signalsInstalled = true
+        }
+        // Curses gets its own descriptors: fds 0 and 1 may be redirected below.
+        guard let output = Self.open(configuration.outputDescriptor, mode: "w") else {
+            throw .systemCallFailed(call: "dup", reason: SystemError.describe(errno))
+        }
+        outputFile = output.file
+        terminal = output.descriptor
+        guard let input = Self.open(configuration.inputDescriptor, mode: "r") else {
+            throw .systemCallFailed(call: "dup", reason: SystemError.describe(errno))
+        }
+        inputFile = input.file
+        use_tioctl(true)  // the window size from the terminal wins over stale LINES/COLUMNS
+        guard let screen = newterm(type, output.file, input.file) else {
+            throw .unknownTerminalType(type)
+        }
+        self.screen = screen
+        _ = set_term(screen)
+        window = cn_stdscr()
+        let resetBytes = Self.resetSequence()
+        try redirectStrayOutput()
+        if signalsInstalled {
+            try SignalTrap.arm(
+                SignalTrap.Restoration(
+                    terminal: terminal, terminalModes: originalModes, resetBytes: resetBytes,
+                    originalStandardOutput: strayOutput?.original(of: STDOUT_FILENO) ?? -1,
+                    originalStandardError: strayOutput?.original(of: STDERR_FILENO) ?? -1,
+                    note: crashNote()
+                )
+            )
+        }
+        enterCursesModes()
+        palette = startColors()
+        canSuspend =
+            configuration.suspendsOnCtrlZ && tstpIsDefault
+            && getpgrp() != getsid(0)  // an orphaned job could never be resumed
+            && tcgetpgrp(terminal) == getpgrp()
+    }
+
+    private func enterCursesModes() {
+        guard let window else { return }
+        // raw, not cbreak: Ctrl-C, Ctrl-Z, Ctrl-\, Ctrl-S and Ctrl-Q arrive as keys instead of
+        // signals and flow control; Ctrl-C reaches the UI as `.ctrl("c")`, its quit key.
+        _ = raw()
+        _ = noecho()
+        _ = nonl()
+        _ = intrflush(window, false)
+        _ = keypad(window, true)
+        _ = meta(window, true)
+        _ = set_escdelay(Int32(clamping: configuration.escapeDelayMilliseconds))
+        _ = curs_set(0)
+        _ = leaveok(window, true)
+        _ = scrollok(window, false)
+        _ = idlok(window, false)
+        EscapeSequences.install()
+    }
+
+    private func startColors() -> Palette {
+        guard configuration.colors == .automatic,
+            Palette.environmentAllowsColor(noColor: Self.environment("NO_COLOR")),
+            has_colors(), start_color() == OK
+        else { return .monochrome }
+        let defaultBackground = use_default_colors() == OK
+        let palette = Palette(
+            usesColor: true, colorCount: Int(cn_colors()), usesDefaultBackground: defaultBackground)
+        guard cn_color_pairs() > Int32(Style.Color.allCases.count) else { return .monochrome }
+        for definition in palette.pairDefinitions {
+            _ = init_pair(definition.pair, definition.foreground, definition.background)
+        }
+        return palette
+    }
+
+    private func redirectStrayOutput() throws(CursesTerminalError) {
+        guard let path = configuration.strayOutputPath else { return }
+        let descriptors = [STDOUT_FILENO, STDERR_FILENO].filter { isatty($0) == 1 }
+        strayOutput = try StrayOutput(path: path, descriptors: descriptors)
+    }
+
+    private func crashNote() -> [UInt8] {
+        guard let path = strayOutput?.path, path != "/dev/null" else { return [] }
+        let note =
+            "The terminal was restored after a crash. "
+            + "Output written while the interface was open is in \(path).\n"
+        return Array(note.utf8)
+    }
+
+    /// What the terminal needs to be usable again: attributes off, cursor visible, keypad
+    /// transmit off, main screen. Padding (`$<5>`) is dropped: there is no one to interpret it.
+    private static func resetSequence() -> [UInt8] {
+        var bytes: [UInt8] = []
+        for capability in ["sgr0", "cnorm", "rmkx", "rmcup"] {
+            var buffer = [CChar](repeating: 0, count: 256)
+            let length = cn_string_capability(capability, &buffer, buffer.count)
+            bytes += TerminfoString.removingPadding(buffer[..<length].map { UInt8(bitPattern: $0) })
+        }
+        return bytes
+    }
+
+    private static func open(_ descriptor: Int32, mode: String) -> (
+        file: UnsafeMutablePointer<FILE>, descriptor: Int32
+    )? {
+        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 3)
+        guard copy >= 0 else { return nil }
+        guard let file = fdopen(copy, mode) else {
+            _ = close(copy)
+            return nil
+        }
+        return (file, copy)
+    }
+
+    static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+}
