@@ -78,7 +78,7 @@ extension TerminalSessionTests {
 
             try harness.terminal.resize(columns: 50, rows: 12)
             // The kernel signals a terminal's foreground process group; this pty has none.
-            kill(getpid(), SIGWINCH)
+            deliverSignalToThisThread(SIGWINCH)
             #expect(harness.nextEvent(from: backend) == .resize(width: 50, height: 12))
             #expect(backend.size == (width: 50, height: 12))
 
@@ -133,7 +133,7 @@ extension TerminalSessionTests {
 
             // Process-directed, as from `kill`: a thread-directed raise() would stay pending on this
             // thread, since libdispatch's worker threads block such signals.
-            kill(getpid(), SIGTERM)
+            deliverSignalToThisThread(SIGTERM)
             #expect(harness.nextEvent(from: backend) == .key(.ctrl("c")))
             #expect(backend.terminationSignal == SIGTERM)
             #expect(backend.nextEvent(timeoutMilliseconds: 0) == nil)
@@ -149,7 +149,7 @@ extension TerminalSessionTests {
             defer { backend.restore() }
             try #require(cn_signal_is_default(SIGINT) == 0, "the handler must be installed before raising")
 
-            kill(getpid(), SIGINT)
+            deliverSignalToThisThread(SIGINT)
             let deadline = ContinuousClock.now + .seconds(20)
             while SignalTrap.pendingSignal == nil, ContinuousClock.now < deadline {}
             #expect(backend.terminationSignal == nil)

@@ -50,7 +50,7 @@ extension TerminalSessionTests {
                 try await CursesTerminal.run(configuration: harness.configuration(handlesSignals: true)) {
                     backend in
                     try #require(cn_signal_is_default(SIGHUP) == 0)
-                    kill(getpid(), SIGHUP)
+                    deliverSignalToThisThread(SIGHUP)
                     let deadline = ContinuousClock.now + .seconds(20)
                     while backend.terminationSignal == nil, ContinuousClock.now < deadline {
                         _ = backend.nextEvent(timeoutMilliseconds: 50)
