@@ -28,6 +28,7 @@ extension CardSession {
         }
         let flight = RefreshFlight()
         self.flight = flight
+        flightsStarted += 1
         let generation = self.generation
         Task.detached { [self] in
             let result = await self.runRefresh(held: held, trigger: trigger, generation: generation)

@@ -51,6 +51,8 @@ public actor CardSession {
     var preferredAccount: String?
     /// The refresh in flight, if any.
     var flight: RefreshFlight?
+    /// How many refresh flights this session started (each may or may not reach the network).
+    var flightsStarted = 0
     /// Bumped by login, logout and expiry, so a refresh that started before does not undo them.
     var generation = 0
     var refreshGuard: RefreshGuard

@@ -111,7 +111,7 @@ import TokenStore
             #expect(request.method == .post && request.path == "/v1/card")
             let contentType = try #require(request.headers["Content-Type"])
             #expect(contentType.hasPrefix("multipart/form-data; boundary="))
-            #expect(request.body.multipartPartCount == 4)
+            #expect(request.body.multipartPartCount == 5)  // name, two tags, defaultImage, image
             #expect(!request.body.isInMemory)  // the image is streamed from the file
             let body = String(decoding: try await request.body.collect(), as: UTF8.self)
             #expect(body.contains(#"name="card.name""#))

@@ -104,6 +104,7 @@ import TokenStore
             }
             #expect(successes == 200)
             #expect(await harness.fake.refreshCalls == 1)
+            #expect(await client.session.flightsStarted == 1)  // one in-process flight, not 200 lock waits
             #expect(harness.cardRequests.count == 200)
             #expect(!harness.cardRequests.contains { bearer($0) == old.accessToken })
             #expect(await harness.fake.savedBeforeUseViolations == 0)
@@ -122,6 +123,7 @@ import TokenStore
             }
             #expect(successes == 200)
             #expect(await harness.fake.refreshCalls == 1)
+            #expect(await client.session.flightsStarted == 1)
             #expect(await harness.fake.refreshTokensPresented == [old.refreshToken])
         }
     }
