@@ -2,6 +2,7 @@ import CardModels
 import Foundation
 import Logging
 import Networking
+import Synchronization
 import TokenStore
 
 /// The tokens of one account at one server, and the rules that keep them fresh.
@@ -46,18 +47,28 @@ public actor CardSession {
     nonisolated let logger: Logger
     nonisolated let broadcaster: StateBroadcaster
 
-    var phase: Phase
+    /// The access token requests may use without entering the actor, and until when: the hot
+    /// path. Kept in step with ``phase``, ``flight`` and ``accessTokenLifetime``.
+    nonisolated let fastPath: Mutex<FastPath?>
+
+    var phase: Phase { didSet { publishFastPath() } }
     /// The account asked for, or the one last logged in.
     var preferredAccount: String?
     /// The refresh in flight, if any.
-    var flight: RefreshFlight?
+    var flight: RefreshFlight? { didSet { publishFastPath() } }
     /// How many refresh flights this session started (each may or may not reach the network).
     var flightsStarted = 0
     /// Bumped by login, logout and expiry, so a refresh that started before does not undo them.
     var generation = 0
     var refreshGuard: RefreshGuard
     /// How long access tokens live at this server, learned at login and refresh.
-    var accessTokenLifetime: TimeInterval?
+    var accessTokenLifetime: TimeInterval? { didSet { publishFastPath() } }
+
+    /// A cached access token and the moment it enters the refresh margin.
+    struct FastPath: Sendable {
+        let accessToken: String
+        let refreshAfter: Date
+    }
 
     init(
         server: URL, account: String?, tokenStore: TokenStore, policy: SessionPolicy, wallClock: any SessionClock,
@@ -75,6 +86,9 @@ public actor CardSession {
         self.refreshGuard = RefreshGuard(limit: policy.maximumRefreshes, window: policy.refreshWindow)
         // One read at start, so the first published state is true; errors wait for the first call.
         let initial = Self.storedItem(in: tokenStore, server: serverKey, account: account)
+        let margin = Double(policy.refreshMargin.components.seconds)
+        fastPath = Mutex(
+            (try? initial.get())?.map { FastPath(accessToken: $0.accessToken, refreshAfter: $0.accessTokenExpiresAt - margin) })
         switch initial {
         case .success(let item?):
             phase = .active(item)
@@ -126,6 +140,13 @@ public actor CardSession {
         return try await slowAccessToken()
     }
 
+    /// The cached access token if it is outside the refresh margin and no refresh is in flight,
+    /// read without entering the actor; `nil` sends the caller to ``accessToken()``.
+    nonisolated func cachedAccessToken() -> String? {
+        guard let path = fastPath.withLock({ $0 }), wallClock.now < path.refreshAfter else { return nil }
+        return path.accessToken
+    }
+
     private func slowAccessToken() async throws(CardAPIError) -> String {
         if case .expired(let account) = phase { throw .sessionExpired(server: serverKey, account: account?.email) }
         if let flight { return try await flight.wait().accessToken }
@@ -175,9 +196,22 @@ public actor CardSession {
     /// Whether `tokens`' access token expires within the margin (half its lifetime when that
     /// is shorter, so short-lived tokens are not refreshed on every request).
     func isExpiring(_ tokens: TokenItem) -> Bool {
-        var margin = Double(policy.refreshMargin.components.seconds)
-        if let lifetime = accessTokenLifetime { margin = min(margin, lifetime / 2) }
-        return tokens.accessTokenExpiresAt.timeIntervalSince(wallClock.now) <= margin
+        tokens.accessTokenExpiresAt.timeIntervalSince(wallClock.now) <= refreshMargin
+    }
+
+    /// The margin in seconds: the policy's, or half the tokens' lifetime when that is shorter.
+    var refreshMargin: TimeInterval {
+        let margin = Double(policy.refreshMargin.components.seconds)
+        guard let lifetime = accessTokenLifetime else { return margin }
+        return min(margin, lifetime / 2)
+    }
+
+    private func publishFastPath() {
+        var path: FastPath?
+        if flight == nil, case .active(let tokens) = phase {
+            path = FastPath(accessToken: tokens.accessToken, refreshAfter: tokens.accessTokenExpiresAt - refreshMargin)
+        }
+        fastPath.withLock { $0 = path }
     }
 
     /// Whether `tokens`' access token has expired by the wall clock.

@@ -33,7 +33,13 @@ final class SessionInterceptor: Interceptor, Plugin {
     func adapt(_ request: Request, for target: any TargetType) async throws -> Request {
         guard let scheme = target.authorizationType else { return request }
         var request = request
-        request.headers["Authorization"] = "\(scheme.scheme) \(try await session.accessToken())"
+        let token: String
+        if let cached = session.cachedAccessToken() {
+            token = cached  // the hot path: no actor hop
+        } else {
+            token = try await session.accessToken()
+        }
+        request.headers["Authorization"] = "\(scheme.scheme) \(token)"
         return request
     }
 
