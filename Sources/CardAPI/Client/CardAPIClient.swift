@@ -99,7 +99,8 @@ public struct CardAPIClient: Sendable {
 
     /// Sends a card request and returns the response, every failure as a ``CardAPIError``.
     func send(_ endpoint: CardService.Endpoint) async throws(CardAPIError) -> Response {
-        let target = CardService(server: configuration.server, endpoint: endpoint, timeout: configuration.requestTimeout)
+        let target = CardService(
+            server: configuration.server, endpoint: endpoint, timeout: configuration.requestTimeout)
         do {
             return try await cards.request(target)
         } catch {

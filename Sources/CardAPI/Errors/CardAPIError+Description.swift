@@ -28,7 +28,8 @@ extension ServerError: CustomStringConvertible {
         case .versionConflict:
             what = "The card changed since you read it (E07). Reload it, then apply your changes again."
         case .payloadTooLarge:
-            what = "The upload is too large (E08). Card images may be at most \(ByteText.format(CardLimits.imageMaxBytes))."
+            what =
+                "The upload is too large (E08). Card images may be at most \(ByteText.format(CardLimits.imageMaxBytes))."
         case .unsupportedMediaType:
             what = "The server does not accept this content (E09). Card images must be PNG or JPEG files."
         case .tooManyRequests:
@@ -38,7 +39,8 @@ extension ServerError: CustomStringConvertible {
             let wait = retryAfter.map { "in \(Seconds.text($0))" } ?? "later"
             what = "The server failed (E99, status \(statusCode)) on \(request). Try again \(wait)."
         default:
-            what = "The server answered \(statusCode) to \(request) with error code \(code), "
+            what =
+                "The server answered \(statusCode) to \(request) with error code \(code), "
                 + "which this cardwallet does not know."
         }
         return what + said

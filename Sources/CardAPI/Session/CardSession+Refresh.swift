@@ -142,7 +142,8 @@ extension CardSession {
     /// `POST /auth/refresh` through the auth provider: the caller's plugins (so the log pane
     /// shows it), never the auth interceptor.
     private func callRefresh(with refreshToken: String) async throws(CardAPIError) -> TokenGrant {
-        let target = AuthService(server: server, endpoint: .refresh(refreshToken: refreshToken), timeout: policy.authTimeout)
+        let target = AuthService(
+            server: server, endpoint: .refresh(refreshToken: refreshToken), timeout: policy.authTimeout)
         let response: Response
         do {
             response = try await auth.request(target)
@@ -154,7 +155,8 @@ extension CardSession {
 
     private func adopt(_ stored: TokenItem) {
         logger.info(
-            "Using tokens another process refreshed", metadata: ["server": "\(serverKey)", "account": "\(stored.account)"])
+            "Using tokens another process refreshed",
+            metadata: ["server": "\(serverKey)", "account": "\(stored.account)"])
         phase = .active(stored)
         broadcaster.publish(.loggedIn(Self.account(of: stored)))
     }

@@ -88,7 +88,9 @@ public actor CardSession {
         let initial = Self.storedItem(in: tokenStore, server: serverKey, account: account)
         let margin = Double(policy.refreshMargin.components.seconds)
         fastPath = Mutex(
-            (try? initial.get())?.map { FastPath(accessToken: $0.accessToken, refreshAfter: $0.accessTokenExpiresAt - margin) })
+            (try? initial.get())?.map {
+                FastPath(accessToken: $0.accessToken, refreshAfter: $0.accessTokenExpiresAt - margin)
+            })
         switch initial {
         case .success(let item?):
             phase = .active(item)

@@ -1,10 +1,11 @@
-@testable import CardAPI
 import CardModels
 import Foundation
 import Networking
 import Synchronization
 import Testing
 import TokenStore
+
+@testable import CardAPI
 
 /// What each card call sends and returns, on the stub transport.
 @Suite struct CardRequestTests {
@@ -144,7 +145,8 @@ import TokenStore
     @Test func tooManyRequestsWaitsRetryAfterOnTheClockThenRetriesOnce() async throws {
         try await Harness.with { harness in
             try await harness.seedTokens()
-            let limited = FakeCardServer.failure("E10", status: 429, message: "Slow down.", headers: ["Retry-After": "2"])
+            let limited = FakeCardServer.failure(
+                "E10", status: 429, message: "Slow down.", headers: ["Retry-After": "2"])
             let answered = Counter()
             await harness.fake.set(cardOverride: { _ in answered.next() == 1 ? limited : nil })
             let client = harness.client()
@@ -161,7 +163,8 @@ import TokenStore
     @Test func tooManyRequestsTwiceGivesTheErrorWithItsWait() async throws {
         try await Harness.with { harness in
             try await harness.seedTokens()
-            let limited = FakeCardServer.failure("E10", status: 429, message: "Slow down.", headers: ["Retry-After": "1"])
+            let limited = FakeCardServer.failure(
+                "E10", status: 429, message: "Slow down.", headers: ["Retry-After": "1"])
             await harness.fake.set(cardOverride: { _ in limited })
             let client = harness.client()
             let call = Task { try await client.card(id: "card_1") }
@@ -192,5 +195,10 @@ import TokenStore
 final class Counter: Sendable {
     private let value = Synchronization.Mutex(0)
     /// The next number, from 1.
-    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }

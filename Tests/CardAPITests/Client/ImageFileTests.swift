@@ -1,8 +1,9 @@
-@testable import CardAPI
 import CardModels
 import Foundation
 import Networking
 import Testing
+
+@testable import CardAPI
 
 /// Image files are checked before anything is sent.
 @Suite struct ImageFileTests {
@@ -58,7 +59,10 @@ import Testing
             let image = try harness.folder.write(Fixtures.png, to: "a.png")
             let configuration = CardAPIConfiguration(server: Harness.server, maximumImageBytes: 100)
             let client = CardAPIClient(configuration: configuration, tokenStore: harness.store, transport: harness.stub)
-            #expect(throws: CardAPIError.invalidImage(path: image.path, problem: .tooLarge(bytes: Fixtures.png.count, limit: 100))) {
+            #expect(
+                throws: CardAPIError.invalidImage(
+                    path: image.path, problem: .tooLarge(bytes: Fixtures.png.count, limit: 100))
+            ) {
                 _ = try client.validateImage(at: image)
             }
         }
@@ -76,7 +80,9 @@ import Testing
         #expect(try CardAPIConfiguration.serverURL(text).absoluteString == expected)
     }
 
-    @Test(arguments: ["", "127.0.0.1:8080", "ftp://host/v1", "http://", "http://host/v1?x=1", "not a url", "http://host/#frag"])
+    @Test(arguments: [
+        "", "127.0.0.1:8080", "ftp://host/v1", "http://", "http://host/v1?x=1", "not a url", "http://host/#frag",
+    ])
     func badAddressesAreRefused(text: String) {
         #expect(throws: CardAPIError.invalidServerURL(text)) { _ = try CardAPIConfiguration.serverURL(text) }
         #expect(CardAPIError.invalidServerURL(text).description.contains("http://127.0.0.1:8080/v1"))

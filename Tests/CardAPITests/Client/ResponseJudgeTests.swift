@@ -1,9 +1,10 @@
-@testable import CardAPI
 import CardModels
 import Foundation
 import Networking
 import Testing
 import TokenStore
+
+@testable import CardAPI
 
 /// Envelope decoding and the one place that turns failures into `CardAPIError`s.
 @Suite struct ResponseJudgeTests {
@@ -36,7 +37,8 @@ import TokenStore
     func everyKnownCodeKeepsStatusCodeMessageFieldsAndRetryAfter(code: ErrorCode) {
         let status = code.httpStatus ?? 400
         let fields = code == .badRequest ? ["name": "is required"] : nil
-        let error = judge.error(from: .unacceptableStatus(failure(code, status: status, message: "Said so.", fields: fields)))
+        let error = judge.error(
+            from: .unacceptableStatus(failure(code, status: status, message: "Said so.", fields: fields)))
         guard case .server(let server) = error else {
             Issue.record("expected a server error, got \(error)")
             return
@@ -56,7 +58,9 @@ import TokenStore
     @Test func validationProblemsAreListedByField() {
         let error = judge.error(
             from: .unacceptableStatus(
-                failure(.badRequest, status: 400, message: "Invalid.", fields: ["name": "is required", "email": "is not an email"])))
+                failure(
+                    .badRequest, status: 400, message: "Invalid.",
+                    fields: ["name": "is required", "email": "is not an email"])))
         #expect(error.fieldProblems == ["name": "is required", "email": "is not an email"])
         #expect(
             error.description
@@ -77,7 +81,8 @@ import TokenStore
         ("{\"unexpected\": true}", 404),
     ])
     func aBodyThatIsNotAnEnvelopeStillGivesAClearError(body: String, status: Int) {
-        let error = judge.error(from: .unacceptableStatus(response(status: status, body: body, headers: ["Content-Type": "text/html"])))
+        let error = judge.error(
+            from: .unacceptableStatus(response(status: status, body: body, headers: ["Content-Type": "text/html"])))
         guard case .server(let server) = error else {
             Issue.record("expected a server error, got \(error)")
             return
@@ -113,25 +118,33 @@ import TokenStore
     @Test func transportFailuresNameTheServer() {
         let request = Request(method: .get, url: URL(string: "http://127.0.0.1:9/v1/cards")!)
         let refused = judge.error(
-            from: .transport(TransportFailure(kind: .cannotConnect, request: request, reason: "connection refused", underlying: nil)))
-        #expect(refused == .cannotConnect(server: "http://cards.test/v1", endpoint: "127.0.0.1:9", reason: "connection refused"))
+            from: .transport(
+                TransportFailure(kind: .cannotConnect, request: request, reason: "connection refused", underlying: nil))
+        )
+        #expect(
+            refused
+                == .cannotConnect(server: "http://cards.test/v1", endpoint: "127.0.0.1:9", reason: "connection refused")
+        )
         #expect(refused.isNetworkFailure)
         #expect(
             refused.description
                 == "Could not connect to the card server at http://cards.test/v1 (127.0.0.1:9): connection refused. "
                 + "Is the server running, and is the address right?")
         let slow = judge.error(
-            from: .transport(TransportFailure(kind: .timedOut, request: request, reason: "no answer for 30 s", underlying: nil)))
+            from: .transport(
+                TransportFailure(kind: .timedOut, request: request, reason: "no answer for 30 s", underlying: nil)))
         #expect(slow == .timedOut(url: "http://127.0.0.1:9/v1/cards", reason: "no answer for 30 s"))
         #expect(slow.description.contains("did not answer"))
         let lost = judge.error(
-            from: .transport(TransportFailure(kind: .connectionLost, request: request, reason: "reset", underlying: nil)))
+            from: .transport(
+                TransportFailure(kind: .connectionLost, request: request, reason: "reset", underlying: nil)))
         #expect(lost.isNetworkFailure)
     }
 
     @Test func interceptorErrorsComeBackUnchanged() {
-        #expect(judge.error(from: .interceptor(CardAPIError.excessiveRefresh(count: 5, window: .seconds(30))))
-            == .excessiveRefresh(count: 5, window: .seconds(30)))
+        #expect(
+            judge.error(from: .interceptor(CardAPIError.excessiveRefresh(count: 5, window: .seconds(30))))
+                == .excessiveRefresh(count: 5, window: .seconds(30)))
         #expect(judge.error(from: .interceptor(TokenStoreError.noStateLocation)) == .tokenStore(.noStateLocation))
         #expect(judge.error(from: .interceptor(CancellationError())) == .cancelled)
         #expect(judge.error(from: .cancelled) == .cancelled)
@@ -170,6 +183,7 @@ import TokenStore
             #expect(error.description.count > 20, "\(error)")
             #expect(error.localizedDescription == error.description)
         }
-        #expect(CardAPIError.sessionExpired(server: "http://h/v1", account: "a@b.c").description.contains("Log in again"))
+        #expect(
+            CardAPIError.sessionExpired(server: "http://h/v1", account: "a@b.c").description.contains("Log in again"))
     }
 }

@@ -46,7 +46,8 @@ import TokenStore
             let conflict = await #expect(throws: CardAPIError.self) {
                 _ = try await client.updateCard(id: created.id, fields: conflicting, version: shown.version)
             }
-            #expect(conflict?.errorCode == .versionConflict && conflict?.statusCode == 412 && conflict?.isConflict == true)
+            #expect(
+                conflict?.errorCode == .versionConflict && conflict?.statusCode == 412 && conflict?.isConflict == true)
             #expect(try await client.card(id: created.id) == saved)
 
             // Reorder the whole wallet.
@@ -126,7 +127,8 @@ import TokenStore
         defer { folder.remove() }
         try await LiveTransport.withTransport { transport in
             let client = CardAPIClient(
-                configuration: CardAPIConfiguration(server: try CardAPIConfiguration.serverURL("http://127.0.0.1:9/v1")),
+                configuration: CardAPIConfiguration(
+                    server: try CardAPIConfiguration.serverURL("http://127.0.0.1:9/v1")),
                 tokenStore: folder.tokenStore, transport: transport)
             let error = await #expect(throws: CardAPIError.self) {
                 try await client.login(email: Self.email, password: Self.password)

@@ -1,10 +1,11 @@
-@testable import CardAPI
 import CardModels
 import Foundation
 import Logging
 import Networking
 import Testing
 import TokenStore
+
+@testable import CardAPI
 
 /// A canary token and password never show up in any description, state, status or log line.
 @Suite struct CanaryTests {
@@ -26,9 +27,10 @@ import TokenStore
             }
 
             // A wrong password the server echoes back.
-            record(await #expect(throws: CardAPIError.self) {
-                try await client.login(email: "demo@cardwallet.dev", password: "\(Self.canary)-password")
-            })
+            record(
+                await #expect(throws: CardAPIError.self) {
+                    try await client.login(email: "demo@cardwallet.dev", password: "\(Self.canary)-password")
+                })
             try await client.login(email: "demo@cardwallet.dev", password: FakeCardServer.password)
             _ = try await client.card(id: "card_1")
 
@@ -58,8 +60,12 @@ import TokenStore
             let formatter = NetworkEventFormatter()
             texts += log.recent().flatMap { [formatter.line($0), formatter.detail($0), "\($0)"] }
             texts += sink.all
-            texts.append(String(describing: AuthService(server: Harness.server, endpoint: .refresh(refreshToken: "cwr_\(Self.canary)"))))
-            texts.append(String(reflecting: AuthService.Endpoint.login(LoginRequest(email: "a", password: Self.canary))))
+            texts.append(
+                String(
+                    describing: AuthService(
+                        server: Harness.server, endpoint: .refresh(refreshToken: "cwr_\(Self.canary)"))))
+            texts.append(
+                String(reflecting: AuthService.Endpoint.login(LoginRequest(email: "a", password: Self.canary))))
 
             #expect(log.recent().contains { $0.tag == "E06" })
             #expect(sink.all.contains { $0.contains("E06") })

@@ -1,9 +1,10 @@
-@testable import CardAPI
 import CardModels
 import Foundation
 import Networking
 import Testing
 import TokenStore
+
+@testable import CardAPI
 
 /// Login, logout, status, and the state stream.
 @Suite struct LoginLogoutTests {

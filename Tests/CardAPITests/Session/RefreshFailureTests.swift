@@ -1,9 +1,10 @@
-@testable import CardAPI
 import CardModels
 import Foundation
 import Networking
 import Testing
 import TokenStore
+
+@testable import CardAPI
 
 /// Refreshes that fail: transient errors, the excessive-refresh guard, and cancelled waiters.
 @Suite struct RefreshFailureTests {
@@ -22,7 +23,12 @@ import TokenStore
 
         func matches(_ error: CardAPIError) -> Bool {
             switch self {
-            case .network: if case .cannotConnect(let server, _, _) = error { server == Harness.server.absoluteString } else { false }
+            case .network:
+                if case .cannotConnect(let server, _, _) = error {
+                    server == Harness.server.absoluteString
+                } else {
+                    false
+                }
             case .serviceUnavailable: error.statusCode == 503 && error.errorCode == .internalError
             case .rateLimited: error.errorCode == .tooManyRequests && error.retryAfter == .seconds(7)
             }

@@ -1,9 +1,10 @@
-@testable import CardAPI
 import CardModels
 import Foundation
 import Networking
 import Testing
 import TokenStore
+
+@testable import CardAPI
 
 /// Pre-emptive refresh, refresh after 401, and the single refresh in flight.
 @Suite struct RefreshTests {
@@ -21,7 +22,8 @@ import TokenStore
             #expect(refresh.headers["Authorization"] == nil)  // the refresh bypasses the auth interceptor
             #expect(refresh.headers[CardWalletHeader.refreshToken] == "Bearer \(old.refreshToken)")
             let sent = try #require(harness.cardRequests.first)
-            let stored = try #require(try harness.store.read(server: Harness.server.absoluteString, account: old.account))
+            let stored = try #require(
+                try harness.store.read(server: Harness.server.absoluteString, account: old.account))
             #expect(bearer(sent) == stored.accessToken)
             #expect(stored.accessToken != old.accessToken)
             #expect(stored.refreshToken != old.refreshToken)

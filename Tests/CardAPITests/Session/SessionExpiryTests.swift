@@ -1,9 +1,10 @@
-@testable import CardAPI
 import CardModels
 import Foundation
 import Networking
 import Testing
 import TokenStore
+
+@testable import CardAPI
 
 /// E06 from the refresh or from any call: tokens wiped, every waiter fails, one event, fail fast.
 @Suite struct SessionExpiryTests {

@@ -1,9 +1,10 @@
-@testable import CardAPI
 import CardModels
 import Foundation
 import Networking
 import Testing
 import TokenStore
+
+@testable import CardAPI
 
 /// Several sessions (as in several processes) sharing one token file: one refresh in all.
 @Suite struct SharedTokenFileTests {
@@ -66,7 +67,8 @@ import TokenStore
             #expect(
                 error
                     == .multipleAccounts(
-                        server: Harness.server.absoluteString, accounts: ["demo@cardwallet.dev", "minji@cardwallet.dev"]))
+                        server: Harness.server.absoluteString,
+                        accounts: ["demo@cardwallet.dev", "minji@cardwallet.dev"]))
             #expect(harness.stub.requests.isEmpty)
 
             _ = try await harness.client(account: "DEMO@cardwallet.dev").card(id: "a")

@@ -1,9 +1,10 @@
-@testable import CardAPI
 import CardModels
 import Foundation
 import Networking
 import Testing
 import TokenStore
+
+@testable import CardAPI
 
 /// The session's state stream, and the pieces behind the refresh rules.
 @Suite struct StateStreamTests {

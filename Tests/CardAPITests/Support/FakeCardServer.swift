@@ -53,7 +53,8 @@ actor FakeCardServer {
     func issue() -> TokenGrant {
         sequence += 1
         let grant = TokenGrant(
-            accessToken: "cwa_\(tokenPrefix)_access_\(sequence)", refreshToken: "cwr_\(tokenPrefix)_refresh_\(sequence)",
+            accessToken: "cwa_\(tokenPrefix)_access_\(sequence)",
+            refreshToken: "cwr_\(tokenPrefix)_refresh_\(sequence)",
             accessTokenExpiresAt: wallClock.now.addingTimeInterval(accessTTL),
             refreshTokenExpiresAt: wallClock.now.addingTimeInterval(86_400), user: Self.demoUser)
         validAccessTokens.insert(grant.accessToken)
@@ -147,7 +148,8 @@ actor FakeCardServer {
             card.version = 1
             return Self.success(card, status: 201)
         case (.get, _) where path.hasSuffix("/image"):
-            return StubResponse(statusCode: 200, headers: ["Content-Type": "image/png", "ETag": "\"3\""], body: Fixtures.png)
+            return StubResponse(
+                statusCode: 200, headers: ["Content-Type": "image/png", "ETag": "\"3\""], body: Fixtures.png)
         case (.get, _):
             return Self.success(Self.card(id: String(path.split(separator: "/").last ?? ""), at: now))
         case (.put, _):
@@ -177,7 +179,8 @@ actor FakeCardServer {
     static func failure(
         _ code: String, status: Int, message: String, fields: [String: String]? = nil, headers: Headers = Headers()
     ) -> StubResponse {
-        let envelope = ErrorEnvelope(status: status, errorCode: ErrorCode(rawValue: code), message: message, fields: fields)
+        let envelope = ErrorEnvelope(
+            status: status, errorCode: ErrorCode(rawValue: code), message: message, fields: fields)
         let body = (try? CardWalletJSON.encoder().encode(envelope)) ?? Data()
         var headers = headers
         headers["Content-Type"] = "application/json"

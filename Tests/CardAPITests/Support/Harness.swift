@@ -1,10 +1,11 @@
-@testable import CardAPI
 import CardModels
 import Foundation
 import Logging
 import Networking
 import Synchronization
 import TokenStore
+
+@testable import CardAPI
 
 /// A fake server behind a stub transport, a private token file, and clocks the test moves.
 struct Harness {
