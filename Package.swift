@@ -114,7 +114,10 @@ let package = Package(
         .testTarget(name: "CardModelsTests", dependencies: ["CardModels"]),
         .testTarget(
             name: "CardAPITests",
-            dependencies: ["CardAPI", "Networking", "CardModels", "TokenStore", "CardMockServer"]
+            dependencies: [
+                "CardAPI", "Networking", "CardModels", "TokenStore", "CardMockServer",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "CardWalletUITests", dependencies: ["CardWalletUI", "CardModels"]),
         .testTarget(name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CardWalletUI"]),

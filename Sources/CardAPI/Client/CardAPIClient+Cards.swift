@@ -1,0 +1,112 @@
+import CardModels
+import Foundation
+import Networking
+
+extension CardAPIClient {
+    /// One page of the wallet, in wallet order (`GET /cards`).
+    ///
+    /// - Parameters:
+    ///   - offset: the index of the first card (default 0).
+    ///   - limit: the most cards (1–200; the server's default is 50).
+    ///   - query: only cards whose name, company, title or email match, ignoring case.
+    /// - Returns: the page, with the total number of matching cards.
+    public func listCards(offset: Int? = nil, limit: Int? = nil, query: String? = nil) async throws(CardAPIError)
+        -> CardPage
+    {
+        try await send(.list(offset: offset, limit: limit, query: query), returning: CardPage.self)
+    }
+
+    /// Every card of the wallet (or every match of `query`), fetched page by page.
+    ///
+    /// - Parameters:
+    ///   - query: only matching cards.
+    ///   - pageSize: cards per request (at most 200).
+    /// - Returns: the summaries in wallet order.
+    public func allCards(query: String? = nil, pageSize: Int = CardPaging.maxLimit) async throws(CardAPIError)
+        -> [CardSummary]
+    {
+        let limit = max(1, min(pageSize, CardPaging.maxLimit))
+        var cards: [CardSummary] = []
+        while true {
+            let page = try await listCards(offset: cards.count, limit: limit, query: query)
+            cards += page.cards
+            // Stop on a short page too, so a wallet that shrinks meanwhile cannot loop.
+            if page.cards.count < limit || cards.count >= page.total { return cards }
+        }
+    }
+
+    /// One card (`GET /card/{cardId}`), with the ``CardModels/Card/version`` to edit it with.
+    ///
+    /// - Throws: ``CardAPIError/server(_:)`` with E05 when there is no such card (or it is not
+    ///   yours); ``CardAPIError/invalidCardID(_:)`` without sending when `id` cannot be an id.
+    public func card(id: String) async throws(CardAPIError) -> Card {
+        try await send(.card(id: Self.checked(id)), returning: Card.self)
+    }
+
+    /// Creates a card (`POST /card`, multipart), at the end of the wallet.
+    ///
+    /// - Parameters:
+    ///   - fields: the card's fields.
+    ///   - image: an image checked with ``ImageFile/init(validating:maximumBytes:)``; it is
+    ///     streamed from disk. A 401 during the upload re-sends the same bytes after the refresh.
+    /// - Returns: the new card (version 1).
+    public func createCard(_ fields: CardFields, image: ImageFile? = nil) async throws(CardAPIError) -> Card {
+        try await send(.create(fields, image: image), returning: Card.self)
+    }
+
+    /// Creates a card with the image file at `imageURL`, checked first: nothing is sent if it
+    /// is missing, unreadable, not a PNG or JPEG, or too large.
+    ///
+    /// - Throws: ``CardAPIError/invalidImage(path:problem:)`` before sending anything, or the
+    ///   errors of ``createCard(_:image:)``.
+    public func createCard(_ fields: CardFields, imageAt imageURL: URL) async throws(CardAPIError) -> Card {
+        let image = try ImageFile(validating: imageURL, maximumBytes: configuration.maximumImageBytes)
+        return try await createCard(fields, image: image)
+    }
+
+    /// Checks an image file for upload without sending anything (for a form's inline check).
+    public func validateImage(at url: URL) throws(CardAPIError) -> ImageFile {
+        try ImageFile(validating: url, maximumBytes: configuration.maximumImageBytes)
+    }
+
+    /// Replaces every editable field of a card (`PUT /card/{cardId}` with `If-Match`).
+    ///
+    /// - Parameters:
+    ///   - id: the card.
+    ///   - fields: all its fields (absent optional fields are cleared).
+    ///   - version: the version the edit is based on, from ``card(id:)`` or the list.
+    /// - Returns: the card as stored now, with its new version.
+    /// - Throws: ``CardAPIError/server(_:)`` with E07 when the card changed since `version`
+    ///   (nothing changed on the server), E05 when it is gone, E01 for invalid fields.
+    public func updateCard(id: String, fields: CardFields, version: Int) async throws(CardAPIError) -> Card {
+        try await send(.update(id: Self.checked(id), fields: fields, version: version), returning: Card.self)
+    }
+
+    /// Saves `card`'s fields, based on its version.
+    public func updateCard(_ card: Card) async throws(CardAPIError) -> Card {
+        try await updateCard(id: card.id, fields: card.fields, version: card.version)
+    }
+
+    /// Deletes a card (`DELETE /card/{cardId}`), only if it is still at `version` when given.
+    ///
+    /// - Throws: E05 when there is no such card, E07 when `version` is stale.
+    public func deleteCard(id: String, version: Int? = nil) async throws(CardAPIError) {
+        _ = try await send(.delete(id: Self.checked(id), version: version), returning: EmptyPayload.self)
+    }
+
+    /// Saves a new wallet order (`PUT /cards`); it must name every card exactly once.
+    ///
+    /// - Returns: the order as stored.
+    /// - Throws: E01 (with `fields["order"]`) when ids are missing, repeated or unknown.
+    @discardableResult
+    public func reorderCards(_ order: [String]) async throws(CardAPIError) -> [String] {
+        try await send(.reorder(order), returning: ReorderRequest.self).order
+    }
+
+    /// A card's image (`GET /card/{cardId}/image`).
+    ///
+    /// - Throws: E05 when the card has no image or does not exist.
+    public func cardImage(id: String) async throws(CardAPIError) -> CardImage {
+        try judge.image(from: try await send(.image(id: Self.checked(id))))
+    }
+}

@@ -1,0 +1,87 @@
+import CardModels
+import Foundation
+import TokenStore
+
+/// How a ``CardAPIClient`` talks to one server.
+public struct CardAPIConfiguration: Sendable, Equatable {
+    /// The API's base URL, e.g. `http://127.0.0.1:8080/v1` (trailing slashes removed).
+    public var server: URL
+    /// The account to use; `nil` uses the only account stored for ``server``.
+    public var account: String?
+    /// The session's token rules.
+    public var session: SessionPolicy
+    /// The largest image file accepted for upload (the server's limit, 2 MiB, by default).
+    public var maximumImageBytes: Int
+    /// The most time a card request may take, or `nil` for the transport's default.
+    public var requestTimeout: Duration?
+
+    /// A configuration.
+    ///
+    /// - Parameters:
+    ///   - server: the API's base URL; see ``serverURL(_:)`` to parse one a person typed.
+    ///   - account: the account to use; `nil` for the only one stored for `server`.
+    ///   - session: the session's token rules.
+    ///   - maximumImageBytes: the largest image accepted for upload.
+    ///   - requestTimeout: the most time a card request may take; `nil` for the transport's default.
+    public init(
+        server: URL, account: String? = nil, session: SessionPolicy = SessionPolicy(),
+        maximumImageBytes: Int = CardLimits.imageMaxBytes, requestTimeout: Duration? = nil
+    ) {
+        self.server = URL(string: TokenItem.normalizedServer(server.absoluteString)) ?? server
+        self.account = account
+        self.session = session
+        self.maximumImageBytes = maximumImageBytes
+        self.requestTimeout = requestTimeout
+    }
+
+    /// The server as the token store keys it: the base URL without trailing slashes.
+    public var serverKey: String { TokenItem.normalizedServer(server.absoluteString) }
+
+    /// Parses a server address a person typed (`--server`, `CARDWALLET_SERVER`, the login form).
+    ///
+    /// - Parameter text: for example `http://127.0.0.1:8080/v1`.
+    /// - Returns: the URL without trailing slashes.
+    /// - Throws: ``CardAPIError/invalidServerURL(_:)`` unless it is an `http` or `https` URL
+    ///   with a host (and no query or fragment).
+    public static func serverURL(_ text: String) throws(CardAPIError) -> URL {
+        let trimmed = TokenItem.normalizedServer(text)
+        guard let components = URLComponents(string: trimmed),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty,
+            components.query == nil, components.fragment == nil,
+            let url = components.url
+        else {
+            throw .invalidServerURL(text)
+        }
+        return url
+    }
+}
+
+/// The session's token rules.
+public struct SessionPolicy: Sendable, Equatable {
+    /// Refresh before sending when the access token expires within this margin (for clock
+    /// skew). When tokens live shorter, the margin shrinks to half their lifetime.
+    public var refreshMargin: Duration
+    /// The most refreshes allowed in ``refreshWindow`` before ``CardAPIError/excessiveRefresh(count:window:)``.
+    public var maximumRefreshes: Int
+    /// The window of ``maximumRefreshes``.
+    public var refreshWindow: Duration
+    /// The longest `Retry-After` (E10) the client waits out before retrying once; longer waits
+    /// fail at once with the server's error, which carries the wait.
+    public var maximumRetryAfter: Duration
+    /// The most time a login, refresh or logout exchange may take. Keep it below the token
+    /// store's lock timeout (30 s): other processes wait on the lock while a refresh is on the wire.
+    public var authTimeout: Duration
+
+    /// The rules; every parameter has the documented default.
+    public init(
+        refreshMargin: Duration = .seconds(30), maximumRefreshes: Int = 5, refreshWindow: Duration = .seconds(30),
+        maximumRetryAfter: Duration = .seconds(30), authTimeout: Duration = .seconds(20)
+    ) {
+        self.refreshMargin = refreshMargin
+        self.maximumRefreshes = maximumRefreshes
+        self.refreshWindow = refreshWindow
+        self.maximumRetryAfter = maximumRetryAfter
+        self.authTimeout = authTimeout
+    }
+}

@@ -1,0 +1,114 @@
+import CardModels
+import Foundation
+import Networking
+
+extension ServerError: CustomStringConvertible {
+    /// What the server refused and what to do about it, with its message quoted.
+    public var description: String {
+        guard let code else {
+            return message + " That is not the card API's JSON: check the server address."
+        }
+        let said = message.isEmpty ? "" : " The server said: “\(message)”"
+        let what: String
+        switch code {
+        case .badRequest:
+            let problems = fields.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            let list = problems.isEmpty ? "" : " Problems: " + problems.joined(separator: "; ") + "."
+            return "The server refused \(request) as invalid (E01).\(list)\(said)"
+        case .loginFailed:
+            what = "Wrong email or password (E02). Check both and try again."
+        case .accessTokenInvalid:
+            what = "The server did not accept the access token (E03). Log in again."
+        case .accessTokenExpired:
+            what = "The access token has expired (E04) and could not be renewed. Log in again."
+        case .cardNotFound:
+            what = "No such card (E05): it does not exist, was deleted, or is not yours. Reload the list."
+        case .refreshTokenExpired:
+            what = "The session has ended (E06): the refresh token expired or was revoked. Log in again."
+        case .versionConflict:
+            what = "The card changed since you read it (E07). Reload it, then apply your changes again."
+        case .payloadTooLarge:
+            what =
+                "The upload is too large (E08). Card images may be at most \(ByteText.format(CardLimits.imageMaxBytes))."
+        case .unsupportedMediaType:
+            what = "The server does not accept this content (E09). Card images must be PNG or JPEG files."
+        case .tooManyRequests:
+            let wait = retryAfter.map { "in \(Seconds.text($0))" } ?? "in a moment"
+            what = "Too many requests (E10). Try again \(wait)."
+        case .internalError:
+            let wait = retryAfter.map { "in \(Seconds.text($0))" } ?? "later"
+            what = "The server failed (E99, status \(statusCode)) on \(request). Try again \(wait)."
+        default:
+            what =
+                "The server answered \(statusCode) to \(request) with error code \(code), "
+                + "which this cardwallet does not know."
+        }
+        return what + said
+    }
+}
+
+extension CardAPIError: CustomStringConvertible, LocalizedError {
+    /// A sentence saying what failed and what to do about it; never contains a token or password.
+    public var description: String {
+        switch self {
+        case .server(let error):
+            return error.description
+        case .cannotConnect(let server, let endpoint, let reason):
+            let hint =
+                reason.contains("refused")
+                ? "Is the server running, and is the address right?" : "Check the address and your network."
+            return "Could not connect to the card server at \(Untrusted.text(server, hiding: [])) "
+                + "(\(Untrusted.text(endpoint, hiding: []))): \(Untrusted.text(reason, hiding: [])). \(hint)"
+        case .timedOut(let url, let reason):
+            return "The card server did not answer \(Untrusted.text(url, hiding: [])) in time "
+                + "(\(Untrusted.text(reason, hiding: []))). Try again, or check the server."
+        case .connectionFailed(let url, let reason):
+            return "The exchange with \(Untrusted.text(url, hiding: [])) failed: "
+                + "\(Untrusted.text(reason, hiding: [])). Try again."
+        case .notLoggedIn(let server, let account):
+            let who = account.map { " as \(Untrusted.text($0, hiding: []))" } ?? ""
+            return "Not logged in\(who) at \(Untrusted.text(server, hiding: [])). Log in first."
+        case .multipleAccounts(let server, let accounts):
+            let list = accounts.map { Untrusted.text($0, hiding: []) }.joined(separator: ", ")
+            return "Several accounts are logged in at \(Untrusted.text(server, hiding: [])) (\(list)). "
+                + "Say which one to use."
+        case .sessionExpired(let server, let account):
+            let who = account.map { " for \(Untrusted.text($0, hiding: []))" } ?? ""
+            return "The session\(who) at \(Untrusted.text(server, hiding: [])) has ended (E06): "
+                + "the stored tokens were removed. Log in again."
+        case .excessiveRefresh(let count, let window):
+            return "The access token was refreshed \(count) times in \(Seconds.text(window)) and the server "
+                + "still rejects it, so cardwallet stopped trying. Check the computer's clock, then log in again."
+        case .tokenStore(let error):
+            return error.description
+        case .invalidImage(let path, let problem):
+            return "Cannot upload \(Untrusted.text(path, hiding: [])): \(problem). Choose a PNG or JPEG file "
+                + "of at most \(ByteText.format(CardLimits.imageMaxBytes)); nothing was sent."
+        case .invalidCardID(let text):
+            return "No such card: “\(Untrusted.text(text, hiding: [], limit: 80))” is not a card id "
+                + "(ids are letters, digits, - and _, at most 64 characters)."
+        case .invalidServerURL(let text):
+            return "“\(Untrusted.text(text, hiding: [], limit: 200))” is not a server address. "
+                + "Give one like http://127.0.0.1:8080/v1."
+        case .invalidRequest(let message):
+            return message
+        case .unexpectedResponse(let response):
+            return "The server's answer to \(response.request) (status \(response.statusCode)) is not the "
+                + "\(response.expected) the card API promises: \(response.detail) Check the server address."
+        case .cancelled:
+            return "The request was cancelled."
+        }
+    }
+
+    /// The same as ``description``.
+    public var errorDescription: String? { description }
+}
+
+/// Durations as people read them: `30 s`, `1.5 s`.
+enum Seconds {
+    static func text(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        if attoseconds == 0 { return "\(seconds) s" }
+        return String(format: "%.1f s", Double(seconds) + Double(attoseconds) / 1e18)
+    }
+}

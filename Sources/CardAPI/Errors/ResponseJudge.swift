@@ -1,0 +1,115 @@
+import CardModels
+import Foundation
+import Networking
+import TokenStore
+
+/// The one place that judges answers: a success envelope gives its `data`; every failure —
+/// an error status, a transport failure, an interceptor's error, a body that does not decode —
+/// becomes a ``CardAPIError``.
+struct ResponseJudge: Sendable {
+    /// The base URL in use, named by connection errors.
+    let server: String
+    /// The contract's decoder, made once (decoders are reusable and thread-safe).
+    let decoder: JSONDecoder
+
+    init(server: String, decoder: JSONDecoder = CardWalletJSON.decoder()) {
+        self.server = server
+        self.decoder = decoder
+    }
+
+    /// The `data` of a success envelope, decoded in one pass.
+    func data<Payload: Codable & Sendable>(
+        _ type: Payload.Type, from response: Response
+    ) throws(CardAPIError) -> Payload {
+        do {
+            return try decoder.decode(SuccessEnvelope<Payload>.self, from: response.body).data
+        } catch {
+            throw unexpected(Payload.self, in: response)
+        }
+    }
+
+    /// The image bytes of `GET /card/{cardId}/image`, the one answer that is not an envelope.
+    func image(from response: Response) throws(CardAPIError) -> CardImage {
+        let declared = response.headers["Content-Type"] ?? ""
+        let sniffed = CardImageFormat(sniffing: response.body.prefix(8))
+        guard sniffed != nil || CardImageFormat(contentType: declared) != nil else {
+            throw .unexpectedResponse(
+                UnexpectedResponse(
+                    statusCode: response.statusCode, request: Self.name(of: response.request), expected: "image",
+                    detail: "it is “\(Untrusted.text(declared, hiding: [], limit: 100))”, not a PNG or JPEG image."))
+        }
+        return CardImage(
+            data: response.body, contentType: sniffed?.contentType ?? declared, format: sniffed,
+            version: response.headers["ETag"].flatMap(EntityTag.version(from:)))
+    }
+
+    /// The error for a failed exchange.
+    ///
+    /// - Parameters:
+    ///   - error: what the provider threw.
+    ///   - secrets: values to hide from the server's text besides the request's tokens.
+    func error(from error: NetworkError, secrets: [String] = []) -> CardAPIError {
+        switch error {
+        case .unacceptableStatus(let response):
+            return .server(ServerError(response: response, secrets: secrets))
+        case .transport(let failure):
+            switch failure.kind {
+            case .cannotConnect:
+                return .cannotConnect(server: server, endpoint: failure.endpoint, reason: failure.reason)
+            case .connectTimedOut:
+                return .cannotConnect(server: server, endpoint: failure.endpoint, reason: "the connection timed out")
+            case .timedOut:
+                return .timedOut(url: failure.url, reason: failure.reason)
+            case .connectionLost, .responseTooLarge, .other:
+                return .connectionFailed(url: failure.url, reason: failure.reason)
+            }
+        case .decoding(let failure):
+            return .unexpectedResponse(Self.unexpected(failure))
+        case .interceptor(let underlying):
+            return Self.error(from: underlying)
+        case .invalidRequest(let message):
+            return .invalidRequest(message)
+        case .cancelled:
+            return .cancelled
+        }
+    }
+
+    /// Any error thrown on the way (by the session, the token store, a task) as a ``CardAPIError``.
+    static func error(from error: any Error) -> CardAPIError {
+        switch error {
+        case let error as CardAPIError: error
+        case let error as TokenStoreError: .tokenStore(error)
+        case is CancellationError: .cancelled
+        case let error as NetworkError where error.isCancelled: .cancelled
+        default: .invalidRequest(TerminalText.escaped(String(describing: error)))
+        }
+    }
+
+    private func unexpected<Payload: Codable & Sendable>(_ type: Payload.Type, in response: Response) -> CardAPIError {
+        // Decode again through Networking only to describe the failure: it names the key path
+        // and gives a redacted excerpt. The fast path above never pays for this.
+        do {
+            _ = try response.decode(SuccessEnvelope<Payload>.self, using: decoder)
+        } catch {
+            if case .decoding(let failure) = error {
+                var unexpected = Self.unexpected(failure)
+                unexpected.expected = String(describing: Payload.self)
+                return .unexpectedResponse(unexpected)
+            }
+        }
+        return .unexpectedResponse(
+            UnexpectedResponse(
+                statusCode: response.statusCode, request: Self.name(of: response.request),
+                expected: String(describing: Payload.self), detail: "it could not be read."))
+    }
+
+    private static func unexpected(_ failure: DecodingFailure) -> UnexpectedResponse {
+        let place = failure.keyPath.isEmpty ? "" : " at “\(TerminalText.escaped(failure.keyPath))”"
+        let body = failure.bodyExcerpt.isEmpty ? "The body is empty." : "The body begins: \(failure.bodyExcerpt)"
+        return UnexpectedResponse(
+            statusCode: failure.response.statusCode, request: name(of: failure.response.request),
+            expected: failure.typeName, detail: "\(failure.reason)\(place). \(body)")
+    }
+
+    static func name(of request: Request) -> String { "\(request.method) \(request.path)" }
+}

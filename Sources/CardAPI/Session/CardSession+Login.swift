@@ -1,0 +1,114 @@
+import CardModels
+import Foundation
+import Logging
+import Networking
+import TokenStore
+
+extension CardSession {
+    /// Logs in and stores the new token pair, replacing a corrupt token file if need be (only
+    /// a login may). Ends an expired state; any refresh that started before is disregarded.
+    ///
+    /// - Parameters:
+    ///   - email: the account's email.
+    ///   - password: the password; it is sent once and never kept, logged or shown.
+    /// - Returns: the user the server logged in.
+    /// - Throws: ``CardAPIError/server(_:)`` (E02 wrong email or password, E10 too many
+    ///   attempts…), a network error, or ``CardAPIError/tokenStore(_:)`` when the tokens cannot
+    ///   be saved (the login then does not count).
+    @discardableResult
+    public func login(email: String, password: String) async throws(CardAPIError) -> User {
+        let target = AuthService(
+            server: server, endpoint: .login(LoginRequest(email: email, password: password)),
+            timeout: policy.authTimeout)
+        let response: Response
+        do {
+            response = try await auth.request(target)
+        } catch {
+            throw judge.error(from: error, secrets: [password])
+        }
+        let grant = try judge.data(TokenGrant.self, from: response)
+        let item = TokenItem(
+            server: serverKey, account: grant.user.email, accessToken: grant.accessToken,
+            accessTokenExpiresAt: grant.accessTokenExpiresAt, refreshToken: grant.refreshToken,
+            refreshTokenExpiresAt: grant.refreshTokenExpiresAt, userID: grant.user.id, displayName: grant.user.name)
+        do {
+            try await tokenStore.save(item, replacingCorrupt: true)
+        } catch {
+            throw ResponseJudge.error(from: error)
+        }
+        generation += 1
+        flight = nil
+        preferredAccount = item.account
+        accessTokenLifetime = grant.accessTokenExpiresAt.timeIntervalSince(wallClock.now)
+        phase = .active(item)
+        logger.info("Logged in", metadata: ["server": "\(serverKey)", "account": "\(item.account)"])
+        broadcaster.publish(.loggedIn(Self.account(of: item)))
+        return grant.user
+    }
+
+    /// Logs out: tells the server to end the session (best effort) and deletes the stored
+    /// tokens of this account, under the store's lock so the pair sent is the latest.
+    ///
+    /// - Returns: what was done; ``LogoutResult/serverProblem`` says why the server could not
+    ///   be told, if it could not.
+    /// - Throws: ``CardAPIError/tokenStore(_:)`` when the stored tokens cannot be deleted.
+    @discardableResult
+    public func logout() async throws(CardAPIError) -> LogoutResult {
+        var held: TokenItem?
+        switch phase {
+        case .active(let tokens): held = tokens
+        case .expired(let account): preferredAccount = account?.email ?? preferredAccount
+        case .unloaded, .loggedOut:
+            held = try? Self.storedItem(in: tokenStore, server: serverKey, account: preferredAccount).get()
+        }
+        let account = held?.account ?? preferredAccount
+        generation += 1
+        flight = nil
+        phase = .loggedOut
+        broadcaster.publish(.loggedOut(server: serverKey))
+        guard let account else { return LogoutResult(account: nil, serverRevoked: false, serverProblem: nil) }
+        do {
+            return try await tokenStore.withExclusiveAccess { file in
+                let stored = try? file.read(server: self.serverKey, account: account)
+                var result = LogoutResult(account: account, serverRevoked: false, serverProblem: nil)
+                if let tokens = stored ?? held {
+                    let target = AuthService(
+                        server: self.server,
+                        endpoint: .logout(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken),
+                        timeout: self.policy.authTimeout)
+                    do throws(NetworkError) {
+                        _ = try await self.auth.request(target)
+                        result.serverRevoked = true
+                    } catch {
+                        result.serverProblem = self.judge.error(from: error)
+                    }
+                }
+                _ = try file.delete(server: self.serverKey, account: account)
+                self.logger.info("Logged out", metadata: ["server": "\(self.serverKey)", "account": "\(account)"])
+                return result
+            }
+        } catch {
+            throw ResponseJudge.error(from: error)
+        }
+    }
+
+    /// Who is logged in where, until when, and how the tokens are stored; read from the store
+    /// now (another process may have changed it). Never shows a token.
+    public func status() -> SessionStatusReport {
+        var report = SessionStatusReport(server: serverKey, state: state, storage: tokenStore.storageSummary())
+        if case .expired = phase { return report }
+        switch Self.storedItem(in: tokenStore, server: serverKey, account: preferredAccount) {
+        case .success(let item?):
+            report.account = Self.account(of: item)
+            report.accessTokenExpiresAt = item.accessTokenExpiresAt
+            report.refreshTokenExpiresAt = item.refreshTokenExpiresAt
+            report.state = .loggedIn(Self.account(of: item))
+        case .success(nil):
+            report.state = .loggedOut(server: serverKey)
+        case .failure(let error):
+            report.problem = error.description
+            report.state = .loggedOut(server: serverKey)
+        }
+        return report
+    }
+}

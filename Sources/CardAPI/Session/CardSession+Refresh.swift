@@ -1,0 +1,189 @@
+import CardModels
+import Foundation
+import Logging
+import Networking
+import TokenStore
+
+extension CardSession {
+    /// Why a refresh was started.
+    enum RefreshTrigger: Sendable {
+        /// The held access token expires within the margin.
+        case expiring
+        /// The server answered E03/E04 to this access token.
+        case accessRejected(String)
+        /// The server answered E06 to a call made with this access token.
+        case sessionRejected(String)
+    }
+
+    /// The refreshed tokens: joins the refresh in flight, or starts the one and only.
+    ///
+    /// The refresh runs in an unstructured task, so cancelling a waiter cancels neither the
+    /// refresh nor the other waiters. It is detached so it never inherits a caller's task-local
+    /// lock on the token store.
+    func refreshed(because trigger: RefreshTrigger) async throws(CardAPIError) -> TokenItem {
+        if let flight { return try await flight.wait() }
+        guard case .active(let held) = phase else {
+            if case .expired(let account) = phase { throw .sessionExpired(server: serverKey, account: account?.email) }
+            throw .notLoggedIn(server: serverKey, account: preferredAccount)
+        }
+        let flight = RefreshFlight()
+        self.flight = flight
+        flightsStarted += 1
+        let generation = self.generation
+        Task.detached { [self] in
+            let result = await self.runRefresh(held: held, trigger: trigger, generation: generation)
+            await self.land(flight, with: result)
+        }
+        return try await flight.wait()
+    }
+
+    private func land(_ flight: RefreshFlight, with result: Result<TokenItem, CardAPIError>) {
+        if self.flight === flight { self.flight = nil }
+        flight.finish(result)
+    }
+
+    /// Refreshes under the token store's exclusive lock, shared with every other process.
+    private func runRefresh(
+        held: TokenItem, trigger: RefreshTrigger, generation: Int
+    ) async -> Result<TokenItem, CardAPIError> {
+        do {
+            let item = try await tokenStore.withExclusiveAccess { file in
+                try await self.refreshLocked(file, held: held, trigger: trigger, generation: generation)
+            }
+            return .success(item)
+        } catch {
+            return .failure(ResponseJudge.error(from: error))
+        }
+    }
+
+    /// The refresh decision, with the lock held: re-read the stored pair, adopt it if another
+    /// process already refreshed, else call the server and save the new pair before anyone uses it.
+    private func refreshLocked(
+        _ file: LockedTokenFile, held: TokenItem, trigger: RefreshTrigger, generation: Int
+    ) async throws(CardAPIError) -> TokenItem {
+        guard generation == self.generation else { return try currentTokens() }  // login/logout/E06 meanwhile
+        let stored: TokenItem?
+        do throws(TokenStoreError) {
+            stored = try file.read(server: serverKey, account: held.account)
+        } catch {
+            throw .tokenStore(error)
+        }
+        guard let stored else {
+            // Another process logged out, or wiped the tokens after its own E06.
+            expire(held)
+            throw .sessionExpired(server: serverKey, account: held.account)
+        }
+        var current = held
+        var adopted = false
+        if stored.refreshToken != held.refreshToken {
+            current = stored
+            adopted = true
+            adopt(stored)
+        }
+        switch trigger {
+        case .expiring:
+            // A pair another process just refreshed is used unless it has actually expired.
+            if adopted ? !isExpired(current) : !isExpiring(current) { return current }
+        case .accessRejected(let rejected):
+            if current.accessToken != rejected { return current }
+        case .sessionRejected(let rejected):
+            if current.accessToken != rejected { return current }
+            wipe(file, ifStillHolding: current)
+            expire(current)
+            throw .sessionExpired(server: serverKey, account: current.account)
+        }
+        return try await refreshOnTheWire(current, file: file, generation: generation)
+    }
+
+    private func refreshOnTheWire(
+        _ current: TokenItem, file: LockedTokenFile, generation: Int
+    ) async throws(CardAPIError) -> TokenItem {
+        guard refreshGuard.admit(at: wallClock.now) else {
+            logger.error(
+                "Refused a token refresh: too many in a short time",
+                metadata: ["server": "\(serverKey)", "limit": "\(policy.maximumRefreshes)"])
+            throw .excessiveRefresh(count: policy.maximumRefreshes, window: policy.refreshWindow)
+        }
+        let account = Self.account(of: current)
+        broadcaster.publish(.refreshing(account))
+        let grant: TokenGrant
+        do {
+            grant = try await callRefresh(with: current.refreshToken)
+        } catch {
+            if error.errorCode == .refreshTokenExpired {
+                wipe(file, ifStillHolding: current)
+                expire(current)
+                throw .sessionExpired(server: serverKey, account: current.account)
+            }
+            // Transient (network, 5xx, 429) or unexpected: the session stays; the next call may retry.
+            if generation == self.generation { broadcaster.publish(.loggedIn(account)) }
+            logger.notice("Token refresh failed; the session is kept", metadata: ["server": "\(serverKey)"])
+            throw error
+        }
+        let item = TokenItem(
+            server: serverKey, account: current.account, accessToken: grant.accessToken,
+            accessTokenExpiresAt: grant.accessTokenExpiresAt, refreshToken: grant.refreshToken,
+            refreshTokenExpiresAt: grant.refreshTokenExpiresAt, userID: grant.user.id,
+            displayName: grant.user.name)
+        accessTokenLifetime = grant.accessTokenExpiresAt.timeIntervalSince(wallClock.now)
+        do throws(TokenStoreError) {
+            try file.save(item)
+        } catch {
+            // The server has rotated the pair: the old refresh token is dead, so keep the new
+            // pair in memory for this process, and report that other processes will not see it.
+            apply(item, generation: generation)
+            throw .tokenStore(error)
+        }
+        apply(item, generation: generation)
+        logger.info("Refreshed the tokens", metadata: ["server": "\(serverKey)", "account": "\(item.account)"])
+        return item
+    }
+
+    /// `POST /auth/refresh` through the auth provider: the caller's plugins (so the log pane
+    /// shows it), never the auth interceptor.
+    private func callRefresh(with refreshToken: String) async throws(CardAPIError) -> TokenGrant {
+        let target = AuthService(
+            server: server, endpoint: .refresh(refreshToken: refreshToken), timeout: policy.authTimeout)
+        let response: Response
+        do {
+            response = try await auth.request(target)
+        } catch {
+            throw judge.error(from: error)
+        }
+        return try judge.data(TokenGrant.self, from: response)
+    }
+
+    private func adopt(_ stored: TokenItem) {
+        logger.info(
+            "Using tokens another process refreshed",
+            metadata: ["server": "\(serverKey)", "account": "\(stored.account)"])
+        phase = .active(stored)
+        broadcaster.publish(.loggedIn(Self.account(of: stored)))
+    }
+
+    private func apply(_ item: TokenItem, generation: Int) {
+        guard generation == self.generation else { return }
+        phase = .active(item)
+        broadcaster.publish(.loggedIn(Self.account(of: item)))
+    }
+
+    /// Deletes the stored item if it still holds `rejected`'s refresh token; a newer pair means
+    /// someone logged in again meanwhile, and it is kept.
+    private func wipe(_ file: LockedTokenFile, ifStillHolding rejected: TokenItem) {
+        do throws(TokenStoreError) {
+            if try file.read(server: serverKey, account: rejected.account)?.refreshToken == rejected.refreshToken {
+                _ = try file.delete(server: serverKey, account: rejected.account)
+            }
+        } catch {
+            logger.error("Could not remove the rejected tokens", metadata: ["problem": "\(error)"])
+        }
+    }
+
+    private func currentTokens() throws(CardAPIError) -> TokenItem {
+        switch phase {
+        case .active(let tokens): return tokens
+        case .expired(let account): throw .sessionExpired(server: serverKey, account: account?.email)
+        case .unloaded, .loggedOut: throw .notLoggedIn(server: serverKey, account: preferredAccount)
+        }
+    }
+}

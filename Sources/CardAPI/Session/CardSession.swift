@@ -1,0 +1,269 @@
+import CardModels
+import Foundation
+import Logging
+import Networking
+import Synchronization
+import TokenStore
+
+/// The tokens of one account at one server, and the rules that keep them fresh.
+///
+/// - Every card request gets `Authorization: Bearer <access token>` from the session (see
+///   ``SessionInterceptor``); the token is cached here, so the hot path reads no file.
+/// - An access token that expires within the margin is refreshed before sending; a 401 with
+///   E03/E04 refreshes and retries once; a 401 for a token already replaced retries with the
+///   current one. Only **one refresh is in flight** for any number of requests, and only one
+///   process refreshes: the refresh runs inside the token store's exclusive lock, after
+///   re-reading the stored pair (another process may already have refreshed it).
+/// - E06 (from the refresh or any call) wipes the stored tokens, fails every waiter with
+///   ``CardAPIError/sessionExpired(server:account:)``, publishes ``SessionState/expired(server:account:)``
+///   once, and makes every later call fail fast until the next ``login(email:password:)``.
+///
+/// `docs/Session.md` has the whole state diagram. Get a session from ``CardAPIClient/session``.
+public actor CardSession {
+    /// Where this session is, as loaded or logged in.
+    enum Phase {
+        /// The store could not be read yet (it is read again on the next call).
+        case unloaded
+        /// No tokens.
+        case loggedOut
+        /// Tokens in hand.
+        case active(TokenItem)
+        /// Ended by the server (E06) until the next login.
+        case expired(SessionAccount?)
+    }
+
+    /// The API's base URL.
+    public nonisolated let server: URL
+    /// The base URL as the token store keys it (no trailing slash).
+    public nonisolated let serverKey: String
+    /// Where the tokens are kept.
+    public nonisolated let tokenStore: TokenStore
+    /// The token rules.
+    public nonisolated let policy: SessionPolicy
+
+    nonisolated let wallClock: any SessionClock
+    nonisolated let auth: Provider<AuthService>
+    nonisolated let judge: ResponseJudge
+    nonisolated let logger: Logger
+    nonisolated let broadcaster: StateBroadcaster
+
+    /// The access token requests may use without entering the actor, and until when: the hot
+    /// path. Kept in step with ``phase``, ``flight`` and ``accessTokenLifetime``.
+    nonisolated let fastPath: Mutex<FastPath?>
+
+    var phase: Phase { didSet { publishFastPath() } }
+    /// The account asked for, or the one last logged in.
+    var preferredAccount: String?
+    /// The refresh in flight, if any.
+    var flight: RefreshFlight? { didSet { publishFastPath() } }
+    /// How many refresh flights this session started (each may or may not reach the network).
+    var flightsStarted = 0
+    /// Bumped by login, logout and expiry, so a refresh that started before does not undo them.
+    var generation = 0
+    var refreshGuard: RefreshGuard
+    /// How long access tokens live at this server, learned at login and refresh.
+    var accessTokenLifetime: TimeInterval? { didSet { publishFastPath() } }
+
+    /// A cached access token and the moment it enters the refresh margin.
+    struct FastPath: Sendable {
+        let accessToken: String
+        let refreshAfter: Date
+    }
+
+    init(
+        server: URL, account: String?, tokenStore: TokenStore, policy: SessionPolicy, wallClock: any SessionClock,
+        auth: Provider<AuthService>, judge: ResponseJudge, logger: Logger
+    ) {
+        self.server = server
+        self.serverKey = TokenItem.normalizedServer(server.absoluteString)
+        self.tokenStore = tokenStore
+        self.policy = policy
+        self.wallClock = wallClock
+        self.auth = auth
+        self.judge = judge
+        self.logger = logger
+        self.preferredAccount = account
+        self.refreshGuard = RefreshGuard(limit: policy.maximumRefreshes, window: policy.refreshWindow)
+        // One read at start, so the first published state is true; errors wait for the first call.
+        let initial = Self.storedItem(in: tokenStore, server: serverKey, account: account)
+        let margin = Double(policy.refreshMargin.components.seconds)
+        fastPath = Mutex(
+            (try? initial.get())?.map {
+                FastPath(accessToken: $0.accessToken, refreshAfter: $0.accessTokenExpiresAt - margin)
+            })
+        switch initial {
+        case .success(let item?):
+            phase = .active(item)
+            broadcaster = StateBroadcaster(initial: .loggedIn(Self.account(of: item)))
+        case .success(nil):
+            phase = .loggedOut
+            broadcaster = StateBroadcaster(initial: .loggedOut(server: serverKey))
+        case .failure:
+            phase = .unloaded
+            broadcaster = StateBroadcaster(initial: .loggedOut(server: serverKey))
+        }
+    }
+
+    // MARK: State
+
+    /// A new stream of the session's state: the current state first, then every change.
+    /// Any number of subscribers may listen; the stream ends when the session is released.
+    public nonisolated func states() -> AsyncStream<SessionState> {
+        broadcaster.subscribe()
+    }
+
+    /// The state now.
+    public nonisolated var state: SessionState { broadcaster.current }
+
+    /// Reads the stored tokens again (another process may have logged in or out) and returns
+    /// the state. An expired session stays expired until ``login(email:password:)``.
+    ///
+    /// - Throws: ``CardAPIError/tokenStore(_:)`` or ``CardAPIError/multipleAccounts(server:accounts:)``.
+    @discardableResult
+    public func restore() throws(CardAPIError) -> SessionState {
+        if case .expired = phase { return state }
+        do {
+            try loadStoredTokens()
+        } catch {
+            guard case .notLoggedIn = error else { throw error }
+        }
+        return state
+    }
+
+    // MARK: Tokens for requests
+
+    /// The access token to send now: cached, refreshed first if it expires within the margin,
+    /// or the result of the refresh in flight.
+    ///
+    /// - Throws: ``CardAPIError/sessionExpired(server:account:)`` (fast, no network) after
+    ///   E06, ``CardAPIError/notLoggedIn(server:account:)``, or the refresh's error.
+    func accessToken() async throws(CardAPIError) -> String {
+        if flight == nil, case .active(let tokens) = phase, !isExpiring(tokens) { return tokens.accessToken }
+        return try await slowAccessToken()
+    }
+
+    /// The cached access token if it is outside the refresh margin and no refresh is in flight,
+    /// read without entering the actor; `nil` sends the caller to ``accessToken()``.
+    nonisolated func cachedAccessToken() -> String? {
+        guard let path = fastPath.withLock({ $0 }), wallClock.now < path.refreshAfter else { return nil }
+        return path.accessToken
+    }
+
+    private func slowAccessToken() async throws(CardAPIError) -> String {
+        if case .expired(let account) = phase { throw .sessionExpired(server: serverKey, account: account?.email) }
+        if let flight { return try await flight.wait().accessToken }
+        let tokens: TokenItem
+        if case .active(let held) = phase { tokens = held } else { tokens = try loadStoredTokens() }
+        guard isExpiring(tokens) else { return tokens.accessToken }
+        return try await refreshed(because: .expiring).accessToken
+    }
+
+    /// What the server rejected, from a request's `Authorization` header.
+    enum Rejection: Sendable {
+        /// 401 E03/E04 for this access token.
+        case accessToken(String?)
+        /// E06 on a normal call made with this access token.
+        case session(String?)
+    }
+
+    /// Gets the session ready for a retry after the server rejected a request: waits for the
+    /// refresh in flight, returns at once if the rejected token was already replaced, or
+    /// refreshes (E03/E04) or ends the session (E06).
+    ///
+    /// - Throws: ``CardAPIError/sessionExpired(server:account:)`` and the refresh's errors.
+    func recover(from rejection: Rejection) async throws(CardAPIError) {
+        if let flight {
+            _ = try await flight.wait()
+            return
+        }
+        switch phase {
+        case .expired(let account):
+            throw .sessionExpired(server: serverKey, account: account?.email)
+        case .unloaded, .loggedOut:
+            throw .notLoggedIn(server: serverKey, account: preferredAccount)
+        case .active(let tokens):
+            switch rejection {
+            case .accessToken(let sent):
+                guard tokens.accessToken == sent else { return }  // replaced meanwhile: retry with it
+                _ = try await refreshed(because: .accessRejected(tokens.accessToken))
+            case .session(let sent):
+                guard tokens.accessToken == sent else { return }
+                _ = try await refreshed(because: .sessionRejected(tokens.accessToken))
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Whether `tokens`' access token expires within the margin (half its lifetime when that
+    /// is shorter, so short-lived tokens are not refreshed on every request).
+    func isExpiring(_ tokens: TokenItem) -> Bool {
+        tokens.accessTokenExpiresAt.timeIntervalSince(wallClock.now) <= refreshMargin
+    }
+
+    /// The margin in seconds: the policy's, or half the tokens' lifetime when that is shorter.
+    var refreshMargin: TimeInterval {
+        let margin = Double(policy.refreshMargin.components.seconds)
+        guard let lifetime = accessTokenLifetime else { return margin }
+        return min(margin, lifetime / 2)
+    }
+
+    private func publishFastPath() {
+        var path: FastPath?
+        if flight == nil, case .active(let tokens) = phase {
+            path = FastPath(accessToken: tokens.accessToken, refreshAfter: tokens.accessTokenExpiresAt - refreshMargin)
+        }
+        fastPath.withLock { $0 = path }
+    }
+
+    /// Whether `tokens`' access token has expired by the wall clock.
+    func isExpired(_ tokens: TokenItem) -> Bool {
+        tokens.accessTokenExpiresAt <= wallClock.now
+    }
+
+    /// Reads this session's item from the store and makes it current.
+    @discardableResult
+    func loadStoredTokens() throws(CardAPIError) -> TokenItem {
+        switch Self.storedItem(in: tokenStore, server: serverKey, account: preferredAccount) {
+        case .success(let item?):
+            phase = .active(item)
+            broadcaster.publish(.loggedIn(Self.account(of: item)))
+            return item
+        case .success(nil):
+            phase = .loggedOut
+            broadcaster.publish(.loggedOut(server: serverKey))
+            throw .notLoggedIn(server: serverKey, account: preferredAccount)
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// Ends the session after E06: once only, whatever the number of waiters.
+    func expire(_ tokens: TokenItem?) {
+        if case .expired = phase { return }
+        let account = tokens.map(Self.account(of:))
+        phase = .expired(account)
+        generation += 1
+        logger.warning(
+            "The server ended the session (E06); stored tokens removed",
+            metadata: ["server": "\(serverKey)", "account": "\(account?.email ?? "-")"])
+        broadcaster.publish(.expired(server: serverKey, account: account))
+    }
+
+    static func account(of item: TokenItem) -> SessionAccount {
+        SessionAccount(server: item.server, email: item.account, name: item.displayName, userID: item.userID)
+    }
+
+    static func storedItem(
+        in store: TokenStore, server: String, account: String?
+    ) -> Result<TokenItem?, CardAPIError> {
+        do throws(TokenStoreError) {
+            if let account { return .success(try store.read(server: server, account: account)) }
+            let items = try store.items(server: server)
+            if items.count > 1 { return .failure(.multipleAccounts(server: server, accounts: items.map(\.account))) }
+            return .success(items.first)
+        } catch {
+            return .failure(.tokenStore(error))
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import CardModels
+import Foundation
+import Logging
+import Networking
+import Synchronization
+import TokenStore
+
+@testable import CardAPI
+
+/// A fake server behind a stub transport, a private token file, and clocks the test moves.
+struct Harness {
+    static let server = URL(string: "http://cards.test/v1")!
+
+    let folder: TemporaryFolder
+    let fake: FakeCardServer
+    let wallClock: TestWallClock
+    let clock: TestClock
+    let stub: StubTransport
+    let store: TokenStore
+
+    init(tokenPrefix: String = "t") throws {
+        folder = try TemporaryFolder()
+        let wallClock = TestWallClock()
+        self.wallClock = wallClock
+        let fake = FakeCardServer(wallClock: wallClock, tokenPrefix: tokenPrefix)
+        self.fake = fake
+        clock = TestClock()
+        stub = StubTransport { request in await fake.handle(request) }
+        store = folder.tokenStore
+    }
+
+    /// Runs `body` with a fresh harness and always removes its folder.
+    static func with<T>(tokenPrefix: String = "t", _ body: (Harness) async throws -> T) async throws -> T {
+        let harness = try Harness(tokenPrefix: tokenPrefix)
+        defer { harness.folder.remove() }
+        return try await body(harness)
+    }
+
+    /// A client on the stub, with the test's clocks.
+    func client(
+        plugins: [any Plugin] = [], policy: SessionPolicy = SessionPolicy(), account: String? = nil,
+        logger: Logger? = nil
+    ) -> CardAPIClient {
+        let configuration = CardAPIConfiguration(server: Self.server, account: account, session: policy)
+        if let logger {
+            return CardAPIClient(
+                configuration: configuration, tokenStore: store, transport: stub, plugins: plugins,
+                wallClock: wallClock, clock: clock, logger: logger)
+        }
+        return CardAPIClient(
+            configuration: configuration, tokenStore: store, transport: stub, plugins: plugins, wallClock: wallClock,
+            clock: clock)
+    }
+
+    /// Stores a pair the fake server issued, as a login would have.
+    ///
+    /// - Parameter expired: whether the access token is already past its expiry by the wall clock.
+    @discardableResult
+    func seedTokens(expired: Bool = false) async throws -> TokenItem {
+        let grant = await fake.issue()
+        let item = TokenItem(
+            server: Self.server.absoluteString, account: grant.user.email, accessToken: grant.accessToken,
+            accessTokenExpiresAt: expired ? wallClock.now.addingTimeInterval(-10) : grant.accessTokenExpiresAt,
+            refreshToken: grant.refreshToken, refreshTokenExpiresAt: grant.refreshTokenExpiresAt,
+            userID: grant.user.id, displayName: grant.user.name)
+        try await store.save(item)
+        return item
+    }
+
+    /// The requests sent so far to paths ending in `suffix`.
+    func requests(to suffix: String) -> [Request] {
+        stub.requests.filter { $0.path.hasSuffix(suffix) }
+    }
+
+    var refreshRequests: [Request] { requests(to: "/auth/refresh") }
+
+    var cardRequests: [Request] { stub.requests.filter { !$0.path.contains("/auth/") } }
+}
+
+/// The bearer token of a request's `Authorization` header.
+func bearer(_ request: Request) -> String? {
+    request.headers["Authorization"].flatMap(FakeCardServer.bearer)
+}
+
+/// Collects a state stream's values in the background.
+final class StateRecorder: Sendable {
+    private let storage = Mutex<[SessionState]>([])
+    private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
+
+    init(_ stream: AsyncStream<SessionState>) {
+        let task = Task { [weak self] in
+            for await state in stream { self?.storage.withLock { $0.append(state) } }
+        }
+        self.task.withLock { $0 = task }
+    }
+
+    deinit { task.withLock { $0?.cancel() } }
+
+    var states: [SessionState] { storage.withLock { $0 } }
+
+    func count(where predicate: (SessionState) -> Bool) -> Int { states.filter(predicate).count }
+}
+
+extension SessionState {
+    var isExpired: Bool {
+        if case .expired = self { return true }
+        return false
+    }
+
+    var isRefreshing: Bool {
+        if case .refreshing = self { return true }
+        return false
+    }
+
+    var isLoggedIn: Bool {
+        if case .loggedIn = self { return true }
+        return false
+    }
+}
