@@ -205,12 +205,10 @@ import Testing
     }
 
     /// A port nothing listens on: bound, then closed.
+    /// A loopback port that refuses connections: bound (so no other test's server can take it)
+    /// but never listening. The socket stays open for the rest of the test process.
     static func closedPort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).get()
-        let port = channel.localAddress?.port ?? 1
-        try await channel.close()
-        return port
+        try RefusingPort.reserve()
     }
 }
 
