@@ -54,28 +54,20 @@ public final class LogLineMaker: Sendable {
     }
 
     /// The line for a session change from `previous` (`nil` for the first state) to `state`, or
-    /// `nil` when the change is not worth a line (a refresh's end shows as its response).
+    /// `nil` when the change is not worth a line: logins, logouts and the end of a refresh show
+    /// as their own exchanges. A refresh starting, E06 and a restored session get a line.
     public func line(from previous: SessionState?, to state: SessionState) -> LogLine? {
-        let text: String
-        var isFailure = false
         switch (previous, state) {
         case (_, .refreshing(let account)):
-            text = "refreshing the access token of \(account.email)"
+            return note("refreshing the access token of \(account.email)")
         case (_, .expired(let server, let account)):
-            text = "session expired (E06)" + (account.map { " for \($0.email)" } ?? " at \(server)") + ": log in again"
-            isFailure = true
+            let whose = account.map { " for \($0.email)" } ?? " at \(server)"
+            return note("session expired (E06)\(whose): log in again", isFailure: true)
         case (nil, .loggedIn(let account)):
-            text = "restored the session of \(account.email) at \(account.server)"
-        case (.refreshing?, .loggedIn):
-            return nil
-        case (_, .loggedIn(let account)):
-            text = "logged in as \(account.email) at \(account.server)"
-        case (.loggedIn?, .loggedOut), (.refreshing?, .loggedOut):
-            text = "logged out"
-        case (_, .loggedOut):
+            return note("restored the session of \(account.email) at \(account.server)")
+        case (_, .loggedIn), (_, .loggedOut):
             return nil
         }
-        return note(text, isFailure: isFailure)
     }
 
     /// A session line of the app's own (the demo's server address, a log file problem).
