@@ -1,8 +1,6 @@
 import ArgumentParser
-import CardAPI
 import Foundation
-import Networking
-import TokenStore
+import Logging
 
 /// `cardwallet`: the terminal business-card wallet, its mock server and its scripting commands.
 @main
@@ -12,35 +10,27 @@ struct CardWalletCommand: AsyncParsableCommand {
         abstract: "A keyboard-driven terminal wallet for your business cards.",
         discussion: """
             Without a subcommand, opens the wallet on the server: on your cards when you are logged in \
-            there, else on the login screen with the server filled in. Press ? in it for every key.
-            Try it with no server of your own: cardwallet demo.
+            there (the session is restored from the token file), else on the login screen with the \
+            server filled in. Press ? in it for every key, l for the network log, q to quit.
+
+            The network log is also appended to $XDG_STATE_HOME/cardwallet/cardwallet.log \
+            (~/.local/state/cardwallet/ by default; 0600, rotated to cardwallet.log.1 past log.maxBytes). \
+            With --log-level, swift-log messages go to cardwallet.stderr.log beside it while the \
+            wallet is open.
+
+            No server of your own? Try: cardwallet demo
             """,
-        subcommands: [DemoCommand.self, MockServerCommand.self]
+        subcommands: [
+            DemoCommand.self, MockServerCommand.self,
+            LoginCommand.self, LogoutCommand.self, StatusCommand.self,
+            ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self,
+            RemoveCommand.self, ReorderCommand.self,
+        ]
     )
 
-    /// The server (a stand-in until the shared client options land).
-    @Option(help: ArgumentHelp("The card server's base URL. (default: http://127.0.0.1:8080/v1)", valueName: "url"))
-    var server: String?
+    @OptionGroup var client: ClientOptions
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let text = server ?? environment["CARDWALLET_SERVER"] ?? "http://127.0.0.1:8080/v1"
-        let url: URL
-        do {
-            url = try CardAPIConfiguration.serverURL(text)
-        } catch {
-            throw ValidationError(error.description)
-        }
-        let directory = try? StateDirectory(environment: environment)
-        let store: TokenStore
-        do {
-            store = try TokenStore(environment: environment)
-        } catch {
-            FileHandle.standardError.write(Data("cardwallet: \(error.description)\n".utf8))
-            throw ExitCode.failure
-        }
-        try await WalletLauncher.run(
-            configuration: CardAPIConfiguration(server: url), tokenStore: store, stateDirectory: directory,
-            transport: LiveTransport(), logger: TUILogger.make(), email: nil)
+        try await WalletLauncher.run(options: client)
     }
 }

@@ -1,9 +1,6 @@
 import ArgumentParser
-import CardAPI
 import CardMockServer
-import CursesTerminal
 import Foundation
-import Networking
 import TokenStore
 
 /// `cardwallet demo`: the mock server in this process and the wallet pointed at it.
@@ -35,7 +32,8 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var server: MockServerOptions
 
     func run() async throws {
-        if let problem = TerminalCheck.problem() {
+        let environment = ProcessInfo.processInfo.environment
+        if let problem = TerminalCheck.problem(environment: environment) {
             TerminalCheck.report(problem)
             throw ExitCode(problem.exitCode)
         }
@@ -43,7 +41,7 @@ struct DemoCommand: AsyncParsableCommand {
         let folder: DemoFolder
         do {
             configuration = try DemoDefaults.apply(to: server)
-            folder = try DemoFolder.create()
+            folder = try DemoFolder.create(environment: environment)
         } catch {
             throw Self.failure("\(error)")
         }
@@ -55,50 +53,32 @@ struct DemoCommand: AsyncParsableCommand {
         } catch {
             throw Self.failure(error.description)
         }
-        let transport = LiveTransport()
+        var settings = ClientSettings.defaults
+        settings.server = running.baseURLString
+        settings.tokenFile = folder.tokenFilePath
+        let live: LiveClient
+        do {
+            live = try LiveClient.make(settings: settings, environment: environment)
+        } catch {
+            await running.stop()
+            throw Self.failure(error.description)
+        }
         let account = configuration.users.first { $0.password != nil } ?? configuration.users.first
         let notes = DemoNotes(baseURL: running.baseURLString, email: account?.email, configuration: configuration)
         let setup = TerminalAppSetup(
-            configuration: CardAPIConfiguration(server: running.baseURL),
-            tokenStore: TokenStore(path: folder.tokenFilePath),
-            transport: transport,
-            logger: TUILogger.make(),
-            stateDirectory: try? StateDirectory(environment: ProcessInfo.processInfo.environment),
-            email: account?.email ?? "",
-            password: account?.password ?? "",
-            notes: notes.whileRunning)
+            live: live, stateDirectory: try? StateDirectory(environment: environment),
+            email: account?.email ?? "", password: account?.password ?? "", notes: notes.whileRunning)
 
-        let outcome: Result<TerminalAppOutcome, any Error>
-        do {
-            outcome = .success(try await TerminalApp.run(setup))
-        } catch {
-            outcome = .failure(error)
-        }
-        try? await transport.shutdown()
+        let outcome = await TerminalApp.runCatching(setup)
+        await live.shutdown()
         await running.stop()
-
-        switch outcome {
-        case .success(let ended):
-            Self.printLines(notes.afterExit(logPath: ended.logPath) + ended.warnings)
-        case .failure(let error as CursesTerminalError):
-            if case .terminated = error {
-                Self.printLines(notes.afterExit(logPath: nil))
-            } else {
-                TerminalCheck.report(error)
-            }
-            throw ExitCode(error.exitCode)
-        case .failure(let error):
-            throw Self.failure("\(error)")
-        }
-    }
-
-    private static func printLines(_ lines: [String]) {
-        FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+        folder.remove()
+        try TerminalApp.finish(outcome) { logPath in notes.afterExit(logPath: logPath) }
     }
 
     /// Prints `message` on standard error and returns the exit status to throw.
     private static func failure(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("cardwallet demo: \(message)\n".utf8))
+        Console.err("cardwallet demo: \(message)\n")
         return ExitCode.failure
     }
 }

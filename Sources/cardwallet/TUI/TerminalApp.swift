@@ -1,3 +1,4 @@
+import ArgumentParser
 import CardAPI
 import CardWalletUI
 import CursesTerminal
@@ -7,21 +8,16 @@ import TokenStore
 
 /// What the interactive interface starts with: the live pieces and what to fill in.
 struct TerminalAppSetup: Sendable {
-    /// The server the app starts on, and the client rules.
-    var configuration: CardAPIConfiguration
-    /// Where tokens are kept (the user's file, or the demo's private one).
-    var tokenStore: TokenStore
-    /// The HTTP transport every client shares; shut down by the caller.
-    var transport: any Transport
-    /// The logger plugin every client uses; the log pane and the log file read its events.
-    var logger: LoggerPlugin
+    /// The client of the server the app starts on, its transport, token store, logger plugin
+    /// and settings (log file, page size). The caller shuts it down.
+    var live: LiveClient
     /// The state folder: `cardwallet.log` and `cardwallet.stderr.log` go there.
     var stateDirectory: StateDirectory?
     /// The email to fill in.
     var email: String = ""
     /// The password to fill in (the demo's public one); never shown.
     var password: String = ""
-    /// Lines for the log pane before any request (the demo's server address, say).
+    /// Lines for the log pane before any request (the demo's server address, settings warnings).
     var notes: [String] = []
 }
 
@@ -46,31 +42,31 @@ enum TerminalApp {
     ///   (the terminal is restored either way).
     @MainActor
     static func run(_ setup: TerminalAppSetup) async throws -> TerminalAppOutcome {
-        var warnings: [String] = []
+        let live = setup.live
         let maker = LogLineMaker()
+        var warnings: [String] = []
         var notes = setup.notes
 
         var logFile: LogFileWriter?
         var strayOutputPath = "/dev/null"
         if let directory = setup.stateDirectory {
             do {
-                logFile = try LogFileWriter(directory: directory)
                 strayOutputPath = try StrayOutputFile.prepare(in: directory)
+                if live.settings.logFile {
+                    logFile = try LogFileWriter(directory: directory, maximumBytes: live.settings.logMaxBytes)
+                }
             } catch {
-                let text = "The network log is not written to a file: \(error)"
+                let text = "the network log is not written to a file: \(error.description)"
                 warnings.append(text)
                 notes.append(text)
             }
         }
 
-        let performer = CardAPIPerformer(
-            configuration: setup.configuration, tokenStore: setup.tokenStore, transport: setup.transport,
-            plugins: [setup.logger])
+        let performer = CardAPIPerformer(client: live.client) { server in live.client(for: server) }
         defer { performer.close() }
-
         let state = AppState(
-            server: setup.configuration.serverKey, email: setup.email, password: setup.password,
-            utcOffsetSeconds: TimeZone.current.secondsFromGMT())
+            server: live.client.configuration.serverKey, email: setup.email, password: setup.password,
+            pageSize: live.settings.pageSize, utcOffsetSeconds: TimeZone.current.secondsFromGMT())
 
         let configuration = CursesBackend.Configuration(strayOutputPath: strayOutputPath)
         let final = try await CursesTerminal.run(configuration: configuration) { terminal in
@@ -80,15 +76,54 @@ enum TerminalApp {
                 logFile?.write(line)
                 runner.inbox.send(.log(line))
             }
-            runner.listen(to: LiveFeeds.logActions(from: setup.logger.events(), lines: maker, file: logFile))
+            runner.listen(to: LiveFeeds.logActions(from: live.log.events(), lines: maker, file: logFile))
             runner.listen(to: LiveFeeds.sessionActions(from: performer.sessionStates(), lines: maker, file: logFile))
             // Ctrl-C and SIGTERM reach the loop as a quit key; the signal check is a second line.
             while await runner.step(), terminal.terminationSignal == nil {}
             runner.finish()
             return runner.state
         }
-        if let problem = logFile?.problem { warnings.append("The log file stopped: \(problem)") }
+        if let problem = logFile?.problem { warnings.append("the log file stopped: \(problem)") }
         logFile?.close()
         return TerminalAppOutcome(state: final, logPath: logFile?.path, warnings: warnings)
+    }
+
+    /// ``run(_:)``, with its failure as a value, so the caller can clean up before reporting.
+    static func runCatching(_ setup: TerminalAppSetup) async -> Result<TerminalAppOutcome, any Error> {
+        do {
+            return .success(try await run(setup))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Reports how the interface ended, once the terminal is back.
+    ///
+    /// - Parameters:
+    ///   - outcome: What ``runCatching(_:)`` returned.
+    ///   - lines: Lines for standard output after a quit or a termination signal, given the log
+    ///     file's path when one was written.
+    /// - Throws: `ExitCode` for anything but a normal quit: the terminal error's status
+    ///   (1, or 128 + signal), or 1.
+    static func finish(_ outcome: Result<TerminalAppOutcome, any Error>, lines: (String?) -> [String] = { _ in [] })
+        throws
+    {
+        switch outcome {
+        case .success(let ended):
+            let text = lines(ended.logPath)
+            if !text.isEmpty { Console.out(text.map { $0 + "\n" }.joined()) }
+            for warning in ended.warnings { Console.warning(warning) }
+        case .failure(let error as CursesTerminalError):
+            if case .terminated = error {
+                let text = lines(nil)
+                if !text.isEmpty { Console.out(text.map { $0 + "\n" }.joined()) }
+            } else {
+                TerminalCheck.report(error)
+            }
+            throw ExitCode(error.exitCode)
+        case .failure(let error):
+            Console.error("\(error)")
+            throw ExitCode.failure
+        }
     }
 }

@@ -20,6 +20,6 @@ enum TerminalCheck {
 
     /// Prints `error` as `cardwallet: …` on standard error.
     static func report(_ error: CursesTerminalError) {
-        FileHandle.standardError.write(Data("cardwallet: \(error.description)\n".utf8))
+        Console.error(error.description)
     }
 }

@@ -1,53 +1,44 @@
 import ArgumentParser
 import CardAPI
+import CardWalletUI
 import CursesTerminal
 import Foundation
-import Networking
+import Logging
 import TokenStore
 
-/// `cardwallet` without a subcommand: the interface against a server, restoring the stored
-/// session for it when there is one (else the login screen, with the server filled in).
+/// `cardwallet` without a subcommand: the interface against the configured server, restoring
+/// the stored session for it when there is one (else the login screen, with the server filled in).
 enum WalletLauncher {
-    /// Runs the interface until the user quits.
+    /// Resolves the settings, builds the live client and runs the interface until the user quits.
     ///
-    /// - Parameters:
-    ///   - configuration: The server and client rules.
-    ///   - tokenStore: The user's token store.
-    ///   - stateDirectory: Where the log file goes.
-    ///   - transport: The HTTP transport; shut down here when the interface ends.
-    ///   - logger: The logger plugin the clients use.
-    ///   - email: The email to fill in when no session is stored.
-    /// - Throws: `ExitCode` with the status to exit with, after printing why.
-    static func run(
-        configuration: CardAPIConfiguration, tokenStore: TokenStore, stateDirectory: StateDirectory?,
-        transport: LiveTransport, logger: LoggerPlugin, email: String?
-    ) async throws {
-        if let problem = TerminalCheck.problem() {
+    /// - Throws: `ExitCode` with the status to exit with, after printing why: 64 for bad
+    ///   settings, 1 when the terminal cannot be used, 128 + signal after SIGTERM/SIGHUP.
+    static func run(options: ClientOptions, environment: [String: String] = ProcessInfo.processInfo.environment)
+        async throws
+    {
+        if let problem = TerminalCheck.problem(environment: environment) {
             TerminalCheck.report(problem)
             throw ExitCode(problem.exitCode)
         }
-        let stored = (try? tokenStore.accounts(server: configuration.serverKey)) ?? []
-        let setup = TerminalAppSetup(
-            configuration: configuration, tokenStore: tokenStore, transport: transport, logger: logger,
-            stateDirectory: stateDirectory, email: email ?? configuration.account ?? stored.first ?? "")
-        let outcome: Result<TerminalAppOutcome, any Error>
+        let resolved: ResolvedClientSettings
+        let live: LiveClient
         do {
-            outcome = .success(try await TerminalApp.run(setup))
+            resolved = try await options.resolveSettings(environment: environment)
+            // swift-log output goes to stderr, which the interface sends to cardwallet.stderr.log.
+            ClientCommandRunner.bootstrapLogging(level: resolved.settings.logLevel)
+            live = try LiveClient.make(
+                settings: resolved.settings, environment: environment,
+                sessionLogger: Logger(label: "cardwallet.session"))
         } catch {
-            outcome = .failure(error)
+            Console.error("\(error)")
+            throw ExitCode(CLIExitCode.usage)
         }
-        try? await transport.shutdown()
-        switch outcome {
-        case .success(let ended):
-            for warning in ended.warnings {
-                FileHandle.standardError.write(Data("cardwallet: \(warning)\n".utf8))
-            }
-        case .failure(let error as CursesTerminalError):
-            if case .terminated = error {} else { TerminalCheck.report(error) }
-            throw ExitCode(error.exitCode)
-        case .failure(let error):
-            FileHandle.standardError.write(Data("cardwallet: \(error)\n".utf8))
-            throw ExitCode.failure
-        }
+        let stored = (try? live.tokenStore.accounts(server: live.client.configuration.serverKey)) ?? []
+        let setup = TerminalAppSetup(
+            live: live, stateDirectory: try? StateDirectory(environment: environment),
+            email: stored.first ?? "", notes: resolved.warnings)
+        let outcome = await TerminalApp.runCatching(setup)
+        await live.shutdown()
+        try TerminalApp.finish(outcome)
     }
 }
