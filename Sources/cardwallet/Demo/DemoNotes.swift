@@ -26,7 +26,7 @@ struct DemoNotes {
 
     /// The lines printed after the interface closed.
     func afterExit(logPath: String?) -> [String] {
-        var lines = ["cardwallet demo: the server at \(baseURL) has stopped and the demo's tokens are deleted."]
+        var lines = ["cardwallet demo: the server at \(baseURL) has stopped; the demo's tokens are deleted."]
         if let dataFile = configuration.dataFile {
             lines.append("Its data is kept in \(dataFile).")
         }
