@@ -55,13 +55,15 @@ class Session:
     def __init__(self, folder: Path, timeout: float):
         self.folder = folder
         self.timeout = timeout
-        self.socket = str(folder / "tmux.sock")
+        # A server of its own (a socket in tmux's folder: a path under a long TMPDIR could pass
+        # the 108-byte limit of socket paths), killed at the end.
+        self.socket_name = f"cardwallet-e2e-{os.getpid()}"
         self.name = "cardwallet-e2e"
         self.last_capture = ""
         self.captures: list[str] = []
 
     def tmux(self, *arguments: str, check: bool = True) -> str:
-        command = ["tmux", "-S", self.socket, "-f", "/dev/null", *arguments]
+        command = ["tmux", "-L", self.socket_name, "-f", "/dev/null", *arguments]
         result = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", errors="replace")
         if check and result.returncode != 0:
             raise StepFailed(f"tmux {' '.join(arguments)} failed: {result.stderr.strip()}")

@@ -110,7 +110,8 @@ public final class CardAPIPerformer: Sendable {
     /// The session states of the current client, then of each client it switches to. Every call
     /// returns a new stream that starts with the current state; it ends when its reader stops.
     public func sessionStates() -> AsyncStream<SessionState> {
-        let (stream, continuation) = AsyncStream.makeStream(of: SessionState.self, bufferingPolicy: .bufferingNewest(64))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: SessionState.self, bufferingPolicy: .bufferingNewest(64))
         let id = state.withLock { state -> UInt64 in
             state.nextFollower += 1
             let id = state.nextFollower

@@ -100,7 +100,9 @@ public final class LogFileWriter: Sendable {
 
     /// `2026-11-21T09:30:00.123Z → GET /v1/cards?offset=0&limit=100 200 12 ms 4.1 KiB`.
     public static func text(of line: LogLine) -> String {
-        var parts = [line.time.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)), LogFormat.marker(line.kind)]
+        var parts = [
+            line.time.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)), LogFormat.marker(line.kind),
+        ]
         if let method = line.method { parts.append(method) }
         if let path = line.path { parts.append(path) }
         if let status = line.status { parts.append(String(status)) }

@@ -22,7 +22,8 @@ public final class LogLineMaker: Sendable {
     public func line(for event: NetworkEvent) -> LogLine? {
         let method = TerminalText.escaped(event.method.rawValue)
         let path = Self.pathAndQuery(of: event)
-        let detail = formatter.detail(event).split(separator: "\n", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        let detail = formatter.detail(event).split(separator: "\n", omittingEmptySubsequences: false).dropFirst().map(
+            String.init)
         let endpoint = Endpoint(path: event.path)
         switch event.kind {
         case .created:
@@ -37,18 +38,21 @@ public final class LogLineMaker: Sendable {
             let status = event.statusCode ?? 0
             let code = event.tag.map { TerminalText.escaped($0) }
             return LogLine(
-                id: takeID(), time: event.timestamp, kind: .response, method: method, path: path, status: event.statusCode,
+                id: takeID(), time: event.timestamp, kind: .response, method: method, path: path,
+                status: event.statusCode,
                 errorCode: code, duration: event.duration, bytes: event.byteCount.map { Int(clamping: $0) },
                 isFailure: status >= 400, text: endpoint.responseLabel(status: status, code: code), detail: detail)
         case .failed:
             return LogLine(
-                id: takeID(), time: event.timestamp, kind: .failure, method: method, path: path, duration: event.duration,
+                id: takeID(), time: event.timestamp, kind: .failure, method: method, path: path,
+                duration: event.duration,
                 isFailure: true, text: TerminalText.escaped(event.errorDescription ?? "failed"), detail: detail)
         case .retrying:
             let delay = event.retryDelay.map { $0 > .zero ? "in \(Format.duration($0))" : "now" } ?? "now"
             let cause = event.statusCode.map { " after \($0)" } ?? ""
             return LogLine(
-                id: takeID(), time: event.timestamp, kind: .session, method: method, path: path, status: event.statusCode,
+                id: takeID(), time: event.timestamp, kind: .session, method: method, path: path,
+                status: event.statusCode,
                 text: "retrying\(cause): attempt \(event.attempt + 1) \(delay)", detail: detail)
         }
     }
@@ -86,7 +90,8 @@ public final class LogLineMaker: Sendable {
     /// `/v1/cards?offset=0&limit=100`.
     static func pathAndQuery(of event: NetworkEvent) -> String {
         var path = event.path
-        if let components = URLComponents(string: event.url), let query = components.percentEncodedQuery, !query.isEmpty {
+        if let components = URLComponents(string: event.url), let query = components.percentEncodedQuery, !query.isEmpty
+        {
             path += "?" + query
         }
         return TerminalText.escaped(path)

@@ -18,7 +18,9 @@ struct DemoFolder {
     /// Creates a new folder.
     ///
     /// - Throws: ``DemoError/cannotCreateFolder(_:)`` when the temporary folder is not writable.
-    static func create(environment: [String: String] = ProcessInfo.processInfo.environment) throws(DemoError) -> DemoFolder {
+    static func create(environment: [String: String] = ProcessInfo.processInfo.environment) throws(DemoError)
+        -> DemoFolder
+    {
         var base = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
         while base.count > 1, base.hasSuffix("/") { base.removeLast() }
         var template = Array("\(base)/cardwallet-demo-XXXXXX".utf8CString)

@@ -17,7 +17,8 @@ struct DemoNotes {
         ]
         if configuration.admin {
             lines.append("from another shell, expire the access tokens (a refresh follows): \(command("expire"))")
-            lines.append("or revoke the refresh tokens (E06 at the next refresh, then log in again): \(command("revoke"))")
+            lines.append(
+                "or revoke the refresh tokens (E06 at the next refresh, then log in again): \(command("revoke"))")
         } else {
             lines.append("start the demo with --admin to expire or revoke the session from another shell")
         }

@@ -22,7 +22,10 @@ struct ErrorMappingTests {
         updatedAt: Date(timeIntervalSince1970: 0), version: 3)
 
     static let cases: [(CardAPIError, UIFailure.Kind)] = [
-        (server(.badRequest, status: 400, fields: ["email": "is not an email"]), .validation(fields: ["email": "is not an email"])),
+        (
+            server(.badRequest, status: 400, fields: ["email": "is not an email"]),
+            .validation(fields: ["email": "is not an email"])
+        ),
         (server(.loginFailed, status: 401), .loginFailed),
         (server(.accessTokenInvalid, status: 401), .sessionExpired),
         (server(.accessTokenExpired, status: 401), .sessionExpired),
@@ -40,13 +43,18 @@ struct ErrorMappingTests {
         (.invalidImage(path: "/none.png", problem: .missing), .validation(fields: ["image": "there is no such file"])),
         (server(.tooManyRequests, status: 429, retryAfter: .seconds(42)), .rateLimited(retryAfterSeconds: 42)),
         (server(.tooManyRequests, status: 429), .rateLimited(retryAfterSeconds: nil)),
-        (.cannotConnect(server: "http://127.0.0.1:1/v1", endpoint: "127.0.0.1:1", reason: "connection refused"),
-         .cannotConnect(url: "http://127.0.0.1:1/v1")),
+        (
+            .cannotConnect(server: "http://127.0.0.1:1/v1", endpoint: "127.0.0.1:1", reason: "connection refused"),
+            .cannotConnect(url: "http://127.0.0.1:1/v1")
+        ),
         (server(.internalError, status: 503, retryAfter: .seconds(1)), .server(status: 503)),
         (server(ErrorCode(rawValue: "E42"), status: 418), .server(status: 418)),
         (server(nil, status: 502), .server(status: 502)),
-        (.unexpectedResponse(UnexpectedResponse(statusCode: 200, request: "GET /v1/cards", expected: "CardPage", detail: "")),
-         .server(status: 200)),
+        (
+            .unexpectedResponse(
+                UnexpectedResponse(statusCode: 200, request: "GET /v1/cards", expected: "CardPage", detail: "")),
+            .server(status: 200)
+        ),
         (.timedOut(url: "http://a.test/v1/cards", reason: "read timeout"), .server(status: nil)),
         (.connectionFailed(url: "http://a.test/v1/cards", reason: "connection reset"), .server(status: nil)),
         (.excessiveRefresh(count: 6, window: .seconds(30)), .other),
@@ -67,8 +75,11 @@ struct ErrorMappingTests {
     @Test("Every UIFailure kind is reached by some error")
     func everyKindIsCovered() {
         let names = Set(Self.cases.map { Self.name(of: $0.1) })
-        #expect(names == ["validation", "loginFailed", "sessionExpired", "notFound", "conflict", "tooLarge",
-                          "unsupportedMedia", "rateLimited", "cannotConnect", "server", "other"])
+        #expect(
+            names == [
+                "validation", "loginFailed", "sessionExpired", "notFound", "conflict", "tooLarge",
+                "unsupportedMedia", "rateLimited", "cannotConnect", "server", "other",
+            ])
     }
 
     @Test("A conflict carries the card it was given")
@@ -81,9 +92,12 @@ struct ErrorMappingTests {
 
     @Test("Messages are CardAPI's sentences; cannot-connect leaves the URL to the UI")
     func messages() {
-        let refused = UIFailure(.cannotConnect(server: "http://127.0.0.1:1/v1", endpoint: "127.0.0.1:1", reason: "connection refused"))
+        let refused = UIFailure(
+            .cannotConnect(server: "http://127.0.0.1:1/v1", endpoint: "127.0.0.1:1", reason: "connection refused"))
         #expect(refused.message == "connection refused; is the server running?")
-        let unknownHost = UIFailure(.cannotConnect(server: "http://nowhere.test/v1", endpoint: "nowhere.test:80", reason: "unknown host\u{1B}[2J"))
+        let unknownHost = UIFailure(
+            .cannotConnect(
+                server: "http://nowhere.test/v1", endpoint: "nowhere.test:80", reason: "unknown host\u{1B}[2J"))
         #expect(unknownHost.message == "unknown host\\u{1B}[2J; check the address and the network")
         let e02 = UIFailure(Self.server(.loginFailed, status: 401))
         #expect(e02.message.contains("E02"))
@@ -114,11 +128,18 @@ struct SessionMappingTests {
     @Test("Each session state maps to the status bar's status")
     func statuses() {
         #expect(SessionStatus(.loggedOut(server: "http://a.test/v1")) == .loggedOut)
-        #expect(SessionStatus(.loggedIn(Self.account)) == .loggedIn(email: "demo@cardwallet.dev", server: "http://a.test/v1"))
-        #expect(SessionStatus(.refreshing(Self.account)) == .refreshing(email: "demo@cardwallet.dev", server: "http://a.test/v1"))
-        #expect(SessionStatus(.expired(server: "http://a.test/v1", account: Self.account))
-            == .expired(email: "demo@cardwallet.dev", server: "http://a.test/v1"))
-        #expect(SessionStatus(.expired(server: "http://a.test/v1", account: nil)) == .expired(email: nil, server: "http://a.test/v1"))
+        #expect(
+            SessionStatus(.loggedIn(Self.account))
+                == .loggedIn(email: "demo@cardwallet.dev", server: "http://a.test/v1"))
+        #expect(
+            SessionStatus(.refreshing(Self.account))
+                == .refreshing(email: "demo@cardwallet.dev", server: "http://a.test/v1"))
+        #expect(
+            SessionStatus(.expired(server: "http://a.test/v1", account: Self.account))
+                == .expired(email: "demo@cardwallet.dev", server: "http://a.test/v1"))
+        #expect(
+            SessionStatus(.expired(server: "http://a.test/v1", account: nil))
+                == .expired(email: nil, server: "http://a.test/v1"))
     }
 
     @Test("Refreshes, E06 and a restored session get a log line; logins and logouts show as exchanges")
@@ -127,10 +148,12 @@ struct SessionMappingTests {
         let restored = maker.line(from: nil, to: .loggedIn(Self.account))
         #expect(restored?.text == "restored the session of demo@cardwallet.dev at http://a.test/v1")
         #expect(restored?.kind == .session)
-        #expect(maker.line(from: .loggedIn(Self.account), to: .refreshing(Self.account))?.text
-            == "refreshing the access token of demo@cardwallet.dev")
+        #expect(
+            maker.line(from: .loggedIn(Self.account), to: .refreshing(Self.account))?.text
+                == "refreshing the access token of demo@cardwallet.dev")
         #expect(maker.line(from: .refreshing(Self.account), to: .loggedIn(Self.account)) == nil)
-        let expired = maker.line(from: .refreshing(Self.account), to: .expired(server: "http://a.test/v1", account: Self.account))
+        let expired = maker.line(
+            from: .refreshing(Self.account), to: .expired(server: "http://a.test/v1", account: Self.account))
         #expect(expired?.text == "session expired (E06) for demo@cardwallet.dev: log in again")
         #expect(expired?.isFailure == true)
         #expect(maker.line(from: .loggedOut(server: "http://a.test/v1"), to: .loggedIn(Self.account)) == nil)
@@ -157,15 +180,16 @@ struct SessionMappingTests {
             default: "other"
             }
         }
-        #expect(shape == [
-            "log: restored the session of demo@cardwallet.dev at http://a.test/v1",
-            "session: loggedIn(email: \"demo@cardwallet.dev\", server: \"http://a.test/v1\")",
-            "log: refreshing the access token of demo@cardwallet.dev",
-            "session: refreshing(email: \"demo@cardwallet.dev\", server: \"http://a.test/v1\")",
-            "session: loggedIn(email: \"demo@cardwallet.dev\", server: \"http://a.test/v1\")",
-            "log: session expired (E06) for demo@cardwallet.dev: log in again",
-            "session: expired(email: Optional(\"demo@cardwallet.dev\"), server: Optional(\"http://a.test/v1\"))",
-        ])
+        #expect(
+            shape == [
+                "log: restored the session of demo@cardwallet.dev at http://a.test/v1",
+                "session: loggedIn(email: \"demo@cardwallet.dev\", server: \"http://a.test/v1\")",
+                "log: refreshing the access token of demo@cardwallet.dev",
+                "session: refreshing(email: \"demo@cardwallet.dev\", server: \"http://a.test/v1\")",
+                "session: loggedIn(email: \"demo@cardwallet.dev\", server: \"http://a.test/v1\")",
+                "log: session expired (E06) for demo@cardwallet.dev: log in again",
+                "session: expired(email: Optional(\"demo@cardwallet.dev\"), server: Optional(\"http://a.test/v1\"))",
+            ])
         // Ids increase in the order the lines were made.
         let ids = actions.compactMap { if case .log(let line) = $0 { line.id } else { nil } }
         #expect(ids == ids.sorted())

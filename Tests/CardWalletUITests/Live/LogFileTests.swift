@@ -8,7 +8,9 @@ import TokenStore
 /// its size limit.
 struct LogFileTests {
     static func line(_ id: UInt64, _ text: String) -> LogLine {
-        LogLine(id: id, time: Date(timeIntervalSince1970: 1_700_000_000.25), kind: .request, method: "GET", path: "/v1/cards", text: text)
+        LogLine(
+            id: id, time: Date(timeIntervalSince1970: 1_700_000_000.25), kind: .request, method: "GET",
+            path: "/v1/cards", text: text)
     }
 
     static func mode(_ path: String) throws -> Int {
@@ -44,10 +46,11 @@ struct LogFileTests {
         writer.write(Self.line(1, "two\nlines \u{1B}[2J"))
         writer.write(text: "note\r\u{202E}")
         writer.close()
-        #expect(Self.contents(writer.path).split(separator: "\n") == [
-            "2023-11-14T22:13:20.250Z → GET /v1/cards two\\nlines \\u{1B}[2J",
-            "note\\r\\u{202E}",
-        ])
+        #expect(
+            Self.contents(writer.path).split(separator: "\n") == [
+                "2023-11-14T22:13:20.250Z → GET /v1/cards two\\nlines \\u{1B}[2J",
+                "note\\r\\u{202E}",
+            ])
         var full = Self.line(2, "text")
         full.status = 401
         full.errorCode = "E06"
@@ -104,7 +107,9 @@ struct LogFileTests {
         let folder = try ScratchFolder()
         defer { folder.remove() }
         let path = folder.file("cardwallet.log")
-        #expect(FileManager.default.createFile(atPath: path, contents: Data("old\n".utf8), attributes: [.posixPermissions: 0o644]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: path, contents: Data("old\n".utf8), attributes: [.posixPermissions: 0o644]))
         #expect(throws: TokenStoreError.self) { try LogFileWriter(directory: StateDirectory(path: folder.path)) }
         do {
             _ = try LogFileWriter(directory: StateDirectory(path: folder.path))

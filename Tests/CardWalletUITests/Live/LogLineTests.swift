@@ -28,7 +28,8 @@ struct LogLineTests {
     func requestLine() throws {
         let maker = LogLineMaker()
         #expect(maker.line(for: Self.event(.created)) == nil)
-        let line = try #require(maker.line(for: Self.event(.sent, query: "?offset=0&limit=100", headers: ["Authorization": "<private>"])))
+        let line = try #require(
+            maker.line(for: Self.event(.sent, query: "?offset=0&limit=100", headers: ["Authorization": "<private>"])))
         #expect(line.kind == .request)
         #expect(line.method == "GET")
         #expect(line.path == "/v1/cards?offset=0&limit=100")
@@ -57,7 +58,8 @@ struct LogLineTests {
         #expect(notFound.errorCode == "E05")
         #expect(notFound.text == "no such card")
 
-        let expired = try #require(maker.line(for: Self.event(.received, "POST", path: "/v1/auth/refresh", status: 401, tag: "E06")))
+        let expired = try #require(
+            maker.line(for: Self.event(.received, "POST", path: "/v1/auth/refresh", status: 401, tag: "E06")))
         #expect(expired.errorCode == "E06")
         #expect(expired.isFailure)
         #expect(expired.text == "session over: log in again")
@@ -67,13 +69,19 @@ struct LogLineTests {
     @Test("Refreshes, logins and logouts are labelled")
     func authLabels() throws {
         let maker = LogLineMaker()
-        #expect(maker.line(for: Self.event(.sent, "POST", path: "/v1/auth/refresh"))?.text == "refreshing the access token")
-        #expect(maker.line(for: Self.event(.received, "POST", path: "/v1/auth/refresh", status: 200))?.text == "access token refreshed")
+        #expect(
+            maker.line(for: Self.event(.sent, "POST", path: "/v1/auth/refresh"))?.text == "refreshing the access token")
+        #expect(
+            maker.line(for: Self.event(.received, "POST", path: "/v1/auth/refresh", status: 200))?.text
+                == "access token refreshed")
         #expect(maker.line(for: Self.event(.sent, "POST", path: "/v1/auth/login"))?.text == "logging in")
-        #expect(maker.line(for: Self.event(.received, "POST", path: "/v1/auth/login", status: 200))?.text == "logged in")
-        #expect(maker.line(for: Self.event(.received, "POST", path: "/v1/auth/login", status: 401, tag: "E02"))?.text
-            == "wrong email or password")
-        #expect(maker.line(for: Self.event(.received, "POST", path: "/v1/auth/logout", status: 200))?.text == "logged out")
+        #expect(
+            maker.line(for: Self.event(.received, "POST", path: "/v1/auth/login", status: 200))?.text == "logged in")
+        #expect(
+            maker.line(for: Self.event(.received, "POST", path: "/v1/auth/login", status: 401, tag: "E02"))?.text
+                == "wrong email or password")
+        #expect(
+            maker.line(for: Self.event(.received, "POST", path: "/v1/auth/logout", status: 200))?.text == "logged out")
     }
 
     @Test("Failures and retries; control characters from outside are escaped")
@@ -129,7 +137,8 @@ struct LogLineTests {
                 #expect(!texts.contains { $0.contains(secret) }, "a secret reached the pane")
             }
             #expect(texts.contains { $0.contains("Authorization: <private>") })
-            #expect(texts.contains { $0.contains("POST /v1/auth/refresh 200") && $0.contains("access token refreshed") })
+            #expect(
+                texts.contains { $0.contains("POST /v1/auth/refresh 200") && $0.contains("access token refreshed") })
             #expect(texts.contains { $0.contains("GET /v1/cards?") })
 
             file.close()

@@ -21,23 +21,35 @@ struct PerformerTests {
             #expect(login == .success(.loggedIn(email: GlueHarness.email, server: harness.url)))
 
             let page = try await performer.perform(.loadCards(offset: 0, limit: 5, query: nil)).get()
-            guard case .cards(let cards) = page else { Issue.record("not a page: \(page)"); return }
+            guard case .cards(let cards) = page else {
+                Issue.record("not a page: \(page)")
+                return
+            }
             #expect(cards.total == 12)
             #expect(cards.cards.map(\.id) == ["demo-01", "demo-02", "demo-03", "demo-04", "demo-05"])
 
             let matching = try await performer.perform(.loadCards(offset: 0, limit: 50, query: "민준")).get()
-            guard case .cards(let found) = matching else { Issue.record("not a page: \(matching)"); return }
+            guard case .cards(let found) = matching else {
+                Issue.record("not a page: \(matching)")
+                return
+            }
             #expect(found.cards.map(\.name) == ["김민준"])
 
             let one = try await performer.perform(.loadCard(id: "demo-02")).get()
-            guard case .card(let card) = one else { Issue.record("not a card: \(one)"); return }
+            guard case .card(let card) = one else {
+                Issue.record("not a card: \(one)")
+                return
+            }
             #expect(card.fields.name == "김민준")
 
             let imagePath = harness.folder.file("face.png")
             try ImageFixtures.png.write(to: URL(fileURLWithPath: imagePath))
             let fields = CardFields(name: "Grace Hopper", company: "Navy", email: "grace@navy.example")
             let created = try await performer.perform(.createCard(fields, imagePath: imagePath)).get()
-            guard case .card(let new) = created else { Issue.record("not a card: \(created)"); return }
+            guard case .card(let new) = created else {
+                Issue.record("not a card: \(created)")
+                return
+            }
             #expect(new.fields.name == "Grace Hopper")
             #expect(new.image?.contentType == "image/png")
             #expect(new.version == 1)
@@ -45,7 +57,10 @@ struct PerformerTests {
             var edited = fields
             edited.title = "Rear Admiral"
             let updated = try await performer.perform(.updateCard(id: new.id, fields: edited, version: 1)).get()
-            guard case .card(let saved) = updated else { Issue.record("not a card: \(updated)"); return }
+            guard case .card(let saved) = updated else {
+                Issue.record("not a card: \(updated)")
+                return
+            }
             #expect(saved.fields.title == "Rear Admiral")
             #expect(saved.version == 2)
 
@@ -93,7 +108,8 @@ struct PerformerTests {
     func loginFailedAndNotFound() async throws {
         try await GlueHarness.with { harness in
             let performer = harness.performer()
-            let wrong = await performer.perform(.logIn(server: harness.url, email: GlueHarness.email, password: "nope-nope"))
+            let wrong = await performer.perform(
+                .logIn(server: harness.url, email: GlueHarness.email, password: "nope-nope"))
             #expect(wrong.failureKind == .loginFailed)
             #expect(wrong.failureMessage?.contains("nope-nope") == false)
 
@@ -146,7 +162,8 @@ struct PerformerTests {
             let url = gone.baseURLString
             await gone.stop()
             let performer = harness.performer()
-            let result = await performer.perform(.logIn(server: url, email: GlueHarness.email, password: GlueHarness.password))
+            let result = await performer.perform(
+                .logIn(server: url, email: GlueHarness.email, password: GlueHarness.password))
             #expect(result.failureKind == .cannotConnect(url: url))
             #expect(result.failureMessage?.contains("refused") == true)
         }
@@ -162,7 +179,11 @@ struct PerformerTests {
             try await harness.server.expireAccessTokens(email: GlueHarness.email)
             let result = await performer.perform(.loadCards(offset: 0, limit: 10, query: nil))
             #expect(result.failureKind == .sessionExpired)
-            await eventually { states.elements.contains { SessionStatus($0) == .expired(email: GlueHarness.email, server: harness.url) } }
+            await eventually {
+                states.elements.contains {
+                    SessionStatus($0) == .expired(email: GlueHarness.email, server: harness.url)
+                }
+            }
             // Fails fast now, without the network.
             let before = harness.server.statistics.total
             #expect(await performer.perform(.loadCard(id: "demo-01")).failureKind == .sessionExpired)
@@ -178,14 +199,17 @@ struct PerformerTests {
             let performer = harness.performer()
             let states = Collector(performer.sessionStates())
             try await harness.logIn(performer)
-            await eventually { states.elements.last.map(SessionStatus.init) == .loggedIn(email: GlueHarness.email, server: harness.url) }
+            await eventually {
+                states.elements.last.map(SessionStatus.init) == .loggedIn(email: GlueHarness.email, server: harness.url)
+            }
 
             let login = await performer.perform(
                 .logIn(server: other.baseURLString, email: "minji@cardwallet.dev", password: "minji1234"))
             #expect(login == .success(.loggedIn(email: "minji@cardwallet.dev", server: other.baseURLString)))
             #expect(performer.client.configuration.serverKey == other.baseURLString)
             await eventually {
-                states.elements.last.map(SessionStatus.init) == .loggedIn(email: "minji@cardwallet.dev", server: other.baseURLString)
+                states.elements.last.map(SessionStatus.init)
+                    == .loggedIn(email: "minji@cardwallet.dev", server: other.baseURLString)
             }
             let page = try await performer.perform(.loadCards(offset: 0, limit: 10, query: nil)).get()
             #expect(page.page?.total == 3)

@@ -47,7 +47,8 @@ struct GlueHarness {
         let harness = GlueHarness(
             server: server, transport: LiveTransport(),
             logger: LoggerPlugin(
-                configuration: .init(tagExtractor: .jsonField("errorCode"), recordsCreated: false, deliveryInterval: .zero)),
+                configuration: .init(
+                    tagExtractor: .jsonField("errorCode"), recordsCreated: false, deliveryInterval: .zero)),
             folder: folder)
         var failure: (any Error)?
         do {
@@ -118,7 +119,9 @@ func eventually(
 
 /// Image bytes for uploads: a 1×1 PNG.
 enum ImageFixtures {
-    static let png = Data(
-        base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
+    static let png =
+        Data(
+            base64Encoded:
+                "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
         ?? Data()
 }
