@@ -23,7 +23,7 @@ struct LoginCommand: AsyncParsableCommand {
             error (no terminal for the prompts, say); 130 cancelled with Ctrl-C.
             """)
 
-    @OptionGroup var client: ClientOptions
+    @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
     /// `--email`.
     @Option(help: ArgumentHelp("The account's email. Asked at the terminal when not given.", valueName: "email"))

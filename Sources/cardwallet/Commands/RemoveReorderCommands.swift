@@ -22,7 +22,7 @@ struct RemoveCommand: AsyncParsableCommand {
             changed since version N (--if-version); 6 server unreachable; 64 no terminal and no --yes.
             """)
 
-    @OptionGroup var client: ClientOptions
+    @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
     /// The card id.
     @Argument(help: ArgumentHelp("The card's id, as `list` shows it.", valueName: "id"))
@@ -87,7 +87,7 @@ struct ReorderCommand: AsyncParsableCommand {
             changed meanwhile (re-run); 6 server unreachable; 64 an id given twice.
             """)
 
-    @OptionGroup var client: ClientOptions
+    @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
     /// The ids to move to the front.
     @Argument(help: ArgumentHelp("Card ids, in their new order, to put first.", valueName: "id"))

@@ -20,7 +20,7 @@ struct LogoutCommand: AsyncParsableCommand {
             Exit status: 0 logged out (or nobody was); 1 the token file could not be changed.
             """)
 
-    @OptionGroup var client: ClientOptions
+    @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
@@ -59,7 +59,7 @@ struct StatusCommand: AsyncParsableCommand {
             cannot be read (the message says why).
             """)
 
-    @OptionGroup var client: ClientOptions
+    @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
