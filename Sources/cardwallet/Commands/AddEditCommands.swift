@@ -90,8 +90,9 @@ struct EditCommand: AsyncParsableCommand {
     /// `--if-version`.
     @Option(
         name: .customLong("if-version"),
-        help: ArgumentHelp("Save only if the card is still at this version (from `show`); else exit 5.",
-                           valueName: "n"))
+        help: ArgumentHelp(
+            "Save only if the card is still at this version (from `show`); else exit 5.",
+            valueName: "n"))
     var ifVersion: Int?
 
     /// `--json`.

@@ -35,8 +35,9 @@ struct RemoveCommand: AsyncParsableCommand {
     /// `--if-version`.
     @Option(
         name: .customLong("if-version"),
-        help: ArgumentHelp("Delete only if the card is still at this version (from `show`); else exit 5.",
-                           valueName: "n"))
+        help: ArgumentHelp(
+            "Delete only if the card is still at this version (from `show`); else exit 5.",
+            valueName: "n"))
     var ifVersion: Int?
 
     func run() async throws {

@@ -65,7 +65,8 @@ struct StatusCommand: AsyncParsableCommand {
         try await ClientCommandRunner.run(client) { context in
             let report = await context.client.status()
             var lines = [report.description]
-            lines.append("server: \(SafeText.escaped(report.server)) (from \(context.resolved.origin(of: .server)))")
+            let origin = SafeText.escaped(context.resolved.origin(of: .server).description)
+            lines.append("server: \(SafeText.escaped(report.server)) (from \(origin))")
             if let file = context.resolved.configFile { lines.append("config file: \(SafeText.escaped(file))") }
             Console.out(lines.joined(separator: "\n") + "\n")
             if report.problem != nil { throw ExitCode(CLIExitCode.failure) }

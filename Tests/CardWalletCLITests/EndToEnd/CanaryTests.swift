@@ -26,7 +26,8 @@ extension EndToEndTests {
 
             let image = try world.folder.write(Fixtures.png, to: "canary.png")
             try await run(["add", "--name", "Canary", "--image", image, "--json"] + loud)
-            let id = try #require(try? CardWalletJSON.decoder().decode(Card.self, from: Data(results.last!.stdout.utf8)).id)
+            let id = try #require(
+                try? CardWalletJSON.decoder().decode(Card.self, from: Data(results.last!.stdout.utf8)).id)
 
             for level in Self.logLevels {
                 for verbose in [[], ["-v"]] {
@@ -54,7 +55,8 @@ extension EndToEndTests {
             try await run(["--help"])
             try await run(["logout"] + loud)
             // The end of a session: E06 from the refresh, after a fresh login.
-            try await run(["login", "--email", CLIWorld.email, "--password-stdin"] + loud, input: CLIWorld.password + "\n")
+            try await run(
+                ["login", "--email", CLIWorld.email, "--password-stdin"] + loud, input: CLIWorld.password + "\n")
             _ = try await world.server.revokeRefreshTokens(email: CLIWorld.email)
             _ = try await world.server.expireAccessTokens(email: CLIWorld.email)
             try await run(["list"] + loud)

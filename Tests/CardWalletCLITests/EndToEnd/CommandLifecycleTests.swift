@@ -64,7 +64,8 @@ extension EndToEndTests {
             #expect(stale.status == 5, "\(stale)")
             #expect(stale.stderr.contains("changed since it was read (E07)"))
             #expect(stale.stderr.contains("Run the command again"))
-            #expect(try Self.decode(Card.self, from: try await world.run("show", id, "--json")).fields.title == "Countess")
+            #expect(
+                try Self.decode(Card.self, from: try await world.run("show", id, "--json")).fields.title == "Countess")
 
             let reordered = try await world.run("reorder", id)
             #expect(reordered.status == 0, "\(reordered)")
@@ -152,6 +153,22 @@ extension EndToEndTests {
                 "login", "--email", CLIWorld.email, "--password-stdin", input: "wrong-password\n")
             #expect(wrong.status == 3, "\(wrong)")
             #expect(wrong.stderr.contains("Wrong email or password (E02)"))
+        }
+    }
+
+    @Test func loggingInAsAnotherAccountLogsThePreviousOneOut() async throws {
+        try await CLIWorld.with { world in
+            try await world.login()
+            let firstTokens = try world.storedTokens()
+            let minji = try await world.run(
+                "login", "--email", "minji@cardwallet.dev", "--password-stdin", input: "minji1234\n")
+            #expect(minji.status == 0, "\(minji)")
+            #expect(try world.storedTokens().count == 2)
+            #expect(Set(try world.storedTokens()).isDisjoint(with: firstTokens))
+            #expect(world.server.statistics.count("POST /auth/logout", status: 200) == 1)
+            let cards = try Self.decode([CardSummary].self, from: try await world.run("list", "--json"))
+            #expect(cards.count == 3)
+            #expect(try await world.run("status").stdout.contains("logged in as minji@cardwallet.dev"))
         }
     }
 

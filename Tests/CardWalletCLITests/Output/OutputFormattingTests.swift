@@ -21,7 +21,8 @@ import Testing
         #expect(!table.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) || $0.value == 0x202E })
 
         let card = Card(
-            id: "c1", fields: CardFields(name: "\u{1B}]52;c;aGk=\u{07}", bio: "line 1\nline\u{1B}[31m 2", tags: ["\u{7F}"]),
+            id: "c1",
+            fields: CardFields(name: "\u{1B}]52;c;aGk=\u{07}", bio: "line 1\nline\u{1B}[31m 2", tags: ["\u{7F}"]),
             createdAt: Self.date, updatedAt: Self.date)
         let detail = CardText.detail(card)
         #expect(detail.contains("Name:       ^[]52;c;aGk=^G"))
@@ -76,7 +77,10 @@ import Testing
         // The keys and date format the API uses.
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
         #expect(object.first?["updatedAt"] as? String == "2027-01-15T08:00:00.000Z")
-        #expect(Set(object.first?.keys.map { $0 } ?? []) == ["id", "name", "company", "defaultImage", "hasImage", "updatedAt", "version"])
+        #expect(
+            Set(object.first?.keys.map { $0 } ?? []) == [
+                "id", "name", "company", "defaultImage", "hasImage", "updatedAt", "version",
+            ])
     }
 
     @Test func aCardShowsEveryFieldAndItsImageAsTypeAndSize() {

@@ -29,7 +29,9 @@ import Testing
             list.client.overrides
                 == ClientSettingsOverrides(server: "http://example.com:9/v1", logLevel: .debug, configFile: "/c.json"))
         for name in ["login", "logout", "status", "list"] {
-            #expect(throws: Never.self) { try CardWalletCommand.parseAsRoot([name, "--server", "https://x.example/v1"]) }
+            #expect(throws: Never.self) {
+                try CardWalletCommand.parseAsRoot([name, "--server", "https://x.example/v1"])
+            }
         }
     }
 
@@ -94,7 +96,9 @@ import Testing
         for field in CardField.allCases where field != .defaultImage && field != .tags {
             #expect(add.contains("--\(field.key) <"), "add lacks --\(field.key)")
         }
-        #expect(add.contains("--tag, --tags <tag>") && add.contains("--avatar, --default-image <n>") && add.contains("--image <file>"))
+        #expect(
+            add.contains("--tag, --tags <tag>") && add.contains("--avatar, --default-image <n>")
+                && add.contains("--image <file>"))
     }
 
     @Test func exitStatusesAreDistinct() {

@@ -1,18 +1,20 @@
 import Foundation
 import Testing
 
+@testable import cardwallet
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import cardwallet
 
 /// The password prompt on a real pseudo-terminal: nothing echoed, line editing, and the
 /// terminal's modes restored on every way out.
 @Suite struct TerminalPromptTests {
     /// Starts `readSecret` on the slave side, waits until echo is off, types `keys`, and
     /// returns the outcome with everything the terminal showed.
-    func secret(typing keys: String) async throws -> (result: Result<String, PromptError>, shown: String, pty: PseudoTerminal) {
+    func secret(typing keys: String) async throws -> (
+        result: Result<String, PromptError>, shown: String, pty: PseudoTerminal
+    ) {
         let pty = try PseudoTerminal()
         #expect(pty.echoes)
         let before = pty.localModes

@@ -19,7 +19,9 @@ enum CardWalletBinary {
         }
         folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent())
         // On macOS the tests run inside an .xctest bundle: Contents/MacOS/… sits three levels down.
-        folders += folders.map { $0.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
+        folders += folders.map {
+            $0.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        }
         for folder in folders {
             let binary = folder.appending(path: "cardwallet").path
             if FileManager.default.isExecutableFile(atPath: binary) { return binary }
