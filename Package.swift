@@ -136,6 +136,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Depends on the executable for `@testable import cardwallet` and so that the binary the
+        // end-to-end tests spawn is built before them.
+        .testTarget(
+            name: "CardWalletCLITests",
+            dependencies: [
+                "cardwallet", "CardAPI", "CardModels", "CardMockServer", "CardWalletUI", "Networking", "TokenStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

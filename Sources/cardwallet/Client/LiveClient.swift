@@ -71,8 +71,9 @@ struct LiveClient: Sendable {
             sessionLogger ?? Logger(label: "cardwallet.session", factory: { _ in SwiftLogNoOpLogHandler() })
         let live = LiveClient(
             settings: settings, server: server, tokenStore: store, transport: transport, log: log,
-            client: Self.client(server: server, settings: settings, store: store, transport: transport, log: log,
-                                logger: sessionLogger),
+            client: Self.client(
+                server: server, settings: settings, store: store, transport: transport, log: log,
+                logger: sessionLogger),
             sessionLogger: sessionLogger)
         return live
     }

@@ -24,7 +24,7 @@ struct AddCommand: AsyncParsableCommand {
             Exit status: 0 added; 3 log in first; 6 server unreachable; 64 invalid fields or image.
             """)
 
-    @OptionGroup var client: ClientOptions
+    @OptionGroup(title: "Server and logging options") var client: ClientOptions
     @OptionGroup(title: "Card fields") var fields: CardFieldOptions
 
     /// `--image`.
@@ -79,7 +79,7 @@ struct EditCommand: AsyncParsableCommand {
             changed meanwhile (re-run); 6 server unreachable; 64 invalid fields.
             """)
 
-    @OptionGroup var client: ClientOptions
+    @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
     /// The card id.
     @Argument(help: ArgumentHelp("The card's id, as `list` shows it.", valueName: "id"))
@@ -90,8 +90,9 @@ struct EditCommand: AsyncParsableCommand {
     /// `--if-version`.
     @Option(
         name: .customLong("if-version"),
-        help: ArgumentHelp("Save only if the card is still at this version (from `show`); else exit 5.",
-                           valueName: "n"))
+        help: ArgumentHelp(
+            "Save only if the card is still at this version (from `show`); else exit 5.",
+            valueName: "n"))
     var ifVersion: Int?
 
     /// `--json`.

@@ -47,8 +47,9 @@ struct CardFieldOptions: ParsableArguments {
 
     @Option(
         name: [.customLong("tag"), .customLong("tags")],
-        help: ArgumentHelp("A tag (up to 10, each up to 32 characters). Repeat the option, or separate tags with ,.",
-                           valueName: "tag"))
+        help: ArgumentHelp(
+            "A tag (up to 10, each up to 32 characters). Repeat the option, or separate tags with ,.",
+            valueName: "tag"))
     var tags: [String] = []
 
     @Option(

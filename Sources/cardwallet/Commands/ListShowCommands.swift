@@ -23,7 +23,7 @@ struct ListCommand: AsyncParsableCommand {
             Exit status: 0 listed (also when empty); 3 log in first; 6 server unreachable.
             """)
 
-    @OptionGroup var client: ClientOptions
+    @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
     /// `--query`.
     @Option(
@@ -66,7 +66,7 @@ struct ShowCommand: AsyncParsableCommand {
             Exit status: 0 shown; 3 log in first; 4 no such card; 6 server unreachable.
             """)
 
-    @OptionGroup var client: ClientOptions
+    @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
     /// The card id.
     @Argument(help: ArgumentHelp("The card's id, as `list` shows it.", valueName: "id"))

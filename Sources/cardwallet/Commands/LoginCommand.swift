@@ -23,7 +23,7 @@ struct LoginCommand: AsyncParsableCommand {
             error (no terminal for the prompts, say); 130 cancelled with Ctrl-C.
             """)
 
-    @OptionGroup var client: ClientOptions
+    @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
     /// `--email`.
     @Option(help: ArgumentHelp("The account's email. Asked at the terminal when not given.", valueName: "email"))
@@ -93,7 +93,9 @@ extension FileHandle {
         var bytes: [UInt8] = []
         while bytes.count < maximumBytes {
             guard let data = try? read(upToCount: 1), let byte = data.first else { break }
-            if byte == 0x0A { return String(decoding: bytes.last == 0x0D ? bytes.dropLast() : bytes[...], as: UTF8.self) }
+            if byte == 0x0A {
+                return String(decoding: bytes.last == 0x0D ? bytes.dropLast() : bytes[...], as: UTF8.self)
+            }
             bytes.append(byte)
         }
         return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)

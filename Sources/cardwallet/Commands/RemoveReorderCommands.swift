@@ -22,7 +22,7 @@ struct RemoveCommand: AsyncParsableCommand {
             changed since version N (--if-version); 6 server unreachable; 64 no terminal and no --yes.
             """)
 
-    @OptionGroup var client: ClientOptions
+    @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
     /// The card id.
     @Argument(help: ArgumentHelp("The card's id, as `list` shows it.", valueName: "id"))
@@ -35,8 +35,9 @@ struct RemoveCommand: AsyncParsableCommand {
     /// `--if-version`.
     @Option(
         name: .customLong("if-version"),
-        help: ArgumentHelp("Delete only if the card is still at this version (from `show`); else exit 5.",
-                           valueName: "n"))
+        help: ArgumentHelp(
+            "Delete only if the card is still at this version (from `show`); else exit 5.",
+            valueName: "n"))
     var ifVersion: Int?
 
     func run() async throws {
@@ -87,7 +88,7 @@ struct ReorderCommand: AsyncParsableCommand {
             changed meanwhile (re-run); 6 server unreachable; 64 an id given twice.
             """)
 
-    @OptionGroup var client: ClientOptions
+    @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
     /// The ids to move to the front.
     @Argument(help: ArgumentHelp("Card ids, in their new order, to put first.", valueName: "id"))

@@ -20,7 +20,7 @@ struct LogoutCommand: AsyncParsableCommand {
             Exit status: 0 logged out (or nobody was); 1 the token file could not be changed.
             """)
 
-    @OptionGroup var client: ClientOptions
+    @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
@@ -59,13 +59,14 @@ struct StatusCommand: AsyncParsableCommand {
             cannot be read (the message says why).
             """)
 
-    @OptionGroup var client: ClientOptions
+    @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
             let report = await context.client.status()
             var lines = [report.description]
-            lines.append("server: \(SafeText.escaped(report.server)) (from \(context.resolved.origin(of: .server)))")
+            let origin = SafeText.escaped(context.resolved.origin(of: .server).description)
+            lines.append("server: \(SafeText.escaped(report.server)) (from \(origin))")
             if let file = context.resolved.configFile { lines.append("config file: \(SafeText.escaped(file))") }
             Console.out(lines.joined(separator: "\n") + "\n")
             if report.problem != nil { throw ExitCode(CLIExitCode.failure) }

@@ -4,7 +4,8 @@ import Logging
 /// A swift-log handler that writes each message as a bare line to standard error, for `-v`:
 /// the `LoggerPlugin`'s swift-log bridge hands it every network event as its one-line form
 /// (already redacted and escaped by `NetworkEventFormatter`), synchronously, so the lines appear
-/// as the exchanges happen and none is lost when the command exits.
+/// as the exchanges happen and none is lost when the command exits. `created` events are left
+/// out: the `sent` line that follows says the same.
 struct EventLineLogHandler: LogHandler {
     /// The handler's level; `trace` shows every event.
     var logLevel: Logger.Level = .trace
@@ -19,6 +20,8 @@ struct EventLineLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
+        // "created" is followed at once by "sent" for the same request: one line is enough.
+        if case .string("created") = event.metadata?["event"] { return }
         Console.err(prefix + "\(event.message)\n")
     }
 }

@@ -118,7 +118,8 @@ private struct Resolution {
     mutating func server() throws(ClientSettingsError) -> String? {
         guard let (value, origin) = try read(.server, { $0.string(forKey: $1) }) else { return nil }
         if value.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw .invalidValue(key: .server, origin: origin, problem: "is empty; give a URL such as http://127.0.0.1:8080/v1")
+            throw .invalidValue(
+                key: .server, origin: origin, problem: "is empty; give a URL such as http://127.0.0.1:8080/v1")
         }
         return value
     }
@@ -174,7 +175,10 @@ private struct Resolution {
     }
 
     static func text(_ duration: Duration) -> String {
-        TimeSpan(milliseconds: Int64(duration.components.seconds * 1000
-            + duration.components.attoseconds / 1_000_000_000_000_000)).description
+        TimeSpan(
+            milliseconds: Int64(
+                duration.components.seconds * 1000
+                    + duration.components.attoseconds / 1_000_000_000_000_000)
+        ).description
     }
 }

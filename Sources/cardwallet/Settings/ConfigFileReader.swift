@@ -55,8 +55,8 @@ enum ConfigFileReader {
                 provider: InMemoryProvider(values: ["filePath": ConfigValue(.string(path), isSecret: false)]))
             return try await FileProvider<JSONSnapshot>(config: options)
         } catch {
-            // Null values and arrays of mixed types end up here.
-            throw .configFileUnreadable(path: path, problem: "a value is null or of an unsupported kind")
+            // Arrays of mixed types, say.
+            throw .configFileUnreadable(path: path, problem: "a value is of an unsupported kind")
         }
     }
 
