@@ -58,7 +58,8 @@ struct DemoCommand: AsyncParsableCommand {
         settings.tokenFile = folder.tokenFilePath
         let live: LiveClient
         do {
-            live = try LiveClient.make(settings: settings, environment: environment)
+            live = try LiveClient.make(
+                settings: settings, environment: environment, deliveryInterval: TerminalApp.logDelivery)
         } catch {
             await running.stop()
             throw Self.failure(error.description)

@@ -34,6 +34,11 @@ struct TerminalAppOutcome: Sendable {
 /// Runs the interactive interface: the ncurses backend, the UI core's main loop and the live
 /// glue (CardAPI performer, log pane and log file, session news).
 enum TerminalApp {
+    /// How the logger plugin hands events to the log pane: at once, so an exchange's lines land
+    /// before the session news it causes (a refresh answered with E06, then "session expired").
+    /// Redacting on the request path costs microseconds, nothing a person can notice.
+    static let logDelivery: Duration = .zero
+
     /// Runs until the user quits.
     ///
     /// - Returns: How it ended.

@@ -28,7 +28,7 @@ enum WalletLauncher {
             ClientCommandRunner.bootstrapLogging(level: resolved.settings.logLevel)
             live = try LiveClient.make(
                 settings: resolved.settings, environment: environment,
-                sessionLogger: Logger(label: "cardwallet.session"))
+                sessionLogger: Logger(label: "cardwallet.session"), deliveryInterval: TerminalApp.logDelivery)
         } catch {
             Console.error("\(error)")
             throw ExitCode(CLIExitCode.usage)
