@@ -57,7 +57,7 @@ let package = Package(
         ),
         .target(
             name: "CardWalletUI",
-            dependencies: ["CardModels", "CardAPI", "Networking"]
+            dependencies: ["CardModels", "CardAPI", "Networking", "TokenStore"]
         ),
         // The module map links ncursesw and tinfo directly: pkg-config's flags for ncursesw
         // include -D defines that SwiftPM rejects with a warning.
@@ -119,7 +119,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "CardWalletUITests", dependencies: ["CardWalletUI", "CardModels"]),
+        .testTarget(
+            name: "CardWalletUITests",
+            dependencies: ["CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore", "CardMockServer"]
+        ),
         .testTarget(name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CardWalletUI"]),
         .testTarget(
             name: "CardMockServerTests",
@@ -130,6 +133,16 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Depends on the executable for `@testable import cardwallet` and so that the binary the
+        // end-to-end tests spawn is built before them.
+        .testTarget(
+            name: "CardWalletCLITests",
+            dependencies: [
+                "cardwallet", "CardAPI", "CardModels", "CardMockServer", "CardWalletUI", "Networking", "TokenStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

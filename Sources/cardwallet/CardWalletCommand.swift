@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import Logging
 
 /// `cardwallet`: the terminal business-card wallet, its mock server and its scripting commands.
 @main
@@ -6,10 +8,29 @@ struct CardWalletCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cardwallet",
         abstract: "A keyboard-driven terminal wallet for your business cards.",
-        subcommands: [MockServerCommand.self]
+        discussion: """
+            Without a subcommand, opens the wallet on the server: on your cards when you are logged in \
+            there (the session is restored from the token file), else on the login screen with the \
+            server filled in. Press ? in it for every key, l for the network log, q to quit.
+
+            The network log is also appended to $XDG_STATE_HOME/cardwallet/cardwallet.log \
+            (~/.local/state/cardwallet/ by default; 0600, rotated to cardwallet.log.1 past log.maxBytes). \
+            With --log-level, swift-log messages go to cardwallet.stderr.log beside it while the \
+            wallet is open.
+
+            No server of your own? Try: cardwallet demo
+            """,
+        subcommands: [
+            DemoCommand.self, MockServerCommand.self,
+            LoginCommand.self, LogoutCommand.self, StatusCommand.self,
+            ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self,
+            RemoveCommand.self, ReorderCommand.self,
+        ]
     )
 
+    @OptionGroup var client: ClientOptions
+
     func run() async throws {
-        print("cardwallet: the TUI is not built yet")
+        try await WalletLauncher.run(options: client)
     }
 }

@@ -1,0 +1,128 @@
+import CardAPI
+import CardModels
+import Foundation
+import Networking
+import Synchronization
+
+/// Makes the log pane's lines: from the logger plugin's events (already redacted: tokens and
+/// passwords read `<private>`), from session changes (refreshes, E06) and from the app's own
+/// notes. Ids increase across all three, so the pane keeps them in order.
+public final class LogLineMaker: Sendable {
+    private let nextID = Mutex<UInt64>(1)
+    private let now: @Sendable () -> Date
+    private let formatter = NetworkEventFormatter()
+
+    /// A maker stamping session lines and notes with `now`.
+    public init(now: @escaping @Sendable () -> Date = Date.init) {
+        self.now = now
+    }
+
+    /// The line of a network event, or `nil` for events the pane does not show (`created`:
+    /// `sent` follows at once).
+    public func line(for event: NetworkEvent) -> LogLine? {
+        let method = TerminalText.escaped(event.method.rawValue)
+        let path = Self.pathAndQuery(of: event)
+        let detail = formatter.detail(event).split(separator: "\n", omittingEmptySubsequences: false).dropFirst().map(
+            String.init)
+        let endpoint = Endpoint(path: event.path)
+        switch event.kind {
+        case .created:
+            return nil
+        case .sent:
+            var text = endpoint.requestLabel ?? ""
+            if event.attempt > 1 { text += (text.isEmpty ? "" : ", ") + "attempt \(event.attempt)" }
+            return LogLine(
+                id: takeID(), time: event.timestamp, kind: .request, method: method, path: path,
+                bytes: event.byteCount.flatMap { $0 > 0 ? Int(clamping: $0) : nil }, text: text, detail: detail)
+        case .received:
+            let status = event.statusCode ?? 0
+            let code = event.tag.map { TerminalText.escaped($0) }
+            return LogLine(
+                id: takeID(), time: event.timestamp, kind: .response, method: method, path: path,
+                status: event.statusCode,
+                errorCode: code, duration: event.duration, bytes: event.byteCount.map { Int(clamping: $0) },
+                isFailure: status >= 400, text: endpoint.responseLabel(status: status, code: code), detail: detail)
+        case .failed:
+            return LogLine(
+                id: takeID(), time: event.timestamp, kind: .failure, method: method, path: path,
+                duration: event.duration,
+                isFailure: true, text: TerminalText.escaped(event.errorDescription ?? "failed"), detail: detail)
+        case .retrying:
+            let delay = event.retryDelay.map { $0 > .zero ? "in \(Format.duration($0))" : "now" } ?? "now"
+            let cause = event.statusCode.map { " after \($0)" } ?? ""
+            return LogLine(
+                id: takeID(), time: event.timestamp, kind: .session, method: method, path: path,
+                status: event.statusCode,
+                text: "retrying\(cause): attempt \(event.attempt + 1) \(delay)", detail: detail)
+        }
+    }
+
+    /// The line for a session change from `previous` (`nil` for the first state) to `state`, or
+    /// `nil` when the change is not worth a line: logins, logouts and the end of a refresh show
+    /// as their own exchanges. A refresh starting, E06 and a restored session get a line.
+    public func line(from previous: SessionState?, to state: SessionState) -> LogLine? {
+        switch (previous, state) {
+        case (_, .refreshing(let account)):
+            return note("refreshing the access token of \(account.email)")
+        case (_, .expired(let server, let account)):
+            let whose = account.map { " for \($0.email)" } ?? " at \(server)"
+            return note("session expired (E06)\(whose): log in again", isFailure: true)
+        case (nil, .loggedIn(let account)):
+            return note("restored the session of \(account.email) at \(account.server)")
+        case (_, .loggedIn), (_, .loggedOut):
+            return nil
+        }
+    }
+
+    /// A session line of the app's own (the demo's server address, a log file problem).
+    public func note(_ text: String, isFailure: Bool = false) -> LogLine {
+        LogLine(id: takeID(), time: now(), kind: .session, isFailure: isFailure, text: TerminalText.escaped(text))
+    }
+
+    private func takeID() -> UInt64 {
+        nextID.withLock { id in
+            defer { id += 1 }
+            return id
+        }
+    }
+
+    /// The path with its query (sensitive values already hidden by the plugin), e.g.
+    /// `/v1/cards?offset=0&limit=100`.
+    static func pathAndQuery(of event: NetworkEvent) -> String {
+        var path = event.path
+        if let components = URLComponents(string: event.url), let query = components.percentEncodedQuery, !query.isEmpty
+        {
+            path += "?" + query
+        }
+        return TerminalText.escaped(path)
+    }
+}
+
+/// What an API path is about, for the pane's short labels.
+private struct Endpoint {
+    let path: String
+
+    private var isLogin: Bool { path.hasSuffix("/auth/login") }
+    private var isRefresh: Bool { path.hasSuffix("/auth/refresh") }
+    private var isLogout: Bool { path.hasSuffix("/auth/logout") }
+
+    var requestLabel: String? {
+        if isLogin { return "logging in" }
+        if isRefresh { return "refreshing the access token" }
+        if isLogout { return "logging out" }
+        return nil
+    }
+
+    func responseLabel(status: Int, code: String?) -> String {
+        if (200..<300).contains(status) {
+            if isLogin { return "logged in" }
+            if isRefresh { return "access token refreshed" }
+            if isLogout { return "logged out" }
+            return ""
+        }
+        guard let code else { return "" }
+        let errorCode = ErrorCode(rawValue: code)
+        if errorCode == .refreshTokenExpired { return "session over: log in again" }
+        return errorCode.isKnown ? errorCode.summary : ""
+    }
+}

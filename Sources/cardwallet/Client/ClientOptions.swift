@@ -1,0 +1,75 @@
+import ArgumentParser
+import CardAPI
+import Foundation
+import Logging
+
+/// The options every client command shares (the scripting commands and the TUI), embedded with
+/// `@OptionGroup var client: ClientOptions`.
+///
+/// Each option overrides one setting; what is not given comes from the environment
+/// (`CARDWALLET_SERVER`, `CARDWALLET_LOG_LEVEL`, …), then the config file, then the defaults.
+struct ClientOptions: ParsableArguments {
+    /// `--server URL`.
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The card API's base URL, e.g. http://127.0.0.1:8080/v1. Overrides CARDWALLET_SERVER and the config file. (default: http://127.0.0.1:8080/v1)",
+            valueName: "url"))
+    var server: String?
+
+    /// `--config FILE`.
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A JSON config file to read instead of $XDG_CONFIG_HOME/cardwallet/config.json (~/.config/cardwallet/config.json). Also CARDWALLET_CONFIG.",
+            valueName: "file"))
+    var config: String?
+
+    /// `-v` / `--verbose`.
+    @Flag(
+        name: [.short, .long],
+        help: "Print every network exchange as one line on standard error as it happens (tokens and passwords hidden).")
+    var verbose = false
+
+    /// `--log-level LEVEL`.
+    @Option(
+        name: .customLong("log-level"),
+        help: ArgumentHelp(
+            "swift-log messages at this level or above go to standard error: trace, debug, info, notice, warning, error or critical. Also CARDWALLET_LOG_LEVEL. (default: critical, i.e. quiet)",
+            valueName: "level"),
+        transform: ClientOptions.parseLogLevel)
+    var logLevel: Logger.Level?
+
+    /// Rejects a `--server` that is not an http or https URL before anything runs.
+    func validate() throws {
+        if let server {
+            do {
+                _ = try CardAPIConfiguration.serverURL(server)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+    }
+
+    /// The command-line overrides these options give.
+    var overrides: ClientSettingsOverrides {
+        ClientSettingsOverrides(server: server, logLevel: logLevel, configFile: config)
+    }
+
+    /// The settings for these options in `environment`: flags, then environment, then the
+    /// config file, then the defaults.
+    ///
+    /// - Throws: ``ClientSettingsError`` naming the bad key and where it came from.
+    func resolveSettings(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws(ClientSettingsError) -> ResolvedClientSettings {
+        try await ClientSettingsLoader.load(overrides: overrides, environment: environment)
+    }
+
+    static func parseLogLevel(_ text: String) throws -> Logger.Level {
+        guard let level = Logger.Level(rawValue: text.lowercased()) else {
+            throw ValidationError("use trace, debug, info, notice, warning, error or critical")
+        }
+        return level
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import CardAPI
+import CardModels
+
+/// The exit statuses of the scripting commands, distinct so scripts can react to each case.
+///
+/// | status | meaning |
+/// |---|---|
+/// | 0 | success |
+/// | 1 | any other failure (server error, token store problem, declined confirmation, …) |
+/// | 3 | not logged in, the session expired (E06), or wrong email or password: log in |
+/// | 4 | no such card (E05, or text that cannot be a card id) |
+/// | 5 | conflict: the card changed since it was read (E07); re-run the command |
+/// | 6 | network failure: cannot connect, timed out, or the connection broke |
+/// | 64 | usage error: bad options or settings, or values the server refused as invalid (E01) |
+/// | 130 | cancelled at a prompt (Ctrl-C) |
+enum CLIExitCode {
+    /// Any other failure.
+    static let failure: Int32 = 1
+    /// Log in first.
+    static let loginRequired: Int32 = 3
+    /// No such card.
+    static let notFound: Int32 = 4
+    /// The card changed since it was read.
+    static let conflict: Int32 = 5
+    /// The server could not be reached or did not answer.
+    static let networkFailure: Int32 = 6
+    /// Bad command line, settings or values; swift-argument-parser's own code (EX_USAGE).
+    static let usage: Int32 = ExitCode.validationFailure.rawValue
+    /// Cancelled at a prompt.
+    static let cancelled: Int32 = 130
+
+    /// The status for a card API error.
+    static func status(for error: CardAPIError) -> Int32 {
+        if error.requiresLogin { return loginRequired }
+        if error.isNotFound { return notFound }
+        if error.isConflict { return conflict }
+        if error.isNetworkFailure { return networkFailure }
+        switch error {
+        case .multipleAccounts: return loginRequired
+        case .invalidImage, .invalidServerURL: return usage
+        case .cancelled: return cancelled
+        default: break
+        }
+        guard let code = error.errorCode else { return failure }
+        switch code {
+        case .loginFailed, .accessTokenInvalid, .accessTokenExpired, .refreshTokenExpired: return loginRequired
+        case .badRequest: return usage
+        default: return failure
+        }
+    }
+}
+
+/// A failure of a scripting command that is not the card API's: it carries its message and
+/// exit status.
+struct CommandFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// One or two sentences for standard error (already safe to print).
+    var message: String
+    /// The exit status.
+    var status: Int32
+
+    /// A failure.
+    init(_ message: String, status: Int32 = CLIExitCode.failure) {
+        self.message = message
+        self.status = status
+    }
+
+    /// A usage error (exit status 64).
+    static func usage(_ message: String) -> CommandFailure {
+        CommandFailure(message, status: CLIExitCode.usage)
+    }
+
+    var description: String { message }
+}

@@ -1,0 +1,111 @@
+import ArgumentParser
+import CardAPI
+import Foundation
+import Logging
+import Synchronization
+
+/// What a scripting command's body gets: the live client and the settings it was built from.
+struct CommandContext: Sendable {
+    /// The live pieces (shut down by the runner after the body).
+    let live: LiveClient
+    /// The settings, with each value's origin.
+    let resolved: ResolvedClientSettings
+
+    /// The card API client for the configured server.
+    var client: CardAPIClient { live.client }
+}
+
+/// Runs a scripting command: resolves the settings, bootstraps logging, builds the live client,
+/// runs the body, shuts the transport down, and turns every failure into one or two sentences
+/// on standard error and a distinct exit status (``CLIExitCode``). Never a stack trace.
+enum ClientCommandRunner {
+    /// Runs `body` with a live client built from `options`.
+    ///
+    /// - Parameters:
+    ///   - options: the shared client options.
+    ///   - environment: the process environment.
+    ///   - body: the command's work.
+    /// - Throws: `ExitCode` with the status for the failure, after printing its message.
+    static func run(
+        _ options: ClientOptions, environment: [String: String] = ProcessInfo.processInfo.environment,
+        _ body: (CommandContext) async throws -> Void
+    ) async throws {
+        let resolved: ResolvedClientSettings
+        do {
+            resolved = try await options.resolveSettings(environment: environment)
+        } catch {
+            Console.error(error.description)
+            throw ExitCode(CLIExitCode.usage)
+        }
+        for warning in resolved.warnings { Console.warning(warning) }
+        bootstrapLogging(level: resolved.settings.logLevel)
+
+        var networkLogger = Logger(label: "cardwallet.network")
+        if options.verbose {
+            let level = resolved.settings.logLevel
+            networkLogger = Logger(label: "cardwallet.network") { label in
+                var standard = StreamLogHandler.standardError(label: label)
+                standard.logLevel = level
+                return MultiplexLogHandler([EventLineLogHandler(), standard])
+            }
+        }
+        let live: LiveClient
+        do {
+            live = try LiveClient.make(
+                settings: resolved.settings, environment: environment, networkLogger: networkLogger,
+                sessionLogger: Logger(label: "cardwallet.session"))
+        } catch {
+            Console.error(error.description)
+            throw ExitCode(CLIExitCode.usage)
+        }
+        let status: Int32
+        do {
+            try await body(CommandContext(live: live, resolved: resolved))
+            status = 0
+        } catch {
+            status = report(error)
+        }
+        await live.shutdown()
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Prints `error` and returns its exit status.
+    static func report(_ error: any Error) -> Int32 {
+        switch error {
+        case let error as CardAPIError:
+            Console.error(error.description)
+            return CLIExitCode.status(for: error)
+        case let error as CommandFailure:
+            Console.error(error.message)
+            return error.status
+        case let error as ClientSetupError:
+            Console.error(error.description)
+            return CLIExitCode.usage
+        case let error as PromptError:
+            Console.error(error.description)
+            return error.status
+        case let error as ExitCode:
+            return error.rawValue
+        default:
+            // Anything else (an encoding failure, say): its description, never a dump.
+            Console.error("unexpected failure: \(String(describing: error))")
+            return CLIExitCode.failure
+        }
+    }
+
+    private static let bootstrapped = Mutex(false)
+
+    /// Sends swift-log output at `level` and above to standard error, once per process.
+    static func bootstrapLogging(level: Logger.Level) {
+        let first = bootstrapped.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+}

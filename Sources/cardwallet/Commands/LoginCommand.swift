@@ -1,0 +1,103 @@
+import ArgumentParser
+import CardAPI
+import CardWalletUI
+import Foundation
+
+/// `cardwallet login`: logs in and stores the tokens for the other commands.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Log in to the card server and keep the session for the other commands.",
+        discussion: """
+            The password is asked at the terminal without echo, or read from standard input with \
+            --password-stdin (the first line; for scripts). It is never stored, logged or shown: \
+            only the server's tokens are kept, in the token file (see `cardwallet status`). \
+            Logging in as another account at the same server logs the previous one out.
+
+            Examples:
+              cardwallet login --email demo@cardwallet.dev
+              printf '%s\\n' "$PASSWORD" | cardwallet login --email demo@cardwallet.dev --password-stdin
+              cardwallet login --server http://127.0.0.1:9000/v1 --email minji@cardwallet.dev
+
+            Exit status: 0 logged in; 3 wrong email or password; 6 server unreachable; 64 usage \
+            error (no terminal for the prompts, say); 130 cancelled with Ctrl-C.
+            """)
+
+    @OptionGroup(title: "Server and logging options") var client: ClientOptions
+
+    /// `--email`.
+    @Option(help: ArgumentHelp("The account's email. Asked at the terminal when not given.", valueName: "email"))
+    var email: String?
+
+    /// `--password-stdin`.
+    @Flag(
+        name: .customLong("password-stdin"),
+        help: "Read the password from the first line of standard input instead of asking at the terminal.")
+    var passwordStdin = false
+
+    func validate() throws {
+        if passwordStdin, (email ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--password-stdin needs --email: there is no terminal to ask for it on.")
+        }
+    }
+
+    func run() async throws {
+        try await ClientCommandRunner.run(client) { context in
+            let credentials = try readCredentials()
+            let user = try await context.client.login(email: credentials.email, password: credentials.password)
+            let others = try context.live.tokenStore.accounts(server: context.client.configuration.serverKey)
+                .filter { $0.caseInsensitiveCompare(user.email) != .orderedSame }
+            for other in others {
+                _ = try? await context.live.client(for: context.live.server, account: other).logout()
+            }
+            let name = user.name.isEmpty ? "" : "\(SafeText.escaped(user.name)) "
+            Console.out(
+                "Logged in as \(name)<\(SafeText.escaped(user.email))> at "
+                    + "\(SafeText.escaped(context.client.configuration.serverKey)).\n")
+        }
+    }
+
+    /// The email and password, from the options, standard input or the terminal.
+    private func readCredentials() throws -> (email: String, password: String) {
+        if passwordStdin {
+            let email = email ?? ""
+            let line = FileHandle.standardInput.readLine(maximumBytes: 4096)
+            guard let password = line, !password.isEmpty else {
+                throw usage("No password on standard input: --password-stdin reads the first line.")
+            }
+            return (email, password)
+        }
+        guard let terminal = TerminalPrompt.openControllingTerminal() else {
+            throw usage(
+                "There is no terminal to ask for the password on. Use --email with --password-stdin in scripts.")
+        }
+        defer { terminal.close() }
+        var address = email ?? ""
+        while address.trimmingCharacters(in: .whitespaces).isEmpty {
+            address = try terminal.readLine(prompt: "Email: ")
+        }
+        let password = try terminal.readSecret(prompt: "Password for \(SafeText.escaped(address)): ")
+        guard !password.isEmpty else { throw usage("The password is empty; nothing was sent.") }
+        return (address, password)
+    }
+
+    private func usage(_ message: String) -> CommandFailure {
+        CommandFailure.usage(message)
+    }
+}
+
+extension FileHandle {
+    /// The first line of this handle (without its line break), read byte by byte so nothing
+    /// after it is consumed; `nil` at once-empty input. At most `maximumBytes` are read.
+    func readLine(maximumBytes: Int) -> String? {
+        var bytes: [UInt8] = []
+        while bytes.count < maximumBytes {
+            guard let data = try? read(upToCount: 1), let byte = data.first else { break }
+            if byte == 0x0A {
+                return String(decoding: bytes.last == 0x0D ? bytes.dropLast() : bytes[...], as: UTF8.self)
+            }
+            bytes.append(byte)
+        }
+        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+}

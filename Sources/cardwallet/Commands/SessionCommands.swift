@@ -1,0 +1,79 @@
+import ArgumentParser
+import CardAPI
+import CardModels
+import CardWalletUI
+import Foundation
+
+/// `cardwallet logout`: ends the session on the server and removes the stored tokens.
+struct LogoutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "logout",
+        abstract: "Log out: end the session on the server and remove the stored tokens.",
+        discussion: """
+            The tokens are removed from the token file even when the server cannot be told \
+            (it is then said so). Logging out when nobody is logged in is not an error.
+
+            Examples:
+              cardwallet logout
+              cardwallet logout --server http://127.0.0.1:9000/v1
+
+            Exit status: 0 logged out (or nobody was); 1 the token file could not be changed.
+            """)
+
+    @OptionGroup(title: "Server and logging options") var client: ClientOptions
+
+    func run() async throws {
+        try await ClientCommandRunner.run(client) { context in
+            let result = try await context.client.logout()
+            let server = SafeText.escaped(context.client.configuration.serverKey)
+            guard let account = result.account else {
+                Console.out("Not logged in at \(server); nothing to do.\n")
+                return
+            }
+            if result.serverRevoked {
+                Console.out("Logged out \(SafeText.escaped(account)) at \(server).\n")
+            } else {
+                let reason = result.serverProblem.map { " \($0.description)" } ?? ""
+                Console.out("Logged out \(SafeText.escaped(account)) here; the stored tokens are removed.\n")
+                Console.warning("the server could not be told to end the session.\(reason)")
+            }
+        }
+    }
+}
+
+/// `cardwallet status`: who is logged in where, until when, and where the tokens are kept.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show who is logged in where, when the tokens expire and where they are stored.",
+        discussion: """
+            Reads the token file only: nothing is sent to the server. The tokens themselves are \
+            never shown. The token file is a plain JSON file protected by its permissions (mode \
+            0600 in a 0700 folder), not encrypted; status says so.
+
+            Examples:
+              cardwallet status
+              cardwallet status && cardwallet list     # list only when logged in
+
+            Exit status: 0 logged in; 3 not logged in or the session expired; 1 the token file \
+            cannot be read (the message says why).
+            """)
+
+    @OptionGroup(title: "Server and logging options") var client: ClientOptions
+
+    func run() async throws {
+        try await ClientCommandRunner.run(client) { context in
+            let report = await context.client.status()
+            var lines = [report.description]
+            let origin = SafeText.escaped(context.resolved.origin(of: .server).description)
+            lines.append("server: \(SafeText.escaped(report.server)) (from \(origin))")
+            if let file = context.resolved.configFile { lines.append("config file: \(SafeText.escaped(file))") }
+            Console.out(lines.joined(separator: "\n") + "\n")
+            if report.problem != nil { throw ExitCode(CLIExitCode.failure) }
+            switch report.state {
+            case .loggedIn, .refreshing: return
+            case .loggedOut, .expired: throw ExitCode(CLIExitCode.loginRequired)
+            }
+        }
+    }
+}

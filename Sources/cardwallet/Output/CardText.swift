@@ -1,0 +1,113 @@
+import CardModels
+import CardWalletUI
+import Foundation
+
+/// How the scripting commands print cards: a table, a detail view and JSON. Every piece of
+/// card text is escaped with `SafeText` (a card named `"\u{1B}[2J"` prints as `^[[2J`), so a
+/// card cannot drive the terminal.
+enum CardText {
+    /// The columns of `cardwallet list`.
+    static let listColumns = [
+        TextTable.Column("ID"),
+        TextTable.Column("NAME", maximumWidth: 32),
+        TextTable.Column("TITLE", maximumWidth: 28),
+        TextTable.Column("COMPANY", maximumWidth: 28),
+        TextTable.Column("EMAIL", maximumWidth: 40),
+    ]
+
+    /// The wallet as a table (ids are never clipped, so they can be copied).
+    static func table(_ cards: [CardSummary]) -> String {
+        TextTable(
+            columns: listColumns,
+            rows: cards.map { [$0.id, $0.name, $0.title ?? "", $0.company ?? "", $0.email ?? ""] }
+        ).render()
+    }
+
+    /// Every field of a card, one per line, labels aligned; absent fields show `-`.
+    static func detail(_ card: Card) -> String {
+        var rows: [(String, [String])] = [("ID", [card.id])]
+        for field in CardField.allCases {
+            rows.append((field.label, values(of: field, in: card.fields)))
+        }
+        rows.append(("Image", [card.image.map(imageText) ?? (card.hasImage ? "yes" : "none")]))
+        rows.append(("Created", [CardWalletJSON.formatDate(card.createdAt)]))
+        rows.append(("Updated", [CardWalletJSON.formatDate(card.updatedAt)]))
+        rows.append(("Version", [String(card.version)]))
+        let width = rows.map { $0.0.count }.max() ?? 0
+        var lines: [String] = []
+        for (label, values) in rows {
+            let lead = label + ":" + String(repeating: " ", count: width - label.count + 1)
+            let indent = String(repeating: " ", count: lead.count)
+            let shown = values.isEmpty ? ["-"] : values
+            for (index, value) in shown.enumerated() {
+                lines.append(((index == 0 ? lead : indent) + value).trimmingTrailingSpaces)
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `image/png, 20513 bytes`.
+    static func imageText(_ image: CardImageInfo) -> String {
+        "\(SafeText.escaped(image.contentType)), \(image.size) bytes"
+    }
+
+    /// The lines a field shows: one per list item, one per line of a multi-line text, escaped.
+    static func values(of field: CardField, in fields: CardFields) -> [String] {
+        switch field {
+        case .tmi: return fields.tmi.map(SafeText.escaped)
+        case .tags: return fields.tags.isEmpty ? [] : [fields.tags.map(SafeText.escaped).joined(separator: ", ")]
+        case .defaultImage: return [String(fields.defaultImage)]
+        case .bio, .address:
+            let text = fields[field]
+            if text.isEmpty { return [] }
+            return text.split(separator: "\n", omittingEmptySubsequences: false).map {
+                SafeText.escaped(String($0.hasSuffix("\r") ? $0.dropLast() : $0))
+            }
+        default:
+            let text = fields[field]
+            return text.isEmpty ? [] : [SafeText.escaped(text)]
+        }
+    }
+
+    /// `value` as the API's JSON (sorted keys, ISO 8601 dates with milliseconds), indented,
+    /// with DEL, C1 controls and bidirectional controls written as `\u` escapes too (JSON
+    /// escapes only C0), so the output is the same data and safe on a terminal.
+    static func json(_ value: some Encodable) throws -> String {
+        let encoder = CardWalletJSON.encoder()
+        encoder.outputFormatting.insert(.prettyPrinted)
+        let text = String(decoding: try encoder.encode(value), as: UTF8.self)
+        return escapeInvisibles(inJSON: text) + "\n"
+    }
+
+    /// JSON text with the scalars a terminal would act on written as `\uXXXX`; they can only
+    /// occur inside strings, where the escape means the same character.
+    static func escapeInvisibles(inJSON text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsJSONEscape) else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 16)
+        for scalar in text.unicodeScalars {
+            if needsJSONEscape(scalar) {
+                result += String(format: "\\u%04X", scalar.value)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func needsJSONEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+}
+
+extension String {
+    /// The text without spaces at its end.
+    var trimmingTrailingSpaces: String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,134 @@
+import ArgumentParser
+import CardAPI
+import CardWalletUI
+import CursesTerminal
+import Foundation
+import Networking
+import TokenStore
+
+/// What the interactive interface starts with: the live pieces and what to fill in.
+struct TerminalAppSetup: Sendable {
+    /// The client of the server the app starts on, its transport, token store, logger plugin
+    /// and settings (log file, page size). The caller shuts it down.
+    var live: LiveClient
+    /// The state folder: `cardwallet.log` and `cardwallet.stderr.log` go there.
+    var stateDirectory: StateDirectory?
+    /// The email to fill in.
+    var email: String = ""
+    /// The password to fill in (the demo's public one); never shown.
+    var password: String = ""
+    /// Lines for the log pane before any request (the demo's server address, settings warnings).
+    var notes: [String] = []
+}
+
+/// How the interface ended.
+struct TerminalAppOutcome: Sendable {
+    /// The state when the loop stopped.
+    var state: AppState
+    /// The log file, when one was written.
+    var logPath: String?
+    /// Problems worth telling after the terminal is back (an unusable log file…).
+    var warnings: [String]
+}
+
+/// Runs the interactive interface: the ncurses backend, the UI core's main loop and the live
+/// glue (CardAPI performer, log pane and log file, session news).
+enum TerminalApp {
+    /// How the logger plugin hands events to the log pane: at once, so an exchange's lines land
+    /// before the session news it causes (a refresh answered with E06, then "session expired").
+    /// Redacting on the request path costs microseconds, nothing a person can notice.
+    static let logDelivery: Duration = .zero
+
+    /// Runs until the user quits.
+    ///
+    /// - Returns: How it ended.
+    /// - Throws: ``CursesTerminal/CursesTerminalError`` when the terminal cannot be used, or
+    ///   ``CursesTerminal/CursesTerminalError/terminated(signal:)`` after SIGINT/SIGTERM/SIGHUP
+    ///   (the terminal is restored either way).
+    @MainActor
+    static func run(_ setup: TerminalAppSetup) async throws -> TerminalAppOutcome {
+        let live = setup.live
+        let maker = LogLineMaker()
+        var warnings: [String] = []
+        var notes = setup.notes
+
+        var logFile: LogFileWriter?
+        var strayOutputPath = "/dev/null"
+        if let directory = setup.stateDirectory {
+            do {
+                strayOutputPath = try StrayOutputFile.prepare(in: directory)
+                if live.settings.logFile {
+                    logFile = try LogFileWriter(directory: directory, maximumBytes: live.settings.logMaxBytes)
+                }
+            } catch {
+                let text = "the network log is not written to a file: \(error.description)"
+                warnings.append(text)
+                notes.append(text)
+            }
+        }
+
+        let performer = CardAPIPerformer(client: live.client) { server in live.client(for: server) }
+        defer { performer.close() }
+        let state = AppState(
+            server: live.client.configuration.serverKey, email: setup.email, password: setup.password,
+            pageSize: live.settings.pageSize, utcOffsetSeconds: TimeZone.current.secondsFromGMT())
+
+        let configuration = CursesBackend.Configuration(strayOutputPath: strayOutputPath)
+        let final = try await CursesTerminal.run(configuration: configuration) { terminal in
+            let runner = AppRunner(state: state, backend: terminal) { request in await performer.perform(request) }
+            for note in notes {
+                let line = maker.note(note)
+                logFile?.write(line)
+                runner.inbox.send(.log(line))
+            }
+            runner.listen(to: LiveFeeds.logActions(from: live.log.events(), lines: maker, file: logFile))
+            runner.listen(to: LiveFeeds.sessionActions(from: performer.sessionStates(), lines: maker, file: logFile))
+            // Ctrl-C and SIGTERM reach the loop as a quit key; the signal check is a second line.
+            while await runner.step(), terminal.terminationSignal == nil {}
+            runner.finish()
+            return runner.state
+        }
+        if let problem = logFile?.problem { warnings.append("the log file stopped: \(problem)") }
+        logFile?.close()
+        return TerminalAppOutcome(state: final, logPath: logFile?.path, warnings: warnings)
+    }
+
+    /// ``run(_:)``, with its failure as a value, so the caller can clean up before reporting.
+    static func runCatching(_ setup: TerminalAppSetup) async -> Result<TerminalAppOutcome, any Error> {
+        do {
+            return .success(try await run(setup))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Reports how the interface ended, once the terminal is back.
+    ///
+    /// - Parameters:
+    ///   - outcome: What ``runCatching(_:)`` returned.
+    ///   - lines: Lines for standard output after a quit or a termination signal, given the log
+    ///     file's path when one was written.
+    /// - Throws: `ExitCode` for anything but a normal quit: the terminal error's status
+    ///   (1, or 128 + signal), or 1.
+    static func finish(_ outcome: Result<TerminalAppOutcome, any Error>, lines: (String?) -> [String] = { _ in [] })
+        throws
+    {
+        switch outcome {
+        case .success(let ended):
+            let text = lines(ended.logPath)
+            if !text.isEmpty { Console.out(text.map { $0 + "\n" }.joined()) }
+            for warning in ended.warnings { Console.warning(warning) }
+        case .failure(let error as CursesTerminalError):
+            if case .terminated = error {
+                let text = lines(nil)
+                if !text.isEmpty { Console.out(text.map { $0 + "\n" }.joined()) }
+            } else {
+                TerminalCheck.report(error)
+            }
+            throw ExitCode(error.exitCode)
+        case .failure(let error):
+            Console.error("\(error)")
+            throw ExitCode.failure
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import CardAPI
+import CardWalletUI
+import CursesTerminal
+import Foundation
+import Logging
+import TokenStore
+
+/// `cardwallet` without a subcommand: the interface against the configured server, restoring
+/// the stored session for it when there is one (else the login screen, with the server filled in).
+enum WalletLauncher {
+    /// Resolves the settings, builds the live client and runs the interface until the user quits.
+    ///
+    /// - Throws: `ExitCode` with the status to exit with, after printing why: 64 for bad
+    ///   settings, 1 when the terminal cannot be used, 128 + signal after SIGTERM/SIGHUP.
+    static func run(options: ClientOptions, environment: [String: String] = ProcessInfo.processInfo.environment)
+        async throws
+    {
+        if let problem = TerminalCheck.problem(environment: environment) {
+            TerminalCheck.report(problem)
+            throw ExitCode(problem.exitCode)
+        }
+        let resolved: ResolvedClientSettings
+        let live: LiveClient
+        do {
+            resolved = try await options.resolveSettings(environment: environment)
+            // swift-log output goes to stderr, which the interface sends to cardwallet.stderr.log.
+            ClientCommandRunner.bootstrapLogging(level: resolved.settings.logLevel)
+            live = try LiveClient.make(
+                settings: resolved.settings, environment: environment,
+                sessionLogger: Logger(label: "cardwallet.session"), deliveryInterval: TerminalApp.logDelivery)
+        } catch {
+            Console.error("\(error)")
+            throw ExitCode(CLIExitCode.usage)
+        }
+        let stored = (try? live.tokenStore.accounts(server: live.client.configuration.serverKey)) ?? []
+        let setup = TerminalAppSetup(
+            live: live, stateDirectory: try? StateDirectory(environment: environment),
+            email: stored.first ?? "", notes: resolved.warnings)
+        let outcome = await TerminalApp.runCatching(setup)
+        await live.shutdown()
+        try TerminalApp.finish(outcome)
+    }
+}

@@ -1,0 +1,118 @@
+import CardModels
+import CardWalletUI
+import Foundation
+import Testing
+
+@testable import cardwallet
+
+/// Tables, detail views and JSON: escaped, aligned by display width, and the API's JSON.
+@Suite struct OutputFormattingTests {
+    static let date = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func summary(_ id: String, _ name: String, company: String? = nil) -> CardSummary {
+        CardSummary(id: id, name: name, company: company, updatedAt: date)
+    }
+
+    @Test func controlCharactersInCardTextAreShownNotObeyed() {
+        let table = CardText.table([Self.summary("c1", "\u{1B}[2J", company: "Evil\u{9B}31m\u{202E}Co")])
+        #expect(table.contains("^[[2J"))
+        #expect(table.contains("Evil\\u{9B}31m\\u{202E}Co"))
+        #expect(!table.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(!table.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) || $0.value == 0x202E })
+
+        let card = Card(
+            id: "c1",
+            fields: CardFields(name: "\u{1B}]52;c;aGk=\u{07}", bio: "line 1\nline\u{1B}[31m 2", tags: ["\u{7F}"]),
+            createdAt: Self.date, updatedAt: Self.date)
+        let detail = CardText.detail(card)
+        #expect(detail.contains("Name:       ^[]52;c;aGk=^G"))
+        #expect(detail.contains("Bio:        line 1\n            line^[[31m 2"))
+        #expect(detail.contains("Tags:       ^?"))
+        #expect(!detail.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+
+    @Test func columnsLineUpWithWideCharactersAndEmoji() {
+        let lines = TextTable(
+            columns: [.init("ID"), .init("NAME"), .init("COMPANY")],
+            rows: [["a1", "김민지", "Acme"], ["b22", "Ada", "佐藤テック"], ["c3", "Chris 🚀", "x"]]
+        ).lines()
+        #expect(
+            lines == [
+                "ID   NAME      COMPANY",
+                "a1   김민지    Acme",
+                "b22  Ada       佐藤テック",
+                "c3   Chris 🚀  x",
+            ])
+        // COMPANY starts at display column 15 on every line, whatever the byte or character counts.
+        for (line, company) in zip(lines, ["COMPANY", "Acme", "佐藤テック", "x"]) {
+            let start = line.range(of: company, options: .backwards)?.lowerBound
+            #expect(start.map { DisplayWidth.of(line[..<$0]) } == 15, "\(line)")
+        }
+    }
+
+    @Test func longCellsAreClippedByDisplayWidthButIDsNever() throws {
+        let id = String(repeating: "i", count: 60)
+        let name = String(repeating: "가", count: 40)
+        let table = CardText.table([Self.summary(id, name)])
+        let row = String(try #require(table.split(separator: "\n").last))
+        #expect(row.hasPrefix(id + "  "))
+        let nameCell = String(row.dropFirst(id.count + 2))
+        #expect(nameCell.hasSuffix("…"))
+        #expect(DisplayWidth.of(nameCell) <= 32)
+    }
+
+    @Test func trailingSpacesAreTrimmedAndEmptyCellsKeepTheirColumn() {
+        let lines = TextTable(columns: [.init("A"), .init("B"), .init("C")], rows: [["1", "", "3"], ["1", "2", ""]])
+            .lines()
+        #expect(lines == ["A  B  C", "1     3", "1  2"])
+    }
+
+    @Test func jsonIsTheAPIsShapeWithInvisibleCharactersEscaped() throws {
+        let summaries = [Self.summary("c1", "Ada\u{9B}\u{202E}", company: "Acme")]
+        let text = try CardText.json(summaries)
+        #expect(text.contains(#""name" : "Ada\u009B\u202E""#) || text.contains(#""name":"Ada\u009B\u202E""#))
+        #expect(!text.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) || $0.value == 0x202E })
+        let decoded = try CardWalletJSON.decoder().decode([CardSummary].self, from: Data(text.utf8))
+        #expect(decoded == summaries)
+        // The keys and date format the API uses.
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        #expect(object.first?["updatedAt"] as? String == "2027-01-15T08:00:00.000Z")
+        #expect(
+            Set(object.first?.keys.map { $0 } ?? []) == [
+                "id", "name", "company", "defaultImage", "hasImage", "updatedAt", "version",
+            ])
+    }
+
+    @Test func aCardShowsEveryFieldAndItsImageAsTypeAndSize() {
+        let fields = CardFields(
+            name: "Ada", title: "Countess", company: "Engines", department: "R&D", email: "ada@example.com",
+            phone: "+44 1", website: "https://ada.example", address: "London", bio: "Poet", birthday: "1815-12-10",
+            tmi: ["One", "Two"], tags: ["math", "ai"], defaultImage: 5)
+        let card = Card(
+            id: "c9", fields: fields, hasImage: true, image: CardImageInfo(contentType: "image/jpeg", size: 20513),
+            createdAt: Self.date, updatedAt: Self.date, version: 4)
+        #expect(
+            CardText.detail(card) == """
+                ID:         c9
+                Name:       Ada
+                Title:      Countess
+                Company:    Engines
+                Department: R&D
+                Email:      ada@example.com
+                Phone:      +44 1
+                Website:    https://ada.example
+                Address:    London
+                Bio:        Poet
+                Birthday:   1815-12-10
+                TMI:        One
+                            Two
+                Tags:       math, ai
+                Avatar:     5
+                Image:      image/jpeg, 20513 bytes
+                Created:    2027-01-15T08:00:00.000Z
+                Updated:    2027-01-15T08:00:00.000Z
+                Version:    4
+
+                """)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The `cardwallet` binary SwiftPM built beside the test executable (the test target depends
+/// on the executable target, so it is always built first).
+enum CardWalletBinary {
+    static func path() throws -> String {
+        var folders: [URL] = []
+        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            folders.append(URL(fileURLWithPath: executable).deletingLastPathComponent())
+        }
+        if let executable = Bundle.main.executableURL {
+            folders.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent())
+        // On macOS the tests run inside an .xctest bundle: Contents/MacOS/… sits three levels down.
+        folders += folders.map {
+            $0.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        }
+        for folder in folders {
+            let binary = folder.appending(path: "cardwallet").path
+            if FileManager.default.isExecutableFile(atPath: binary) { return binary }
+        }
+        throw TestFailure("cardwallet not found beside the test executable (looked in \(folders.map(\.path)))")
+    }
+}
+
+/// What a finished `cardwallet` process left behind.
+struct CLIResult: Sendable, CustomStringConvertible {
+    var arguments: [String]
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    /// Both outputs, for "never appears anywhere" checks.
+    var allOutput: String { stdout + stderr }
+
+    var description: String {
+        "cardwallet \(arguments.joined(separator: " ")) → \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
+    }
+}
+
+/// A started `cardwallet` process. Output goes to files (never a full pipe); the exit is
+/// awaited through `terminationHandler`, with a deadline after which the process is killed.
+final class CLIProcess: Sendable {
+    let arguments: [String]
+    private let process: Process
+    private let outputPath: String
+    private let errorPath: String
+    private let exit = ExitSignal()
+
+    /// Starts `cardwallet` with `arguments`, exactly `environment`, and `input` on stdin
+    /// (`nil`: /dev/null).
+    init(_ arguments: [String], environment: [String: String], input: String?, scratch: TestFolder) throws {
+        self.arguments = arguments
+        let id = UUID().uuidString
+        outputPath = scratch.path("out-\(id)")
+        errorPath = scratch.path("err-\(id)")
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try CardWalletBinary.path())
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = scratch.url
+        if let input {
+            let inputPath = try scratch.write(input, to: "in-\(id)")
+            process.standardInput = FileHandle(forReadingAtPath: inputPath)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
+        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+        process.standardError = FileHandle(forWritingAtPath: errorPath)
+        let exit = exit
+        process.terminationHandler = { finished in exit.signal(finished.terminationStatus) }
+        self.process = process
+        try process.run()
+    }
+
+    /// Waits for the exit (killing the process after `timeout`) and collects the output.
+    func finish(timeout: Duration = .seconds(90), sourceLocation: SourceLocation = #_sourceLocation) async throws
+        -> CLIResult
+    {
+        let process = process
+        let status = try await withThrowingTaskGroup(of: Int32?.self) { group in
+            group.addTask { await self.exit.wait() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            guard let first = try await group.next() else { return Int32?.none }
+            group.cancelAll()
+            if first == nil {
+                kill(process.processIdentifier, SIGKILL)
+                _ = await exit.wait()
+            }
+            return first
+        }
+        let stdout = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        let stderr = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+        guard let status else {
+            Issue.record("cardwallet \(arguments) did not exit within \(timeout)", sourceLocation: sourceLocation)
+            throw TestFailure("timed out: cardwallet \(arguments)\n\(stderr)")
+        }
+        return CLIResult(arguments: arguments, status: status, stdout: stdout, stderr: stderr)
+    }
+}
+
+/// A one-shot signal carrying an exit status, awaited by any number of tasks.
+final class ExitSignal: Sendable {
+    private struct State {
+        var status: Int32?
+        var waiters: [CheckedContinuation<Int32, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func signal(_ status: Int32) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Int32, Never>] in
+            state.status = status
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: status) }
+    }
+
+    func wait() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            let status = state.withLock { state -> Int32? in
+                if let status = state.status { return status }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let status { continuation.resume(returning: status) }
+        }
+    }
+}
