@@ -9,7 +9,7 @@ import Foundation
 extension TerminalPrompt {
     /// Asks for a secret without showing it: the terminal's echo is off while it is typed, and
     /// its settings are restored on every way out — Enter, Ctrl-C, Ctrl-D, a read error, and
-    /// SIGTERM or SIGHUP arriving meanwhile.
+    /// a signal such as SIGTERM or SIGHUP arriving meanwhile.
     ///
     /// Signals from the keyboard are off while reading (`ISIG` cleared), so Ctrl-C arrives as
     /// a byte and cancels through the normal return path, and Ctrl-Z cannot stop the program
@@ -87,10 +87,11 @@ extension TerminalPrompt {
     }
 }
 
-/// Restores the terminal's settings if SIGTERM, SIGHUP or SIGQUIT arrive while echo is off,
+/// Restores the terminal's settings if SIGINT, SIGTERM, SIGHUP or SIGQUIT arrive (from `kill`:
+/// the keyboard sends none while the secret is read) while echo is off,
 /// then lets the signal do what it would have done. Only one secret prompt runs at a time.
 struct EchoGuardian {
-    private static let signals = [SIGTERM, SIGHUP, SIGQUIT]
+    private static let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
     private let previous: [sighandler_t?]
 
     static func install(descriptor: Int32, settings: termios) -> EchoGuardian {

@@ -9,7 +9,8 @@ import Testing
 
 /// The password prompt on a real pseudo-terminal: nothing echoed, line editing, and the
 /// terminal's modes restored on every way out.
-@Suite struct TerminalPromptTests {
+/// Serialized: the prompt installs process-wide signal handlers while it reads.
+@Suite(.serialized) struct TerminalPromptTests {
     /// Starts `readSecret` on the slave side, waits until echo is off, types `keys`, and
     /// returns the outcome with everything the terminal showed.
     func secret(typing keys: String) async throws -> (
