@@ -96,6 +96,9 @@ let package = Package(
             name: "cardwallet-bench",
             dependencies: [
                 "CardModels", "CardWalletUI", "CardMockServer",
+                // Not linked: listed so that `swift run cardwallet-bench` also builds the
+                // `cardwallet` binary the startup figure spawns.
+                "cardwallet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
