@@ -13,9 +13,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("figure"),
-        help: ArgumentHelp(
-            "Run only this figure (repeatable): \(FigureID.allCases.map(\.rawValue).joined(separator: ", ")).",
-            valueName: "name"))
+        help: ArgumentHelp("Run only this figure (repeatable; default: all).", valueName: "name"))
     var figures: [FigureID] = []
 
     @Option(help: ArgumentHelp("How to print the tables: text or markdown.", valueName: "style"))
@@ -55,7 +53,9 @@ struct RunCommand: AsyncParsableCommand {
         if !pending.isEmpty { emit(["Not measured yet:"] + pending.map { "  " + $0 } + [""]) }
         emit(["Finished: load average now \(MachineInfo.loadAverage() ?? "unknown")."])
         if !failures.isEmpty {
-            throw ValidationError("\(failures.count) figure(s) failed:\n" + failures.joined(separator: "\n"))
+            let report = (["cardwallet-bench: \(failures.count) figure(s) broken:"] + failures.map { "  " + $0 }).joined(separator: "\n")
+            FileHandle.standardError.write(Data((report + "\n").utf8))
+            throw ExitCode.failure
         }
     }
 
