@@ -53,7 +53,7 @@ struct RunCommand: AsyncParsableCommand {
         if !pending.isEmpty { emit(["Not measured yet:"] + pending.map { "  " + $0 } + [""]) }
         emit(["Finished: load average now \(MachineInfo.loadAverage() ?? "unknown")."])
         if !failures.isEmpty {
-            let report = (["cardwallet-bench: \(failures.count) figure(s) broken:"] + failures.map { "  " + $0 }).joined(separator: "\n")
+            let report = (["cardwallet-bench: broken figures:"] + failures.map { "  " + $0 }).joined(separator: "\n")
             FileHandle.standardError.write(Data((report + "\n").utf8))
             throw ExitCode.failure
         }

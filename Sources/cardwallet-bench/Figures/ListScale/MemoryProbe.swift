@@ -80,7 +80,7 @@ enum MemoryProbe {
             return "\(Int((median / Double(size)).rounded())) B (\(Formatting.grouped(size)))"
         }
         table.notes = [
-            "\(rounds) probe(s) per size: `cardwallet-bench memory-probe --cards N` loads N sample cards through the reducer in pages of 200, renders a \(ListScaleFigure.width)×\(ListScaleFigure.height) frame, types the filter, then reads /proc/self/status.",
+            "\(rounds) probe\(rounds == 1 ? "" : "s") per size: `cardwallet-bench memory-probe --cards N` loads N sample cards through the reducer in pages of 200, renders a \(ListScaleFigure.width)×\(ListScaleFigure.height) frame, types the filter, then reads /proc/self/status.",
             "Baseline VmRSS before loading (runtime, Foundation, the bench's code): \(Formatting.format(Summary(baselines)?.median ?? 0, as: .bytes)); resident bytes per card above it: \(perCard.joined(separator: ", ")).",
         ]
         return table
