@@ -91,6 +91,26 @@ let package = Package(
             ]
         ),
 
+        // MARK: Benchmarks (`swift run -c release cardwallet-bench`; `--quick` is the CI smoke run).
+        .executableTarget(
+            name: "cardwallet-bench",
+            dependencies: [
+                "CardModels", "CardWalletUI", "CardMockServer",
+                // Not linked: listed so that `swift run cardwallet-bench` also builds the
+                // `cardwallet` binary the startup figure spawns.
+                "cardwallet",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // MARK: Test helpers
         // The child process of TokenStoreTests' multi-process tests (not shipped).
         .executableTarget(name: "tokenstore-stress", dependencies: ["TokenStore"]),
@@ -124,6 +144,7 @@ let package = Package(
             dependencies: ["CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore", "CardMockServer"]
         ),
         .testTarget(name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CardWalletUI"]),
+        .testTarget(name: "CardWalletBenchTests", dependencies: ["cardwallet-bench"]),
         .testTarget(
             name: "CardMockServerTests",
             dependencies: [

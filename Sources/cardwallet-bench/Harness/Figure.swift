@@ -1,0 +1,91 @@
+import ArgumentParser
+
+/// The figures of issue 6, by the name `--figure` takes.
+///
+/// Adding a figure: add its case here (with its section and title), write a type conforming
+/// to ``Figure`` in `Figures/<Name>/`, and return it from ``figure``. Cases without a figure
+/// yet are listed as "to be measured" at the end of a run.
+enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
+    case layerOverhead = "layer-overhead"
+    case refreshStorm = "refresh-storm"
+    case listScale = "list-scale"
+    case terminalBytes = "terminal-bytes"
+    case mockServer = "mock-server"
+    case startup
+
+    /// The section of issue 6 it answers.
+    var section: String {
+        switch self {
+        case .layerOverhead: "§1"
+        case .refreshStorm: "§2"
+        case .listScale: "§3"
+        case .terminalBytes: "§4"
+        case .mockServer: "§5"
+        case .startup: "§6"
+        }
+    }
+
+    /// A short title.
+    var title: String {
+        switch self {
+        case .layerOverhead: "Layer overhead (CardAPI vs raw AsyncHTTPClient)"
+        case .refreshStorm: "Refresh storm"
+        case .listScale: "List scale"
+        case .terminalBytes: "Bytes to the terminal, vs abook"
+        case .mockServer: "Mock server throughput"
+        case .startup: "Startup"
+        }
+    }
+
+    /// The figure that measures it, or `nil` while it waits for layers not built yet.
+    var figure: (any Figure)? {
+        switch self {
+        case .listScale: ListScaleFigure()
+        case .mockServer: MockServerFigure()
+        case .startup: StartupFigure()
+        case .layerOverhead, .refreshStorm, .terminalBytes: nil
+        }
+    }
+
+    /// What is still missing, for the figures (or parts) not measured yet.
+    var pending: String? {
+        switch self {
+        case .layerOverhead, .refreshStorm: "needs the CardAPI client"
+        case .terminalBytes: "needs the full TUI in a pseudo-terminal, and abook"
+        case .startup: "`cardwallet demo` to first frame needs the full TUI"
+        case .listScale, .mockServer: nil
+        }
+    }
+}
+
+/// What every figure gets: the mode, where the binaries are, and how to report progress.
+struct BenchContext: Sendable {
+    /// Tiny sizes and few rounds: a smoke run that finishes in seconds, in a debug build.
+    var quick: Bool
+    /// The bench's own executable, to re-run it as a child (memory probes).
+    var benchExecutable: String
+    /// The `cardwallet` executable (startup figure).
+    var cardwalletExecutable: String
+    /// Prints a progress line to standard error (standard output carries only the tables).
+    var progress: @Sendable (String) -> Void
+
+    /// `full` normally, `quick` in quick mode.
+    func pick<T>(full: T, quick: T) -> T { self.quick ? quick : full }
+}
+
+/// One figure of the issue: measures, checks its own results are sane, and returns tables.
+protocol Figure: Sendable {
+    /// Runs the figure.
+    ///
+    /// - Throws: ``BenchError`` when something is broken (a server that will not start, a
+    ///   wrong answer, a crashed child). A missed target is not an error: it prints as MISS.
+    func run(_ context: BenchContext) async throws -> [ResultTable]
+}
+
+/// Something broken, as opposed to slow: the bench exits non-zero.
+struct BenchError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong and, where it helps, what to do.
+    var description: String
+
+    init(_ description: String) { self.description = description }
+}

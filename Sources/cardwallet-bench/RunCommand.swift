@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+
+/// Runs the figures and prints their tables (the default subcommand).
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the benchmarks (the default)."
+    )
+
+    @Flag(help: "Run every figure at tiny sizes, in seconds: a smoke test for CI (debug builds are fine).")
+    var quick = false
+
+    @Option(
+        name: .customLong("figure"),
+        help: ArgumentHelp("Run only this figure (repeatable; default: all).", valueName: "name"))
+    var figures: [FigureID] = []
+
+    @Option(help: ArgumentHelp("How to print the tables: text or markdown.", valueName: "style"))
+    var format: TablePrinter.Style = .text
+
+    @Option(
+        help: ArgumentHelp(
+            "The cardwallet executable for the startup figure (default: the one next to this bench).",
+            valueName: "path"))
+    var cardwallet: String?
+
+    func run() async throws {
+        let executable = Self.ownExecutable()
+        let context = BenchContext(
+            quick: quick,
+            benchExecutable: executable,
+            cardwalletExecutable: cardwallet ?? URL(fileURLWithPath: executable)
+                .deletingLastPathComponent().appendingPathComponent("cardwallet").path,
+            progress: { line in FileHandle.standardError.write(Data(("· " + line + "\n").utf8)) })
+        let selected = figures.isEmpty ? FigureID.allCases : FigureID.allCases.filter(figures.contains)
+
+        emit(MachineInfo.current().lines(quick: quick, style: format))
+        var failures: [String] = []
+        for id in selected {
+            guard let figure = id.figure else { continue }
+            context.progress("\(id.section) \(id.title)…")
+            do {
+                for table in try await figure.run(context) {
+                    emit(TablePrinter.lines(table, style: format))
+                }
+            } catch {
+                failures.append("\(id.rawValue): \(error)")
+                emit(["\(id.section) \(id.title): FAILED — \(error)", ""])
+            }
+        }
+        let pending = selected.compactMap { id in id.pending.map { "\(id.section) \(id.title): to be measured (\($0))" } }
+        if !pending.isEmpty { emit(["Not measured yet:"] + pending.map { "  " + $0 } + [""]) }
+        emit(["Finished: load average now \(MachineInfo.loadAverage() ?? "unknown")."])
+        if !failures.isEmpty {
+            let report = (["cardwallet-bench: broken figures:"] + failures.map { "  " + $0 }).joined(separator: "\n")
+            FileHandle.standardError.write(Data((report + "\n").utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    private func emit(_ lines: [String]) {
+        for line in lines { print(line) }
+    }
+
+    /// The path of this executable, to re-run it for memory probes and to find `cardwallet`.
+    static func ownExecutable() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+    }
+}
+
+extension TablePrinter.Style: ExpressibleByArgument {}

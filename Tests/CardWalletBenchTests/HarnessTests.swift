@@ -1,0 +1,82 @@
+import Testing
+
+@testable import cardwallet_bench
+
+/// The bench's pure helpers: statistics, targets, number formatting, /proc parsing. (The
+/// benchmarks themselves never run in unit tests.)
+@Suite struct HarnessTests {
+    @Test func summaryOfAnOddCountTakesTheMiddleSample() throws {
+        let summary = try #require(Summary([5, 1, 4, 2, 3]))
+        #expect(summary == Summary(count: 5, min: 1, median: 3, max: 5))
+    }
+
+    @Test func summaryOfAnEvenCountAveragesTheTwoMiddleSamples() throws {
+        let summary = try #require(Summary([10, 2, 4, 8]))
+        #expect(summary.median == 6)
+        #expect(summary.min == 2)
+        #expect(summary.max == 10)
+    }
+
+    @Test func summaryRefusesNoSamplesAndNonFiniteOnes() {
+        #expect(Summary([]) == nil)
+        #expect(Summary([1, .nan]) == nil)
+        #expect(Summary([1, .infinity]) == nil)
+    }
+
+    @Test func pairedRatiosDivideRoundByRound() throws {
+        let ratios = try #require(Summary.pairedRatios([2, 9, 4], [1, 3, 4]))
+        #expect(ratios == Summary(count: 3, min: 1, median: 2, max: 3))
+        #expect(Summary.pairedRatios([1, 2], [1]) == nil)
+        #expect(Summary.pairedRatios([1], [0]) == nil)
+    }
+
+    @Test func roundRobinAlternatesTheOrderOfVariants() {
+        #expect(Sampler.order(count: 3, round: 0) == [0, 1, 2])
+        #expect(Sampler.order(count: 3, round: 1) == [2, 1, 0])
+        var calls: [Int] = []
+        let samples = Sampler(warmup: 1, rounds: 2).roundRobin(timing: [{ calls.append(0) }, { calls.append(1) }])
+        #expect(calls == [0, 1, 0, 1, 1, 0])
+        #expect(samples.map(\.count) == [2, 2])
+    }
+
+    @Test func verdictsFollowEveryTarget() {
+        var row = ResultRow(label: "x", size: "", summary: Summary(single: 0.0008), quantity: .time, ratio: Summary(single: 1.7))
+        #expect(row.verdict == "—")
+        row.targets = [.median(.atMost(0.001), "≤ 1 ms")]
+        #expect(row.verdict == "PASS")
+        row.targets.append(.ratio(.atMost(1.5), "flat"))
+        #expect(row.verdict == "MISS")
+        row.ratio = nil
+        #expect(row.verdict == "—")
+    }
+
+    @Test func numbersPrintWithThreeSignificantDigitsInAFittingUnit() {
+        #expect(Formatting.format(0.000_412_3, as: .time) == "412 µs")
+        #expect(Formatting.format(0.001_234, as: .time) == "1.23 ms")
+        #expect(Formatting.format(0.000_000_05, as: .time) == "50.0 ns")
+        #expect(Formatting.format(2.5, as: .time) == "2.50 s")
+        #expect(Formatting.format(95_123_456, as: .bytes) == "95.1 MB")
+        #expect(Formatting.format(12_345.6, as: .rate) == "12,346/s")
+        #expect(Formatting.grouped(100_000) == "100,000")
+        #expect(Formatting.grouped(-1_000) == "-1,000")
+        #expect(Formatting.grouped(999) == "999")
+    }
+
+    @Test func processStatusGivesResidentAndPeakMemoryInBytes() throws {
+        let status = "Name:\tcardwallet-bench\nVmPeak:\t  300000 kB\nVmHWM:\t   90000 kB\nVmRSS:\t   81920 kB\nThreads:\t4\n"
+        let memory = try ProcessMemory.parse(status: status)
+        #expect(memory == ProcessMemory(residentBytes: 81_920 * 1024, peakResidentBytes: 90_000 * 1024))
+        #expect(throws: BenchError.self) { try ProcessMemory.parse(status: "Name:\tx\n") }
+    }
+
+    @Test func markdownTablesHaveOneCellPerHeader() {
+        let table = ResultTable(
+            title: "t", ratioHeader: "÷ base",
+            rows: [ResultRow(label: "a", size: "1 card", summary: Summary([1, 2, 3]), quantity: .count)])
+        let lines = TablePrinter.lines(table, style: .markdown)
+        let header = lines.first { $0.hasPrefix("| measurement") } ?? ""
+        let row = lines.first { $0.hasPrefix("| a ") } ?? ""
+        #expect(header.filter { $0 == "|" }.count == row.filter { $0 == "|" }.count)
+        #expect(row.contains("| 2 |"))
+    }
+}
