@@ -253,11 +253,17 @@ import Testing
         #expect(state.list.scrollTop == 40 - state.listViewport)
         state.send(.resize(width: 50, height: 10))
         #expect(state.layout.isTooSmall)
-        state.press(.char("k"))
+        // Nothing shows, so no key acts unseen: no move, no delete question, no answer.
+        let before = state
+        #expect(state.press(.char("k"), .char("d"), .char("y"), .enter, .char("q")).isEmpty)
+        #expect(state == before)
         state.send(.resize(width: 100, height: 50))
         #expect(!state.layout.isTooSmall)
-        #expect(state.list.selection == 38)
+        #expect(state.list.selection == 39)
         #expect(state.list.scrollTop == 0)
+        // Ctrl-C, which the notice names, still quits.
+        state.send(.resize(width: 59, height: 14))
+        #expect(state.press(.ctrl("c")) == [.quit])
     }
 }
 

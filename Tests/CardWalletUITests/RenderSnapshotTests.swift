@@ -9,6 +9,10 @@ import Testing
     static func mixedPage() -> CardPage {
         var cards = SampleCards.summaries(count: 9)
         cards.insert(contentsOf: SampleCards.hostile, at: 2)
+        // A Devanagari conjunct is one grapheme of three terminal cells: nothing of it is lost.
+        cards.append(CardSummary(
+            id: "hindi", name: "Priya (प्रिया)", title: "डेटा वैज्ञानिक", company: "क्षितिज Labs",
+            email: "priya@example.in", updatedAt: SampleCards.epoch))
         cards.append(CardSummary(
             id: "long", name: "Maximilian Alexander Wolfeschlegelsteinhausenbergerdorff",
             title: "Senior Principal Distinguished Engineer of Everything", company: "北京字节跳动科技有限公司",
@@ -52,6 +56,18 @@ import Testing
         detail.send(.log(hostileLogLine()))
         detail.press(.char("l"))
         result.append(("detail 120x40", detail))
+
+        var wide = list(width: 120, height: 40)
+        wide.send(.log(LogLine(id: 6, time: SampleCards.epoch, kind: .request, method: "GET", path: "/cards?offset=0&limit=100")))
+        wide.send(.log(hostileLogLine()))
+        wide.press(.char("l"), .char("s"))
+        result.append(("list 120x40", wide))
+
+        var notLoaded = AppState(server: testServer, email: testEmail, password: "pw", width: 80, height: 24)
+        let loginEffects0 = notLoaded.press(.enter)
+        let pageEffects = notLoaded.answer(loginEffects0) { _ in .success(.loggedIn(email: testEmail, server: testServer)) }
+        notLoaded.answer(pageEffects) { _ in .failure(UIFailure(.server(status: 503), message: "The server failed (E99)")) }
+        result.append(("list not loaded 80x24", notLoaded))
 
         var small = list(width: 59, height: 14)
         small.press(.char("j"))

@@ -8,6 +8,9 @@ extension AppState {
         switch action {
         case .key(let key):
             guard let command = command(for: key) else { return [] }
+            // Too small, nothing of the app shows: a key would act unseen (d then y deleting a
+            // card nobody can see). Only Ctrl-C, which the notice names, still works.
+            if layout.isTooSmall, command != .global(.quitNow) { return [] }
             return perform(command, key: key)
         case .resize(let width, let height):
             self.width = max(0, width)
@@ -147,8 +150,8 @@ extension AppState {
     }
 
     /// Shows `text` in the status bar until it expires.
-    mutating func showMessage(_ kind: StatusMessage.Kind, _ text: String) {
-        message = StatusMessage(kind, text, expires: now + StatusMessage.lifetime(of: kind))
+    mutating func showMessage(_ kind: StatusMessage.Kind, _ text: String, topic: StatusMessage.Topic? = nil) {
+        message = StatusMessage(kind, text, expires: now + StatusMessage.lifetime(of: kind), topic: topic)
     }
 
     /// Registers a request and returns the effect that starts it.

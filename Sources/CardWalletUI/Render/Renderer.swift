@@ -60,9 +60,14 @@ public enum Renderer {
             title = "CardWallet · log in"
         case .list:
             let cards = state.list.cards
-            var text = "CardWallet · \(cards.total) card\(cards.total == 1 ? "" : "s")"
-            if !cards.isComplete, state.list.hasLoaded { text += " (\(cards.loadedCount) loaded)" }
-            title = text
+            if cards.isTotalKnown {
+                var text = "CardWallet · \(cards.total) card\(cards.total == 1 ? "" : "s")"
+                if !cards.isComplete { text += " (\(cards.loadedCount) loaded)" }
+                title = text
+            } else {
+                let loading = !state.list.hasLoaded || state.list.isLoadingPage
+                title = loading ? "CardWallet · loading cards…" : "CardWallet · cards not loaded"
+            }
             right = "sorted by \(cards.sortOrder.label)"
         case .detail:
             title = "CardWallet · card"
@@ -99,7 +104,10 @@ public enum Renderer {
             grid.draw(session, x: x, y: row, style: sessionStyle)
             return
         }
-        let sessionWidth = min(DisplayWidth.of(session), max(0, grid.width * 2 / 5))
+        // The message comes first: the session gets what it leaves, but at least 20 columns.
+        let fullSession = DisplayWidth.of(SafeText.escaped(session))
+        let messageWidth = DisplayWidth.of(SafeText.escaped(message.text))
+        let sessionWidth = min(fullSession, max(20, grid.width - x - 3 - messageWidth))
         x += grid.draw(session, x: x, y: row, width: sessionWidth, style: sessionStyle)
         x += grid.draw(" │ ", x: x, y: row, style: Theme.border)
         grid.draw(message.text, x: x, y: row, style: Theme.message(message.kind))
