@@ -195,7 +195,7 @@ extension AppState {
         case .cannotConnect(let url):
             "\(what): cannot connect to \(url) (\(failure.message))"
         case .server(let status?):
-            "\(what): the server failed (status \(status)); details in the log (l)"
+            "\(what): server error \(status); see the log (l)"
         default:
             "\(what): \(failure.message)"
         }

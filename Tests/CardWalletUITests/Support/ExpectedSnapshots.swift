@@ -280,7 +280,7 @@ let expectedSnapshots: [String: String] = [
 
 
 
-      demo@cardwallet.dev… │ Could not load cards: the server failed (status 503); …
+      demo@cardwallet.dev… │ Could not load cards: server error 503; see the log (l)
      ? help  j/k move  / filter  s sort  Enter open  a add  e edit  d delete  q quit
     """#,
 ]

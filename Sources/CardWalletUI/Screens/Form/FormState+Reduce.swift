@@ -115,7 +115,7 @@ extension FormState {
             focusImage()
             return [.message(.error, "The server accepts only PNG and JPEG images (E09)")]
         case .server(let status?):
-            return [.message(.error, "Not saved: the server failed (status \(status)); Enter tries again")]
+            return [.message(.error, "Not saved: server error \(status); Enter tries again")]
         default:
             return [.message(.error, "Not saved: \(failure.message)")]
         }
