@@ -149,7 +149,7 @@ extension RenderSnapshotTests {
         let row = state.layout.statusRow
         let styles = (0..<grid.width).map { grid[$0, row].style }
         #expect(styles.contains(Theme.error))
-        #expect(grid.text.contains("│ Could not load cards: the server failed"))
+        #expect(grid.text.contains("│ Could not load cards: server error 500; see the log (l)"))
     }
 
     @Test func listFrameCostIsIndependentOfTheCardCount() {
