@@ -187,6 +187,41 @@ import Testing
         #expect(state.list.cards.loadedCount == 100)
     }
 
+    @Test func aFirstPageThatFailedSaysSoAndMovingDownRetries() throws {
+        var state = AppState(server: testServer, email: testEmail, password: "pw")
+        let login = state.press(.enter)
+        let page = state.answer(login) { _ in .success(.loggedIn(email: testEmail, server: testServer)) }
+        state.answer(page) { _ in .failure(UIFailure(.server(status: 503), message: "The server failed (E99)")) }
+        #expect(!state.list.cards.isTotalKnown)
+        #expect(state.message?.text == "Could not load cards: server error 503; see the log (l)")
+        #expect(state.message?.topic == .loadingCards)
+        var text = Renderer.render(state).text
+        #expect(text.contains("CardWallet · cards not loaded"))
+        #expect(text.contains("The cards could not be loaded: press r to try again"))
+        #expect(!text.contains("No cards yet"))
+        // A card added meanwhile does not make a wallet of one.
+        state.send(.completed(RequestID(99), .success(.card(SampleCards.card(SampleCards.summary(number: 5))))))
+        #expect(state.list.cards.loadedCount == 0)
+        // Moving down asks again; the page that arrives clears the stale error.
+        let retry = state.press(.char("j"))
+        let (id, request) = try #require(AppState.lastRequest(retry))
+        #expect(request == .loadCards(offset: 0, limit: 100, query: nil))
+        text = Renderer.render(state).text
+        #expect(text.contains("CardWallet · loading cards…"))
+        state.send(.completed(id, .success(.cards(SampleCards.page(offset: 0, limit: 100, total: 3)))))
+        #expect(state.message == nil)
+        #expect(Renderer.render(state).text.contains("CardWallet · 3 cards"))
+    }
+
+    @Test func aLaterPageErrorDoesNotClearOtherMessages() {
+        var state = AppState.loggedIn(cards: 3)
+        state.showMessage(.success, "Saved “x”")
+        state.press(.char("r"))
+        let id = RequestID(state.nextRequestID - 1)
+        state.send(.completed(id, .success(.cards(SampleCards.page(offset: 0, limit: 100, total: 3)))))
+        #expect(state.message?.text == "Saved “x”")
+    }
+
     @Test func failedReorderReloadsTheServersOrder() throws {
         var state = AppState.loggedIn(cards: 3)
         var effects = state.press(.char("J"))
