@@ -21,17 +21,30 @@ extension Renderer {
             }
             row += 1
             if let error = login.error, error.field == field {
-                grid.draw("! " + error.message, x: x + labelWidth, y: row, width: width - labelWidth, style: Theme.error)
-                row += 1
+                row += drawError(&grid, error.message, x: x + labelWidth, y: row, width: width - labelWidth)
             }
             row += 1
         }
         if let error = login.error, error.field == nil {
-            grid.draw("! " + error.message, x: x, y: row, width: width, style: Theme.error)
-            row += 1
+            row += drawError(&grid, error.message, x: x, y: row, width: width)
         }
         if login.isSubmitting {
             grid.draw("Logging in…", x: x, y: row, width: width, style: Theme.muted)
         }
+    }
+
+    /// An inline error, wrapped onto at most three lines (the last cut with an ellipsis).
+    ///
+    /// - Returns: The rows used.
+    private static func drawError(_ grid: inout Grid, _ message: String, x: Int, y: Int, width: Int) -> Int {
+        let lines = TextLayout.wrap(SafeText.escaped("! " + message), width: max(1, width))
+        let shown = lines.prefix(3)
+        for (offset, line) in shown.enumerated() {
+            // The next line's words cannot fit after the last shown line: clipping ends it in "…".
+            let isCut = offset == shown.count - 1 && lines.count > shown.count
+            let text = isCut ? line + " " + lines[shown.count] : line
+            grid.draw(text, x: x, y: y + offset, width: width, style: Theme.error)
+        }
+        return shown.count
     }
 }

@@ -126,6 +126,6 @@ extension FormState {
     }
 
     private func conflictMessage(_ card: Card) -> String {
-        "Changed on the server (E07): Enter saves yours over version \(card.version); ^T/^G take theirs"
+        "Changed on the server (E07): Enter saves yours over version \(card.version)"
     }
 }
