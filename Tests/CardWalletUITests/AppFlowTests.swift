@@ -326,6 +326,22 @@ import Testing
         #expect(buffer[0].detail.count == LogBuffer.maxDetailLines + 1)
     }
 
+    @Test func leavingThePaneFollowsTheNewestLineAgain() {
+        var state = AppState.loggedIn(cards: 3)
+        for id in 1...30 { state.send(.log(line(UInt64(id)))) }
+        state.press(.char("l"), .tab, .char("g"))
+        #expect(state.log.selectedID == 1)
+        state.press(.escape)
+        #expect(state.log.selectedID == nil)
+        state.send(.log(line(31)))
+        #expect(Renderer.render(state).text.contains("line 31"))
+        // Tab away and l (hide) let go of the selection too.
+        state.press(.tab, .char("g"), .tab)
+        #expect(state.focus == .screen && state.log.selectedID == nil)
+        state.press(.tab, .char("g"), .char("l"))
+        #expect(state.focus == .screen && state.log.selectedID == nil)
+    }
+
     @Test func paneKeysToggleResizeFocusFilterAndShowDetail() {
         var state = AppState.loggedIn(cards: 3)
         for id in 1...6 { state.send(.log(line(UInt64(id), failure: id % 3 == 0))) }

@@ -65,7 +65,7 @@ extension AppState {
             modal = .help(scroll: 0)
         case .toggleLog:
             log.isVisible.toggle()
-            if !log.isVisible { focus = .screen }
+            if !log.isVisible { leaveLogPane() }
         case .cycleLogHeight:
             if log.isVisible {
                 log.height = log.height.next
@@ -77,7 +77,11 @@ extension AppState {
                 showMessage(.info, "The log pane is hidden: press l to show it")
                 return []
             }
-            focus = focus == .screen ? .log : .screen
+            if focus == .log {
+                leaveLogPane()
+            } else {
+                focus = .log
+            }
         case .quitNow:
             isQuitting = true
             return [.quit]
@@ -103,9 +107,15 @@ extension AppState {
             log.failuresOnly.toggle()
             if let selected = log.selectedLine, log.failuresOnly, !selected.isFailure { log.selectedID = nil }
         case .leave:
-            focus = .screen
+            leaveLogPane()
         }
         return settleAfterResize()
+    }
+
+    /// Gives the keyboard back to the screen; the pane follows the newest line again.
+    private mutating func leaveLogPane() {
+        focus = .screen
+        log.selectedID = nil
     }
 
     private mutating func answer(_ command: ConfirmCommand) -> [Effect] {

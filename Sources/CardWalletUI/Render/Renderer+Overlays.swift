@@ -63,7 +63,11 @@ extension Renderer {
         grid.fill(x: 0, y: pane.lowerBound, width: grid.width, height: 1, style: Theme.paneTitle)
         grid.draw(title, x: 0, y: pane.lowerBound, style: Theme.paneTitle)
         let viewport = layout.logViewport
-        let selected = log.selectedID.flatMap { id in shown.firstIndex { log.buffer[$0].id == id } } ?? (shown.count - 1)
+        // Without the keyboard the pane always follows the newest line.
+        let selected =
+            state.focus == .log
+            ? log.selectedID.flatMap { id in shown.firstIndex { log.buffer[$0].id == id } } ?? (shown.count - 1)
+            : shown.count - 1
         let first = max(0, min(selected - viewport + 1, shown.count - viewport))
         let end = min(shown.count, first + viewport)
         guard first < end else { return }
