@@ -93,6 +93,12 @@ actor Gate {
         await waitUntil(step: step) { backend.lastText.contains("Kim Min-ji") }
         #expect(backend.frames.last?.width == 100)
 
+        // Ctrl-L asks the terminal for a whole new frame, and one is painted.
+        let frames = backend.frames.count
+        backend.events = [.key(.ctrl("l"))]
+        await waitUntil(step: step) { backend.frames.count > frames }
+        #expect(backend.fullRepaints == 1)
+
         backend.events = [.key(.char("q"))]
         let final = await runner.run()
         #expect(final.isQuitting)

@@ -10,7 +10,7 @@ extension AppState {
             guard let command = command(for: key) else { return [] }
             // Too small, nothing of the app shows: a key would act unseen (d then y deleting a
             // card nobody can see). Only Ctrl-C, which the notice names, still works.
-            if layout.isTooSmall, command != .global(.quitNow) { return [] }
+            if layout.isTooSmall, command != .global(.quitNow), command != .global(.redraw) { return [] }
             return perform(command, key: key)
         case .resize(let width, let height):
             self.width = max(0, width)
@@ -85,6 +85,8 @@ extension AppState {
         case .quitNow:
             isQuitting = true
             return [.quit]
+        case .redraw:
+            return [.redraw]
         }
         return settleAfterResize()
     }

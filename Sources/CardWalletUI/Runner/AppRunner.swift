@@ -132,6 +132,8 @@ public final class AppRunner {
                     let result = await perform(request)
                     inbox.send(.completed(id, result))
                 }
+            case .redraw:
+                backend.requestFullRepaint()
             case .quit:
                 break
             }
