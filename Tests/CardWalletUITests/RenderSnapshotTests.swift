@@ -101,6 +101,17 @@ import Testing
         reauth.send(.session(.expired(email: testEmail, server: testServer)))
         reauth.type("pw")
         result.append(("reauth 80x24", reauth))
+
+        // The smallest screen, with the log pane open and a wrong password: the dialog covers
+        // the pane rather than drawing outside its box.
+        var tight = list(width: 60, height: 15)
+        tight.send(.log(hostileLogLine()))
+        tight.press(.char("l"))
+        tight.send(.session(.expired(email: testEmail, server: testServer)))
+        tight.type("pw")
+        let relogin = tight.press(.enter)
+        tight.answer(relogin) { _ in .failure(UIFailure(.loginFailed, message: "wrong")) }
+        result.append(("reauth with log 60x15", tight))
         return result
     }
 }

@@ -135,12 +135,16 @@ public enum Renderer {
         return (help + others).compactMap(\.hint)
     }
 
-    /// Draws a box with a border and a title, cleared inside; returns its inner rectangle.
-    static func drawBox(_ grid: inout Grid, title: String, width: Int, height: Int, layout: Layout) -> (x: Int, y: Int, width: Int, height: Int) {
+    /// Draws a box with a border and a title, cleared inside, centred in `area` (rows; the
+    /// screen's content rows when `nil`); returns its inner rectangle.
+    static func drawBox(
+        _ grid: inout Grid, title: String, width: Int, height: Int, layout: Layout, area: Range<Int>? = nil
+    ) -> (x: Int, y: Int, width: Int, height: Int) {
+        let area = area ?? layout.content
         let width = min(width, grid.width - 2)
-        let height = min(height, layout.content.count)
+        let height = min(height, area.count)
         let x = max(0, (grid.width - width) / 2)
-        let y = layout.content.lowerBound + max(0, (layout.content.count - height) / 2)
+        let y = area.lowerBound + max(0, (area.count - height) / 2)
         grid.fill(x: x, y: y, width: width, height: height)
         let horizontal = String(repeating: "─", count: max(0, width - 2))
         grid.draw("┌" + horizontal + "┐", x: x, y: y, style: Theme.border)

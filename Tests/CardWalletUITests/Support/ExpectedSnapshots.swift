@@ -283,4 +283,21 @@ let expectedSnapshots: [String: String] = [
       demo@cardwallet.dev… │ Could not load cards: server error 503; see the log (l)
      ? help  j/k move  / filter  s sort  Enter open  a add  e edit  d delete  q quit
     """#,
+    "reauth with log 60x15": #"""
+     CardWallet · 14 cards               sorted by wallet order
+     ┌─ Session expired (E06) ────────────────────────────────┐
+     │ Log in again to carry on; nothing you typed is lost.   │
+     │                                                        │
+     │ Server    http://127.0.0.1:8080/v1                     │
+     │                                                        │
+     │ Email     demo@cardwallet.dev                          │
+     │                                                        │
+     │ Password                                               │
+     │           ! Wrong email or password (E02). Try again.  │
+     │                                                        │
+     │                                                        │
+     └────────────────────────────────────────────────────────┘
+      session expired for demo@cardwallet.dev
+     F1 help  Tab next  Enter log in
+    """#,
 ]
