@@ -77,8 +77,11 @@ extension AppState {
         for effect in effects {
             switch effect {
             case .create(let fields, let imagePath):
+                // What the last attempt said is stale now; "saving…" shows instead.
+                message = nil
                 result.append(request(.createCard(fields, imagePath: imagePath), .save))
             case .update(let id, let fields, let version):
+                message = nil
                 result.append(request(.updateCard(id: id, fields: fields, version: version), .save))
             case .leave(let discarding):
                 if discarding {
