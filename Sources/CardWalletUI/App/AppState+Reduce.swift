@@ -83,8 +83,7 @@ extension AppState {
                 focus = .log
             }
         case .quitNow:
-            isQuitting = true
-            return [.quit]
+            return quit()
         case .redraw:
             return [.redraw]
         }
@@ -159,6 +158,16 @@ extension AppState {
         list.settle(viewport: viewport)
         guard let load = list.loadAheadIfNeeded(viewport: viewport) else { return [] }
         return mapList([load])
+    }
+
+    /// Stops the app. Changes still on their way to the server are waited for (see
+    /// ``AppRunner/finishSending(timeout:)``), and the status bar says so.
+    mutating func quit() -> [Effect] {
+        isQuitting = true
+        if pendingChanges > 0 {
+            showMessage(.warning, "Quitting once your change reaches the server… (Ctrl-C quits now)")
+        }
+        return [.quit]
     }
 
     /// Shows `text` in the status bar until it expires.

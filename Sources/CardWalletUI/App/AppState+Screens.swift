@@ -35,8 +35,7 @@ extension AppState {
             case .logOut:
                 result.append(request(.logOut, .logOut))
             case .quit:
-                isQuitting = true
-                result.append(.quit)
+                result += quit()
             case .message(let kind, let text):
                 showMessage(kind, text)
             }
@@ -106,8 +105,7 @@ extension AppState {
             case .submit(let server, let email, let password):
                 result.append(request(.logIn(server: server, email: email, password: password), .logIn))
             case .quit:
-                isQuitting = true
-                result.append(.quit)
+                result += quit()
             }
         }
         return result
