@@ -130,7 +130,11 @@ import Testing
             $0.form = nil
             $0.screen = .list
         }
-        check(&state, .char("q"), effects: [.quit]) { $0.isQuitting = true }
+        // The delete is still on its way: quitting says it waits for it.
+        check(&state, .char("q"), effects: [.quit]) {
+            $0.isQuitting = true
+            $0.showMessage(.warning, "Quitting once your change reaches the server… (Ctrl-C quits now)")
+        }
     }
 
     @Test func helpPage() {
