@@ -143,6 +143,20 @@ extension RenderSnapshotTests {
         }
     }
 
+    @Test func everyStateRendersAtEverySizeWithoutATrap() {
+        // A resize can land on any size, including none at all; no frame may trap, and every
+        // frame has the terminal's size.
+        let sizes = [(0, 0), (1, 1), (2, 40), (40, 2), (59, 14), (60, 15), (61, 16), (70, 18), (100, 30), (250, 80)]
+        for (name, state) in Self.states() {
+            for (width, height) in sizes {
+                var resized = state
+                resized.send(.resize(width: width, height: height))
+                let grid = Renderer.render(resized)
+                #expect(grid.width == width && grid.height == height, "\(name) at \(width)x\(height)")
+            }
+        }
+    }
+
     @Test func selectionIsReverseVideoNotColourAlone() {
         let state = Self.list(width: 80, height: 24)
         let grid = Renderer.render(state)
