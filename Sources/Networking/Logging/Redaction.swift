@@ -109,22 +109,9 @@ public struct Redaction: Sendable, Hashable {
             Self.collect(password, into: &secrets)
             result = result.replacingOccurrences(of: ":\(password)@", with: ":\(Self.placeholder)@")
         }
-        // ASCII text (every URL Foundation builds) has one character per byte: find `?` and `#`
-        // without walking grapheme clusters.
-        let isASCII = result.utf8.allSatisfy { $0 < 0x80 }
-        let marks: (query: String.Index, end: String.Index)?
-        if isASCII {
-            marks = result.utf8.firstIndex(of: UInt8(ascii: "?")).map { mark in
-                let afterMark = result.utf8.index(after: mark)
-                return (afterMark, result.utf8[afterMark...].firstIndex(of: UInt8(ascii: "#")) ?? result.endIndex)
-            }
-        } else {
-            marks = result.firstIndex(of: "?").map { mark in
-                let afterMark = result.index(after: mark)
-                return (afterMark, result[afterMark...].firstIndex(of: "#") ?? result.endIndex)
-            }
-        }
-        guard let (afterMark, end) = marks else { return result }
+        guard let mark = result.firstIndex(ofASCII: UInt8(ascii: "?")) else { return result }
+        let afterMark = result.index(after: mark)
+        let end = result[afterMark...].firstIndex(ofASCII: UInt8(ascii: "#")) ?? result.endIndex
         let query = redact(formEncoded: result[afterMark..<end], collectingSecretsInto: &secrets)
         return String(result[..<afterMark]) + query + result[end...]
     }
