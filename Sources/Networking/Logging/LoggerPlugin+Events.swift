@@ -2,8 +2,15 @@ import Foundation
 import NIOCore
 
 /// Builds redacted events from captured requests and responses.
-struct EventMaterializer: Sendable {
+///
+/// A class, so the many entries that hold it share one reference rather than each copying
+/// the configuration (and retaining everything in it).
+final class EventMaterializer: Sendable {
     let configuration: LoggerPlugin.Configuration
+
+    init(configuration: LoggerPlugin.Configuration) {
+        self.configuration = configuration
+    }
 
     private var redaction: Redaction { configuration.redaction }
     private var previewer: BodyPreviewer { BodyPreviewer(redaction: redaction, limit: configuration.bodyPreviewLimit) }

@@ -134,22 +134,24 @@ public final class LoggerPlugin: Plugin {
     func record(_ capture: LoggedEntry.Capture) {
         let timestamp = configuration.now()
         let interval = configuration.deliveryInterval
-        let (entry, scheduleDelivery) = state.withLock { state -> (LoggedEntry, Bool) in
+        // The entry pushed out of the ring is returned, and dropped here, after the lock:
+        // freeing a captured exchange (headers, body) is the slowest part of recording.
+        let (entry, _, scheduleDelivery) = state.withLock { state -> (LoggedEntry, LoggedEntry?, Bool) in
             state.nextEventID += 1
             let entry = LoggedEntry(
                 id: state.nextEventID, timestamp: timestamp, capture: capture, materializer: materializer)
-            state.recent.append(entry)
-            guard !state.subscribers.isEmpty else { return (entry, false) }
+            let evicted = state.recent.append(entry)
+            guard !state.subscribers.isEmpty else { return (entry, evicted, false) }
             if interval == .zero {
                 let event = entry.event
                 for continuation in state.subscribers.values { continuation.yield(event) }
-                return (entry, false)
+                return (entry, evicted, false)
             }
             if state.undelivered.count >= configuration.subscriberBufferSize { state.undelivered.removeFirst() }
             state.undelivered.append(entry)
-            guard !state.deliveryScheduled else { return (entry, false) }
+            guard !state.deliveryScheduled else { return (entry, evicted, false) }
             state.deliveryScheduled = true
-            return (entry, true)
+            return (entry, evicted, true)
         }
         if scheduleDelivery {
             Task { [weak self] in
