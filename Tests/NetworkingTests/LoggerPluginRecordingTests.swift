@@ -28,4 +28,19 @@ import Testing
         #expect(none.append(1) == 1)
         #expect(none.elements.isEmpty)
     }
+
+    @Test func evictedEntriesAreReleasedOffTheRequestPath() async throws {
+        let logger = LoggerPlugin(configuration: .init(recentCapacity: 2))
+        let event = NetworkEvent(
+            requestID: RequestID(rawValue: 1), kind: .created, timestamp: Date(), method: .get, url: "http://h/",
+            path: "/")
+        logger.record(.built(event))
+        weak let first = logger.state.withLock { $0.recent.elements.first }
+        #expect(first != nil)
+        for _ in 0..<(LoggerPlugin.releaseBatchSize * 3) { logger.record(.built(event)) }
+        // Released in batches by a background task, never kept: the first entry goes away.
+        try await waitUntil("the first entry to be released") { first == nil }
+        #expect(logger.state.withLock { $0.evicted.count } < LoggerPlugin.releaseBatchSize)
+        #expect(logger.recent().count == 2)
+    }
 }

@@ -72,7 +72,12 @@ public final class LoggerPlugin: Plugin {
         var started: [AttemptKey: ContinuousClock.Instant] = [:]
         var undelivered: [LoggedEntry] = []
         var deliveryScheduled = false
+        /// Entries pushed out of the ring, released together off the request path.
+        var evicted: [LoggedEntry] = []
     }
+
+    /// How many evicted entries are released at once, in the background.
+    static let releaseBatchSize = 64
 
     /// The configuration.
     public let configuration: Configuration
@@ -134,13 +139,18 @@ public final class LoggerPlugin: Plugin {
     func record(_ capture: LoggedEntry.Capture) {
         let timestamp = configuration.now()
         let interval = configuration.deliveryInterval
-        // The entry pushed out of the ring is returned, and dropped here, after the lock:
-        // freeing a captured exchange (headers, body) is the slowest part of recording.
-        let (entry, _, scheduleDelivery) = state.withLock { state -> (LoggedEntry, LoggedEntry?, Bool) in
+        let (entry, evicted, scheduleDelivery) = state.withLock { state -> (LoggedEntry, [LoggedEntry], Bool) in
             state.nextEventID += 1
             let entry = LoggedEntry(
                 id: state.nextEventID, timestamp: timestamp, capture: capture, materializer: materializer)
-            let evicted = state.recent.append(entry)
+            var evicted: [LoggedEntry] = []
+            if let old = state.recent.append(entry) {
+                state.evicted.append(old)
+                if state.evicted.count >= Self.releaseBatchSize {
+                    swap(&evicted, &state.evicted)
+                    state.evicted.reserveCapacity(Self.releaseBatchSize)
+                }
+            }
             guard !state.subscribers.isEmpty else { return (entry, evicted, false) }
             if interval == .zero {
                 let event = entry.event
@@ -152,6 +162,11 @@ public final class LoggerPlugin: Plugin {
             guard !state.deliveryScheduled else { return (entry, evicted, false) }
             state.deliveryScheduled = true
             return (entry, evicted, true)
+        }
+        if !evicted.isEmpty {
+            // Freeing an exchange captured hundreds of requests ago touches memory long gone
+            // from the cache (a dozen objects per response): do it off the request path.
+            Task.detached(priority: .background) { withExtendedLifetime(evicted) {} }
         }
         if scheduleDelivery {
             Task { [weak self] in
