@@ -14,17 +14,22 @@ extension TokenStore {
         } catch {
             return "tokens would be kept in \(location), which cannot be inspected: \(error)"
         }
-        guard let status else {
-            return "no tokens stored; they would be kept in \(location) (plain file, mode 0600, not encrypted)"
-        }
-        var summary =
-            "tokens stored in \(location) (plain file, mode \(Quoting.octal(status.permissions)), not encrypted)"
+        var problem: TokenStoreError?
         do {
-            try FileSafety.checkFolder(folderPath)
-            try FileSafety.checkPrivateFile(status, path: path)
+            try checkSafety()
         } catch {
-            summary += "; it will be refused: \(error)"
+            problem = error
         }
-        return summary
+        guard let status else {
+            let summary = "no tokens stored; they would be kept in \(location) (plain file, mode 0600, not encrypted)"
+            return problem.map { summary + "; it will be refused: \($0)" } ?? summary
+        }
+        guard status.kind == .regular else {
+            // Say what is there, not "plain file": a symbolic link's own mode means nothing.
+            return "no usable token file: " + (problem.map { "\($0)" } ?? "\(location) is \(status.kind.phrase)")
+        }
+        let summary =
+            "tokens stored in \(location) (plain file, mode \(Quoting.octal(status.permissions)), not encrypted)"
+        return problem.map { summary + "; it will be refused: \($0)" } ?? summary
     }
 }
