@@ -8,15 +8,25 @@ extension CardSession {
     /// Logs in and stores the new token pair, replacing a corrupt token file if need be (only
     /// a login may). Ends an expired state; any refresh that started before is disregarded.
     ///
+    /// The token store is checked first: when its folder or file is unsafe (group- or
+    /// world-accessible, another user's, a symbolic link…), nothing is sent. When the new pair
+    /// cannot be saved after all, the server is asked to end that session again (best effort),
+    /// so no live session is left behind that nobody holds.
+    ///
     /// - Parameters:
     ///   - email: the account's email.
     ///   - password: the password; it is sent once and never kept, logged or shown.
     /// - Returns: the user the server logged in.
     /// - Throws: ``CardAPIError/server(_:)`` (E02 wrong email or password, E10 too many
     ///   attempts…), a network error, or ``CardAPIError/tokenStore(_:)`` when the tokens cannot
-    ///   be saved (the login then does not count).
+    ///   be kept (before sending anything when the store is unsafe; the login then does not count).
     @discardableResult
     public func login(email: String, password: String) async throws(CardAPIError) -> User {
+        do throws(TokenStoreError) {
+            try tokenStore.checkSafety()
+        } catch {
+            throw .tokenStore(error)
+        }
         let target = AuthService(
             server: server, endpoint: .login(LoginRequest(email: email, password: password)),
             timeout: policy.authTimeout)
@@ -34,6 +44,7 @@ extension CardSession {
         do {
             try await tokenStore.save(item, replacingCorrupt: true)
         } catch {
+            await endUnsavedSession(grant)
             throw ResponseJudge.error(from: error)
         }
         generation += 1
@@ -51,7 +62,10 @@ extension CardSession {
     ///
     /// - Returns: what was done; ``LogoutResult/serverProblem`` says why the server could not
     ///   be told, if it could not.
-    /// - Throws: ``CardAPIError/tokenStore(_:)`` when the stored tokens cannot be deleted.
+    /// - Throws: ``CardAPIError/tokenStore(_:)`` when the token store cannot be read (corrupt or
+    ///   unsafe: it is left as it is) or the stored tokens cannot be deleted, and
+    ///   ``CardAPIError/multipleAccounts(server:accounts:)`` when no account was chosen and
+    ///   several are stored for the server.
     @discardableResult
     public func logout() async throws(CardAPIError) -> LogoutResult {
         var held: TokenItem?
@@ -59,7 +73,9 @@ extension CardSession {
         case .active(let tokens): held = tokens
         case .expired(let account): preferredAccount = account?.email ?? preferredAccount
         case .unloaded, .loggedOut:
-            held = try? Self.storedItem(in: tokenStore, server: serverKey, account: preferredAccount).get()
+            // An unreadable or unsafe store is reported, not taken for "nobody logged in": the
+            // tokens in it would otherwise stay behind while the caller believes them gone.
+            held = try Self.storedItem(in: tokenStore, server: serverKey, account: preferredAccount).get()
         }
         let account = held?.account ?? preferredAccount
         generation += 1
@@ -89,6 +105,22 @@ extension CardSession {
             }
         } catch {
             throw ResponseJudge.error(from: error)
+        }
+    }
+
+    /// Asks the server to end a session whose tokens could not be saved (best effort: the
+    /// caller gets the store's error either way).
+    private func endUnsavedSession(_ grant: TokenGrant) async {
+        let target = AuthService(
+            server: server, endpoint: .logout(accessToken: grant.accessToken, refreshToken: grant.refreshToken),
+            timeout: policy.authTimeout)
+        do {
+            _ = try await auth.request(target)
+            logger.notice("The new tokens could not be saved; the server ended that session again")
+        } catch {
+            logger.warning(
+                "The new tokens could not be saved, and the server could not be told to end that session",
+                metadata: ["problem": "\(judge.error(from: error))"])
         }
     }
 

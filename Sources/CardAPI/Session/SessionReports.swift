@@ -61,7 +61,8 @@ public struct SessionStatusReport: Sendable, Equatable, CustomStringConvertible 
             lines.append("refresh token valid until \(CardWalletJSON.formatDate(date)) (renewed with every refresh)")
         }
         lines.append(storage)
-        if let problem { lines.append(problem) }
+        // The storage line already explains an unsafe file; say it once.
+        if let problem, !storage.contains(problem) { lines.append(problem) }
         return lines.joined(separator: "\n")
     }
 }
