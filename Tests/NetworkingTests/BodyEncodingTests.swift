@@ -148,6 +148,23 @@ import Testing
         #expect(try await request.body.collect() == Data(repeating: 7, count: 3000))
     }
 
+    @Test func uploadFollowsASymbolicLinkToTheFile() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = folder.file("real.bin")
+        try Data(repeating: 9, count: 1234).write(to: file)
+        let link = folder.file("link.bin")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+        let request = try await sentRequest(for: AdHoc(body: .uploadFile(link)))
+        #expect(request.body.length == 1234)
+        #expect(try await request.body.collect() == Data(repeating: 9, count: 1234))
+
+        var form = MultipartFormData(boundary: "XyZ")
+        form.append(fileAt: link, name: "file")
+        let multipart = try await sentRequest(for: AdHoc(body: .multipart(form)))
+        #expect(try await multipart.body.collect().count > 1234)
+    }
+
     @Test func uploadOfMissingFileFailsClearly() async throws {
         let target = AdHoc(body: .uploadFile(URL(fileURLWithPath: "/nonexistent/file.bin")))
         await #expect {

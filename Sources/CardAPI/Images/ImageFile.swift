@@ -1,8 +1,8 @@
 import CardModels
 import Foundation
 
-/// An image file checked before upload: it exists, is a readable regular file, starts like a
-/// PNG or JPEG, and is no larger than the limit. Only its first bytes are read here; the
+/// An image file checked before upload: it exists, is a readable regular file (or a symbolic
+/// link to one), starts like a PNG or JPEG, and is no larger than the limit. Only its first bytes are read here; the
 /// upload streams it from disk.
 ///
 /// ```swift
@@ -29,11 +29,17 @@ public struct ImageFile: Sendable, Hashable {
 
         let attributes: [FileAttributeKey: Any]
         do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
+            // A symbolic link to an image is fine: judge the file it leads to.
+            attributes = try FileManager.default.attributesOfItem(
+                atPath: url.resolvingSymlinksInPath().path(percentEncoded: false))
         } catch {
             throw fail(FileManager.default.fileExists(atPath: path) ? .unreadable : .missing)
         }
-        guard (attributes[.type] as? FileAttributeType) == .typeRegular else { throw fail(.notAFile) }
+        switch attributes[.type] as? FileAttributeType {
+        case .typeRegular?: break
+        case .typeSymbolicLink?: throw fail(.missing)  // a link whose target is gone
+        default: throw fail(.notAFile)
+        }
         let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
         guard size > 0 else { throw fail(.empty) }
         guard size <= maximumBytes else { throw fail(.tooLarge(bytes: size, limit: maximumBytes)) }

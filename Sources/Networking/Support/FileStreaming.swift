@@ -4,11 +4,13 @@ import NIOFileSystem
 
 /// File sizes, read synchronously when a body is built.
 enum FileInfo {
-    /// The size of the regular file at `path`.
+    /// The size of the regular file at `path`, following symbolic links (the file is opened,
+    /// and so followed, the same way when it is sent).
     static func size(ofFileAt path: String) throws(NetworkError) -> Int64 {
         let attributes: [FileAttributeKey: Any]
         do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
+            attributes = try FileManager.default.attributesOfItem(
+                atPath: URL(fileURLWithPath: path).resolvingSymlinksInPath().path(percentEncoded: false))
         } catch {
             throw .invalidRequest("Could not read the file to upload at \(path): it does not exist or is not readable.")
         }

@@ -43,6 +43,28 @@ import Testing
         #expect(description.contains("nothing was sent"))
     }
 
+    @Test func aSymbolicLinkToAnImageIsTheImageAndADanglingOneIsMissing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let real = try folder.write(Fixtures.png, to: "real.png")
+        let link = folder.file("link.png")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+        let image = try ImageFile(validating: link)
+        #expect(image.format == .png && image.byteCount == Fixtures.png.count)
+        #expect(image.url == link)
+
+        let dangling = folder.file("dangling.png")
+        try FileManager.default.createSymbolicLink(at: dangling, withDestinationURL: folder.file("gone.png"))
+        #expect(throws: CardAPIError.invalidImage(path: dangling.path(percentEncoded: false), problem: .missing)) {
+            _ = try ImageFile(validating: dangling)
+        }
+        let toFolder = folder.file("folder-link")
+        try FileManager.default.createSymbolicLink(at: toFolder, withDestinationURL: folder.url)
+        #expect(throws: CardAPIError.invalidImage(path: toFolder.path(percentEncoded: false), problem: .notAFile)) {
+            _ = try ImageFile(validating: toFolder)
+        }
+    }
+
     @Test func anInvalidImageSendsNothing() async throws {
         try await Harness.with { harness in
             try await harness.seedTokens()

@@ -86,6 +86,19 @@ import TokenStore
         }
     }
 
+    @Test func anImageBehindASymbolicLinkIsUploadedWhole() async throws {
+        try await LiveHarness.with { live in
+            let client = live.client()
+            try await client.login(email: Self.email, password: Self.password)
+            let real = try live.folder.write(Fixtures.png, to: "real.png")
+            let link = live.folder.file("photo.png")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+            let card = try await client.createCard(CardFields(name: "Linked Image"), imageAt: link)
+            #expect(card.image == CardImageInfo(contentType: "image/png", size: Fixtures.png.count))
+            #expect(try await client.cardImage(id: card.id).data == Fixtures.png)
+        }
+    }
+
     @Test func anAccessTokenTheServerExpiredEarlyIsRefreshedAfterThe401() async throws {
         try await LiveHarness.with { live in
             let client = live.client()
