@@ -58,6 +58,11 @@ enum ClientCommandRunner {
             Console.error(error.description)
             throw ExitCode(CLIExitCode.usage)
         }
+        // Ctrl-C during a token refresh waits for the new pair to be saved, so it cannot end
+        // the session; at any other moment it stops the command at once.
+        let interrupts = RefreshInterruptGuard(
+            session: live.client.session,
+            maximumWait: live.client.configuration.session.authTimeout + .seconds(5))
         let status: Int32
         do {
             try await body(CommandContext(live: live, resolved: resolved))
@@ -65,6 +70,7 @@ enum ClientCommandRunner {
         } catch {
             status = report(error)
         }
+        interrupts.uninstall()
         await live.shutdown()
         if status != 0 { throw ExitCode(status) }
     }

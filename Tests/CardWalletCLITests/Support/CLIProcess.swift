@@ -82,6 +82,14 @@ final class CLIProcess: Sendable {
         try process.run()
     }
 
+    /// What the process has written to standard error so far.
+    var stderrSoFar: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+
+    /// Sends `number` to the process if it is still running.
+    func signal(_ number: Int32) {
+        if process.isRunning { kill(process.processIdentifier, number) }
+    }
+
     /// Waits for the exit (killing the process after `timeout`) and collects the output.
     func finish(timeout: Duration = .seconds(90), sourceLocation: SourceLocation = #_sourceLocation) async throws
         -> CLIResult

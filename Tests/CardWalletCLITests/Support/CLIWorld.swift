@@ -13,10 +13,13 @@ struct CLIWorld: Sendable {
     let clock: ManualWallClock
     let folder: TestFolder
 
-    /// Runs `body` against a fresh server; always stops it and removes the folders.
-    static func with(_ body: (CLIWorld) async throws -> Void) async throws {
+    /// Runs `body` against a fresh server (`.testing`, or `configuration`); always stops it
+    /// and removes the folders.
+    static func with(
+        _ configuration: MockServerConfiguration = .testing, _ body: (CLIWorld) async throws -> Void
+    ) async throws {
         let clock = ManualWallClock()
-        let server = try await MockServer.start(configuration: .testing, clock: clock)
+        let server = try await MockServer.start(configuration: configuration, clock: clock)
         let folder = try TestFolder("e2e")
         let world = CLIWorld(server: server, clock: clock, folder: folder)
         var failure: (any Error)?
