@@ -18,6 +18,12 @@ struct CardWalletCommand: AsyncParsableCommand {
             With --log-level, swift-log messages go to cardwallet.stderr.log beside it while the \
             wallet is open.
 
+            The session (the server's tokens, never your password) is kept in \
+            $XDG_STATE_HOME/cardwallet/tokens.json (~/.local/state/cardwallet/ by default), a plain \
+            file of mode 0600 shared by the wallet and the scripting commands; `cardwallet status` \
+            says where and how. Scripting commands exit 0 on success, 3 when you must log in, 4 for \
+            no such card, 5 for a conflict, 6 when the server cannot be reached, 64 for a usage error.
+
             No server of your own? Try: cardwallet demo
             """,
         subcommands: [

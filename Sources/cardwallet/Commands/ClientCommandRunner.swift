@@ -1,5 +1,6 @@
 import ArgumentParser
 import CardAPI
+import CardWalletUI
 import Foundation
 import Logging
 import Synchronization
@@ -79,7 +80,7 @@ enum ClientCommandRunner {
     static func report(_ error: any Error) -> Int32 {
         switch error {
         case let error as CardAPIError:
-            Console.error(error.description)
+            Console.error(message(for: error))
             return CLIExitCode.status(for: error)
         case let error as CommandFailure:
             Console.error(error.message)
@@ -97,6 +98,16 @@ enum ClientCommandRunner {
             Console.error("unexpected failure: \(String(describing: error))")
             return CLIExitCode.failure
         }
+    }
+
+    /// The text for a card API error, with what to type where the library's text cannot say.
+    static func message(for error: CardAPIError) -> String {
+        guard case .multipleAccounts(let server, let accounts) = error else { return error.description }
+        // The commands take no account option: a login picks the account and logs the others out.
+        let list = accounts.map(SafeText.escaped).joined(separator: ", ")
+        return "Several accounts are logged in at \(SafeText.escaped(server)) (\(list)). Log in as the one to use "
+            + "(cardwallet login --email EMAIL), which logs the others out there, or log them all out with "
+            + "cardwallet logout."
     }
 
     private static let bootstrapped = Mutex(false)

@@ -11,32 +11,49 @@ struct LogoutCommand: AsyncParsableCommand {
         abstract: "Log out: end the session on the server and remove the stored tokens.",
         discussion: """
             The tokens are removed from the token file even when the server cannot be told \
-            (it is then said so). Logging out when nobody is logged in is not an error.
+            (it is then said so). Logging out when nobody is logged in is not an error. When \
+            several accounts are logged in at the server, all of them are logged out. A token \
+            file that cannot be read or is unsafe is reported and left as it is.
 
             Examples:
               cardwallet logout
               cardwallet logout --server http://127.0.0.1:9000/v1
 
-            Exit status: 0 logged out (or nobody was); 1 the token file could not be changed.
+            Exit status: 0 logged out (or nobody was); 1 the token file cannot be read, is unsafe \
+            or could not be changed.
             """)
 
     @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
-            let result = try await context.client.logout()
+            var results: [LogoutResult]
+            do {
+                results = [try await context.client.logout()]
+            } catch let error as CardAPIError {
+                guard case .multipleAccounts(_, let accounts) = error else { throw error }
+                results = []
+                for account in accounts {
+                    results.append(try await context.live.client(for: context.live.server, account: account).logout())
+                }
+            }
             let server = SafeText.escaped(context.client.configuration.serverKey)
-            guard let account = result.account else {
-                Console.out("Not logged in at \(server); nothing to do.\n")
-                return
-            }
-            if result.serverRevoked {
-                Console.out("Logged out \(SafeText.escaped(account)) at \(server).\n")
-            } else {
-                let reason = result.serverProblem.map { " \($0.description)" } ?? ""
-                Console.out("Logged out \(SafeText.escaped(account)) here; the stored tokens are removed.\n")
-                Console.warning("the server could not be told to end the session.\(reason)")
-            }
+            for result in results { Self.report(result, server: server) }
+        }
+    }
+
+    /// Says what one logout did.
+    private static func report(_ result: LogoutResult, server: String) {
+        guard let account = result.account else {
+            Console.out("Not logged in at \(server); nothing to do.\n")
+            return
+        }
+        if result.serverRevoked {
+            Console.out("Logged out \(SafeText.escaped(account)) at \(server).\n")
+        } else {
+            let reason = result.serverProblem.map { " \($0.description)" } ?? ""
+            Console.out("Logged out \(SafeText.escaped(account)) here; the stored tokens are removed.\n")
+            Console.warning("the server could not be told to end the session.\(reason)")
         }
     }
 }

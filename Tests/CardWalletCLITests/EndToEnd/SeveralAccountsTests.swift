@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import TokenStore
+
+extension EndToEndTests {
+    /// Two accounts stored for one server (the TUI can leave that behind): the commands say how
+    /// to choose, with the exit status for "log in", and `logout` logs both out.
+    @Test func severalAccountsAtOneServerAreExplainedAndAllLoggedOut() async throws {
+        try await CLIWorld.with { world in
+            try await world.login()
+            let store = TokenStore(path: world.tokenFile)
+            let now = Date()
+            try await store.save(
+                TokenItem(
+                    server: world.server.baseURLString, account: "minji@cardwallet.dev", accessToken: "cwa_unknown_1",
+                    accessTokenExpiresAt: now + 300, refreshToken: "cwr_unknown_1", refreshTokenExpiresAt: now + 900))
+
+            let list = try await world.run("list")
+            #expect(list.status == 3, "\(list)")
+            #expect(list.stderr.contains("(demo@cardwallet.dev, minji@cardwallet.dev)"), "\(list)")
+            #expect(list.stderr.contains("cardwallet login --email EMAIL"), "\(list)")
+
+            let logout = try await world.run("logout")
+            #expect(logout.status == 0, "\(logout)")
+            #expect(logout.stdout.contains("Logged out demo@cardwallet.dev at"), "\(logout)")
+            #expect(logout.stdout.contains("Logged out minji@cardwallet.dev here"), "\(logout)")  // unknown tokens
+            #expect(try store.items().isEmpty)
+        }
+    }
+
+    /// `logout` with a token file it cannot read says so, exits 1 and leaves the file alone.
+    @Test func logoutWithACorruptTokenFileSaysSoAndKeepsIt() async throws {
+        try await CLIWorld.with { world in
+            try await world.login()
+            let garbage = Data("{not json".utf8)
+            try garbage.write(to: URL(fileURLWithPath: world.tokenFile))
+            let logout = try await world.run("logout")
+            #expect(logout.status == 1, "\(logout)")
+            #expect(logout.stderr.contains("token store unreadable at \(world.tokenFile)"), "\(logout)")
+            #expect(!logout.stdout.contains("nothing to do"), "\(logout)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: world.tokenFile)) == garbage)
+        }
+    }
+}
