@@ -34,6 +34,19 @@ import TokenStore
         }
     }
 
+    @Test func aCardCallWithAnUnsafeTokenFileSendsNothing() async throws {
+        try await Harness.with { harness in
+            _ = try await Self.openFile(harness)
+            harness.stub.clearRequests()
+            let error = await #expect(throws: CardAPIError.self) { _ = try await harness.client().listCards() }
+            guard case .tokenStore(.fileTooOpen(_, 0o644))? = error else {
+                Issue.record("expected fileTooOpen, got \(String(describing: error))")
+                return
+            }
+            #expect(harness.stub.requests.isEmpty)
+        }
+    }
+
     @Test func aLoginWhoseTokensCannotBeSavedEndsThatSessionOnTheServer() async throws {
         try await Harness.with { harness in
             // Another holder keeps the store's lock, so saving times out after the login succeeded.

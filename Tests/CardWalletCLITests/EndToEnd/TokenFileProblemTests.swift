@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import TokenStore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension EndToEndTests {
     /// Two accounts stored for one server (the TUI can leave that behind): the commands say how
     /// to choose, with the exit status for "log in", and `logout` logs both out.
@@ -39,6 +43,29 @@ extension EndToEndTests {
             #expect(logout.stderr.contains("token store unreadable at \(world.tokenFile)"), "\(logout)")
             #expect(!logout.stdout.contains("nothing to do"), "\(logout)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: world.tokenFile)) == garbage)
+        }
+    }
+
+    /// Every command refuses a token file others can read, naming its path, its mode and the
+    /// fix, and sends nothing: not the password of a login, not a token of a list.
+    @Test func anOpenTokenFileIsRefusedWithTheFixAndNothingIsSent() async throws {
+        try await CLIWorld.with { world in
+            try await world.login()
+            #expect(chmod(world.tokenFile, 0o644) == 0)
+            let before = try Data(contentsOf: URL(fileURLWithPath: world.tokenFile))
+            let requestsBefore = world.server.statistics.total
+            for arguments in [["list"], ["show", "demo-01"], ["logout"], ["status"]] {
+                let result = try await world.run(arguments)
+                #expect(result.status == 1, "\(result)")
+                #expect(result.allOutput.contains("mode 0644"), "\(result)")
+                #expect(result.allOutput.contains("chmod 600 \(world.tokenFile)"), "\(result)")
+            }
+            let login = try await world.run(
+                "login", "--email", CLIWorld.email, "--password-stdin", input: CLIWorld.password + "\n")
+            #expect(login.status == 1, "\(login)")
+            #expect(login.stderr.contains("chmod 600"), "\(login)")
+            #expect(world.server.statistics.total == requestsBefore)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: world.tokenFile)) == before)
         }
     }
 }
