@@ -64,12 +64,16 @@ enum ClientCommandRunner {
         let interrupts = RefreshInterruptGuard(
             session: live.client.session,
             maximumWait: live.client.configuration.session.authTimeout + .seconds(5))
-        let status: Int32
+        var status: Int32
         do {
             try await body(CommandContext(live: live, resolved: resolved))
             status = 0
         } catch {
             status = report(error)
+        }
+        if status == 0, let failure = Console.outputFailure {
+            Console.error("could not write the output: \(failure.lowercased()). It is incomplete.")
+            status = CLIExitCode.failure
         }
         interrupts.uninstall()
         await live.shutdown()

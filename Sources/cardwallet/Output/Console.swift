@@ -1,16 +1,29 @@
 import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Standard output and standard error, written straight to the file descriptors so nothing
 /// waits in a buffer when the process exits or its output is a pipe.
 enum Console {
     /// Writes `text` to standard output as it is (callers escape untrusted text).
     static func out(_ text: String) {
-        write(text, to: FileHandle.standardOutput)
+        if let code = write(text, to: STDOUT_FILENO), code != EPIPE {
+            // A closed pipe (`cardwallet list | head -1`) is the reader's choice; anything else
+            // (a full disk) loses output, and the command must not report success.
+            outputError.withLock { $0 = $0 ?? code }
+        }
     }
 
     /// Writes `text` to standard error as it is.
     static func err(_ text: String) {
-        write(text, to: FileHandle.standardError)
+        _ = write(text, to: STDERR_FILENO)
     }
 
     /// Writes `cardwallet: <message>` and a newline to standard error.
@@ -23,8 +36,38 @@ enum Console {
         err("cardwallet: warning: \(message)\n")
     }
 
-    private static func write(_ text: String, to handle: FileHandle) {
-        // A closed pipe (`cardwallet list | head -1`) is not worth a crash or a message.
-        try? handle.write(contentsOf: Data(text.utf8))
+    /// Why standard output could not be written, when it could not (other than a closed pipe):
+    /// e.g. `No space left on device`.
+    static var outputFailure: String? {
+        outputError.withLock { $0 }.map { String(cString: strerror($0)) }
+    }
+
+    private static let outputError = Mutex<Int32?>(nil)
+
+    /// Writes all of `text`, retrying short writes; returns the `errno` of a failure.
+    private static func write(_ text: String, to descriptor: Int32) -> Int32? {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { buffer in
+                // Glibc's write(2), not this function.
+                systemWrite(descriptor, buffer.baseAddress, buffer.count)
+            }
+            if written > 0 {
+                bytes = bytes.dropFirst(written)
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                return written < 0 ? errno : EIO
+            }
+        }
+        return nil
     }
 }
+
+#if canImport(Glibc)
+    private let systemWrite = Glibc.write
+#elseif canImport(Musl)
+    private let systemWrite = Musl.write
+#elseif canImport(Darwin)
+    private let systemWrite = Darwin.write
+#endif

@@ -68,4 +68,18 @@ extension EndToEndTests {
             #expect(try Data(contentsOf: URL(fileURLWithPath: world.tokenFile)) == before)
         }
     }
+
+    /// Output that cannot be written (a full disk) is a failure, not a silent success; a reader
+    /// that closes the pipe early is not.
+    @Test func aFullDiskFailsTheCommand() async throws {
+        try await CLIWorld.with { world in
+            try await world.login()
+            let full = try CLIProcess(
+                ["list", "--json"], environment: world.environment, input: nil, scratch: world.folder,
+                outputPath: "/dev/full")
+            let result = try await full.finish()
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.contains("could not write the output: no space left on device"), "\(result)")
+        }
+    }
 }

@@ -51,17 +51,24 @@ final class CLIProcess: Sendable {
     let arguments: [String]
     private let process: Process
     private let outputPath: String
+    /// Whether standard output goes to a scratch file the result can read back.
+    private let capturesOutput: Bool
     private let errorPath: String
     private let exit = ExitSignal()
 
     /// Starts `cardwallet` with `arguments`, exactly `environment`, and `input` on stdin
-    /// (`nil`: /dev/null).
-    init(_ arguments: [String], environment: [String: String], input: String?, scratch: TestFolder) throws {
+    /// (`nil`: /dev/null); standard output goes to a scratch file, or to `outputPath` (say,
+    /// `/dev/full`).
+    init(
+        _ arguments: [String], environment: [String: String], input: String?, scratch: TestFolder,
+        outputPath: String? = nil
+    ) throws {
         self.arguments = arguments
         let id = UUID().uuidString
-        outputPath = scratch.path("out-\(id)")
+        self.outputPath = outputPath ?? scratch.path("out-\(id)")
+        capturesOutput = outputPath == nil
         errorPath = scratch.path("err-\(id)")
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        if outputPath == nil { _ = FileManager.default.createFile(atPath: self.outputPath, contents: nil) }
         _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try CardWalletBinary.path())
@@ -74,7 +81,7 @@ final class CLIProcess: Sendable {
         } else {
             process.standardInput = FileHandle.nullDevice
         }
-        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+        process.standardOutput = FileHandle(forWritingAtPath: self.outputPath)
         process.standardError = FileHandle(forWritingAtPath: errorPath)
         let exit = exit
         process.terminationHandler = { finished in exit.signal(finished.terminationStatus) }
@@ -109,7 +116,8 @@ final class CLIProcess: Sendable {
             }
             return first
         }
-        let stdout = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        // A device such as /dev/full is never read back.
+        let stdout = capturesOutput ? (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" : ""
         let stderr = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
         guard let status else {
             Issue.record("cardwallet \(arguments) did not exit within \(timeout)", sourceLocation: sourceLocation)
