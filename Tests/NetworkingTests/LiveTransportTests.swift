@@ -236,8 +236,50 @@ struct RetryFirstFailure: Interceptor {
     { attempt == 1 ? .retry : .doNotRetry }
 }
 
-/// Failures before any byte reaches a server.
+/// Failures before any byte reaches a server, or when what answers is not the HTTP server
+/// the address promised.
 @Suite struct LiveTransportConnectionTests {
+    @Test func httpsToAServerWithoutTLSIsExplained() async throws {
+        try await TestServer.run { port, _ in
+            try await LiveTransport.withTransport { transport in
+                let target = Endpoint(base: URL(string: "https://127.0.0.1:\(port)")!, .status(200))
+                do {
+                    _ = try await Provider<Endpoint>(transport: transport).request(target)
+                    Issue.record("expected a failure")
+                } catch let error as NetworkError {
+                    guard case .transport(let failure) = error else {
+                        Issue.record("unexpected \(error)")
+                        return
+                    }
+                    #expect(failure.kind == .cannotConnect)
+                    #expect(
+                        error.description
+                            == "Could not connect to 127.0.0.1:\(port): the secure (TLS) connection failed: the server "
+                            + "does not speak TLS on that port; for a server without TLS use an http:// address. "
+                            + "Check the address and your network.")
+                }
+            }
+        }
+    }
+
+    @Test func anAnswerThatIsNotHTTPIsExplained() async throws {
+        let junk = try JunkServer()
+        defer { junk.stop() }
+        try await LiveTransport.withTransport { transport in
+            do {
+                _ = try await Provider<Endpoint>(transport: transport).request(Endpoint(port: junk.port, .status(200)))
+                Issue.record("expected a failure")
+            } catch let error as NetworkError {
+                guard case .transport(let failure) = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
+                #expect(failure.reason.hasPrefix("the answer is not valid HTTP ("), "\(failure.reason)")
+                #expect(error.description.contains("check that the address and port are those of the HTTP server"))
+            }
+        }
+    }
+
     @Test func unknownHostIsExplained() async throws {
         var configuration = LiveTransport.Configuration()
         configuration.connectTimeout = .seconds(5)

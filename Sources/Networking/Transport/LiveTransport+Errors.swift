@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 
 extension LiveTransport {
@@ -68,6 +69,12 @@ extension LiveTransport {
                 return failure(.other, String(describing: error))
             }
         }
+        if let error = error as? HTTPParserError {
+            return failure(
+                .other,
+                "the answer is not valid HTTP (\(error)); check that the address and port are those of the HTTP server")
+        }
+        if let reason = tlsFailureReason(error, request: request) { return failure(.cannotConnect, reason) }
         if error is NIOTooManyBytesError {
             return failure(
                 .responseTooLarge,
@@ -76,6 +83,24 @@ extension LiveTransport {
             )
         }
         return failure(.other, String(describing: error))
+    }
+
+    /// A sentence for a TLS failure (NIOSSL's errors are recognised by name: Networking does not
+    /// link NIOSSL itself), or `nil` when `error` is not one. Never the raw error: it can hold
+    /// source paths and internal codes.
+    private static func tlsFailureReason(_ error: any Error, request: Request) -> String? {
+        let typeName = String(reflecting: type(of: error))
+        guard typeName.hasPrefix("NIOSSL.") || typeName.contains("BoringSSL") else { return nil }
+        let text = String(describing: error)
+        if text.contains("WRONG_VERSION_NUMBER") || text.contains("HTTP_REQUEST") {
+            let plain = request.url.scheme == "https" ? "; for a server without TLS use an http:// address" : ""
+            return "the secure (TLS) connection failed: the server does not speak TLS on that port\(plain)"
+        }
+        if text.contains("CERTIFICATE") || text.contains("certificate") {
+            return "the secure (TLS) connection failed: the server's certificate is not trusted or does not match "
+                + "the host name"
+        }
+        return "the secure (TLS) connection failed"
     }
 
     private static func reason(for error: any Error) -> String {
