@@ -61,9 +61,15 @@ struct LoginCommand: AsyncParsableCommand {
     private func readCredentials() throws -> (email: String, password: String) {
         if passwordStdin {
             let email = email ?? ""
-            let line = FileHandle.standardInput.readLine(maximumBytes: 4096)
+            let line = FileHandle.standardInput.readLine(maximumBytes: Self.maximumPasswordBytes + 1)
             guard let password = line, !password.isEmpty else {
                 throw usage("No password on standard input: --password-stdin reads the first line.")
+            }
+            // Never send a silently shortened password.
+            guard password.utf8.count <= Self.maximumPasswordBytes else {
+                throw usage(
+                    "The first line of standard input is longer than \(Self.maximumPasswordBytes) bytes; "
+                        + "it cannot be a password. Nothing was sent.")
             }
             return (email, password)
         }
@@ -80,6 +86,9 @@ struct LoginCommand: AsyncParsableCommand {
         guard !password.isEmpty else { throw usage("The password is empty; nothing was sent.") }
         return (address, password)
     }
+
+    /// The longest password line `--password-stdin` takes.
+    static let maximumPasswordBytes = 4096
 
     private func usage(_ message: String) -> CommandFailure {
         CommandFailure.usage(message)

@@ -82,4 +82,17 @@ extension EndToEndTests {
             #expect(result.stderr.contains("could not write the output: no space left on device"), "\(result)")
         }
     }
+
+    /// A password line longer than any password is refused, not cut short and sent.
+    @Test func anOverlongPasswordLineIsRefusedAndNothingIsSent() async throws {
+        try await CLIWorld.with { world in
+            let requests = world.server.statistics.total
+            let result = try await world.run(
+                "login", "--email", CLIWorld.email, "--password-stdin",
+                input: String(repeating: "p", count: 5000) + "\n")
+            #expect(result.status == 64, "\(result)")
+            #expect(result.stderr.contains("longer than 4096 bytes"), "\(result)")
+            #expect(world.server.statistics.total == requests)
+        }
+    }
 }
