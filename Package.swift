@@ -42,7 +42,6 @@ let package = Package(
                 // Streams file uploads and downloads without loading them (the module is NIOFileSystem;
                 // Hummingbird depends on the same product).
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
