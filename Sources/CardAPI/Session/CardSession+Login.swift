@@ -13,6 +13,11 @@ extension CardSession {
     /// cannot be saved after all, the server is asked to end that session again (best effort),
     /// so no live session is left behind that nobody holds.
     ///
+    /// One account per server: other accounts stored for this server are logged out after the
+    /// new pair is saved (their sessions ended on the server, best effort, and their tokens
+    /// deleted), so every later command and the interface know whose session to use. A failure
+    /// there does not undo the login; it is logged.
+    ///
     /// - Parameters:
     ///   - email: the account's email.
     ///   - password: the password; it is sent once and never kept, logged or shown.
@@ -54,58 +59,8 @@ extension CardSession {
         phase = .active(item)
         logger.info("Logged in", metadata: ["server": "\(serverKey)", "account": "\(item.account)"])
         broadcaster.publish(.loggedIn(Self.account(of: item)))
+        await logOutOtherAccounts(than: item.account)
         return grant.user
-    }
-
-    /// Logs out: tells the server to end the session (best effort) and deletes the stored
-    /// tokens of this account, under the store's lock so the pair sent is the latest.
-    ///
-    /// - Returns: what was done; ``LogoutResult/serverProblem`` says why the server could not
-    ///   be told, if it could not.
-    /// - Throws: ``CardAPIError/tokenStore(_:)`` when the token store cannot be read (corrupt or
-    ///   unsafe: it is left as it is) or the stored tokens cannot be deleted, and
-    ///   ``CardAPIError/multipleAccounts(server:accounts:)`` when no account was chosen and
-    ///   several are stored for the server.
-    @discardableResult
-    public func logout() async throws(CardAPIError) -> LogoutResult {
-        var held: TokenItem?
-        switch phase {
-        case .active(let tokens): held = tokens
-        case .expired(let account): preferredAccount = account?.email ?? preferredAccount
-        case .unloaded, .loggedOut:
-            // An unreadable or unsafe store is reported, not taken for "nobody logged in": the
-            // tokens in it would otherwise stay behind while the caller believes them gone.
-            held = try Self.storedItem(in: tokenStore, server: serverKey, account: preferredAccount).get()
-        }
-        let account = held?.account ?? preferredAccount
-        generation += 1
-        flight = nil
-        phase = .loggedOut
-        broadcaster.publish(.loggedOut(server: serverKey))
-        guard let account else { return LogoutResult(account: nil, serverRevoked: false, serverProblem: nil) }
-        do {
-            return try await tokenStore.withExclusiveAccess { file in
-                let stored = try? file.read(server: self.serverKey, account: account)
-                var result = LogoutResult(account: account, serverRevoked: false, serverProblem: nil)
-                if let tokens = stored ?? held {
-                    let target = AuthService(
-                        server: self.server,
-                        endpoint: .logout(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken),
-                        timeout: self.policy.authTimeout)
-                    do throws(NetworkError) {
-                        _ = try await self.auth.request(target)
-                        result.serverRevoked = true
-                    } catch {
-                        result.serverProblem = self.judge.error(from: error)
-                    }
-                }
-                _ = try file.delete(server: self.serverKey, account: account)
-                self.logger.info("Logged out", metadata: ["server": "\(self.serverKey)", "account": "\(account)"])
-                return result
-            }
-        } catch {
-            throw ResponseJudge.error(from: error)
-        }
     }
 
     /// Asks the server to end a session whose tokens could not be saved (best effort: the

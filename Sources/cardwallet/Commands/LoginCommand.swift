@@ -44,12 +44,8 @@ struct LoginCommand: AsyncParsableCommand {
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
             let credentials = try readCredentials()
+            // The session logs out any other account stored for this server (one per server).
             let user = try await context.client.login(email: credentials.email, password: credentials.password)
-            let others = try context.live.tokenStore.accounts(server: context.client.configuration.serverKey)
-                .filter { $0.caseInsensitiveCompare(user.email) != .orderedSame }
-            for other in others {
-                _ = try? await context.live.client(for: context.live.server, account: other).logout()
-            }
             let name = user.name.isEmpty ? "" : "\(SafeText.escaped(user.name)) "
             Console.out(
                 "Logged in as \(name)<\(SafeText.escaped(user.email))> at "

@@ -224,6 +224,29 @@ struct PerformerTests {
         }
     }
 
+    /// The login screen (or the session-expired dialog) as another account at the same server
+    /// logs the first account out, as `cardwallet login` does: one account per server, so the
+    /// scripting commands never find two and ask which one to use.
+    @Test("Logging in as a second account at the same server logs the first out")
+    func secondAccountAtTheSameServer() async throws {
+        try await GlueHarness.with { harness in
+            let performer = harness.performer()
+            try await harness.logIn(performer)
+            #expect(try harness.store.accounts(server: harness.url) == [GlueHarness.email])
+
+            let login = await performer.perform(
+                .logIn(server: harness.url, email: "minji@cardwallet.dev", password: "minji1234"))
+            #expect(login == .success(.loggedIn(email: "minji@cardwallet.dev", server: harness.url)))
+
+            #expect(try harness.store.accounts(server: harness.url) == ["minji@cardwallet.dev"])
+            // The first account's session was ended on the server, not only forgotten here.
+            #expect(harness.server.statistics.count("POST /auth/logout", status: 200) == 1)
+
+            let page = try await performer.perform(.loadCards(offset: 0, limit: 10, query: nil)).get()
+            #expect(page.page?.total == 3)
+        }
+    }
+
     @Test("close() ends every session stream")
     func closeEndsStreams() async throws {
         try await GlueHarness.with { harness in

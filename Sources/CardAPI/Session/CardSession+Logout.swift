@@ -1,0 +1,92 @@
+import CardModels
+import Foundation
+import Logging
+import Networking
+import TokenStore
+
+extension CardSession {
+    /// Logs out: tells the server to end the session (best effort) and deletes the stored
+    /// tokens of this account, under the store's lock so the pair sent is the latest.
+    ///
+    /// - Returns: what was done; ``LogoutResult/serverProblem`` says why the server could not
+    ///   be told, if it could not.
+    /// - Throws: ``CardAPIError/tokenStore(_:)`` when the token store cannot be read (corrupt or
+    ///   unsafe: it is left as it is) or the stored tokens cannot be deleted, and
+    ///   ``CardAPIError/multipleAccounts(server:accounts:)`` when no account was chosen and
+    ///   several are stored for the server.
+    @discardableResult
+    public func logout() async throws(CardAPIError) -> LogoutResult {
+        var held: TokenItem?
+        switch phase {
+        case .active(let tokens): held = tokens
+        case .expired(let account): preferredAccount = account?.email ?? preferredAccount
+        case .unloaded, .loggedOut:
+            // An unreadable or unsafe store is reported, not taken for "nobody logged in": the
+            // tokens in it would otherwise stay behind while the caller believes them gone.
+            held = try Self.storedItem(in: tokenStore, server: serverKey, account: preferredAccount).get()
+        }
+        let account = held?.account ?? preferredAccount
+        generation += 1
+        flight = nil
+        phase = .loggedOut
+        broadcaster.publish(.loggedOut(server: serverKey))
+        guard let account else { return LogoutResult(account: nil, serverRevoked: false, serverProblem: nil) }
+        return try await endStoredSession(of: account, held: held)
+    }
+
+    /// Logs out every account stored for this server but `account` (the one just logged in):
+    /// the one-account-per-server rule that ``login(email:password:)`` keeps. Best effort: a
+    /// store or server problem is logged, never thrown, as the login itself succeeded.
+    func logOutOtherAccounts(than account: String) async {
+        let others: [String]
+        do throws(TokenStoreError) {
+            others = try tokenStore.accounts(server: serverKey).filter {
+                $0.caseInsensitiveCompare(account) != .orderedSame
+            }
+        } catch {
+            logger.warning(
+                "Could not look for other accounts to log out", metadata: ["problem": "\(error.description)"])
+            return
+        }
+        for other in others {
+            do {
+                _ = try await endStoredSession(of: other, held: nil)
+            } catch {
+                logger.warning(
+                    "Could not log out another account at this server",
+                    metadata: ["server": "\(serverKey)", "account": "\(other)", "problem": "\(error.description)"])
+            }
+        }
+    }
+
+    /// Under the store's lock: asks the server to end `account`'s session with the stored pair
+    /// (or `held` when none is stored; best effort), then deletes the stored tokens.
+    ///
+    /// - Throws: ``CardAPIError/tokenStore(_:)`` when the lock cannot be taken or the tokens
+    ///   cannot be deleted.
+    private func endStoredSession(of account: String, held: TokenItem?) async throws(CardAPIError) -> LogoutResult {
+        do {
+            return try await tokenStore.withExclusiveAccess { file in
+                let stored = try? file.read(server: self.serverKey, account: account)
+                var result = LogoutResult(account: account, serverRevoked: false, serverProblem: nil)
+                if let tokens = stored ?? held {
+                    let target = AuthService(
+                        server: self.server,
+                        endpoint: .logout(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken),
+                        timeout: self.policy.authTimeout)
+                    do throws(NetworkError) {
+                        _ = try await self.auth.request(target)
+                        result.serverRevoked = true
+                    } catch {
+                        result.serverProblem = self.judge.error(from: error)
+                    }
+                }
+                _ = try file.delete(server: self.serverKey, account: account)
+                self.logger.info("Logged out", metadata: ["server": "\(self.serverKey)", "account": "\(account)"])
+                return result
+            }
+        } catch {
+            throw ResponseJudge.error(from: error)
+        }
+    }
+}
