@@ -11,6 +11,9 @@ extension ServerError: CustomStringConvertible {
         let said = message.isEmpty ? "" : " The server said: “\(message)”"
         let what: String
         switch code {
+        case .badRequest where isUnknownEndpoint:
+            return "The server has no such endpoint as \(request) (404 E01), so the server address is "
+                + "probably not the card API's base URL: it usually ends in /v1, e.g. \(Self.exampleBaseURL).\(said)"
         case .badRequest:
             let problems = fields.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
             let list = problems.isEmpty ? "" : " Problems: " + problems.joined(separator: "; ") + "."
@@ -45,6 +48,11 @@ extension ServerError: CustomStringConvertible {
         }
         return what + said
     }
+}
+
+extension ServerError {
+    /// The base URL the hints show.
+    static let exampleBaseURL = "http://127.0.0.1:8080/v1"
 }
 
 extension CardAPIError: CustomStringConvertible, LocalizedError {
@@ -89,7 +97,7 @@ extension CardAPIError: CustomStringConvertible, LocalizedError {
                 + "(ids are letters, digits, - and _, at most 64 characters)."
         case .invalidServerURL(let text):
             return "“\(Untrusted.text(text, hiding: [], limit: 200))” is not a server address. "
-                + "Give one like http://127.0.0.1:8080/v1."
+                + "Give one like \(ServerError.exampleBaseURL)."
         case .invalidRequest(let message):
             return message
         case .unexpectedResponse(let response):

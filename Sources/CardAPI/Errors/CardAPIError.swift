@@ -101,6 +101,13 @@ public enum CardAPIError: Error, Sendable, Equatable {
     /// Whether the card changed since it was read (E07).
     public var isConflict: Bool { errorCode == .versionConflict }
 
+    /// Whether the server has no such endpoint (404 E01): the server address is most likely
+    /// not the API's base URL. See ``ServerError/isUnknownEndpoint``.
+    public var isUnknownEndpoint: Bool {
+        if case .server(let error) = self { return error.isUnknownEndpoint }
+        return false
+    }
+
     /// Whether the server could not be reached or did not answer (no HTTP status).
     public var isNetworkFailure: Bool {
         switch self {

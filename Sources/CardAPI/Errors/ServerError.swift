@@ -36,6 +36,13 @@ public struct ServerError: Sendable, Equatable {
         self.request = request
     }
 
+    /// Whether the server has no such endpoint (404 E01 without field problems): the request
+    /// went to a path the API does not have, which almost always means the server address is
+    /// not the API's base URL (it usually ends in `/v1`).
+    public var isUnknownEndpoint: Bool {
+        code == .badRequest && statusCode == 404 && fields.isEmpty
+    }
+
     /// The error a failed response carries.
     ///
     /// - Parameters:

@@ -44,7 +44,10 @@ extension UIFailure {
     }
 
     private static func kind(of error: ServerError, current: Card?) -> Kind {
-        switch error.code {
+        // No such endpoint is the server address's fault, not the fields': CardAPI's message
+        // says so and names the base URL, for the interface and the scripting commands alike.
+        if error.isUnknownEndpoint { return .server(status: error.statusCode) }
+        return switch error.code {
         case .badRequest?: .validation(fields: error.fields)
         case .loginFailed?: .loginFailed
         // E03/E04 reach the caller only when a refresh and retry did not help: log in again.

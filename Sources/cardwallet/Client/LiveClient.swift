@@ -135,11 +135,13 @@ enum ClientSetupError: Error, Sendable, Equatable, CustomStringConvertible {
     /// There is no usable place for the token file.
     case tokenStore(TokenStoreError)
 
+    /// Where the server address is set, for messages about a wrong one.
+    static let whereToSetTheServer = "Set it with --server, CARDWALLET_SERVER or \"server\" in the config file."
+
     var description: String {
         switch self {
         case .invalidServer(let text):
-            CardAPIError.invalidServerURL(text).description
-                + " Set it with --server, CARDWALLET_SERVER or \"server\" in the config file."
+            CardAPIError.invalidServerURL(text).description + " " + Self.whereToSetTheServer
         case .tokenStore(.noStateLocation):
             "There is no place for the token file: set XDG_STATE_HOME or HOME to an absolute path, "
                 + "or name a file with CARDWALLET_TOKEN_FILE."

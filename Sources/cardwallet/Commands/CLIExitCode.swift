@@ -12,7 +12,7 @@ import CardModels
 /// | 4 | no such card (E05, or text that cannot be a card id) |
 /// | 5 | conflict: the card changed since it was read (E07); re-run the command |
 /// | 6 | network failure: cannot connect, timed out, or the connection broke |
-/// | 64 | usage error: bad options or settings, or values the server refused as invalid (E01) |
+/// | 64 | usage error: bad options or settings (a server address that is not a URL or has no such endpoint: 404 E01), or values the server refused as invalid (E01) |
 /// | 130 | cancelled at a prompt (Ctrl-C) |
 enum CLIExitCode {
     /// Any other failure.
@@ -36,6 +36,9 @@ enum CLIExitCode {
         if error.isNotFound { return notFound }
         if error.isConflict { return conflict }
         if error.isNetworkFailure { return networkFailure }
+        // A server address that is not the API's base URL is a setting to fix, like one that
+        // is not a URL at all.
+        if error.isUnknownEndpoint { return usage }
         switch error {
         case .multipleAccounts: return loginRequired
         case .invalidImage, .invalidServerURL: return usage

@@ -61,15 +61,13 @@ enum ClientCommandRunner {
         }
         // Ctrl-C during a token refresh waits for the new pair to be saved, so it cannot end
         // the session; at any other moment it stops the command at once.
-        let interrupts = RefreshInterruptGuard(
-            session: live.client.session,
-            maximumWait: live.client.configuration.session.authTimeout + .seconds(5))
+        let interrupts = RefreshInterruptGuard(client: live.client)
         var status: Int32
         do {
             try await body(CommandContext(live: live, resolved: resolved))
             status = 0
         } catch {
-            status = report(error)
+            status = report(error, settings: resolved)
         }
         if status == 0, let failure = Console.outputFailure {
             Console.error("could not write the output: \(failure.lowercased()). It is incomplete.")
@@ -81,10 +79,15 @@ enum ClientCommandRunner {
     }
 
     /// Prints `error` and returns its exit status.
-    static func report(_ error: any Error) -> Int32 {
+    ///
+    /// - Parameters:
+    ///   - error: what the command threw.
+    ///   - settings: the settings in use, so a message about the server address can say which
+    ///     one it is and where it came from.
+    static func report(_ error: any Error, settings: ResolvedClientSettings? = nil) -> Int32 {
         switch error {
         case let error as CardAPIError:
-            Console.error(message(for: error))
+            Console.error(message(for: error, settings: settings))
             return CLIExitCode.status(for: error)
         case let error as CommandFailure:
             Console.error(error.message)
@@ -105,7 +108,15 @@ enum ClientCommandRunner {
     }
 
     /// The text for a card API error, with what to type where the library's text cannot say.
-    static func message(for error: CardAPIError) -> String {
+    static func message(for error: CardAPIError, settings: ResolvedClientSettings? = nil) -> String {
+        if error.isUnknownEndpoint {
+            // The library says the address is probably wrong; say which one and where it is set.
+            let inUse = settings.map {
+                " The address in use is \(SafeText.escaped($0.settings.server)) "
+                    + "(from \(SafeText.escaped($0.origin(of: .server).description)))."
+            }
+            return error.description + (inUse ?? "") + " " + ClientSetupError.whereToSetTheServer
+        }
         guard case .multipleAccounts(let server, let accounts) = error else { return error.description }
         // The commands take no account option: a login picks the account and logs the others out.
         let list = accounts.map(SafeText.escaped).joined(separator: ", ")

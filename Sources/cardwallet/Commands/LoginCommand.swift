@@ -20,7 +20,8 @@ struct LoginCommand: AsyncParsableCommand {
               cardwallet login --server http://127.0.0.1:9000/v1 --email minji@cardwallet.dev
 
             Exit status: 0 logged in; 3 wrong email or password; 6 server unreachable; 64 usage \
-            error (no terminal for the prompts, say); 130 cancelled with Ctrl-C.
+            error (no terminal for the prompts, say, or a server address that is not the API's base \
+            URL, which usually ends in /v1); 130 cancelled with Ctrl-C.
             """)
 
     @OptionGroup(title: "Server and logging options") var client: ClientOptions

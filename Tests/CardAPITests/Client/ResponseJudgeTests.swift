@@ -68,6 +68,25 @@ import TokenStore
                 + "The server said: “Invalid.”")
     }
 
+    /// 404 E01 is "no such endpoint": the address is not the API's base URL, and the text
+    /// says what a base URL usually looks like. 404 E01 with field problems, or 400 E01, is not.
+    @Test func noSuchEndpointSaysTheBaseURLUsuallyEndsInV1() {
+        let error = judge.error(
+            from: .unacceptableStatus(failure(.badRequest, status: 404, message: "There is no such endpoint.")))
+        #expect(error.isUnknownEndpoint)
+        #expect(
+            error.description
+                == "The server has no such endpoint as GET /v1/card/abc (404 E01), so the server address is probably "
+                + "not the card API's base URL: it usually ends in /v1, e.g. http://127.0.0.1:8080/v1. "
+                + "The server said: “There is no such endpoint.”")
+
+        let noSuchUser = judge.error(
+            from: .unacceptableStatus(failure(.badRequest, status: 404, fields: ["email": "is no user's"])))
+        #expect(!noSuchUser.isUnknownEndpoint)
+        #expect(!judge.error(from: .unacceptableStatus(failure(.badRequest, status: 400))).isUnknownEndpoint)
+        #expect(!judge.error(from: .unacceptableStatus(failure(.cardNotFound, status: 404))).isUnknownEndpoint)
+    }
+
     @Test func anUnknownCodeIsKeptAndSaidToBeUnknown() {
         let error = judge.error(from: .unacceptableStatus(failure(ErrorCode(rawValue: "E42"), status: 418)))
         #expect(error.errorCode == ErrorCode(rawValue: "E42"))

@@ -125,6 +125,31 @@ extension EndToEndTests {
         }
     }
 
+    /// A server address without `/v1`: the server has no such endpoint (404 E01). The command
+    /// says so plainly, says the base URL usually ends in `/v1`, names the address in use and
+    /// where it came from, and exits with the usage status (a setting to fix).
+    @Test func aServerAddressWithoutV1IsExplained() async throws {
+        try await CLIWorld.with { world in
+            let origin = world.server.baseURLString.replacingOccurrences(of: "/v1", with: "")
+            let login = try await world.run(
+                "login", "--server", origin, "--email", CLIWorld.email, "--password-stdin",
+                input: CLIWorld.password + "\n")
+            #expect(login.status == 64, "\(login)")
+            #expect(login.stderr.contains("no such endpoint as POST /auth/login (404 E01)"), "\(login)")
+            #expect(login.stderr.contains("usually ends in /v1"), "\(login)")
+            #expect(login.stderr.contains("The address in use is \(origin) (from --server)"), "\(login)")
+            #expect(login.stderr.contains("Set it with --server, CARDWALLET_SERVER"), "\(login)")
+            #expect(login.stderr.split(separator: "\n").count == 1, "\(login)")
+            #expect(try world.storedTokens().isEmpty)
+
+            let fromEnvironment = try await world.run(
+                "login", "--email", CLIWorld.email, "--password-stdin", input: CLIWorld.password + "\n",
+                environment: ["CARDWALLET_SERVER": origin + "/"])
+            #expect(fromEnvironment.status == 64, "\(fromEnvironment)")
+            #expect(fromEnvironment.stderr.contains("(from CARDWALLET_SERVER)"), "\(fromEnvironment)")
+        }
+    }
+
     @Test func anUnreachableServerExitsWithTheNetworkStatus() async throws {
         try await CLIWorld.with { world in
             let gone = try await MockServer.start(configuration: .testing)

@@ -24,6 +24,7 @@ import TokenStore
             (.timedOut(url: "u", reason: "r"), 6),
             (.connectionFailed(url: "u", reason: "r"), 6),
             (Self.server(.badRequest, status: 400), 64),
+            (Self.server(.badRequest, status: 404), 64),  // no such endpoint: the server setting is wrong
             (.invalidImage(path: "p", problem: .missing), 64),
             (.invalidServerURL("x"), 64),
             (.cancelled, 130),

@@ -47,6 +47,8 @@ struct ErrorMappingTests {
             .cannotConnect(server: "http://127.0.0.1:1/v1", endpoint: "127.0.0.1:1", reason: "connection refused"),
             .cannotConnect(url: "http://127.0.0.1:1/v1")
         ),
+        // No such endpoint is the address's fault, not the fields': the message says so.
+        (server(.badRequest, status: 404), .server(status: 404)),
         (server(.internalError, status: 503, retryAfter: .seconds(1)), .server(status: 503)),
         (server(ErrorCode(rawValue: "E42"), status: 418), .server(status: 418)),
         (server(nil, status: 502), .server(status: 502)),
@@ -102,6 +104,9 @@ struct ErrorMappingTests {
         let e02 = UIFailure(Self.server(.loginFailed, status: 401))
         #expect(e02.message.contains("E02"))
         #expect(UIFailure(.invalidServerURL("ftp://x")).message.contains("not a server address"))
+        let noSuchEndpoint = UIFailure(Self.server(.badRequest, status: 404))
+        #expect(noSuchEndpoint.message.contains("no such endpoint as GET /v1/cards (404 E01)"))
+        #expect(noSuchEndpoint.message.contains("usually ends in /v1, e.g. http://127.0.0.1:8080/v1"))
     }
 
     private static func name(of kind: UIFailure.Kind) -> String {
