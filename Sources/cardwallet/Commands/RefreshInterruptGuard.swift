@@ -33,8 +33,10 @@ final class RefreshInterruptGuard: Sendable {
     /// - Parameters:
     ///   - session: the session whose refreshes must not be cut short.
     ///   - maximumWait: the longest a signal waits for a refresh (the refresh's own timeout, and a little).
-    init(session: CardSession, maximumWait: Duration) {
-        let handler = Handler(session: session, maximumWait: maximumWait)
+    ///   - alreadyInterrupted: whether the user already asked to stop (the interface quit after
+    ///     a signal): then any signal ends the process at once, as a second one would.
+    init(session: CardSession, maximumWait: Duration, alreadyInterrupted: Bool = false) {
+        let handler = Handler(session: session, maximumWait: maximumWait, isWaiting: alreadyInterrupted)
         let sources = Self.signals.map { number -> any DispatchSourceSignal in
             let source = DispatchSource.makeSignalSource(signal: number, queue: Self.queue)
             source.setEventHandler { handler.handle(number) }
@@ -42,6 +44,36 @@ final class RefreshInterruptGuard: Sendable {
             return source
         }
         self.sources = Mutex(sources)
+    }
+
+    /// Starts guarding `client`'s refreshes, for as long as a refresh may take.
+    convenience init(client: CardAPIClient, alreadyInterrupted: Bool = false) {
+        self.init(
+            session: client.session, maximumWait: Self.maximumWait(for: client), alreadyInterrupted: alreadyInterrupted)
+    }
+
+    /// The longest a stop waits for `client`'s refresh: the refresh's own timeout, and a little.
+    static func maximumWait(for client: CardAPIClient) -> Duration {
+        client.configuration.session.authTimeout + .seconds(5)
+    }
+
+    /// Before a process that is ending (the interface quit) shuts its transport down: when a
+    /// refresh of `client`'s session is on the wire, says so and waits until the new pair is
+    /// saved (or the refresh fails, or ``maximumWait(for:)`` passes), guarding against signals
+    /// meanwhile. Returns at once when no refresh is under way.
+    ///
+    /// - Parameters:
+    ///   - client: the client whose session may be refreshing.
+    ///   - afterSignal: whether a signal ended the interface: any further one then ends the
+    ///     process at once; otherwise the first waits as it does in a scripting command.
+    static func finishRefresh(of client: CardAPIClient, afterSignal: Bool) async {
+        guard case .refreshing = client.session.state else { return }
+        let interrupts = RefreshInterruptGuard(client: client, alreadyInterrupted: afterSignal)
+        Console.warning(
+            "finishing the token refresh under way so that the session is kept; "
+                + (afterSignal ? "send the signal again" : "press Ctrl-C twice") + " to stop at once")
+        await waitWhileRefreshing(client.session, upTo: maximumWait(for: client))
+        interrupts.uninstall()
     }
 
     /// Stops guarding: the signals' default actions apply again.
@@ -58,11 +90,12 @@ final class RefreshInterruptGuard: Sendable {
     private final class Handler: Sendable {
         let session: CardSession
         let maximumWait: Duration
-        let isWaiting = Mutex(false)
+        let isWaiting: Mutex<Bool>
 
-        init(session: CardSession, maximumWait: Duration) {
+        init(session: CardSession, maximumWait: Duration, isWaiting: Bool) {
             self.session = session
             self.maximumWait = maximumWait
+            self.isWaiting = Mutex(isWaiting)
         }
 
         func handle(_ number: Int32) {

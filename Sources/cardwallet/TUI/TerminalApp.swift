@@ -74,26 +74,39 @@ enum TerminalApp {
             pageSize: live.settings.pageSize, utcOffsetSeconds: TimeZone.current.secondsFromGMT())
 
         let configuration = CursesBackend.Configuration(strayOutputPath: strayOutputPath)
-        let (final, unsent) = try await CursesTerminal.run(configuration: configuration) { terminal in
-            let runner = AppRunner(state: state, backend: terminal) { request in await performer.perform(request) }
-            for note in notes {
-                let line = maker.note(note)
-                logFile?.write(line)
-                runner.inbox.send(.log(line))
-            }
-            runner.listen(to: LiveFeeds.logActions(from: live.log.events(), lines: maker, file: logFile))
-            runner.listen(to: LiveFeeds.sessionActions(from: performer.sessionStates(), lines: maker, file: logFile))
-            // Ctrl-C and SIGTERM reach the loop as a quit key; the signal check is a second line.
-            while await runner.step(), terminal.terminationSignal == nil {}
-            // A save pressed just before q: wait for it (Ctrl-C or a signal stops waiting).
-            var unsent: [String] = []
-            if terminal.terminationSignal == nil, runner.state.pendingChanges > 0 {
-                let sent = await runner.finishSending()
-                unsent = Self.unsentChanges(runner.state, allSent: sent)
-            }
-            runner.finish()
-            return (runner.state, unsent)
+        let ended: Result<(AppState, [String]), any Error>
+        do {
+            ended = .success(try await CursesTerminal.run(configuration: configuration) { terminal in
+                let runner = AppRunner(state: state, backend: terminal) { request in await performer.perform(request) }
+                for note in notes {
+                    let line = maker.note(note)
+                    logFile?.write(line)
+                    runner.inbox.send(.log(line))
+                }
+                runner.listen(to: LiveFeeds.logActions(from: live.log.events(), lines: maker, file: logFile))
+                runner.listen(
+                    to: LiveFeeds.sessionActions(from: performer.sessionStates(), lines: maker, file: logFile))
+                // Ctrl-C and SIGTERM reach the loop as a quit key; the signal check is a second line.
+                while await runner.step(), terminal.terminationSignal == nil {}
+                // A save pressed just before q: wait for it (Ctrl-C or a signal stops waiting).
+                var unsent: [String] = []
+                if terminal.terminationSignal == nil, runner.state.pendingChanges > 0 {
+                    let sent = await runner.finishSending()
+                    unsent = Self.unsentChanges(runner.state, allSent: sent)
+                }
+                runner.finish()
+                return (runner.state, unsent)
+            })
+        } catch {
+            ended = .failure(error)
         }
+        // The terminal is back. A token refresh on the wire may already have rotated the pair
+        // on the server: wait for the new pair to be saved before the transport shuts down and
+        // the process ends, or the next start would find the session ended (E06).
+        var afterSignal = false
+        if case .failure(let error as CursesTerminalError) = ended, case .terminated = error { afterSignal = true }
+        await RefreshInterruptGuard.finishRefresh(of: performer.client, afterSignal: afterSignal)
+        let (final, unsent) = try ended.get()
         warnings += unsent
         if let problem = logFile?.problem { warnings.append("the log file stopped: \(problem)") }
         logFile?.close()

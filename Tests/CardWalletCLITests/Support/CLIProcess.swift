@@ -58,15 +58,16 @@ final class CLIProcess: Sendable {
 
     /// Starts `cardwallet` with `arguments`, exactly `environment`, and `input` on stdin
     /// (`nil`: /dev/null); standard output goes to a scratch file, or to `outputPath` (say,
-    /// `/dev/full`).
+    /// `/dev/full`). With `terminal`, standard input and output are its slave side instead
+    /// (for the interactive interface); the caller reads the screen on the master side.
     init(
         _ arguments: [String], environment: [String: String], input: String?, scratch: TestFolder,
-        outputPath: String? = nil
+        outputPath: String? = nil, terminal: PseudoTerminal? = nil
     ) throws {
         self.arguments = arguments
         let id = UUID().uuidString
         self.outputPath = outputPath ?? scratch.path("out-\(id)")
-        capturesOutput = outputPath == nil
+        capturesOutput = outputPath == nil && terminal == nil
         errorPath = scratch.path("err-\(id)")
         if outputPath == nil { _ = FileManager.default.createFile(atPath: self.outputPath, contents: nil) }
         _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
@@ -82,6 +83,10 @@ final class CLIProcess: Sendable {
             process.standardInput = FileHandle.nullDevice
         }
         process.standardOutput = FileHandle(forWritingAtPath: self.outputPath)
+        if let terminal {
+            process.standardInput = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
+            process.standardOutput = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
+        }
         process.standardError = FileHandle(forWritingAtPath: errorPath)
         let exit = exit
         process.terminationHandler = { finished in exit.signal(finished.terminationStatus) }

@@ -55,6 +55,18 @@ struct CLIWorld: Sendable {
             arguments, environment: environment.merging(extra) { $1 }, input: input, scratch: folder)
     }
 
+    /// Starts the interactive interface (`cardwallet` with `arguments`) on `terminal`, as an
+    /// 80×24 xterm.
+    func startInterface(_ arguments: [String] = [], on terminal: PseudoTerminal) throws -> CLIProcess {
+        let screen = ["TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24"]
+        return try CLIProcess(
+            arguments, environment: environment.merging(screen) { $1 }, input: nil, scratch: folder,
+            terminal: terminal)
+    }
+
+    /// The interface's network log file.
+    var logFile: String { folder.path("state") + "/cardwallet/cardwallet.log" }
+
     /// Runs `cardwallet arguments…` to completion.
     func run(
         _ arguments: String..., input: String? = nil, environment extra: [String: String] = [:],
