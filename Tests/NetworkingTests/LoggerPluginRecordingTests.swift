@@ -1,11 +1,12 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Networking
 
 /// Attempt durations when the hooks are called by hand, the ring buffer handing back what it
-/// pushes out (so the logger can free it outside its lock), and immediate delivery: every
-/// event, in order, equal to the one kept for `recent()`.
+/// pushes out (so the logger can free it outside its lock), immediate delivery (every event,
+/// in order, equal to the one kept for `recent()`) and flushing batched delivery.
 @Suite struct LoggerPluginRecordingTests {
     @Test func hooksCalledByHandAreTimedToo() throws {
         let logger = LoggerPlugin()
@@ -114,6 +115,52 @@ import Testing
         #expect(timeless(delivered) == timeless(quiet.recent()))
         #expect(delivered.allSatisfy { $0.headers["Authorization"] ?? "<private>" == "<private>" })
         #expect(delivered.compactMap(\.tag) == ["E04"])
+    }
+
+    @Test func flushHandsOverBatchedEventsAtOnce() async throws {
+        // A delivery interval far longer than the test may wait: only flush() can deliver.
+        let logger = LoggerPlugin(configuration: .init(deliveryInterval: .seconds(3600)))
+        let received = Mutex<[NetworkEvent.Kind]>([])
+        let stream = logger.events()
+        let reader = Task {
+            for await event in stream { received.withLock { $0.append(event.kind) } }
+        }
+        defer { reader.cancel() }
+        logger.flush()  // nothing waits: a no-op
+        _ = try await Provider<Endpoint>.stubbed(.immediate, plugins: [logger]).request(Endpoint(TestAPI.status(200)))
+        #expect(logger.state.withLock { $0.undelivered.count } == 3)
+        logger.flush()
+        #expect(logger.state.withLock { $0.undelivered.isEmpty })
+        try await waitUntil("the flushed events") { received.withLock { $0 } == [.created, .sent, .received] }
+    }
+
+    @Test func flushesMeetingTheScheduledDeliveryKeepOrder() async throws {
+        let logger = LoggerPlugin(
+            configuration: .init(subscriberBufferSize: 10_000, deliveryInterval: .microseconds(200)))
+        let stream = logger.events()
+        let provider = Provider<Endpoint>.stubbed(.immediate, plugins: [logger])
+        let requests = 150
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    for _ in 0..<(requests / 3) { _ = try await provider.request(Endpoint(TestAPI.status(200))) }
+                }
+            }
+            group.addTask {
+                for _ in 0..<300 {
+                    logger.flush()
+                    await Task.yield()
+                }
+            }
+            try await group.waitForAll()
+        }
+        logger.flush()
+        var ids: [UInt64] = []
+        for await event in stream {
+            ids.append(event.id)
+            if ids.count == requests * 3 { break }
+        }
+        #expect(ids == Array(1...UInt64(requests * 3)))
     }
 }
 
