@@ -123,4 +123,39 @@ import Testing
             #expect(redacted.contains("secret=<private>"))
         }
     }
+
+    @Test func caseInsensitiveSearchFindsWhatBruteForceFinds() {
+        let sets = [
+            ["token", "password", "secret"], ["a"], ["ab", "b"], ["TOKEN"], ["x-api-", "ke"], ["é", "ss"], [], [""],
+        ]
+        let alphabet = Array("aAbBsStTxX-kKeEoOnN".utf8) + [0xC3, 0xA9, 0x00, 0xFF]
+        var generator = SystemRandomNumberGenerator()
+        for words in sets {
+            let needles = NeedleSet(words)
+            let lowered = words.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }
+            for _ in 0..<3000 {
+                let count = Int.random(in: 0...24, using: &generator)
+                var bytes = (0..<count).map { _ in alphabet.randomElement(using: &generator) ?? 0 }
+                if let word = lowered.randomElement(using: &generator), Bool.random(using: &generator) {
+                    let at = Int.random(in: 0...bytes.count, using: &generator)
+                    bytes.insert(contentsOf: word.map { Bool.random(using: &generator) ? $0 & ~0x20 : $0 }, at: at)
+                }
+                let folded = bytes.map(ByteSearch.lower)
+                let expected = lowered.contains { needle in
+                    folded.count >= needle.count
+                        && (0...(folded.count - needle.count)).contains {
+                            Array(folded[$0..<($0 + needle.count)]) == needle
+                        }
+                }
+                #expect(ByteSearch.containsCaseInsensitive(bytes, anyOf: needles) == expected, "\(words) \(bytes)")
+            }
+        }
+    }
+
+    @Test func repeatedSecretsAreScrubbedOnceLongestFirst() {
+        let secrets = ["abcd1234", "Bearer abcd1234", "abcd1234", "Bearer", "wxyz", "wxyz"]
+        let text = "Bearer abcd1234 then abcd1234, wxyz and Bearer alone"
+        #expect(Scrubber.scrub(text, secrets: secrets) == "<private> then <private>, <private> and <private> alone")
+        #expect(Scrubber.scrub(Array(text.utf8), secrets: []) == Array(text.utf8))
+    }
 }

@@ -91,16 +91,20 @@ public actor CardSession {
             (try? initial.get())?.map {
                 FastPath(accessToken: $0.accessToken, refreshAfter: $0.accessTokenExpiresAt - margin)
             })
+        // Session news goes out after the exchanges that caused it: a logger plugin that
+        // batches its events hands over what it holds before each change is published.
+        let loggers = auth.plugins.compactMap { $0 as? LoggerPlugin }
+        let flushLogs: @Sendable () -> Void = { for logger in loggers { logger.flush() } }
         switch initial {
         case .success(let item?):
             phase = .active(item)
-            broadcaster = StateBroadcaster(initial: .loggedIn(Self.account(of: item)))
+            broadcaster = StateBroadcaster(initial: .loggedIn(Self.account(of: item)), beforePublish: flushLogs)
         case .success(nil):
             phase = .loggedOut
-            broadcaster = StateBroadcaster(initial: .loggedOut(server: serverKey))
+            broadcaster = StateBroadcaster(initial: .loggedOut(server: serverKey), beforePublish: flushLogs)
         case .failure:
             phase = .unloaded
-            broadcaster = StateBroadcaster(initial: .loggedOut(server: serverKey))
+            broadcaster = StateBroadcaster(initial: .loggedOut(server: serverKey), beforePublish: flushLogs)
         }
     }
 

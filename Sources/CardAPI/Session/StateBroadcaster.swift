@@ -2,6 +2,9 @@ import Synchronization
 
 /// The current ``SessionState`` and its subscribers: each ``subscribe()`` gets its own stream,
 /// which starts with the current state and then receives every change (repeats are dropped).
+///
+/// Before a change goes out, `beforePublish` runs: the session flushes its logger plugins
+/// there, so the exchanges that caused the change reach their subscribers first.
 final class StateBroadcaster: Sendable {
     private struct State {
         var current: SessionState
@@ -10,9 +13,11 @@ final class StateBroadcaster: Sendable {
     }
 
     private let state: Mutex<State>
+    private let beforePublish: @Sendable () -> Void
 
-    init(initial: SessionState) {
+    init(initial: SessionState, beforePublish: @escaping @Sendable () -> Void = {}) {
         state = Mutex(State(current: initial))
+        self.beforePublish = beforePublish
     }
 
     deinit {
@@ -45,6 +50,8 @@ final class StateBroadcaster: Sendable {
 
     /// Publishes `new` unless it equals the current state.
     func publish(_ new: SessionState) {
+        guard state.withLock({ $0.current != new }) else { return }
+        beforePublish()
         state.withLock { state in
             guard state.current != new else { return }
             state.current = new

@@ -28,9 +28,18 @@ final class EventMaterializer: Sendable {
         -> NetworkEvent
     {
         var secrets: [String] = []
-        let headers = redaction.redact(request.headers, collectingSecretsInto: &secrets)
-        let url = redaction.redact(url: request.url, collectingSecretsInto: &secrets)
-        let body = preview(of: request.body, contentType: request.headers["Content-Type"], secrets: &secrets)
+        let headers: Headers
+        let url: String
+        var body: String?
+        if request.body.isEmpty {
+            // No preview to scrub: the secrets are not needed.
+            headers = redaction.redact(request.headers)
+            url = redaction.redact(url: request.url)
+        } else {
+            headers = redaction.redact(request.headers, collectingSecretsInto: &secrets)
+            url = redaction.redact(url: request.url, collectingSecretsInto: &secrets)
+            body = preview(of: request.body, contentType: request.headers["Content-Type"], secrets: &secrets)
+        }
         return NetworkEvent(
             requestID: request.id, kind: kind, timestamp: timestamp, attempt: request.attempt,
             method: request.method, url: url, path: request.path, byteCount: bodyLength,

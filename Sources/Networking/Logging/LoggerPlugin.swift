@@ -82,6 +82,8 @@ public final class LoggerPlugin: Plugin {
     /// The configuration.
     public let configuration: Configuration
     let state: Mutex<State>
+    /// Held while events are handed over, so two deliveries never interleave.
+    private let delivering = Mutex(())
     let materializer: EventMaterializer
     private let keptBodyBytes: Int
     private let logger: Logger?
@@ -177,21 +179,35 @@ public final class LoggerPlugin: Plugin {
         if let logger, logger.logLevel <= capture.logLevel { logger.log(entry.event, formatter: formatter) }
     }
 
-    /// Builds every undelivered event and hands it to every subscriber, outside the lock so
-    /// recording never waits for it; the scheduled flag stays set until nothing is left, which
-    /// keeps order.
+    /// Hands every event recorded so far to the ``events()`` subscribers now rather than with
+    /// the next batch (see ``Configuration/deliveryInterval``), and returns once they have them.
+    ///
+    /// Call it before telling anyone about something an exchange caused, so that its events come
+    /// first: `CardSession` does before publishing a session change. Cheap when nothing waits.
+    public func flush() {
+        // Scheduled means events wait or a delivery is handing them over: join it.
+        guard state.withLock({ $0.deliveryScheduled }) else { return }
+        deliver()
+    }
+
+    /// Builds every undelivered event and hands it to every subscriber, outside the state lock
+    /// so recording never waits for it; the scheduled flag stays set until nothing is left, and
+    /// one delivery runs at a time (a flush and the scheduled delivery may meet), which keeps
+    /// order.
     private func deliver() {
-        while true {
-            let (entries, subscribers) = state.withLock { state in
-                let entries = state.undelivered
-                state.undelivered.removeAll(keepingCapacity: true)
-                if entries.isEmpty { state.deliveryScheduled = false }
-                return (entries, Array(state.subscribers.values))
-            }
-            guard !entries.isEmpty else { return }
-            for entry in entries {
-                let event = entry.event
-                for continuation in subscribers { continuation.yield(event) }
+        delivering.withLock { _ in
+            while true {
+                let (entries, subscribers) = state.withLock { state in
+                    let entries = state.undelivered
+                    state.undelivered.removeAll(keepingCapacity: true)
+                    if entries.isEmpty { state.deliveryScheduled = false }
+                    return (entries, Array(state.subscribers.values))
+                }
+                guard !entries.isEmpty else { return }
+                for entry in entries {
+                    let event = entry.event
+                    for continuation in subscribers { continuation.yield(event) }
+                }
             }
         }
     }

@@ -17,58 +17,134 @@ public struct NetworkEventFormatter: Sendable {
 
     /// The one-line form.
     public func line(_ event: NetworkEvent) -> String {
-        let resource = "\(event.method) \(event.path)"
-        let text: String
+        // Escaping works scalar by scalar, so escaping each piece gives what escaping the
+        // whole line would.
+        var text = ""
+        text.reserveCapacity(48 + event.method.rawValue.utf8.count + event.path.utf8.count)
+        func appendResource() {
+            text += TerminalText.escaped(event.method.rawValue)
+            text += " "
+            text += TerminalText.escaped(event.path)
+        }
         switch event.kind {
         case .created:
-            text = "+ \(resource)"
+            text += "+ "
+            appendResource()
         case .sent:
-            text = "→ \(resource)" + (event.attempt > 1 ? " (attempt \(event.attempt))" : "")
+            text += "→ "
+            appendResource()
+            if event.attempt > 1 { text += " (attempt \(event.attempt))" }
         case .received:
-            var parts = ["←", event.statusCode.map(String.init) ?? "???", resource]
-            if let duration = event.duration { parts.append(Self.format(duration)) }
-            if let bytes = event.byteCount { parts.append(Self.format(bytes: bytes)) }
-            if let tag = event.tag { parts.append("[\(tag)]") }
-            text = parts.joined(separator: " ")
+            text += "← "
+            text += event.statusCode.map(String.init) ?? "???"
+            text += " "
+            appendResource()
+            if let duration = event.duration { text += " " + Self.format(duration) }
+            if let bytes = event.byteCount { text += " " + Self.format(bytes: bytes) }
+            if let tag = event.tag { text += " [" + TerminalText.escaped(tag) + "]" }
         case .failed:
-            let timing = event.duration.map { " " + Self.format($0) } ?? ""
-            text = "✗ \(resource)\(timing): \(event.errorDescription ?? "failed")"
+            text += "✗ "
+            appendResource()
+            if let duration = event.duration { text += " " + Self.format(duration) }
+            text += ": "
+            text += TerminalText.escaped(event.errorDescription ?? "failed")
         case .retrying:
             let delay = event.retryDelay.map { $0 > .zero ? "in \(Self.format($0))" : "now" } ?? "now"
             let cause = event.statusCode.map { ", after \($0)" } ?? ""
-            text = "↻ \(resource) retry \(event.attempt + 1) \(delay)\(cause)"
+            text += "↻ "
+            appendResource()
+            text += " retry \(event.attempt + 1) \(delay)\(cause)"
         }
-        return TerminalText.escaped(text)
+        return text
     }
 
     /// The multi-line form: the line, then URL, request id and attempt, time, headers and body.
     public func detail(_ event: NetworkEvent) -> String {
-        var lines = [line(event)]
-        lines.append("URL: \(TerminalText.escaped(event.url))")
-        lines.append("Request \(event.requestID), attempt \(event.attempt), \(Self.timestamp(event.timestamp))")
+        var output = JoinedLines()
+        output.text.reserveCapacity(256 + (event.bodyPreview?.utf8.count ?? 0))
+        writeDetail(event, to: &output)
+        return output.text
+    }
+
+    /// The lines of ``detail(_:)``, the one-line form first: `detail(event)` is these joined
+    /// with `"\n"`, and no line holds a line feed (free text is escaped), so a view that shows
+    /// the detail line by line can take them as they are instead of splitting the text again.
+    public func detailLines(_ event: NetworkEvent) -> [String] {
+        var output = SeparateLines()
+        output.lines.reserveCapacity(8 + event.headers.count)
+        writeDetail(event, to: &output)
+        return output.lines
+    }
+
+    private func writeDetail(_ event: NetworkEvent, to output: inout some DetailOutput) {
+        output.startLine()
+        output.append(line(event))
+        output.startLine()
+        output.append("URL: ")
+        output.append(TerminalText.escaped(event.url))
+        output.startLine()
+        output.append("Request \(event.requestID), attempt \(event.attempt), ")
+        output.append(Self.timestamp(event.timestamp))
         if let error = event.errorDescription, event.kind != .failed {
-            lines.append("Error: \(TerminalText.escaped(error))")
+            output.startLine()
+            output.append("Error: ")
+            output.append(TerminalText.escaped(error))
         }
         if !event.headers.isEmpty {
-            lines.append(event.kind == .received ? "Response headers:" : "Request headers:")
-            for field in event.headers {
-                lines.append("  \(TerminalText.escaped(field.name)): \(TerminalText.escaped(field.value))")
+            output.startLine()
+            output.append(event.kind == .received ? "Response headers:" : "Request headers:")
+            for field in event.headers.storage {
+                output.startLine()
+                output.append("  ")
+                output.append(TerminalText.escaped(field.name))
+                output.append(": ")
+                output.append(TerminalText.escaped(field.value))
             }
         }
         if let body = event.bodyPreview {
-            lines.append("Body:")
-            for bodyLine in body.split(separator: "\n", omittingEmptySubsequences: false) {
-                lines.append("  " + TerminalText.escaped(String(bodyLine)))
+            output.startLine()
+            output.append("Body:")
+            for bodyLine in Self.lines(of: body) {
+                output.startLine()
+                output.append("  ")
+                output.append(TerminalText.escaped(String(bodyLine)))
             }
         }
-        return lines.joined(separator: "\n")
+    }
+
+    /// `text` split at every line feed that is a character of its own (not the end of a CR LF
+    /// pair), empty lines kept: what `text.split(separator: "\n", omittingEmptySubsequences: false)`
+    /// gives, found on the UTF-8 bytes instead of by walking characters.
+    static func lines(of text: String) -> [Substring] {
+        let utf8 = text.utf8
+        let found = utf8.withContiguousStorageIfAvailable { bytes -> [Int] in
+            var breaks: [Int] = []
+            var offset = 0
+            while let found = ByteSearch.firstOffset(of: UInt8(ascii: "\n"), in: bytes, from: offset) {
+                if found == 0 || bytes[found - 1] != UInt8(ascii: "\r") { breaks.append(found) }
+                offset = found + 1
+            }
+            return breaks
+        }
+        // Text without contiguous UTF-8 (none on Linux): the same split, by characters.
+        guard let breaks = found else { return text.split(separator: "\n", omittingEmptySubsequences: false) }
+        var lines: [Substring] = []
+        lines.reserveCapacity(breaks.count + 1)
+        var start = utf8.startIndex
+        for offset in breaks {
+            let end = utf8.index(utf8.startIndex, offsetBy: offset)
+            lines.append(text[start..<end])
+            start = utf8.index(after: end)
+        }
+        lines.append(text[start...])
+        return lines
     }
 
     /// `0.4 ms`, `12 ms`, `1.25 s`, `2 min 5 s`.
     public static func format(_ duration: Duration) -> String {
         let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
         switch milliseconds {
-        case ..<1: return String(format: "%.1f ms", max(0, milliseconds))
+        case ..<1: return tenthsOfMilliseconds(max(0, milliseconds))
         case ..<1000: return "\(Int(milliseconds.rounded())) ms"
         case ..<60_000: return String(format: "%.2f s", milliseconds / 1000)
         default:
@@ -77,11 +153,55 @@ public struct NetworkEventFormatter: Sendable {
         }
     }
 
+    /// `String(format: "%.1f ms", milliseconds)` for 0 ≤ `milliseconds` < 1, the usual duration
+    /// on a fast network, without the C formatter: a value near a tie between two tenths is
+    /// still left to it, so the result is the same to the last digit.
+    static func tenthsOfMilliseconds(_ milliseconds: Double) -> String {
+        let scaled = milliseconds * 10
+        let fraction = scaled - scaled.rounded(.down)
+        guard abs(fraction - 0.5) > 1e-6 else { return String(format: "%.1f ms", milliseconds) }
+        let tenths = Int(scaled.rounded())
+        return "\(tenths / 10).\(tenths % 10) ms"
+    }
+
     /// `512 B`, `1.2 kB`, `3.4 MB`.
     public static func format(bytes: Int64) -> String { ByteCountText.format(bytes) }
 
     /// `2026-11-21T09:30:00.123Z`.
     public static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        date.formatted(timestampStyle)
     }
+
+    /// Made once: building the style costs as much as using it.
+    private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+}
+
+/// Where ``NetworkEventFormatter`` writes a detail view: line by line, piece by piece.
+private protocol DetailOutput {
+    /// Starts the next line.
+    mutating func startLine()
+    /// Appends `piece` to the current line.
+    mutating func append(_ piece: String)
+}
+
+/// The lines as one text, separated by `"\n"`.
+private struct JoinedLines: DetailOutput {
+    var text = ""
+    private var started = false
+
+    mutating func startLine() {
+        if started { text += "\n" }
+        started = true
+    }
+
+    mutating func append(_ piece: String) { text += piece }
+}
+
+/// The lines as separate strings.
+private struct SeparateLines: DetailOutput {
+    var lines: [String] = []
+
+    mutating func startLine() { lines.append("") }
+
+    mutating func append(_ piece: String) { lines[lines.count - 1] += piece }
 }

@@ -67,16 +67,20 @@ public struct Redaction: Sendable, Hashable {
 
     /// The headers with sensitive values replaced by ``placeholder``.
     public func redact(_ headers: Headers) -> Headers {
-        var secrets: [String] = []
-        return redact(headers, collectingSecretsInto: &secrets)
+        redact(headers) { _ in }
     }
 
     func redact(_ headers: Headers, collectingSecretsInto secrets: inout [String]) -> Headers {
+        redact(headers) { Self.collect($0, into: &secrets) }
+    }
+
+    /// The redacted headers; `found` is given every sensitive value.
+    private func redact(_ headers: Headers, found: (String) -> Void) -> Headers {
         guard isEnabled, headers.storage.contains(where: { isSensitive(headerName: $0.name) }) else { return headers }
         var redacted = Headers()
         for field in headers.storage {
             if isSensitive(headerName: field.name) {
-                Self.collect(field.value, into: &secrets)
+                found(field.value)
                 redacted.storage.add(name: field.name, value: Self.placeholder)
             } else {
                 redacted.storage.add(name: field.name, value: field.value)
@@ -103,6 +107,11 @@ public struct Redaction: Sendable, Hashable {
     func redact(url: URL, collectingSecretsInto secrets: inout [String]) -> String {
         let text = url.absoluteString
         guard isEnabled else { return text }
+        // Without an `@` (user info) or a `?` (query) there is nothing to hide: most URLs.
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "?") }
+        }
+        if plain == true { return text }
         var result = text
         // A password needs user info, which needs an `@`: most URLs skip the lookup.
         if text.utf8.contains(UInt8(ascii: "@")), let password = url.password(percentEncoded: true), !password.isEmpty {
@@ -138,29 +147,32 @@ public struct Redaction: Sendable, Hashable {
 
     /// Remembers a secret value and, for `Bearer xyz`-style values, its parts, for scrubbing free text.
     static func collect(_ value: String, into secrets: inout [String]) {
-        let bytes = value.utf8
+        let utf8 = value.utf8
         // A string has at most as many characters as UTF-8 bytes.
-        guard bytes.count >= Scrubber.minimumSecretLength else { return }
+        guard utf8.count >= Scrubber.minimumSecretLength else { return }
         // ASCII without CR (the CR LF pair is one character) has one character per byte, so
-        // tokens, the usual case, are measured and split on bytes.
-        guard bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return collectCharacters(value, into: &secrets) }
-        secrets.append(value)
-        var start = bytes.startIndex
-        var length = 0
-        for index in bytes.indices {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ";") {
-                if length >= Scrubber.minimumSecretLength && length < bytes.count {
-                    secrets.append(String(value[start..<index]))
+        // tokens, the usual case, are measured and split on bytes: the byte ranges of the parts.
+        let found = utf8.withContiguousStorageIfAvailable { bytes -> [Range<Int>]? in
+            var parts: [Range<Int>] = []
+            var start = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                if byte >= 0x80 || byte == 0x0D { return nil }
+                if byte == UInt8(ascii: " ") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ";") {
+                    if index - start >= Scrubber.minimumSecretLength { parts.append(start..<index) }
+                    start = index + 1
                 }
-                start = bytes.index(after: index)
-                length = 0
-            } else {
-                length += 1
             }
+            // The last part, unless it is the whole value.
+            if start > 0 && bytes.count - start >= Scrubber.minimumSecretLength { parts.append(start..<bytes.count) }
+            return parts
         }
-        if length >= Scrubber.minimumSecretLength && length < bytes.count {
-            secrets.append(String(value[start...]))
+        guard let found, let parts = found else { return collectCharacters(value, into: &secrets) }
+        secrets.append(value)
+        for part in parts {
+            let start = utf8.index(utf8.startIndex, offsetBy: part.lowerBound)
+            let end = utf8.index(utf8.startIndex, offsetBy: part.upperBound)
+            secrets.append(String(value[start..<end]))
         }
     }
 
@@ -192,8 +204,9 @@ enum Scrubber {
         guard !secrets.isEmpty, !bytes.isEmpty else { return bytes }
         var result = bytes
         let placeholder = Array(Redaction.placeholder.utf8)
-        // Longest first, so a whole value goes before the parts it contains.
-        for secret in Set(secrets).sorted(by: { $0.utf8.count > $1.utf8.count }) {
+        // Longest first, so a whole value goes before the parts it contains; each value once.
+        let ordered = secrets.sorted { $0.utf8.count != $1.utf8.count ? $0.utf8.count > $1.utf8.count : $0 < $1 }
+        for (index, secret) in ordered.enumerated() where index == 0 || ordered[index - 1] != secret {
             let needle = Array(secret.utf8)
             guard var range = ByteSearch.firstRange(of: needle, in: result) else { continue }
             var output: [UInt8] = []

@@ -62,6 +62,14 @@ enum ByteSearch {
         }
     }
 
+    /// The offset of the first `byte` in `buffer` at or after `offset` (`memchr`).
+    static func firstOffset(of byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int? {
+        guard let base = buffer.baseAddress, offset >= 0, offset < buffer.count,
+            let hit = memchr(base + offset, Int32(byte), buffer.count - offset)
+        else { return nil }
+        return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+    }
+
     /// Whether any of `needles` occurs in `bytes`, ignoring ASCII case.
     static func containsCaseInsensitive<Bytes: RandomAccessCollection>(
         _ bytes: Bytes,

@@ -1,6 +1,7 @@
 import CardModels
 import Foundation
 import Networking
+import Synchronization
 import Testing
 import TokenStore
 
@@ -55,5 +56,25 @@ import TokenStore
         #expect(flight.waiterCount == 0)
         flight.finish(.failure(.excessiveRefresh(count: 5, window: .seconds(30))))
         await #expect(throws: CardAPIError.excessiveRefresh(count: 5, window: .seconds(30))) { try await flight.wait() }
+    }
+
+    @Test func sessionNewsComesAfterTheBatchedLogOfItsExchange() async throws {
+        try await Harness.with { harness in
+            // Batches far apart: the login's events reach the subscriber only because the
+            // session flushes the plugin before publishing "logged in".
+            let log = LoggerPlugin(configuration: .init(deliveryInterval: .seconds(3600)))
+            let kinds = Mutex<[NetworkEvent.Kind]>([])
+            let events = log.events()
+            let reader = Task {
+                for await event in events { kinds.withLock { $0.append(event.kind) } }
+            }
+            defer { reader.cancel() }
+            let client = harness.client(plugins: [log])
+            let states = StateRecorder(client.states())
+            try await client.login(email: "demo@cardwallet.dev", password: FakeCardServer.password)
+            try await waitUntil("logged in") { states.states.last?.isLoggedIn == true }
+            try await waitUntil("the login's events") { kinds.withLock { $0 } == [.created, .sent, .received] }
+            #expect(log.recent().count == 3)
+        }
     }
 }
