@@ -20,10 +20,10 @@ public final class LogLineMaker: Sendable {
     /// The line of a network event, or `nil` for events the pane does not show (`created`:
     /// `sent` follows at once).
     public func line(for event: NetworkEvent) -> LogLine? {
+        if event.kind == .created { return nil }
         let method = TerminalText.escaped(event.method.rawValue)
         let path = Self.pathAndQuery(of: event)
-        let detail = formatter.detail(event).split(separator: "\n", omittingEmptySubsequences: false).dropFirst().map(
-            String.init)
+        let detail = Array(formatter.detailLines(event).dropFirst())
         let endpoint = Endpoint(path: event.path)
         switch event.kind {
         case .created:

@@ -43,11 +43,14 @@ struct LiveClient: Sendable {
     ///   - sessionLogger: where the session reports logins, refreshes and expiry (never a token);
     ///     `nil` discards them.
     ///   - deliveryInterval: how often the plugin hands events to `events()` subscribers.
+    ///   - recordsCreated: whether the plugin records `created` events (a request built, not yet
+    ///     adapted); the TUI shows none, the scripting commands' debug log does.
     /// - Throws: ``ClientSetupError`` for a server that is not an http(s) URL with a host, or no
     ///   usable token location.
     static func make(
         settings: ClientSettings, environment: [String: String], networkLogger: Logger? = nil,
-        sessionLogger: Logger? = nil, deliveryInterval: Duration = .milliseconds(20)
+        sessionLogger: Logger? = nil, deliveryInterval: Duration = .milliseconds(20),
+        recordsCreated: Bool = true
     ) throws(ClientSetupError) -> LiveClient {
         let server: URL
         do {
@@ -65,7 +68,7 @@ struct LiveClient: Sendable {
         let log = LoggerPlugin(
             configuration: LoggerPlugin.Configuration(
                 bodyPreviewLimit: settings.logBodyPreviewBytes, tagExtractor: .jsonField("errorCode"),
-                deliveryInterval: deliveryInterval),
+                recordsCreated: recordsCreated, deliveryInterval: deliveryInterval),
             logger: networkLogger)
         let sessionLogger =
             sessionLogger ?? Logger(label: "cardwallet.session", factory: { _ in SwiftLogNoOpLogHandler() })

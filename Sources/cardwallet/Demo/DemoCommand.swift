@@ -59,7 +59,8 @@ struct DemoCommand: AsyncParsableCommand {
         let live: LiveClient
         do {
             live = try LiveClient.make(
-                settings: settings, environment: environment, deliveryInterval: TerminalApp.logDelivery)
+                settings: settings, environment: environment, deliveryInterval: TerminalApp.logDelivery,
+                recordsCreated: false)
         } catch {
             await running.stop()
             throw Self.failure(error.description)

@@ -34,10 +34,12 @@ struct TerminalAppOutcome: Sendable {
 /// Runs the interactive interface: the ncurses backend, the UI core's main loop and the live
 /// glue (CardAPI performer, log pane and log file, session news).
 enum TerminalApp {
-    /// How the logger plugin hands events to the log pane: at once, so an exchange's lines land
-    /// before the session news it causes (a refresh answered with E06, then "session expired").
-    /// Redacting on the request path costs microseconds, nothing a person can notice.
-    static let logDelivery: Duration = .zero
+    /// How often the logger plugin hands events to the log pane: in 20 ms batches, which a person
+    /// cannot tell from "at once" and which keep the subscriber's wake-ups off the request path
+    /// (delivering every event at once cost ~15% of a request's wall time at concurrency 1; see
+    /// docs/BENCHMARKS.md §1). Order still holds: the session flushes its logger plugins before it
+    /// publishes a change, so an exchange's lines land before the session news they cause.
+    static let logDelivery: Duration = .milliseconds(20)
 
     /// Runs until the user quits.
     ///

@@ -28,7 +28,8 @@ enum WalletLauncher {
             ClientCommandRunner.bootstrapLogging(level: resolved.settings.logLevel)
             live = try LiveClient.make(
                 settings: resolved.settings, environment: environment,
-                sessionLogger: Logger(label: "cardwallet.session"), deliveryInterval: TerminalApp.logDelivery)
+                sessionLogger: Logger(label: "cardwallet.session"), deliveryInterval: TerminalApp.logDelivery,
+                recordsCreated: false)
         } catch {
             Console.error("\(error)")
             throw ExitCode(CLIExitCode.usage)
