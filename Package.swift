@@ -95,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "cardwallet-bench",
             dependencies: [
-                "CardModels", "CardWalletUI", "CardMockServer",
+                "CardModels", "CardWalletUI", "CardMockServer", "CardAPI", "Networking", "TokenStore",
                 // Not linked: listed so that `swift run cardwallet-bench` also builds the
                 // `cardwallet` binary the startup figure spawns.
                 "cardwallet",
