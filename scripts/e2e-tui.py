@@ -9,7 +9,13 @@ TMPDIR, and drives it with keys, asserting on `tmux capture-pane -p` text at eac
   / · open it · edit it · delete it (Enter on the question keeps it: the default is No; then y)
   · expire the access token through the admin endpoint and reload: a refresh · the log pane
   (l, L) with the requests · a log line's detail with `Authorization: <private>` · resize to a
-  too-small window and back · quit with q.
+  too-small window and back · a hostile card added with `cardwallet add` (ESC [2J, OSC 2, OSC 52,
+  a bidi override) shown escaped in the list and the card, the window title and tmux's clipboard
+  untouched · a conflicting edit from `cardwallet edit` while the form is open: E07, the server's
+  version beside the user's, the untouched field taking the server's value, saved with nothing
+  lost · the session revoked through the admin endpoint while a new card's form is filled in:
+  the login dialog over the form with the email filled in, the password typed, the save replayed
+  once · quit with q.
 
 Then checks that the program exited 0 with the terminal restored (same `stty -g`, alternate
 screen off, cursor visible), that the demo's private token folder is gone, and that the log file
@@ -43,6 +49,7 @@ POLL_SECONDS = 0.15
 EMAIL = "demo@cardwallet.dev"
 PASSWORD = "demo1234"
 CARD_NAME = "E2E Tester 테스트"
+HOSTILE_NAME = "\x1b[2J\x1b[31mPWNED"
 
 
 class StepFailed(Exception):
@@ -72,6 +79,8 @@ class Session:
     def start(self, command: str, environment: dict[str, str]) -> None:
         self.tmux("-u", "new-session", "-d", "-s", self.name, "-x", str(WIDTH), "-y", str(HEIGHT),
                   "env", *[f"{key}={value}" for key, value in environment.items()], "sh", "-c", command)
+        # So that a clipboard write (OSC 52) reaching the terminal would show as a paste buffer.
+        self.tmux("set-option", "-g", "set-clipboard", "on")
 
     def capture(self) -> str:
         text = self.tmux("capture-pane", "-p", "-t", self.name, check=False)
@@ -131,6 +140,33 @@ def demo_tokens(tmpdir: Path) -> set[str]:
     return tokens
 
 
+def token_file_tokens(path: Path) -> set[str]:
+    """The access and refresh tokens in one token file, if it exists."""
+    try:
+        text = path.read_text()
+    except OSError:
+        return set()
+    return set(re.findall(r'"(?:accessToken|refreshToken)"\s*:\s*"([^"]+)"', text))
+
+
+def admin(base_url: str, action: str) -> None:
+    """POST /_admin/<action>?email=… on the demo server (straight to 127.0.0.1, whatever http_proxy says)."""
+    request = urllib.request.Request(f"{base_url}/_admin/{action}?email={EMAIL}", method="POST", data=b"")
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with opener.open(request, timeout=10) as response:
+        if response.status != 200:
+            raise StepFailed(f"the admin endpoint {action} answered {response.status}")
+
+
+def cli(binary: Path, environment: dict[str, str], *arguments: str, stdin: str | None = None) -> str:
+    """Runs a scripting command of the same binary (its own token file, in the test's state folder)."""
+    result = subprocess.run([str(binary), *arguments], input=stdin, capture_output=True, text=True,
+                            env=environment, timeout=30)
+    if result.returncode != 0:
+        raise StepFailed(f"cardwallet {arguments[0]} exited {result.returncode}: {result.stderr.strip()[:300]}")
+    return result.stdout
+
+
 def run(arguments) -> int:
     binary = Path(arguments.binary).resolve()
     if shutil.which("tmux") is None:
@@ -163,6 +199,7 @@ def run(arguments) -> int:
     )
     started = time.monotonic()
     tokens: set[str] = set()
+    hostile_id = ""
 
     def begin(name: str) -> str:
         if arguments.verbose:
@@ -275,6 +312,60 @@ def run(arguments) -> int:
         session.tmux("resize-window", "-t", session.name, "-x", str(WIDTH), "-y", str(HEIGHT))
         session.wait_text("12 cards", "Ada Lovelace", absent=("Terminal too small",))
 
+        step = begin("a hostile card added from the command line shows escaped and changes nothing")
+        # The command-line client, with a session of its own, adds a card whose fields try to
+        # clear the screen, set the clipboard (OSC 52), retitle the window and reverse the text.
+        cli_environment = {**environment, "TERM": "dumb"}
+        cli(binary, cli_environment, "login", "--server", base_url, "--email", EMAIL, "--password-stdin",
+            stdin=PASSWORD + "\n")
+        hostile_id = cli(binary, cli_environment, "add", "--server", base_url, "--name", HOSTILE_NAME,
+                         "--company", "\u202eEvil Corp", "--title", "Boss",
+                         "--bio", "title \x1b]2;pwned\x07 bell \x07 clipboard \x1b]52;c;aGk=\x07").strip()
+        tokens |= token_file_tokens(state / "cardwallet" / "tokens.json")
+        session.keys("r")
+        session.wait_text("13 cards", "^[[2J^[[31mPWNED", "\\u{202E}Evil Corp", absent=("Loading",))
+        session.keys("G", "Enter")
+        screen = session.wait_text("CardWallet · card", "^[[2J^[[31mPWNED", "^[]2;pwned^G", "^[]52;c;aGk=^G",
+                                   f"id {hostile_id}", absent=("Loading the card",))
+        if session.display("#{pane_title}") == "pwned":
+            raise StepFailed("the card's OSC 2 retitled the window")
+        if session.tmux("list-buffers", check=False).strip():
+            raise StepFailed("the card's OSC 52 reached the clipboard")
+        if not screen.startswith(" CardWallet · card"):
+            raise StepFailed("the screen was cleared or scrolled by the card's name")
+
+        step = begin("a conflicting edit (E07): the server's version beside yours, nothing lost")
+        session.keys("e")
+        session.wait_text("edit card (version 1)", "Enter save")
+        session.keys("Tab", "C-u")
+        session.type("Mine")
+        cli(binary, cli_environment, "edit", "--server", base_url, hostile_id, "--company", "Their Co",
+            "--title", "Theirs")
+        session.keys("Enter")
+        session.wait_text("changed on the server while you edited it (E07)", "Server, version 2",
+                          "≠ Theirs", "= taken: you had not changed it", "Their Co")
+        session.keys("Enter")
+        session.wait_text("Saved “", "CardWallet · card", "Mine · Their Co", "version 3")
+        session.keys("q")
+        session.wait_text("13 cards", absent=("CardWallet · card",))
+
+        step = begin("the session ends (admin revoke): the dialog opens over the form, the save is replayed")
+        session.keys("a")
+        session.wait_text("New card", "Image file")
+        session.type("Replay Me")
+        admin(base_url, "expire")
+        admin(base_url, "revoke")
+        session.keys("Enter")
+        session.wait_text("Session expired (E06)", "1 request will be sent again", EMAIL, "Replay Me")
+        session.type(PASSWORD)
+        session.keys("Enter")
+        session.wait_text("Added “Replay Me”", "CardWallet · card", absent=("Session expired",))
+        tokens |= demo_tokens(tmpdir)
+        session.keys("l")
+        session.wait_text("Network log", "401 E06", "session expired (E06)", "POST /v1/card 201")
+        session.keys("l", "q")
+        session.wait_text("14 cards", "Replay Me", absent=("Network log",))
+
         step = begin("quit with q")
         tokens |= demo_tokens(tmpdir)
         session.keys("q")
@@ -306,12 +397,19 @@ def run(arguments) -> int:
             raise StepFailed(f"the log file's mode is {oct(mode)}, not 0o600")
         written = log_file.read_text()
         for needle in ("POST /v1/auth/login 200", "GET /v1/cards?", "POST /v1/card ", "PUT /v1/card/",
-                       "DELETE /v1/card/", "POST /v1/auth/refresh 200", "demo server: " + base_url):
+                       "DELETE /v1/card/", "POST /v1/auth/refresh 200", "demo server: " + base_url,
+                       "PUT /v1/card/" + hostile_id + " 412 E07", "POST /v1/auth/refresh 401 E06",
+                       "session expired (E06)"):
             if needle not in written:
                 raise StepFailed(f"the log file lacks {needle!r}")
         deletes = written.count("→ DELETE /v1/card/")
         if deletes != 1:
             raise StepFailed(f"expected one DELETE (Enter at the question must not delete), found {deletes}")
+        if "\x1b" in written or "\x07" in written:
+            raise StepFailed("the log file holds a raw control character")
+        created = written.count("← POST /v1/card 201")
+        if created != 2:
+            raise StepFailed(f"expected two cards created through the form (the replay once), found {created}")
         for secret in tokens | {PASSWORD}:
             if secret in written:
                 raise StepFailed("a token or the password is in the log file")

@@ -15,6 +15,9 @@ struct MockServerCommand: AsyncParsableCommand {
             --data writes) finish.
 
             Durations take a unit: ms, s, m, h or d (200ms, 30s, 5m, 1h, 1d, or 1h30m).
+
+            Exit status: 0 after SIGINT or SIGTERM; 1 when the server cannot start (the address \
+            is taken, the --data file cannot be used); 64 for invalid options or configuration.
             """)
 
     @OptionGroup var server: MockServerOptions

@@ -187,6 +187,41 @@ import Testing
         #expect(state.list.cards.loadedCount == 100)
     }
 
+    @Test func aFirstPageThatFailedSaysSoAndMovingDownRetries() throws {
+        var state = AppState(server: testServer, email: testEmail, password: "pw")
+        let login = state.press(.enter)
+        let page = state.answer(login) { _ in .success(.loggedIn(email: testEmail, server: testServer)) }
+        state.answer(page) { _ in .failure(UIFailure(.server(status: 503), message: "The server failed (E99)")) }
+        #expect(!state.list.cards.isTotalKnown)
+        #expect(state.message?.text == "Could not load cards: server error 503; see the log (l)")
+        #expect(state.message?.topic == .loadingCards)
+        var text = Renderer.render(state).text
+        #expect(text.contains("CardWallet · cards not loaded"))
+        #expect(text.contains("The cards could not be loaded: press r to try again"))
+        #expect(!text.contains("No cards yet"))
+        // A card added meanwhile does not make a wallet of one.
+        state.send(.completed(RequestID(99), .success(.card(SampleCards.card(SampleCards.summary(number: 5))))))
+        #expect(state.list.cards.loadedCount == 0)
+        // Moving down asks again; the page that arrives clears the stale error.
+        let retry = state.press(.char("j"))
+        let (id, request) = try #require(AppState.lastRequest(retry))
+        #expect(request == .loadCards(offset: 0, limit: 100, query: nil))
+        text = Renderer.render(state).text
+        #expect(text.contains("CardWallet · loading cards…"))
+        state.send(.completed(id, .success(.cards(SampleCards.page(offset: 0, limit: 100, total: 3)))))
+        #expect(state.message == nil)
+        #expect(Renderer.render(state).text.contains("CardWallet · 3 cards"))
+    }
+
+    @Test func aLaterPageErrorDoesNotClearOtherMessages() {
+        var state = AppState.loggedIn(cards: 3)
+        state.showMessage(.success, "Saved “x”")
+        state.press(.char("r"))
+        let id = RequestID(state.nextRequestID - 1)
+        state.send(.completed(id, .success(.cards(SampleCards.page(offset: 0, limit: 100, total: 3)))))
+        #expect(state.message?.text == "Saved “x”")
+    }
+
     @Test func failedReorderReloadsTheServersOrder() throws {
         var state = AppState.loggedIn(cards: 3)
         var effects = state.press(.char("J"))
@@ -253,11 +288,17 @@ import Testing
         #expect(state.list.scrollTop == 40 - state.listViewport)
         state.send(.resize(width: 50, height: 10))
         #expect(state.layout.isTooSmall)
-        state.press(.char("k"))
+        // Nothing shows, so no key acts unseen: no move, no delete question, no answer.
+        let before = state
+        #expect(state.press(.char("k"), .char("d"), .char("y"), .enter, .char("q")).isEmpty)
+        #expect(state == before)
         state.send(.resize(width: 100, height: 50))
         #expect(!state.layout.isTooSmall)
-        #expect(state.list.selection == 38)
+        #expect(state.list.selection == 39)
         #expect(state.list.scrollTop == 0)
+        // Ctrl-C, which the notice names, still quits.
+        state.send(.resize(width: 59, height: 14))
+        #expect(state.press(.ctrl("c")) == [.quit])
     }
 }
 
@@ -283,6 +324,22 @@ import Testing
         buffer.append(long)
         #expect(buffer[0].text.count == LogBuffer.maxTextLength + 1)
         #expect(buffer[0].detail.count == LogBuffer.maxDetailLines + 1)
+    }
+
+    @Test func leavingThePaneFollowsTheNewestLineAgain() {
+        var state = AppState.loggedIn(cards: 3)
+        for id in 1...30 { state.send(.log(line(UInt64(id)))) }
+        state.press(.char("l"), .tab, .char("g"))
+        #expect(state.log.selectedID == 1)
+        state.press(.escape)
+        #expect(state.log.selectedID == nil)
+        state.send(.log(line(31)))
+        #expect(Renderer.render(state).text.contains("line 31"))
+        // Tab away and l (hide) let go of the selection too.
+        state.press(.tab, .char("g"), .tab)
+        #expect(state.focus == .screen && state.log.selectedID == nil)
+        state.press(.tab, .char("g"), .char("l"))
+        #expect(state.focus == .screen && state.log.selectedID == nil)
     }
 
     @Test func paneKeysToggleResizeFocusFilterAndShowDetail() {

@@ -119,6 +119,17 @@ struct SplitMix: RandomNumberGenerator {
         partial.insert(SampleCards.summary(number: 7))
         #expect(partial.walletIDs == ["card-0", "card-1", "card-2"])
         #expect(partial.total == 11)
+        // Before any page (the first one failed) the total is unknown and stays so.
+        var unknown = CardCollection()
+        #expect(!unknown.isTotalKnown)
+        #expect(!unknown.isComplete)
+        unknown.insert(SampleCards.summary(number: 7))
+        #expect(unknown.walletIDs.isEmpty)
+        #expect(unknown.total == 0)
+        unknown.append(SampleCards.page(offset: 0, limit: 3, total: 3))
+        #expect(unknown.isTotalKnown && unknown.isComplete)
+        unknown.removeAll()
+        #expect(!unknown.isTotalKnown)
     }
 
     @Test func removeAllKeepsSortAndQuery() {

@@ -160,6 +160,8 @@ import Testing
         check(&state, .enter) { $0.modal = nil }
         check(&state, .ctrl("s"), effects: [.perform(RequestID(3), .createCard(CardFields(name: "x"), imagePath: nil))]) {
             $0.form?.isSaving = true
+            // "Fix the marked field first" is stale once the save starts.
+            $0.message = nil
             $0.pending[RequestID(3)] = .init(request: .createCard(CardFields(name: "x"), imagePath: nil), purpose: .save)
             $0.nextRequestID = 4
         }

@@ -72,14 +72,21 @@ import Testing
         let card = SampleCards.card(SampleCards.summary(number: 1))
         var form = FormState(editing: card, returnsToDetail: true)
         let title = index(of: .title, in: form)
+        let company = index(of: .company, in: form)
+        let phone = index(of: .phone, in: form)
         form.focus = title
         _ = form.reduce(.text(.deleteToStart, typed: nil))
         type("Boss", into: &form)
+        form.focus = company
+        _ = form.reduce(.text(.deleteToStart, typed: nil))
+        type("Mine Inc", into: &form)
         var effects = form.reduce(.command(.save))
         var mine = card.fields
         mine.title = "Boss"
+        mine.company = "Mine Inc"
         #expect(effects == [.update(id: card.id, fields: mine, version: card.version)])
 
+        // Meanwhile someone else changed the company and removed the phone.
         var theirs = card
         theirs.version = card.version + 1
         theirs.fields.company = "Elsewhere"
@@ -88,24 +95,33 @@ import Testing
         #expect(form.conflict == theirs)
         #expect(!form.isSaving)
         #expect(effects.count == 1)
-        // Nothing typed is lost; the server's differing values show beside.
+        // Nothing typed is lost: changed on both sides, the user's text stays and the server's
+        // shows beside it; changed only by the user, the server's old value shows beside it.
         #expect(form.fields[title].input.text == "Boss")
+        #expect(form.fields[company].input.text == "Mine Inc")
         #expect(form.serverValue(at: title) == card.fields.title)
-        #expect(form.serverValue(at: index(of: .company, in: form)) == "Elsewhere")
-        #expect(form.serverValue(at: index(of: .phone, in: form)) == "")
+        #expect(form.serverValue(at: company) == "Elsewhere")
+        // Changed only on the server: the field takes the server's value, so saving cannot
+        // undo the other person's change.
+        #expect(form.fields[phone].input.text == "")
+        #expect(form.serverValue(at: phone) == nil)
+        #expect(form.takenFromServer == [phone])
         #expect(form.serverValue(at: index(of: .name, in: form)) == nil)
+        #expect(form.serverText(at: index(of: .name, in: form)) == card.fields.name)
 
-        // Keep mine: saving again goes against the server's version.
+        // Keep mine: saving again goes against the server's version, with its phone.
         effects = form.reduce(.command(.save))
+        mine.phone = nil
         #expect(effects == [.update(id: card.id, fields: mine, version: theirs.version)])
         _ = form.reduce(.saveFailed(UIFailure(.conflict(current: theirs), message: "changed")))
 
         // Take theirs for one field, then for all.
-        form.focus = index(of: .company, in: form)
+        form.focus = company
         _ = form.reduce(.command(.takeServerField))
         #expect(form.fields[form.focus].input.text == "Elsewhere")
         _ = form.reduce(.command(.takeServerAll))
         #expect(form.conflict == nil)
+        #expect(form.takenFromServer.isEmpty)
         #expect(form.cardFields == theirs.fields)
         #expect(form.mode == .edit(id: card.id, version: theirs.version))
         #expect(!form.isDirty)

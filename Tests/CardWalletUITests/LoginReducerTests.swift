@@ -75,6 +75,19 @@ import Testing
         #expect(!login.isSubmitting)
     }
 
+    @Test func aServerThatIsNotTheAPIGetsAHintAndTheWholeMessageShows() {
+        var state = AppState(server: "http://127.0.0.1:8080", email: testEmail, password: "pw")
+        let effects = state.press(.enter)
+        let message = "The server refused POST /auth/login as invalid (E01). The server said: “There is no such endpoint.”"
+        state.answer(effects) { _ in .failure(UIFailure(.validation(fields: [:]), message: message)) }
+        #expect(state.login.error?.field == nil)
+        #expect(state.login.error?.message.hasSuffix("Is the server address the API's base URL, e.g. http://127.0.0.1:8080/v1?") == true)
+        // Wrapped under the form, not cut after one line.
+        let text = Renderer.render(state).text
+        #expect(text.contains("no such endpoint"))
+        #expect(text.contains("http://127.0.0.1:8080/v1?"))
+    }
+
     @Test func rateLimitedSaysWhenToRetry() {
         var login = LoginState(server: testServer, email: testEmail, password: "pw")
         _ = login.reduce(.failed(UIFailure(.rateLimited(retryAfterSeconds: 30), message: "slow down")))

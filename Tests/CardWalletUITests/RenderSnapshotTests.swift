@@ -9,6 +9,10 @@ import Testing
     static func mixedPage() -> CardPage {
         var cards = SampleCards.summaries(count: 9)
         cards.insert(contentsOf: SampleCards.hostile, at: 2)
+        // A Devanagari conjunct is one grapheme of three terminal cells: nothing of it is lost.
+        cards.append(CardSummary(
+            id: "hindi", name: "Priya (प्रिया)", title: "डेटा वैज्ञानिक", company: "क्षितिज Labs",
+            email: "priya@example.in", updatedAt: SampleCards.epoch))
         cards.append(CardSummary(
             id: "long", name: "Maximilian Alexander Wolfeschlegelsteinhausenbergerdorff",
             title: "Senior Principal Distinguished Engineer of Everything", company: "北京字节跳动科技有限公司",
@@ -53,6 +57,18 @@ import Testing
         detail.press(.char("l"))
         result.append(("detail 120x40", detail))
 
+        var wide = list(width: 120, height: 40)
+        wide.send(.log(LogLine(id: 6, time: SampleCards.epoch, kind: .request, method: "GET", path: "/cards?offset=0&limit=100")))
+        wide.send(.log(hostileLogLine()))
+        wide.press(.char("l"), .char("s"))
+        result.append(("list 120x40", wide))
+
+        var notLoaded = AppState(server: testServer, email: testEmail, password: "pw", width: 80, height: 24)
+        let loginEffects0 = notLoaded.press(.enter)
+        let pageEffects = notLoaded.answer(loginEffects0) { _ in .success(.loggedIn(email: testEmail, server: testServer)) }
+        notLoaded.answer(pageEffects) { _ in .failure(UIFailure(.server(status: 503), message: "The server failed (E99)")) }
+        result.append(("list not loaded 80x24", notLoaded))
+
         var small = list(width: 59, height: 14)
         small.press(.char("j"))
         result.append(("too small 59x14", small))
@@ -85,6 +101,17 @@ import Testing
         reauth.send(.session(.expired(email: testEmail, server: testServer)))
         reauth.type("pw")
         result.append(("reauth 80x24", reauth))
+
+        // The smallest screen, with the log pane open and a wrong password: the dialog covers
+        // the pane rather than drawing outside its box.
+        var tight = list(width: 60, height: 15)
+        tight.send(.log(hostileLogLine()))
+        tight.press(.char("l"))
+        tight.send(.session(.expired(email: testEmail, server: testServer)))
+        tight.type("pw")
+        let relogin = tight.press(.enter)
+        tight.answer(relogin) { _ in .failure(UIFailure(.loginFailed, message: "wrong")) }
+        result.append(("reauth with log 60x15", tight))
         return result
     }
 }
@@ -116,6 +143,20 @@ extension RenderSnapshotTests {
         }
     }
 
+    @Test func everyStateRendersAtEverySizeWithoutATrap() {
+        // A resize can land on any size, including none at all; no frame may trap, and every
+        // frame has the terminal's size.
+        let sizes = [(0, 0), (1, 1), (2, 40), (40, 2), (59, 14), (60, 15), (61, 16), (70, 18), (100, 30), (250, 80)]
+        for (name, state) in Self.states() {
+            for (width, height) in sizes {
+                var resized = state
+                resized.send(.resize(width: width, height: height))
+                let grid = Renderer.render(resized)
+                #expect(grid.width == width && grid.height == height, "\(name) at \(width)x\(height)")
+            }
+        }
+    }
+
     @Test func selectionIsReverseVideoNotColourAlone() {
         let state = Self.list(width: 80, height: 24)
         let grid = Renderer.render(state)
@@ -133,7 +174,7 @@ extension RenderSnapshotTests {
         let row = state.layout.statusRow
         let styles = (0..<grid.width).map { grid[$0, row].style }
         #expect(styles.contains(Theme.error))
-        #expect(grid.text.contains("│ Could not load cards: the server failed"))
+        #expect(grid.text.contains("│ Could not load cards: server error 500; see the log (l)"))
     }
 
     @Test func listFrameCostIsIndependentOfTheCardCount() {

@@ -93,6 +93,12 @@ actor Gate {
         await waitUntil(step: step) { backend.lastText.contains("Kim Min-ji") }
         #expect(backend.frames.last?.width == 100)
 
+        // Ctrl-L asks the terminal for a whole new frame, and one is painted.
+        let frames = backend.frames.count
+        backend.events = [.key(.ctrl("l"))]
+        await waitUntil(step: step) { backend.frames.count > frames }
+        #expect(backend.fullRepaints == 1)
+
         backend.events = [.key(.char("q"))]
         let final = await runner.run()
         #expect(final.isQuitting)
@@ -171,6 +177,51 @@ actor Gate {
         #expect(runner.state.message == nil)
         await gate.open()
         await waitUntil(step: step) { !runner.state.isBusy }
+        runner.finish()
+    }
+
+    @Test func quittingWaitsForAChangeOnItsWayToTheServer() async {
+        let gate = Gate()
+        let backend = FakeBackend()
+        let runner = AppRunner(state: AppState.loggedIn(cards: 3), backend: backend, pollMilliseconds: 0) { _ in
+            await gate.wait()
+            return .success(.reordered)
+        }
+        let step: () async -> Void = { _ = await runner.step() }
+        backend.events = [.key(.char("J"))]
+        await waitUntil(step: step) { runner.state.pendingChanges == 1 }
+        backend.events = [.key(.char("q"))]
+        await waitUntil(step: step) { runner.state.isQuitting }
+        #expect(runner.state.message?.text == "Quitting once your change reaches the server… (Ctrl-C quits now)")
+        async let sent = runner.finishSending(timeout: .seconds(60))
+        await gate.open()
+        #expect(await sent)
+        // While it waited, the frames said why.
+        #expect(backend.frames.contains { $0.text.contains("Quitting once your change reaches the server") })
+        #expect(runner.state.pendingChanges == 0)
+        runner.finish()
+    }
+
+    @Test func ctrlCOrTheDeadlineStopsWaitingForChanges() async {
+        let clock = ManualClock()
+        let gate = Gate()
+        let backend = FakeBackend()
+        let runner = AppRunner(
+            state: AppState.loggedIn(cards: 3), backend: backend, clock: clock, pollMilliseconds: 0
+        ) { _ in
+            await gate.wait()
+            return .success(.reordered)
+        }
+        let step: () async -> Void = { _ = await runner.step() }
+        backend.events = [.key(.char("J")), .key(.char("q"))]
+        await waitUntil(step: step) { runner.state.isQuitting }
+        backend.events = [.key(.char("x")), .key(.ctrl("c"))]
+        #expect(await runner.finishSending(timeout: .seconds(60)) == false)
+        #expect(backend.events.isEmpty)
+        #expect(runner.state.pendingChanges == 1)
+        // No key at all: the deadline (on the injected clock, which does not move) ends it.
+        #expect(await runner.finishSending(timeout: .zero) == false)
+        await gate.open()
         runner.finish()
     }
 }

@@ -21,6 +21,30 @@ import Testing
         #expect(DisplayWidth.of("") == 0)
     }
 
+    @Test func clustersOfSeveralLettersTakeACellPerLetter() throws {
+        // प्रि is one grapheme (a conjunct: PA, VIRAMA, RA, VOWEL SIGN I) but three terminal
+        // cells, as wcwidth counts it; curses cannot hold it in one, so it is split, not cut.
+        let text = "\u{92A}\u{94D}\u{930}\u{93F}"
+        #expect(text.count == 1)
+        let conjunct = try #require(text.first)
+        #expect(DisplayWidth.of(conjunct) == 3)
+        var cells: [(String, Int)] = []
+        DisplayWidth.forEachCell(of: conjunct) { cells.append((String($0), $1)) }
+        #expect(cells.map(\.0) == ["\u{92A}\u{94D}", "\u{930}", "\u{93F}"])
+        #expect(cells.map(\.1) == [1, 1, 1])
+        #expect(DisplayWidth.of("प्रिया") == 5)
+        // Thai SARA AM is a spacing character inside its syllable.
+        #expect(DisplayWidth.of("\u{E01}\u{E33}") == 2)
+        // Emoji sequences and Hangul jamo stay one cell.
+        for text in ["👨‍👩‍👧", "👍🏽", "🇰🇷", "\u{1100}\u{1161}\u{11A8}", "e\u{301}"] {
+            var count = 0
+            let character = try #require(text.first)
+            #expect(text.count == 1)
+            DisplayWidth.forEachCell(of: character) { _, _ in count += 1 }
+            #expect(count == 1, "\(text)")
+        }
+    }
+
     @Test func newerEmojiAreWideThroughTheStandardLibrary() {
         // U+1FAE8 SHAKING FACE (Unicode 15) is newer than the generated table.
         #expect(DisplayWidth.of(Character("\u{1FAE8}")) == 2)
@@ -132,6 +156,21 @@ import Testing
             let scalars = grid[x, 0].character.unicodeScalars
             #expect(scalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) })
         }
+    }
+
+    @Test func aConjunctKeepsEveryLetterAndIsCutOnlyWhole() {
+        var grid = Grid(width: 12, height: 1)
+        #expect(grid.draw("(प्रिया)", x: 0, y: 0) == 7)
+        #expect((0..<7).map { grid[$0, 0].width } == [1, 1, 1, 1, 1, 1, 1])
+        #expect(grid.text == "(प्रिया)")
+        // Four columns fit "a" and the cluster of three exactly; three do not: the cluster
+        // goes whole, never a letter of it.
+        var exact = Grid(width: 4, height: 1)
+        exact.draw("aप्रि", x: 0, y: 0)
+        #expect(exact.text == "aप्रि")
+        var narrow = Grid(width: 3, height: 1)
+        narrow.draw("aप्रि", x: 0, y: 0)
+        #expect(narrow.text == "a …")
     }
 
     @Test func clipsAtTheRightEdge() {

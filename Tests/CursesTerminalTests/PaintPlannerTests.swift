@@ -49,6 +49,17 @@ struct PaintPlannerTests {
         #expect(plan(before, from: before).isEmpty)
     }
 
+    @Test("A Devanagari conjunct drawn by the UI core is painted letter by letter, none lost")
+    func conjunctCells() {
+        // The UI core splits प्रिया (two graphemes) into the five cells wcwidth gives it.
+        var grid = Grid(width: 7, height: 1)
+        grid.draw("प्रिया", x: 0, y: 0)
+        let operations = plan(grid)
+        #expect(operations.map(\.x) == [0, 1, 2, 3, 4, 5, 6])
+        #expect(text(operations) == "प्रिया  ")
+        #expect(!operations.contains { $0.text == [0x3F] })
+    }
+
     @Test("A wide character is one write; the cell it covers is skipped")
     func wideCharacters() {
         var grid = Grid(width: 6, height: 1)

@@ -40,6 +40,11 @@ struct SlidingWindowLimiter<Key: Hashable & Sendable>: Sendable {
         return nil
     }
 
+    /// How many events `key` had within the window before `now`.
+    mutating func count(_ key: Key, now: Date) -> Int {
+        trimmed(key, now: now).count
+    }
+
     /// Forgets `key`'s events.
     mutating func reset(_ key: Key) {
         events[key] = nil

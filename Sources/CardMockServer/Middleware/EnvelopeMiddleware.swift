@@ -6,7 +6,8 @@ import Logging
 /// envelope, counts the request in the statistics and writes one structured log line.
 ///
 /// The log line carries method, path (never the query), status, error code, duration and
-/// client address — never headers or bodies, so no token or password can reach the log.
+/// client address — never headers or bodies, so no token or password can reach the log. At
+/// the `debug` level a line also marks each request's arrival.
 struct EnvelopeMiddleware: RouterMiddleware {
     typealias Context = MockServerRequestContext
 
@@ -18,6 +19,9 @@ struct EnvelopeMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let start = ContinuousClock.now
+        context.logger.debug(
+            "request received",
+            metadata: ["method": "\(request.method.rawValue)", "path": "\(Self.loggablePath(request.uri.path))"])
         if latency > .zero { try? await Task.sleep(for: latency) }
         var response: Response
         var errorCode: ErrorCode?

@@ -123,7 +123,8 @@ struct CardRoutes {
     private static func integer(
         _ text: String?, default value: Int, range: ClosedRange<Int>, name: String, problems: inout [String: String]
     ) -> Int {
-        guard let text else { return value }
+        // `?offset=&limit=` (empty values) means the defaults, as if the parameters were absent.
+        guard let text, !text.isEmpty else { return value }
         guard let number = Int(text), range.contains(number) else {
             problems[name] = "must be a whole number from \(range.lowerBound) to \(range.upperBound)"
             return value

@@ -129,6 +129,7 @@ public final class RunningMockServer: Sendable {
         if text.contains("Address already in use") { return "the address is already in use" }
         if text.contains("Permission denied") { return "permission denied" }
         if text.contains("Cannot assign requested address") { return "this machine has no such address" }
+        if text.contains("UnknownHost") { return "there is no such host or address" }
         return text.count > 200 ? String(text.prefix(200)) + "…" : text
     }
 }

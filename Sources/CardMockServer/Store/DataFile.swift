@@ -31,7 +31,9 @@ struct DataFile: Sendable {
     /// The snapshot in the file, or `nil` when there is no file yet.
     /// - Throws: ``MockServerError/dataFile(path:reason:)`` when it exists but cannot be used.
     func load() throws(MockServerError) -> DataSnapshot? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return nil }
+        if isFolder.boolValue { throw .dataFile(path: path, reason: "it is a folder; give the path of a file in it") }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -54,6 +56,20 @@ struct DataFile: Sendable {
         return snapshot
     }
 
+    /// Removes temporary files a crash (`kill -9` in the middle of a save) left beside the file.
+    /// They never hold anything the file lacks: a save is answered only after its rename.
+    func removeStaleTemporaries() {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent()
+        let prefix = Self.temporaryPrefix(for: url.lastPathComponent)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+    }
+
+    private static func temporaryPrefix(for fileName: String) -> String { "." + fileName + ".tmp-" }
+
     /// Replaces the file with `snapshot`, atomically and durably.
     /// - Throws: ``MockServerError/dataFile(path:reason:)`` naming the failed step.
     func save(_ snapshot: DataSnapshot) throws(MockServerError) {
@@ -65,7 +81,7 @@ struct DataFile: Sendable {
         }
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
-        let temporary = folder + "/." + url.lastPathComponent + ".tmp-" + CardIdentifier.make(prefix: "w")
+        let temporary = folder + "/" + Self.temporaryPrefix(for: url.lastPathComponent) + CardIdentifier.make(prefix: "w")
         try writeDurably(data, to: temporary)
         guard rename(temporary, path) == 0 else {
             let reason = "renaming the new file into place failed (\(Self.errorText()))"

@@ -4,16 +4,20 @@ import Foundation
 extension ServerState {
     /// Checks an email and password and starts a session (E02 on failure, E10 past the limit).
     func login(email: String, password: String, client: String) async throws(APIError) -> TokenGrant {
-        // The attempt is counted before bcrypt runs (the actor is free meanwhile), so parallel
-        // guesses cannot slip past the limit; a success clears the count again.
-        if let wait = countLoginAttempt(client: client, email: email) {
+        // Attempts in flight count as possible failures, so parallel guesses cannot slip past
+        // the limit; attempts that would only reach it because of those wait for them rather
+        // than fail, so parallel logins with the right password are never refused.
+        if let wait = await beginLoginAttempt(client: client, email: email) {
             logger.notice("Login refused: too many failures", metadata: ["client": "\(client)"])
             throw .tooManyRequests("Too many failed logins for this account from your address.", retryAfter: wait)
         }
         let (userID, hash) = passwordHash(forEmail: email)
         let matches = await PasswordHasher.verify(password, hash: hash)
-        guard matches, let userID, let user = user(id: userID) else { throw .loginFailed }
-        recordSuccessfulLogin(client: client, email: email)
+        guard matches, let userID, let user = user(id: userID) else {
+            finishLoginAttempt(client: client, email: email, succeeded: false)
+            throw .loginFailed
+        }
+        finishLoginAttempt(client: client, email: email, succeeded: true)
         let now = clock.now
         let lifetimes = lifetimes
         let pair = try mutate { (data) throws(APIError) in data.tokens.login(userID: userID, now: now, lifetimes: lifetimes) }

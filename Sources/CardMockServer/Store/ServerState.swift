@@ -14,7 +14,9 @@ actor ServerState {
     private let dataFile: DataFile?
     private(set) var snapshot: DataSnapshot
     private var usersByEmail: [String: String] = [:]
-    private var failedLogins: SlidingWindowLimiter<String>
+    private var failedLogins: LoginThrottle<String>
+    /// Login attempts waiting for others with the same key to finish (see ``LoginThrottle``).
+    private var loginWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
     private var refreshes: SlidingWindowLimiter<String>
     /// A hash checked when the email is unknown, so both cases take the same time.
     private let decoyHash: String
@@ -34,7 +36,7 @@ actor ServerState {
         self.dataFile = dataFile
         self.snapshot = snapshot
         self.decoyHash = decoyHash
-        failedLogins = SlidingWindowLimiter(limit: configuration.limits.failedLoginsPerMinute)
+        failedLogins = LoginThrottle(limit: configuration.limits.failedLoginsPerMinute)
         refreshes = SlidingWindowLimiter(limit: configuration.limits.refreshesPerMinute)
         usersByEmail = Self.emailIndex(snapshot.users)
     }
@@ -48,6 +50,7 @@ actor ServerState {
         let dataFile = configuration.dataFile.map { DataFile(path: $0) }
         let decoyHash = await PasswordHasher.hash(
             OpaqueToken.base64URL(OpaqueToken.randomBytes(16)), cost: configuration.passwordHashCost)
+        dataFile?.removeStaleTemporaries()
         if let dataFile, let stored = try dataFile.load() {
             logger.info("Loaded data file", metadata: ["path": "\(dataFile.path)", "cards": "\(stored.cards.cards.count)"])
             return ServerState(
@@ -124,14 +127,28 @@ actor ServerState {
 
     // MARK: Rate limits
 
-    /// Counts a login attempt for this client and account; seconds to wait when the recent
-    /// attempts (successes clear them) reach the limit, else nil.
-    func countLoginAttempt(client: String, email: String) -> Int? {
-        failedLogins.attempt(Self.loginKey(client: client, email: email), now: clock.now)
+    /// Waits until a login for this client and account may be checked. Returns the seconds to
+    /// wait when recent failures reach the limit; else `nil`, and the attempt is in flight
+    /// until ``finishLoginAttempt(client:email:succeeded:)``.
+    func beginLoginAttempt(client: String, email: String) async -> Int? {
+        let key = Self.loginKey(client: client, email: email)
+        while true {
+            switch failedLogins.begin(key, now: clock.now) {
+            case .proceed: return nil
+            case .refuse(let retryAfter): return retryAfter
+            case .wait:
+                // Actor reentrancy: the attempts in flight finish meanwhile and wake this one.
+                await withCheckedContinuation { loginWaiters[key, default: []].append($0) }
+            }
+        }
     }
 
-    func recordSuccessfulLogin(client: String, email: String) {
-        failedLogins.reset(Self.loginKey(client: client, email: email))
+    /// Records the outcome of a login that ``beginLoginAttempt(client:email:)`` let through,
+    /// and lets the attempts waiting behind it decide again.
+    func finishLoginAttempt(client: String, email: String, succeeded: Bool) {
+        let key = Self.loginKey(client: client, email: email)
+        failedLogins.finish(key, succeeded: succeeded, now: clock.now)
+        for waiter in loginWaiters.removeValue(forKey: key) ?? [] { waiter.resume() }
     }
 
     /// Counts a refresh attempt; seconds to wait when the client is over its limit, else nil.

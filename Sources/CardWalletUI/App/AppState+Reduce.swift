@@ -8,6 +8,9 @@ extension AppState {
         switch action {
         case .key(let key):
             guard let command = command(for: key) else { return [] }
+            // Too small, nothing of the app shows: a key would act unseen (d then y deleting a
+            // card nobody can see). Only Ctrl-C, which the notice names, still works.
+            if layout.isTooSmall, command != .global(.quitNow), command != .global(.redraw) { return [] }
             return perform(command, key: key)
         case .resize(let width, let height):
             self.width = max(0, width)
@@ -62,7 +65,7 @@ extension AppState {
             modal = .help(scroll: 0)
         case .toggleLog:
             log.isVisible.toggle()
-            if !log.isVisible { focus = .screen }
+            if !log.isVisible { leaveLogPane() }
         case .cycleLogHeight:
             if log.isVisible {
                 log.height = log.height.next
@@ -74,10 +77,15 @@ extension AppState {
                 showMessage(.info, "The log pane is hidden: press l to show it")
                 return []
             }
-            focus = focus == .screen ? .log : .screen
+            if focus == .log {
+                leaveLogPane()
+            } else {
+                focus = .log
+            }
         case .quitNow:
-            isQuitting = true
-            return [.quit]
+            return quit()
+        case .redraw:
+            return [.redraw]
         }
         return settleAfterResize()
     }
@@ -100,9 +108,15 @@ extension AppState {
             log.failuresOnly.toggle()
             if let selected = log.selectedLine, log.failuresOnly, !selected.isFailure { log.selectedID = nil }
         case .leave:
-            focus = .screen
+            leaveLogPane()
         }
         return settleAfterResize()
+    }
+
+    /// Gives the keyboard back to the screen; the pane follows the newest line again.
+    private mutating func leaveLogPane() {
+        focus = .screen
+        log.selectedID = nil
     }
 
     private mutating func answer(_ command: ConfirmCommand) -> [Effect] {
@@ -146,9 +160,19 @@ extension AppState {
         return mapList([load])
     }
 
+    /// Stops the app. Changes still on their way to the server are waited for (see
+    /// ``AppRunner/finishSending(timeout:)``), and the status bar says so.
+    mutating func quit() -> [Effect] {
+        isQuitting = true
+        if pendingChanges > 0 {
+            showMessage(.warning, "Quitting once your change reaches the server… (Ctrl-C quits now)")
+        }
+        return [.quit]
+    }
+
     /// Shows `text` in the status bar until it expires.
-    mutating func showMessage(_ kind: StatusMessage.Kind, _ text: String) {
-        message = StatusMessage(kind, text, expires: now + StatusMessage.lifetime(of: kind))
+    mutating func showMessage(_ kind: StatusMessage.Kind, _ text: String, topic: StatusMessage.Topic? = nil) {
+        message = StatusMessage(kind, text, expires: now + StatusMessage.lifetime(of: kind), topic: topic)
     }
 
     /// Registers a request and returns the effect that starts it.

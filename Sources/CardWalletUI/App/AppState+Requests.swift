@@ -23,11 +23,12 @@ extension AppState {
             guard generation == list.generation else { return [] }
             switch result {
             case .success(.cards(let page)):
+                if message?.topic == .loadingCards { message = nil }
                 return reduceList(.pageLoaded(page))
             case .success:
                 return reduceList(.pageFailed)
             case .failure(let failure):
-                showFailure(failure, doing: "Could not load cards")
+                showFailure(failure, doing: "Could not load cards", topic: .loadingCards)
                 return reduceList(.pageFailed)
             }
         case .openCard(let id):
@@ -185,19 +186,20 @@ extension AppState {
         }
     }
 
-    /// Shows a failure in the status bar, in the error style.
-    mutating func showFailure(_ failure: UIFailure, doing what: String) {
+    /// Shows a failure in the status bar, in the error style: short enough to read in one
+    /// line; the log pane keeps the server's whole answer.
+    mutating func showFailure(_ failure: UIFailure, doing what: String, topic: StatusMessage.Topic? = nil) {
         let text: String = switch failure.kind {
         case .rateLimited(let seconds):
             "\(what): too many requests (E10); try again \(seconds.map { "in \($0) s" } ?? "shortly")"
         case .cannotConnect(let url):
             "\(what): cannot connect to \(url) (\(failure.message))"
-        case .server(let status):
-            "\(what): the server failed\(status.map { " (\($0))" } ?? ""): \(failure.message)"
+        case .server(let status?):
+            "\(what): server error \(status); see the log (l)"
         default:
             "\(what): \(failure.message)"
         }
-        showMessage(.error, text)
+        showMessage(.error, text, topic: topic)
     }
 
     /// Follows the session's own news (from the session's state stream).

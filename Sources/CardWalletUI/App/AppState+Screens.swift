@@ -35,8 +35,7 @@ extension AppState {
             case .logOut:
                 result.append(request(.logOut, .logOut))
             case .quit:
-                isQuitting = true
-                result.append(.quit)
+                result += quit()
             case .message(let kind, let text):
                 showMessage(kind, text)
             }
@@ -77,8 +76,11 @@ extension AppState {
         for effect in effects {
             switch effect {
             case .create(let fields, let imagePath):
+                // What the last attempt said is stale now; "saving…" shows instead.
+                message = nil
                 result.append(request(.createCard(fields, imagePath: imagePath), .save))
             case .update(let id, let fields, let version):
+                message = nil
                 result.append(request(.updateCard(id: id, fields: fields, version: version), .save))
             case .leave(let discarding):
                 if discarding {
@@ -103,8 +105,7 @@ extension AppState {
             case .submit(let server, let email, let password):
                 result.append(request(.logIn(server: server, email: email, password: password), .logIn))
             case .quit:
-                isQuitting = true
-                result.append(.quit)
+                result += quit()
             }
         }
         return result

@@ -27,6 +27,14 @@ public struct AppState: Equatable, Sendable {
         /// The server's version of a card, after a conflict without one.
         case fetchConflict(id: String)
         case logOut
+
+        /// Whether the request changes the wallet (a save, a delete, a new order).
+        public var isChange: Bool {
+            switch self {
+            case .save, .delete, .reorder: true
+            default: false
+            }
+        }
     }
 
     /// A request in flight and why it was made.
@@ -113,6 +121,12 @@ public struct AppState: Equatable, Sendable {
 
     /// Whether any request is in flight (the spinner turns).
     public var isBusy: Bool { !pending.isEmpty }
+
+    /// How many of the user's changes are on their way to the server: saves, deletes and new
+    /// wallet orders in flight or queued. Quitting waits for them.
+    public var pendingChanges: Int {
+        pending.values.filter(\.purpose.isChange).count + (queuedReorder == nil ? 0 : 1)
+    }
 
     /// The frame of the spinner, from the time.
     public var spinnerFrame: Int { Int(now.components.seconds * 10 + now.components.attoseconds / 100_000_000_000_000_000) }

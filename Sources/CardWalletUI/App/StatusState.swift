@@ -11,12 +11,22 @@ public struct StatusMessage: Equatable, Sendable {
     public var text: String
     /// When it disappears, in the time of ``AppAction/tick(now:)``.
     public var expires: Duration
+    /// What the message is about, when news on that subject makes it stale: a failed page
+    /// load's error goes away as soon as a page loads.
+    public var topic: Topic?
 
-    /// A message that lasts until `expires`.
-    public init(_ kind: Kind, _ text: String, expires: Duration) {
+    /// Subjects whose messages later news makes stale.
+    public enum Topic: Equatable, Sendable {
+        /// Loading the card list.
+        case loadingCards
+    }
+
+    /// A message that lasts until `expires` (or until news about `topic`).
+    public init(_ kind: Kind, _ text: String, expires: Duration, topic: Topic? = nil) {
         self.kind = kind
         self.text = text
         self.expires = expires
+        self.topic = topic
     }
 
     /// How long a message of `kind` stays: errors longer, so they can be read.

@@ -15,4 +15,13 @@ public protocol TerminalBackend: AnyObject {
 
     /// Restores the terminal to the state it was in before the program started.
     func restore()
+
+    /// Makes the next ``present(_:)`` clear the terminal and paint every cell (Ctrl-L, after
+    /// something else wrote on the screen).
+    func requestFullRepaint()
+}
+
+extension TerminalBackend {
+    /// Does nothing: for backends whose every frame is whole anyway.
+    public func requestFullRepaint() {}
 }

@@ -30,6 +30,8 @@ public enum GlobalCommand: Hashable, Sendable {
     case switchFocus
     /// Leave at once (Ctrl-C).
     case quitNow
+    /// Clear the terminal and paint everything again (Ctrl-L), after something else wrote on it.
+    case redraw
 }
 
 /// The card list.

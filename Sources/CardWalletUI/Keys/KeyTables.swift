@@ -22,6 +22,7 @@ public enum KeyTables {
         KeyBinding(.char("L"), command: .global(.cycleLogHeight), "make the log pane taller (cycles)"),
         KeyBinding(.char("f"), command: .log(.toggleFailures), "log pane: show only failures, or everything"),
         KeyBinding(.tab, command: .global(.switchFocus), "move between the screen and the log pane"),
+        KeyBinding(.ctrl("l"), command: .global(.redraw), "redraw the screen"),
         KeyBinding(.ctrl("c"), command: .global(.quitNow), "quit at once"),
     ])
 
@@ -29,11 +30,13 @@ public enum KeyTables {
     public static let typingGlobal = KeyTable("Everywhere (while typing)", [
         KeyBinding(.function(1), command: .global(.help), "show the keys of this screen", hint: KeyHint("F1", "help")),
         KeyBinding(.function(2), command: .global(.toggleLog), "show or hide the network log"),
+        KeyBinding(.ctrl("l"), command: .global(.redraw), "redraw the screen"),
         KeyBinding(.ctrl("c"), command: .global(.quitNow), "quit at once"),
     ])
 
     /// Over a dialog or a page: only the way out of the program.
     public static let interrupt = KeyTable("Always", [
+        KeyBinding(.ctrl("l"), command: .global(.redraw), "redraw the screen"),
         KeyBinding(.ctrl("c"), command: .global(.quitNow), "quit at once"),
     ])
 

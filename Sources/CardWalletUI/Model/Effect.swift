@@ -74,4 +74,6 @@ public enum Effect: Equatable, Sendable {
     case perform(RequestID, Request)
     /// Stop the main loop and restore the terminal.
     case quit
+    /// Clear the terminal and paint the next frame whole.
+    case redraw
 }

@@ -5,6 +5,11 @@ extension Renderer {
                           focused: Bool, masked: Bool = false) {
         guard width > 0 else { return }
         grid.fill(x: x, y: y, width: width, height: 1, style: Theme.input)
+        guard focused || masked else {
+            // Without the cursor the start matters most: cut the end, with an ellipsis.
+            grid.draw(field.text, x: x, y: y, width: width, style: Theme.input)
+            return
+        }
         let pieces: [String] = masked
             ? Array(repeating: "*", count: field.text.count)
             : field.text.map { SafeText.escaped(String($0)) }
@@ -26,7 +31,7 @@ extension Renderer {
         }
         if cursor == pieces.count { cursorColumn = column }
         if focused, cursorColumn < x + width {
-            let cellWidth = cursor < pieces.count ? max(1, grid[cursorColumn, y].width == 2 ? 2 : 1) : 1
+            let cellWidth = cursor < pieces.count ? max(1, widths[cursor]) : 1
             grid.restyle(x: cursorColumn, y: y, width: cellWidth, style: Theme.cursor)
         }
     }

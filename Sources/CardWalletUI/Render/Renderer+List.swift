@@ -57,8 +57,10 @@ extension Renderer {
 
         if rows.isEmpty {
             let text: String
-            if !list.hasLoaded {
+            if !list.hasLoaded || (!cards.isTotalKnown && list.isLoadingPage) {
                 text = "Loading cards…"
+            } else if !cards.isTotalKnown {
+                text = "The cards could not be loaded: press r to try again (l shows the network log)"
             } else if cards.isFiltered {
                 text = cards.isComplete ? "No card matches “\(cards.query)”" : "No match among the cards loaded so far; loading more…"
             } else if cards.total == 0 {

@@ -2,36 +2,58 @@ extension Renderer {
     static func drawLogin(_ grid: inout Grid, _ state: AppState, _ layout: Layout) {
         let top = layout.content.lowerBound + 1
         grid.draw("Log in to a card server", x: 2, y: top, style: Theme.label)
-        drawLoginFields(&grid, state.login, x: 2, y: top + 2, width: grid.width - 4)
+        drawLoginFields(&grid, state.login, x: 2, y: top + 2, width: grid.width - 4, bottom: layout.content.upperBound)
     }
 
-    /// The fields of a login form from row `y`, with the inline error under its field.
-    static func drawLoginFields(_ grid: inout Grid, _ login: LoginState, x: Int, y: Int, width: Int) {
+    /// The fields of a login form from row `y` down to (not including) row `bottom`, with the
+    /// inline error under its field. A blank row separates the fields when there is room for
+    /// it; nothing is drawn at or below `bottom` (the log pane, the status bar, a box's border).
+    static func drawLoginFields(_ grid: inout Grid, _ login: LoginState, x: Int, y: Int, width: Int, bottom: Int) {
         let labelWidth = 10
         let inputWidth = max(10, min(56, width - labelWidth))
+        let errorRows = login.error == nil ? 0 : 1
+        let roomy = LoginState.Field.allCases.count * 2 + errorRows + (login.isSubmitting ? 1 : 0)
+        let gap = bottom - y >= roomy ? 1 : 0
         var row = y
-        for field in LoginState.Field.allCases {
+        for field in LoginState.Field.allCases where row < bottom {
             let isEditable = login.editable.contains(field)
             grid.draw(field.label, x: x, y: row, width: labelWidth - 1, style: Theme.label)
             if isEditable {
-                drawInput(&grid, login[field], x: x + labelWidth, y: row, width: inputWidth,
-                          focused: login.focus == field && !login.isSubmitting, masked: field == .password)
+                drawInput(
+                    &grid, login[field], x: x + labelWidth, y: row, width: inputWidth,
+                    focused: login.focus == field && !login.isSubmitting, masked: field == .password)
             } else {
                 grid.draw(login[field].text, x: x + labelWidth, y: row, width: inputWidth, style: Theme.muted)
             }
             row += 1
             if let error = login.error, error.field == field {
-                grid.draw("! " + error.message, x: x + labelWidth, y: row, width: width - labelWidth, style: Theme.error)
-                row += 1
+                row += drawError(&grid, error.message, x: x + labelWidth, y: row, width: width - labelWidth, bottom: bottom)
             }
-            row += 1
+            row += gap
         }
         if let error = login.error, error.field == nil {
-            grid.draw("! " + error.message, x: x, y: row, width: width, style: Theme.error)
-            row += 1
+            row += drawError(&grid, error.message, x: x, y: row, width: width, bottom: bottom)
         }
-        if login.isSubmitting {
+        if login.isSubmitting, row < bottom {
             grid.draw("Logging in…", x: x, y: row, width: width, style: Theme.muted)
         }
+    }
+
+    /// An inline error, wrapped onto at most three lines (and the rows left above `bottom`), the
+    /// last cut with an ellipsis when there is more.
+    ///
+    /// - Returns: The rows used.
+    private static func drawError(
+        _ grid: inout Grid, _ message: String, x: Int, y: Int, width: Int, bottom: Int
+    ) -> Int {
+        let lines = TextLayout.wrap(SafeText.escaped("! " + message), width: max(1, width))
+        let shown = lines.prefix(max(0, min(3, bottom - y)))
+        for (offset, line) in shown.enumerated() {
+            // The next line's words cannot fit after the last shown line: clipping ends it in "…".
+            let isCut = offset == shown.count - 1 && lines.count > shown.count
+            let text = isCut ? line + " " + lines[shown.count] : line
+            grid.draw(text, x: x, y: y + offset, width: width, style: Theme.error)
+        }
+        return shown.count
     }
 }

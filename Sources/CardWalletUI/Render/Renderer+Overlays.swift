@@ -12,14 +12,19 @@ extension Renderer {
     }
 
     static func drawReauth(_ grid: inout Grid, _ reauth: AppState.ReauthState, _ layout: Layout) {
-        let box = drawBox(&grid, title: "Session expired (E06)", width: 72, height: 13, layout: layout)
+        // The dialog needs 13 rows; when the log pane leaves the screen fewer, it covers the pane.
+        let height = 13
+        let area = layout.content.count >= height ? layout.content : 1..<layout.statusRow
+        let box = drawBox(&grid, title: "Session expired (E06)", width: 72, height: height, layout: layout, area: area)
+        let bottom = box.y + box.height
         grid.draw("Log in again to carry on; nothing you typed is lost.", x: box.x, y: box.y, width: box.width)
         if !reauth.replay.isEmpty {
             let count = reauth.replay.count
             grid.draw("\(count) request\(count == 1 ? "" : "s") will be sent again after the login.",
                       x: box.x, y: box.y + 1, width: box.width, style: Theme.muted)
         }
-        drawLoginFields(&grid, reauth.login, x: box.x, y: box.y + 3, width: box.width)
+        let top = box.height >= height - 2 ? box.y + 3 : box.y + 2
+        drawLoginFields(&grid, reauth.login, x: box.x, y: top, width: box.width, bottom: bottom)
     }
 
     static func drawHelp(_ grid: inout Grid, _ state: AppState, _ layout: Layout, scroll: Int) {
@@ -63,7 +68,11 @@ extension Renderer {
         grid.fill(x: 0, y: pane.lowerBound, width: grid.width, height: 1, style: Theme.paneTitle)
         grid.draw(title, x: 0, y: pane.lowerBound, style: Theme.paneTitle)
         let viewport = layout.logViewport
-        let selected = log.selectedID.flatMap { id in shown.firstIndex { log.buffer[$0].id == id } } ?? (shown.count - 1)
+        // Without the keyboard the pane always follows the newest line.
+        let selected =
+            state.focus == .log
+            ? log.selectedID.flatMap { id in shown.firstIndex { log.buffer[$0].id == id } } ?? (shown.count - 1)
+            : shown.count - 1
         let first = max(0, min(selected - viewport + 1, shown.count - viewport))
         let end = min(shown.count, first + viewport)
         guard first < end else { return }

@@ -60,9 +60,14 @@ public enum Renderer {
             title = "CardWallet · log in"
         case .list:
             let cards = state.list.cards
-            var text = "CardWallet · \(cards.total) card\(cards.total == 1 ? "" : "s")"
-            if !cards.isComplete, state.list.hasLoaded { text += " (\(cards.loadedCount) loaded)" }
-            title = text
+            if cards.isTotalKnown {
+                var text = "CardWallet · \(cards.total) card\(cards.total == 1 ? "" : "s")"
+                if !cards.isComplete { text += " (\(cards.loadedCount) loaded)" }
+                title = text
+            } else {
+                let loading = !state.list.hasLoaded || state.list.isLoadingPage
+                title = loading ? "CardWallet · loading cards…" : "CardWallet · cards not loaded"
+            }
             right = "sorted by \(cards.sortOrder.label)"
         case .detail:
             title = "CardWallet · card"
@@ -99,7 +104,10 @@ public enum Renderer {
             grid.draw(session, x: x, y: row, style: sessionStyle)
             return
         }
-        let sessionWidth = min(DisplayWidth.of(session), max(0, grid.width * 2 / 5))
+        // The message comes first: the session gets what it leaves, but at least 20 columns.
+        let fullSession = DisplayWidth.of(SafeText.escaped(session))
+        let messageWidth = DisplayWidth.of(SafeText.escaped(message.text))
+        let sessionWidth = min(fullSession, max(20, grid.width - x - 3 - messageWidth))
         x += grid.draw(session, x: x, y: row, width: sessionWidth, style: sessionStyle)
         x += grid.draw(" │ ", x: x, y: row, style: Theme.border)
         grid.draw(message.text, x: x, y: row, style: Theme.message(message.kind))
@@ -127,12 +135,16 @@ public enum Renderer {
         return (help + others).compactMap(\.hint)
     }
 
-    /// Draws a box with a border and a title, cleared inside; returns its inner rectangle.
-    static func drawBox(_ grid: inout Grid, title: String, width: Int, height: Int, layout: Layout) -> (x: Int, y: Int, width: Int, height: Int) {
+    /// Draws a box with a border and a title, cleared inside, centred in `area` (rows; the
+    /// screen's content rows when `nil`); returns its inner rectangle.
+    static func drawBox(
+        _ grid: inout Grid, title: String, width: Int, height: Int, layout: Layout, area: Range<Int>? = nil
+    ) -> (x: Int, y: Int, width: Int, height: Int) {
+        let area = area ?? layout.content
         let width = min(width, grid.width - 2)
-        let height = min(height, layout.content.count)
+        let height = min(height, area.count)
         let x = max(0, (grid.width - width) / 2)
-        let y = layout.content.lowerBound + max(0, (layout.content.count - height) / 2)
+        let y = area.lowerBound + max(0, (area.count - height) / 2)
         grid.fill(x: x, y: y, width: width, height: height)
         let horizontal = String(repeating: "─", count: max(0, width - 2))
         grid.draw("┌" + horizontal + "┐", x: x, y: y, style: Theme.border)

@@ -71,8 +71,36 @@ public final class AppRunner {
     @discardableResult
     public func run() async -> AppState {
         while await step() {}
+        await finishSending()
         finish()
         return state
+    }
+
+    /// After a quit, keeps the loop turning (results, time, frames) while the user's changes
+    /// are still on their way to the server, so a save pressed just before `q` is not lost; at
+    /// most `timeout`, and Ctrl-C (or a termination signal) stops waiting at once.
+    ///
+    /// - Returns: Whether every change reached the server (or failed there) in time.
+    @discardableResult
+    public func finishSending(timeout: Duration = .seconds(5)) async -> Bool {
+        let deadline = uptime() + timeout
+        while state.pendingChanges > 0, uptime() < deadline {
+            if let event = backend.nextEvent(timeoutMilliseconds: pollMilliseconds) {
+                switch event {
+                case .key(.ctrl("c")): return false
+                case .key: break
+                case .resize(let width, let height): apply(.resize(width: width, height: height))
+                }
+            }
+            for action in inbox.drain() {
+                if case .completed(let id, _) = action { requests[id] = nil }
+                apply(action)
+            }
+            apply(.tick(now: uptime()))
+            present()
+            await Task.yield()
+        }
+        return state.pendingChanges == 0
     }
 
     /// One turn of the loop; the first also adopts the terminal's size and paints a frame.
@@ -132,6 +160,8 @@ public final class AppRunner {
                     let result = await perform(request)
                     inbox.send(.completed(id, result))
                 }
+            case .redraw:
+                backend.requestFullRepaint()
             case .quit:
                 break
             }

@@ -16,20 +16,26 @@ public enum DisplayWidth {
         return isWide(scalar) ? 2 : 1
     }
 
-    /// The columns one grapheme takes: 0, 1 or 2.
+    /// The columns one grapheme takes, as a terminal lays it out.
     ///
-    /// A cluster takes the width of its first scalar, except that an emoji presentation
+    /// An emoji cluster takes the width of its first scalar, except that an emoji presentation
     /// selector (U+FE0F), a keycap (U+20E3) or a pair of regional indicators (a flag) makes it
-    /// two columns wide.
+    /// two columns wide: 0, 1 or 2. Any other cluster takes the columns of all its scalars, as
+    /// `wcwidth` counts them: a Devanagari conjunct such as `प्रि` (four scalars, one grapheme)
+    /// takes three, and ``forEachCell(of:_:)`` splits it into those three cells.
     public static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         var iterator = scalars.makeIterator()
         guard let first = iterator.next() else { return 0 }
         var width = of(first)
+        guard first.properties.isEmoji else {
+            while let scalar = iterator.next() { width += of(scalar) }
+            return width
+        }
         while let scalar = iterator.next() {
             switch scalar.value {
             case 0xFE0F, 0x20E3:
-                if first.properties.isEmoji { width = 2 }
+                width = 2
             case 0x1F1E6...0x1F1FF:
                 if (0x1F1E6...0x1F1FF).contains(first.value) { width = 2 }
             default:
@@ -37,6 +43,48 @@ public enum DisplayWidth {
             }
         }
         return width
+    }
+
+    /// Calls `body` with each terminal cell of `character` and its width (1 or 2), left to
+    /// right; together they take ``of(_:)-(Character)`` columns.
+    ///
+    /// Almost every grapheme is one cell. A cluster of several spacing characters that is not
+    /// an emoji (an Indic conjunct, a Thai syllable with SARA AM) becomes one cell per spacing
+    /// character, each with its combining marks, because that is how a terminal lays it out;
+    /// a curses cell could not hold it whole.
+    public static func forEachCell(of character: Character, _ body: (Character, Int) -> Void) {
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return }
+        var spacing = 0
+        if !first.properties.isEmoji {
+            for scalar in scalars where of(scalar) > 0 { spacing += 1 }
+        }
+        guard spacing > 1 else {
+            body(character, max(1, of(character)))
+            return
+        }
+        var glyph = String.UnicodeScalarView()
+        var glyphWidth = 0
+        func flush() {
+            let text = String(glyph)
+            if text.count == 1, let cell = text.first {
+                body(cell, max(1, glyphWidth))
+            } else {
+                // Not one grapheme after all: one cell per scalar, never a crash.
+                for scalar in glyph { body(Character(scalar), max(1, of(scalar))) }
+            }
+        }
+        for scalar in scalars {
+            let width = of(scalar)
+            if width > 0, glyphWidth > 0 {
+                flush()
+                glyph = String.UnicodeScalarView()
+                glyphWidth = 0
+            }
+            glyph.append(scalar)
+            glyphWidth += width
+        }
+        flush()
     }
 
     /// The columns `text` takes when shown as it is (escape untrusted text first).

@@ -80,8 +80,9 @@ public enum TextLayout {
     /// The printable ASCII characters by code, so the fast path makes no strings.
     static let asciiCharacters: [Character] = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) }
 
-    /// Calls `body` with each grapheme of `text` that fits in `width` columns and its width,
-    /// then with the padding and ellipsis when `text` had to be cut.
+    /// Calls `body` with each cell of the graphemes of `text` that fit in `width` columns and
+    /// its width (see ``DisplayWidth/forEachCell(of:_:)``), then with the padding and ellipsis
+    /// when `text` had to be cut. Text is only ever cut between graphemes.
     ///
     /// - Returns: The columns used.
     @discardableResult
@@ -118,11 +119,11 @@ public enum TextLayout {
             used += characterWidth
         }
         if !cut {
-            for (character, characterWidth) in kept { body(character, characterWidth) }
+            for (character, _) in kept { DisplayWidth.forEachCell(of: character, body) }
             return used
         }
         while used > width - 1, let last = kept.popLast() { used -= last.1 }
-        for (character, characterWidth) in kept { body(character, characterWidth) }
+        for (character, _) in kept { DisplayWidth.forEachCell(of: character, body) }
         for _ in used..<(width - 1) { body(" ", 1) }
         body(ellipsis, 1)
         return width

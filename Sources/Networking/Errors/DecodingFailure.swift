@@ -1,6 +1,5 @@
 import Foundation
 import NIOCore
-import NIOFoundationCompat
 
 /// A body that could not be decoded as the expected type.
 public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
@@ -74,9 +73,10 @@ enum Excerpt {
         let redaction = Redaction.default
         let previewer = BodyPreviewer(redaction: redaction, limit: limit)
         var secrets = redaction.secrets(of: response.request)
-        _ = redaction.redact(response.headers, collectingSecretsInto: &secrets)
-        let body = ByteBuffer(data: response.body)
-        guard let preview = previewer.preview(body, contentType: response.headers["Content-Type"], secrets: &secrets)
+        redaction.collectSecrets(of: response.headers, into: &secrets)
+        guard
+            let preview = previewer.preview(
+                response.body, contentType: response.headers["Content-Type"], secrets: &secrets)
         else {
             return ""
         }
@@ -90,7 +90,7 @@ extension Redaction {
     func secrets(of request: Request) -> [String] {
         guard isEnabled else { return [] }
         var secrets: [String] = []
-        _ = redact(request.headers, collectingSecretsInto: &secrets)
+        collectSecrets(of: request.headers, into: &secrets)
         _ = redact(url: request.url, collectingSecretsInto: &secrets)
         if !request.body.isEmpty, request.body.multipartPartCount == nil, let buffer = request.body.inMemoryBuffer {
             let previewer = BodyPreviewer(redaction: self, limit: min(buffer.readableBytes, 1 << 20))

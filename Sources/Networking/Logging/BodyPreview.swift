@@ -51,9 +51,22 @@ struct BodyPreviewer {
 
     /// The preview of an in-memory body, or `nil` for an empty one.
     func preview(_ bytes: ByteBuffer, contentType: String?, secrets: inout [String]) -> String? {
-        let total = bytes.readableBytes
+        bytes.withUnsafeReadableBytes { raw in
+            preview(raw.assumingMemoryBound(to: UInt8.self), contentType: contentType, secrets: &secrets)
+        }
+    }
+
+    /// The preview of a body held in `data`, or `nil` for an empty one (no copy is made).
+    func preview(_ data: Data, contentType: String?, secrets: inout [String]) -> String? {
+        data.withUnsafeBytes { raw in
+            preview(raw.assumingMemoryBound(to: UInt8.self), contentType: contentType, secrets: &secrets)
+        }
+    }
+
+    /// The preview of `view`; every scan runs over contiguous bytes.
+    private func preview(_ view: UnsafeBufferPointer<UInt8>, contentType: String?, secrets: inout [String]) -> String? {
+        let total = view.count
         guard total > 0 else { return nil }
-        let view = bytes.readableBytesView
         let kind = Self.kind(contentType: contentType, sample: view.prefix(512))
         let window = limit + Self.slack + (secrets.map(\.utf8.count).max() ?? 0)
         switch kind {
@@ -72,14 +85,16 @@ struct BodyPreviewer {
             }
         case .form:
             if redaction.isEnabled {
-                let text = String(decoding: view.prefix(window), as: UTF8.self)
+                let text = String(decoding: UnsafeBufferPointer(rebasing: view.prefix(window)), as: UTF8.self)
                 let redacted = redaction.redact(formEncoded: text[...], collectingSecretsInto: &secrets)
                 return finish(Array(redacted.utf8), total: total, truncated: total > window, secrets: secrets)
             }
         case .text:
             break
         }
-        return finish(Array(view.prefix(window)), total: total, truncated: total > window, secrets: secrets)
+        return finish(
+            Array(UnsafeBufferPointer(rebasing: view.prefix(window))), total: total, truncated: total > window,
+            secrets: secrets)
     }
 
     /// Scrubs secrets, cuts to `limit` on a character boundary, and says how much was left out.
@@ -87,12 +102,14 @@ struct BodyPreviewer {
         let scrubbed = redaction.isEnabled ? Scrubber.scrub(bytes, secrets: secrets) : bytes
         var cut = scrubbed.prefix(limit)
         var wasCut = truncated || cut.count < scrubbed.count
+        var valid = String(validating: cut, as: UTF8.self)
         // Step back over a partial UTF-8 character.
-        while !cut.isEmpty, String(validating: cut, as: UTF8.self) == nil, scrubbed.count - cut.count < 4 {
+        while valid == nil, !cut.isEmpty, scrubbed.count - cut.count < 4 {
             cut = cut.dropLast()
             wasCut = true
+            valid = String(validating: cut, as: UTF8.self)
         }
-        var text = String(decoding: cut, as: UTF8.self)
+        var text = valid ?? String(decoding: cut, as: UTF8.self)
         if wasCut { text += "… (\(ByteCountText.format(Int64(total))) in all)" }
         return text
     }

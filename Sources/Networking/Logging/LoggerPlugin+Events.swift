@@ -1,10 +1,16 @@
 import Foundation
 import NIOCore
-import NIOFoundationCompat
 
 /// Builds redacted events from captured requests and responses.
-struct EventMaterializer: Sendable {
+///
+/// A class, so the many entries that hold it share one reference rather than each copying
+/// the configuration (and retaining everything in it).
+final class EventMaterializer: Sendable {
     let configuration: LoggerPlugin.Configuration
+
+    init(configuration: LoggerPlugin.Configuration) {
+        self.configuration = configuration
+    }
 
     private var redaction: Redaction { configuration.redaction }
     private var previewer: BodyPreviewer { BodyPreviewer(redaction: redaction, limit: configuration.bodyPreviewLimit) }
@@ -42,8 +48,7 @@ struct EventMaterializer: Sendable {
         if let download = response.download {
             body = "‹saved \(ByteCountText.format(download.byteCount)) to \(download.url.lastPathComponent)›"
         } else if !response.body.isEmpty {
-            body = previewer.preview(
-                ByteBuffer(data: response.body), contentType: response.headers["Content-Type"], secrets: &secrets)
+            body = previewer.preview(response.body, contentType: response.headers["Content-Type"], secrets: &secrets)
         }
         // Scrub the whole tag before cutting it, so no part of a secret survives the cut.
         let tag = configuration.tagExtractor?.extract(response).map { raw in
@@ -70,9 +75,8 @@ struct EventMaterializer: Sendable {
             // policy knows to be secret (custom fragments, tokens echoed in server messages).
             var secrets = redaction.secrets(of: request)
             if let response = error.response {
-                _ = redaction.redact(response.headers, collectingSecretsInto: &secrets)
-                _ = previewer.preview(
-                    ByteBuffer(data: response.body), contentType: response.headers["Content-Type"], secrets: &secrets)
+                redaction.collectSecrets(of: response.headers, into: &secrets)
+                _ = previewer.preview(response.body, contentType: response.headers["Content-Type"], secrets: &secrets)
             }
             description = description.replacingOccurrences(of: Redaction.default.redact(url: request.url), with: url)
             description = Scrubber.scrub(description, secrets: secrets)

@@ -72,7 +72,12 @@ public final class LoggerPlugin: Plugin {
         var started: [AttemptKey: ContinuousClock.Instant] = [:]
         var undelivered: [LoggedEntry] = []
         var deliveryScheduled = false
+        /// Entries pushed out of the ring, released together off the request path.
+        var evicted: [LoggedEntry] = []
     }
+
+    /// How many evicted entries are released at once, in the background.
+    static let releaseBatchSize = 64
 
     /// The configuration.
     public let configuration: Configuration
@@ -134,22 +139,34 @@ public final class LoggerPlugin: Plugin {
     func record(_ capture: LoggedEntry.Capture) {
         let timestamp = configuration.now()
         let interval = configuration.deliveryInterval
-        let (entry, scheduleDelivery) = state.withLock { state -> (LoggedEntry, Bool) in
+        let (entry, evicted, scheduleDelivery) = state.withLock { state -> (LoggedEntry, [LoggedEntry], Bool) in
             state.nextEventID += 1
             let entry = LoggedEntry(
                 id: state.nextEventID, timestamp: timestamp, capture: capture, materializer: materializer)
-            state.recent.append(entry)
-            guard !state.subscribers.isEmpty else { return (entry, false) }
+            var evicted: [LoggedEntry] = []
+            if let old = state.recent.append(entry) {
+                state.evicted.append(old)
+                if state.evicted.count >= Self.releaseBatchSize {
+                    swap(&evicted, &state.evicted)
+                    state.evicted.reserveCapacity(Self.releaseBatchSize)
+                }
+            }
+            guard !state.subscribers.isEmpty else { return (entry, evicted, false) }
             if interval == .zero {
                 let event = entry.event
                 for continuation in state.subscribers.values { continuation.yield(event) }
-                return (entry, false)
+                return (entry, evicted, false)
             }
             if state.undelivered.count >= configuration.subscriberBufferSize { state.undelivered.removeFirst() }
             state.undelivered.append(entry)
-            guard !state.deliveryScheduled else { return (entry, false) }
+            guard !state.deliveryScheduled else { return (entry, evicted, false) }
             state.deliveryScheduled = true
-            return (entry, true)
+            return (entry, evicted, true)
+        }
+        if !evicted.isEmpty {
+            // Freeing an exchange captured hundreds of requests ago touches memory long gone
+            // from the cache (a dozen objects per response): do it off the request path.
+            Task.detached(priority: .background) { withExtendedLifetime(evicted) {} }
         }
         if scheduleDelivery {
             Task { [weak self] in

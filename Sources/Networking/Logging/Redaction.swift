@@ -85,6 +85,15 @@ public struct Redaction: Sendable, Hashable {
         return redacted
     }
 
+    /// Collects the values of `headers`' sensitive fields, as ``redact(_:collectingSecretsInto:)``
+    /// does, without building the redacted headers.
+    func collectSecrets(of headers: Headers, into secrets: inout [String]) {
+        guard isEnabled else { return }
+        for field in headers.storage where isSensitive(headerName: field.name) {
+            Self.collect(field.value, into: &secrets)
+        }
+    }
+
     /// The URL as text with sensitive query values and any user-info password hidden.
     public func redact(url: URL) -> String {
         var secrets: [String] = []
@@ -95,13 +104,14 @@ public struct Redaction: Sendable, Hashable {
         let text = url.absoluteString
         guard isEnabled else { return text }
         var result = text
-        if let password = url.password(percentEncoded: true), !password.isEmpty {
+        // A password needs user info, which needs an `@`: most URLs skip the lookup.
+        if text.utf8.contains(UInt8(ascii: "@")), let password = url.password(percentEncoded: true), !password.isEmpty {
             Self.collect(password, into: &secrets)
             result = result.replacingOccurrences(of: ":\(password)@", with: ":\(Self.placeholder)@")
         }
-        guard let mark = result.firstIndex(of: "?") else { return result }
+        guard let mark = result.firstIndex(ofASCII: UInt8(ascii: "?")) else { return result }
         let afterMark = result.index(after: mark)
-        let end = result[afterMark...].firstIndex(of: "#") ?? result.endIndex
+        let end = result[afterMark...].firstIndex(ofASCII: UInt8(ascii: "#")) ?? result.endIndex
         let query = redact(formEncoded: result[afterMark..<end], collectingSecretsInto: &secrets)
         return String(result[..<afterMark]) + query + result[end...]
     }
@@ -128,6 +138,34 @@ public struct Redaction: Sendable, Hashable {
 
     /// Remembers a secret value and, for `Bearer xyz`-style values, its parts, for scrubbing free text.
     static func collect(_ value: String, into secrets: inout [String]) {
+        let bytes = value.utf8
+        // A string has at most as many characters as UTF-8 bytes.
+        guard bytes.count >= Scrubber.minimumSecretLength else { return }
+        // ASCII without CR (the CR LF pair is one character) has one character per byte, so
+        // tokens, the usual case, are measured and split on bytes.
+        guard bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return collectCharacters(value, into: &secrets) }
+        secrets.append(value)
+        var start = bytes.startIndex
+        var length = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ";") {
+                if length >= Scrubber.minimumSecretLength && length < bytes.count {
+                    secrets.append(String(value[start..<index]))
+                }
+                start = bytes.index(after: index)
+                length = 0
+            } else {
+                length += 1
+            }
+        }
+        if length >= Scrubber.minimumSecretLength && length < bytes.count {
+            secrets.append(String(value[start...]))
+        }
+    }
+
+    /// ``collect(_:into:)`` for text that is not plain ASCII: counts and splits characters.
+    static func collectCharacters(_ value: String, into secrets: inout [String]) {
         guard value.count >= Scrubber.minimumSecretLength else { return }
         secrets.append(value)
         for part in value.split(whereSeparator: { $0 == " " || $0 == "," || $0 == ";" })

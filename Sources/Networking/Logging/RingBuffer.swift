@@ -9,14 +9,19 @@ struct RingBuffer<Element> {
         storage.reserveCapacity(self.capacity)
     }
 
-    mutating func append(_ element: Element) {
-        guard capacity > 0 else { return }
+    /// Appends `element` and returns the one it pushed out, if any, so the caller can let it
+    /// go outside a lock.
+    @discardableResult
+    mutating func append(_ element: Element) -> Element? {
+        guard capacity > 0 else { return element }
         if storage.count < capacity {
             storage.append(element)
-        } else {
-            storage[head] = element
-            head = (head + 1) % capacity
+            return nil
         }
+        let evicted = storage[head]
+        storage[head] = element
+        head = (head + 1) % capacity
+        return evicted
     }
 
     var elements: [Element] { Array(storage[head...] + storage[..<head]) }

@@ -17,13 +17,18 @@ extension Provider {
     }
 
     private func prepareAndRun(_ built: Request, target: Target) async -> Result<Response, NetworkError> {
+        // Box the target once: every hook takes `any TargetType`, and a target too large for an
+        // existential's inline buffer would otherwise be copied to the heap for each call.
+        let erased: any TargetType = target
         var request = built
-        for plugin in plugins { request = plugin.prepare(request, target: target) }
-        return await attempts(of: request, target: target)
+        for plugin in plugins { request = plugin.prepare(request, target: erased) }
+        return await attempts(of: request, target: target, erased: erased)
     }
 
     /// Adapts, sends, validates and maybe retries, then lets plugins process the result.
-    private func attempts(of prepared: Request, target: Target) async -> Result<Response, NetworkError> {
+    private func attempts(
+        of prepared: Request, target: Target, erased: any TargetType
+    ) async -> Result<Response, NetworkError> {
         let transport = transport(for: target)
         var attempt = 1
         var result: Result<Response, NetworkError>
@@ -33,32 +38,32 @@ extension Provider {
             sent.attempt = attempt
             do {
                 try Task.checkCancellation()
-                for interceptor in interceptors { sent = try await interceptor.adapt(sent, for: target) }
+                for interceptor in interceptors { sent = try await interceptor.adapt(sent, for: erased) }
                 sent.attempt = attempt
             } catch {
                 result = .failure(Self.interceptorFailure(error))
-                for plugin in plugins { plugin.didReceive(result, for: sent, target: target) }
+                for plugin in plugins { plugin.didReceive(result, for: sent, target: erased) }
                 break
             }
-            for plugin in plugins { plugin.willSend(sent, target: target) }
+            for plugin in plugins { plugin.willSend(sent, target: erased) }
             result = await send(sent, through: transport, validation: target.validation)
-            for plugin in plugins { plugin.didReceive(result, for: sent, target: target) }
+            for plugin in plugins { plugin.didReceive(result, for: sent, target: erased) }
 
             guard case .failure(let error) = result, !error.isCancelled, attempt <= maximumRetries else { break }
             let decision: RetryDecision
             do {
-                decision = try await retryDecision(for: sent, target: target, error: error, attempt: attempt)
+                decision = try await retryDecision(for: sent, target: erased, error: error, attempt: attempt)
             } catch {
                 result = .failure(Self.interceptorFailure(error))
                 break
             }
             let delay: Duration
             switch decision {
-            case .doNotRetry: return process(result, for: sent, target: target)
+            case .doNotRetry: return process(result, for: sent, target: erased)
             case .retry: delay = .zero
             case .retryAfter(let wait): delay = max(.zero, wait)
             }
-            for plugin in plugins { plugin.willRetry(sent, dueTo: error, after: delay, target: target) }
+            for plugin in plugins { plugin.willRetry(sent, dueTo: error, after: delay, target: erased) }
             if delay > .zero {
                 do {
                     try await clock.sleep(for: delay)
@@ -69,12 +74,12 @@ extension Provider {
             }
             attempt += 1
         }
-        return process(result, for: sent, target: target)
+        return process(result, for: sent, target: erased)
     }
 
     private func retryDecision(
         for request: Request,
-        target: Target,
+        target: any TargetType,
         error: NetworkError,
         attempt: Int
     ) async throws -> RetryDecision {
@@ -88,7 +93,7 @@ extension Provider {
     private func process(
         _ result: Result<Response, NetworkError>,
         for request: Request,
-        target: Target
+        target: any TargetType
     ) -> Result<Response, NetworkError> {
         plugins.reduce(result) { result, plugin in plugin.process(result, for: request, target: target) }
     }

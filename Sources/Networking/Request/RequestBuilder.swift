@@ -92,18 +92,18 @@ enum RequestBuilder {
     static func url(for target: some TargetType, query: String) throws(NetworkError) -> URL {
         var text = target.baseURL.absoluteString
         var existingQuery: Substring?
-        if let mark = text.firstIndex(of: "?") {
+        if let mark = text.firstIndex(ofASCII: UInt8(ascii: "?")) {
             existingQuery = text[text.index(after: mark)...]
             text = String(text[..<mark])
         }
         let path = target.path
         if !path.isEmpty {
-            if text.hasSuffix("/") { text.removeLast() }
-            if !path.hasPrefix("/") { text += "/" }
+            if text.isASCII ? text.utf8.last == UInt8(ascii: "/") : text.hasSuffix("/") { text.removeLast() }
+            if !(path.isASCII ? path.utf8.first == UInt8(ascii: "/") : path.hasPrefix("/")) { text += "/" }
             text += escapePath(path)
         }
-        let fullQuery = [existingQuery.map(String.init), query.isEmpty ? nil : query].compactMap { $0 }
-            .joined(separator: "&")
+        var fullQuery = existingQuery.map(String.init) ?? ""
+        if !query.isEmpty { fullQuery = existingQuery == nil ? query : fullQuery + "&" + query }
         if !fullQuery.isEmpty { text += "?" + fullQuery }
         // AsyncHTTPClient rejects a URL without a host when sending; checking the scheme here
         // catches the common mistake (a relative base URL) without parsing the host twice.
@@ -119,9 +119,12 @@ enum RequestBuilder {
     private static func isPathSafe(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+            UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","),
+            UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
             true
-        default: "-._~!$&'()*+,;=:@/".utf8.contains(byte)
+        default: false
         }
     }
 

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Byte-level substring search, for scans on the hot path that must not build strings.
 enum ByteSearch {
     /// Whether `needle` occurs in `haystack`.
@@ -14,6 +22,12 @@ enum ByteSearch {
     ) -> Range<Int>? where Haystack.Element == UInt8, Haystack.Index == Int {
         let begin = start ?? haystack.startIndex
         guard let first = needle.first, haystack.endIndex - begin >= needle.count else { return nil }
+        let contiguous = haystack.withContiguousStorageIfAvailable { buffer -> Range<Int>? in
+            let offset = begin - haystack.startIndex
+            guard let found = firstOffset(of: needle, in: buffer, from: offset) else { return nil }
+            return (haystack.startIndex + found)..<(haystack.startIndex + found + needle.count)
+        }
+        if let contiguous { return contiguous }
         let last = haystack.endIndex - needle.count
         var index = begin
         while index <= last {
@@ -25,6 +39,27 @@ enum ByteSearch {
             index += 1
         }
         return nil
+    }
+
+    /// The offset of the first `needle` in `buffer` at or after `offset`: the C library's
+    /// `memchr` finds candidates for the first byte and `memcmp` checks them, both vectorised,
+    /// for scrubbing secrets out of whole bodies.
+    private static func firstOffset(of needle: [UInt8], in buffer: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int? {
+        guard let base = buffer.baseAddress, let first = needle.first, offset >= 0,
+            buffer.count - offset >= needle.count
+        else { return nil }
+        let last = buffer.count - needle.count
+        return needle.withUnsafeBufferPointer { pattern -> Int? in
+            guard let pattern = pattern.baseAddress else { return nil }
+            var position = offset
+            while position <= last {
+                guard let hit = memchr(base + position, Int32(first), last - position + 1) else { return nil }
+                let index = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                if memcmp(base + index, pattern, needle.count) == 0 { return index }
+                position = index + 1
+            }
+            return nil
+        }
     }
 
     /// Whether any of `needles` occurs in `bytes`, ignoring ASCII case.

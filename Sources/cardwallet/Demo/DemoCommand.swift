@@ -29,7 +29,7 @@ struct DemoCommand: AsyncParsableCommand {
             Durations take a unit: ms, s, m, h or d (200ms, 30s, 5m, 1h).
             """)
 
-    @OptionGroup var server: MockServerOptions
+    @OptionGroup var server: DemoServerOptions
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -91,7 +91,7 @@ enum DemoDefaults {
 
     /// The server configuration of `options`, with a free port and short-lived access tokens
     /// unless the options (not the configuration file) say otherwise.
-    static func apply(to options: MockServerOptions) throws(MockServerError) -> MockServerConfiguration {
+    static func apply(to options: DemoServerOptions) throws(MockServerError) -> MockServerConfiguration {
         var configuration = try options.makeConfiguration().configuration
         if options.port == nil { configuration.port = 0 }
         if options.accessTTL == nil { configuration.accessTokenTTL = accessTokenLifetime }

@@ -74,7 +74,7 @@ enum TerminalApp {
             pageSize: live.settings.pageSize, utcOffsetSeconds: TimeZone.current.secondsFromGMT())
 
         let configuration = CursesBackend.Configuration(strayOutputPath: strayOutputPath)
-        let final = try await CursesTerminal.run(configuration: configuration) { terminal in
+        let (final, unsent) = try await CursesTerminal.run(configuration: configuration) { terminal in
             let runner = AppRunner(state: state, backend: terminal) { request in await performer.perform(request) }
             for note in notes {
                 let line = maker.note(note)
@@ -85,12 +85,40 @@ enum TerminalApp {
             runner.listen(to: LiveFeeds.sessionActions(from: performer.sessionStates(), lines: maker, file: logFile))
             // Ctrl-C and SIGTERM reach the loop as a quit key; the signal check is a second line.
             while await runner.step(), terminal.terminationSignal == nil {}
+            // A save pressed just before q: wait for it (Ctrl-C or a signal stops waiting).
+            var unsent: [String] = []
+            if terminal.terminationSignal == nil, runner.state.pendingChanges > 0 {
+                let sent = await runner.finishSending()
+                unsent = Self.unsentChanges(runner.state, allSent: sent)
+            }
             runner.finish()
-            return runner.state
+            return (runner.state, unsent)
         }
+        warnings += unsent
         if let problem = logFile?.problem { warnings.append("the log file stopped: \(problem)") }
         logFile?.close()
         return TerminalAppOutcome(state: final, logPath: logFile?.path, warnings: warnings)
+    }
+
+    /// What to tell after the terminal is back when the user quit while changes were on their
+    /// way to the server: the ones that did not make it, or the error the last one got.
+    static func unsentChanges(_ state: AppState, allSent: Bool) -> [String] {
+        var lines: [String] = []
+        if !allSent {
+            let count = state.pendingChanges
+            lines.append(
+                "you quit before \(count) change\(count == 1 ? "" : "s") reached the server; "
+                    + "`cardwallet list` shows what it has")
+        } else if let message = state.message, message.kind == .error {
+            lines.append("while quitting: \(TerminalText.escaped(message.text))")
+        }
+        let replay = state.reauth?.replay.filter(\.purpose.isChange).count ?? 0
+        if replay > 0 {
+            lines.append(
+                "\(replay) change\(replay == 1 ? " was" : "s were") not saved: the session expired (E06); "
+                    + "log in and make \(replay == 1 ? "it" : "them") again")
+        }
+        return lines
     }
 
     /// ``run(_:)``, with its failure as a value, so the caller can clean up before reporting.

@@ -18,8 +18,14 @@ enum TerminalCheck {
         return nil
     }
 
-    /// Prints `error` as `cardwallet: …` on standard error.
+    /// Prints `error` as `cardwallet: …` on standard error, with the commands that work without
+    /// a terminal when that is the problem.
     static func report(_ error: CursesTerminalError) {
         Console.error(error.description)
+        if case .notATerminal = error {
+            Console.err(
+                "Without a terminal, use the scripting commands: cardwallet list, show, add, edit, rm, reorder "
+                    + "(cardwallet --help lists them).\n")
+        }
     }
 }

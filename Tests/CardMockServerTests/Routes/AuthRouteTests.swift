@@ -194,6 +194,44 @@ import Testing
         }
     }
 
+    @Test func parallelLoginsWithTheRightPasswordAreNeverRefused() async throws {
+        try await withRouter { api, _ in
+            // Nine typos: one more failure would reach the limit of ten.
+            for _ in 0..<9 {
+                try expectError(
+                    try await api.sendJSON(.post, "/auth/login", LoginRequest(email: Seeds.demoEmail, password: "typo")),
+                    .loginFailed)
+            }
+            // Twenty logins with the right password at once (more than the limit): each one
+            // waits for those in flight instead of being refused, and all succeed.
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        let body = LoginRequest(email: Seeds.demoEmail, password: Seeds.demoPassword)
+                        return Int(try await api.sendJSON(.post, "/auth/login", body).status.code)
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 200, count: 20))
+        }
+    }
+
+    @Test func concurrentRefreshesWithOneTokenRotateOnceAndEndTheSession() async throws {
+        try await withRouter { api, controls in
+            let grant = try await api.login()
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { Int(try await api.refresh(grant.refreshToken).status.code) }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            // One wins the rotation; the others present a rotated token: reuse, E06.
+            #expect(statuses.sorted() == [200] + Array(repeating: 401, count: 7))
+            #expect(controls.statistics.count("POST /auth/refresh", status: 401) == 7)
+        }
+    }
+
     @Test func refreshesAreLimitedPerClient() async throws {
         var configuration = MockServerConfiguration.testing
         configuration.limits.refreshesPerMinute = 3

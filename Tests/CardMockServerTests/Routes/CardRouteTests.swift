@@ -44,6 +44,14 @@ import Testing
         }
     }
 
+    @Test func emptyPagingParametersMeanTheDefaults() async throws {
+        try await withRouter { api, _ in
+            let token = try await api.login().accessToken
+            let page = try await api.send(.get, "/cards?offset=&limit=&q=", token: token).data(CardPage.self)
+            #expect(page.offset == 0 && page.limit == CardPaging.defaultLimit && page.total == Seeds.demoCardCount)
+        }
+    }
+
     @Test func hugeOrNULSearchTextIsE01() async throws {
         try await withRouter { api, _ in
             let token = try await api.login().accessToken

@@ -45,3 +45,28 @@ import Testing
         #expect(error?.description.contains("cannot create a file beside it") == true)
     }
 }
+
+@Suite struct DataFileCrashLeftoverTests {
+    @Test func aFolderIsNamedAsSuch() throws {
+        let folder = try temporaryFolder()
+        let error = #expect(throws: MockServerError.self) { try DataFile(path: folder.path).load() }
+        #expect(error?.description.contains("it is a folder") == true)
+    }
+
+    @Test func temporariesLeftByACrashAreRemovedAtStartAndTheFileIsKept() async throws {
+        let folder = try temporaryFolder()
+        var configuration = MockServerConfiguration.testing
+        configuration.dataFile = folder.appendingPathComponent("wallet.json").path
+        _ = try await MockServer.makeApp(configuration: configuration)
+        // What a kill -9 between writing a temporary file and renaming it leaves behind.
+        let leftover = folder.appendingPathComponent(".wallet.json.tmp-w_crashed").path
+        try Data("half a snapshot".utf8).write(to: URL(fileURLWithPath: leftover))
+        let unrelated = folder.appendingPathComponent(".other.json.tmp-w_keep").path
+        try Data("not ours".utf8).write(to: URL(fileURLWithPath: unrelated))
+
+        _ = try await MockServer.makeApp(configuration: configuration)
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+        #expect(names == ["wallet.json", ".other.json.tmp-w_keep"])
+        #expect(try DataFile(path: configuration.dataFile ?? "").load()?.cards.cards.count == 15)
+    }
+}

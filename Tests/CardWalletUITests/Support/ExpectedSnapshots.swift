@@ -2,7 +2,7 @@
 
 let expectedSnapshots: [String: String] = [
     "list 80x24": #"""
-     CardWallet · 13 cards                                   sorted by wallet order
+     CardWallet · 14 cards                                   sorted by wallet order
      Name                  Company            Title           Email
      김민지                Acme               Engineer        person0@example.com
      Kim Min-ji            네이버             디자이너        person1@example.com
@@ -16,8 +16,8 @@ let expectedSnapshots: [String: String] = [
      Zoë 🦊 Fox                               研究员          person6@example.com
      Grace Hopper          Umbrella           Engineer        person7@example.com
      이서준                Hooli              디자이너        person8@example.com
+     Priya (प्रिया)         क्षितिज Labs        डेटा वैज्ञानिक     priya@example.in
      Maximilian Alexande…  北京字节跳动科技…  Senior Princi…  maximilian.alexander…
-
 
 
 
@@ -28,7 +28,7 @@ let expectedSnapshots: [String: String] = [
      ? help  j/k move  / filter  s sort  Enter open  a add  e edit  d delete  q quit
     """#,
     "filter 80x24": #"""
-     CardWallet · 13 cards                                   sorted by wallet order
+     CardWallet · 14 cards                                   sorted by wallet order
      Name                  Company            Title           Email
      김민지                Acme               Engineer        person0@example.com
 
@@ -140,31 +140,31 @@ let expectedSnapshots: [String: String] = [
     "conflict 80x24": #"""
      CardWallet · edit card (version 9)
      Edit “Kim Min-ji”
-     Changed on the server (E07): its version 9 is shown under yours.
-     Name         Kim Min-ji
-    *Title        Boss
-                  server: 디자이너
-     Company      네이버
-                  server: Their Co
-     Department   R&D
-     Email        person1@example.com
-     Phone        +82 10-1234-5678
-     Website      https://example.com/card-1
-     Address      1 Sample Street, Seoul
-     Bio          Likes terminals, keyboards and well-kept Swift packages.
-     Birthday     1990-04-01
-     TMI          Has 3 cats
-     Tags         demo, sample
-     Avatar       1
+     The card changed on the server while you edited it (E07).
+                  Yours                             Server, version 9
+     Name         Kim Min-ji                        = same
+    *Title        Boss                              ≠ 디자이너
+     Company      Their Co                          = taken: you had not changed it
+     Department   R&D                               = same
+     Email        person1@example.com               = same
+     Phone        +82 10-1234-5678                  = same
+     Website      https://example.com/card-1        = same
+     Address      1 Sample Street, Seoul            = same
+     Bio          Likes terminals, keyboards and…   = same
+     Birthday     1990-04-01                        = same
+     TMI          Has 3 cats                        = same
+     Tags         demo, sample                      = same
+     Avatar       1                                 = same
 
 
 
 
-      demo@cardwallet.dev @ http://12… │ The card changed on the server (E07): its …
+
+      demo@cardwallet.dev… │ Changed on the server (E07): Enter saves yours over ve…
      F1 help  Tab next  Enter save  Esc cancel  ^T take theirs  ^G take all
     """#,
     "log detail 80x24": #"""
-     CardWallet · 13 cards                                   sorted by wallet order
+     CardWallet · 14 cards                                   sorted by wallet order
      Log line (Esc closes)
      03:04:05 ← GET /card/^[[2J 404 E05 3.0 ms 120 B
      no such card ^[]52;c;eA==^G\u{202E}
@@ -190,7 +190,7 @@ let expectedSnapshots: [String: String] = [
      Esc close
     """#,
     "reauth 80x24": #"""
-     CardWallet · 13 cards                                   sorted by wallet order
+     CardWallet · 14 cards                                   sorted by wallet order
      Name                  Company            Title           Email
      김민지                Acme               Engineer        person0@example.com
      Kim Min-ji            네이버             디자이너        person1@example.com
@@ -204,14 +204,99 @@ let expectedSnapshots: [String: String] = [
      Zoë│ Email     demo@cardwallet.dev                                        │m
      Gra│                                                                      │m
      이 │ Password  **                                                         │m
+     Pri│                                                                      │
      Max│                                                                      │er…
-        │                                                                      │
         │                                                                      │
         └──────────────────────────────────────────────────────────────────────┘
 
 
 
 
+      session expired for demo@cardwallet.dev
+     F1 help  Tab next  Enter log in
+    """#,
+    "list 120x40": #"""
+     CardWallet · 14 cards                                                                                   sorted by name
+     Name                             Company                     Title                   Email
+     ^[[2J^[[31mCLEARED               ^[]52;c;cm0gLXJmIC8=^G                              a@b.co
+     abc\u{202E}fdp.exe               Null^@Corp                  \u{2066}isolate\u{206…  bell^G@x.io
+     Ada Lovelace                     Initech                                             person4@example.com
+     Grace Hopper                     Umbrella                    Engineer                person7@example.com
+     José Álvarez                     Globex Corporation          CTO                     person5@example.com
+     Kim Min-ji                       네이버                      디자이너                person1@example.com
+     Maximilian Alexander Wolfeschl…  北京字节跳动科技有限公司    Senior Principal Dist…  maximilian.alexander.wolfeschleg…
+     Priya (प्रिया)                    क्षितिज Labs                 डेटा वैज्ञानिक             priya@example.in
+     Zero\u{200B}Width\u{FEFF}        \u{301}mark                 C1\u{9B}31m             del^?@x.io
+     Zoë 🦊 Fox                                                   研究员                  person6@example.com
+     山田 太郎                        ソニー                      部長                    person2@example.com
+     王小明                           腾讯                        Product Manager         person3@example.com
+     김민지                           Acme                        Engineer                person0@example.com
+     이서준                           Hooli                       디자이너                person8@example.com
+
+
+
+
+
+
+
+
+
+
+
+
+
+     Network log · 2 lines · Tab to browse · L size · l hide
+     03:04:05 → GET /cards?offset=0&limit=100
+     03:04:05 ← GET /card/^[[2J 404 E05 3.0 ms 120 B no such card ^[]52;c;eA==^G\u{202E}
+
+
+
+
+
+
+      demo@cardwallet.dev @ http://127.0.0.1:8080/v1 │ Sorted by name
+     ? help  j/k move  / filter  s sort  Enter open  a add  e edit  d delete  q quit  l log
+    """#,
+    "list not loaded 80x24": #"""
+     CardWallet · cards not loaded                           sorted by wallet order
+     Name                  Company            Title           Email
+     The cards could not be loaded: press r to try again (l shows the network log)
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+      demo@cardwallet.dev… │ Could not load cards: server error 503; see the log (l)
+     ? help  j/k move  / filter  s sort  Enter open  a add  e edit  d delete  q quit
+    """#,
+    "reauth with log 60x15": #"""
+     CardWallet · 14 cards               sorted by wallet order
+     ┌─ Session expired (E06) ────────────────────────────────┐
+     │ Log in again to carry on; nothing you typed is lost.   │
+     │                                                        │
+     │ Server    http://127.0.0.1:8080/v1                     │
+     │                                                        │
+     │ Email     demo@cardwallet.dev                          │
+     │                                                        │
+     │ Password                                               │
+     │           ! Wrong email or password (E02). Try again.  │
+     │                                                        │
+     │                                                        │
+     └────────────────────────────────────────────────────────┘
       session expired for demo@cardwallet.dev
      F1 help  Tab next  Enter log in
     """#,

@@ -99,6 +99,10 @@ final class FakeBackend: TerminalBackend {
 
     func restore() { restored = true }
 
+    private(set) var fullRepaints = 0
+
+    func requestFullRepaint() { fullRepaints += 1 }
+
     var lastText: String { frames.last?.text ?? "" }
 
     func type(_ text: String) { events += text.map { .key(.char($0)) } }

@@ -40,6 +40,7 @@ extension FormState {
             }
             fields[focus].input = TextFieldState(conflict.fields[field])
             fields[focus].isTouched = true
+            serverProblems[fields[focus].kind.key] = nil
         case .command(.takeServerAll):
             guard let conflict else {
                 return [.message(.info, "Nothing to take: the server's version differs only after a conflict")]
@@ -51,6 +52,7 @@ extension FormState {
             }
             mode = .edit(id: conflict.id, version: conflict.version)
             self.conflict = nil
+            takenFromServer = []
             serverProblems = [:]
             showsAllProblems = false
             return [.message(.info, "Took the server's version (\(conflict.version)); your changes are gone")]
@@ -65,7 +67,7 @@ extension FormState {
             isSaving = false
             return saveFailed(failure)
         case .serverVersion(let card):
-            conflict = card
+            merge(serverVersion: card)
             return [.message(.warning, conflictMessage(card))]
         }
         return []
@@ -102,7 +104,7 @@ extension FormState {
                 guard case .edit(let id, _) = mode else { return [.message(.error, failure.message)] }
                 return [.fetchServerVersion(id: id), .message(.warning, "The card changed on the server (E07): fetching its version…")]
             }
-            conflict = current
+            merge(serverVersion: current)
             return [.message(.warning, conflictMessage(current))]
         case .tooLarge:
             serverProblems["image"] = "is too large for the server (E08)"
@@ -112,6 +114,8 @@ extension FormState {
             serverProblems["image"] = "must be a PNG or JPEG image (E09)"
             focusImage()
             return [.message(.error, "The server accepts only PNG and JPEG images (E09)")]
+        case .server(let status?):
+            return [.message(.error, "Not saved: server error \(status); Enter tries again")]
         default:
             return [.message(.error, "Not saved: \(failure.message)")]
         }
@@ -122,7 +126,6 @@ extension FormState {
     }
 
     private func conflictMessage(_ card: Card) -> String {
-        "The card changed on the server (E07): its version \(card.version) is shown beside yours. "
-            + "Enter saves yours over it; ^T/^G take theirs"
+        "Changed on the server (E07): Enter saves yours over version \(card.version)"
     }
 }

@@ -70,6 +70,9 @@ public struct FormState: Equatable, Sendable {
     public var serverProblems: [String: String] = [:]
     /// The server's version after a conflict (E07), shown beside the user's, field by field.
     public var conflict: Card?
+    /// The fields that took the server's value at the conflict because the user had not
+    /// changed them (so saving cannot undo someone else's change).
+    public var takenFromServer: Set<Int> = []
     /// Set while the save request is in flight.
     public var isSaving = false
     /// Whether leaving goes back to the card's details (else to the list).
@@ -125,6 +128,30 @@ public struct FormState: Equatable, Sendable {
         mine[cardField] = fields[index].input.text
         let theirs = conflict.fields[cardField]
         return mine[cardField] == theirs ? nil : theirs
+    }
+
+    /// The server's value of field `index` after a conflict, equal to the form's or not; `nil`
+    /// without a conflict and for the image field.
+    public func serverText(at index: Int) -> String? {
+        guard let conflict, fields.indices.contains(index), case .card(let cardField) = fields[index].kind else { return nil }
+        return conflict.fields[cardField]
+    }
+
+    /// Adopts `card`, the server's newer version, as the conflict: every field the user has
+    /// not changed takes the server's value (a save then keeps the other person's change);
+    /// every field the user changed keeps the user's text, with the server's shown beside it.
+    mutating func merge(serverVersion card: Card) {
+        conflict = card
+        for index in fields.indices {
+            guard case .card(let cardField) = fields[index].kind else { continue }
+            let field = fields[index]
+            let theirs = card.fields[cardField]
+            guard field.input.text == field.original, theirs != field.original else { continue }
+            var merged = Field(field.kind, theirs)
+            merged.isTouched = field.isTouched
+            fields[index] = merged
+            takenFromServer.insert(index)
+        }
     }
 
     /// The version the next save sends as `If-Match`: the server's after a conflict.

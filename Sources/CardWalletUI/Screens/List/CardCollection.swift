@@ -40,8 +40,11 @@ public struct CardCollection: Equatable, Sendable {
         var matches: [Int32]
     }
 
-    /// How many cards the server has in all (loaded or not).
+    /// How many cards the server has in all (loaded or not), as of the last page.
     public private(set) var total = 0
+    /// Whether a page has arrived since the collection was made or emptied: until then the
+    /// server's total is unknown (a first page that failed leaves it unknown).
+    public private(set) var isTotalKnown = false
     private var arena: [CardSummary] = []
     private var keys = SearchKeys()
     private var indexByID: [String: Int32] = [:]
@@ -63,8 +66,8 @@ public struct CardCollection: Equatable, Sendable {
     public var rows: [Int32] { levels.last?.matches ?? sorted ?? wallet }
     /// How many cards are loaded.
     public var loadedCount: Int { wallet.count }
-    /// Whether every card of the wallet is loaded.
-    public var isComplete: Bool { wallet.count >= total }
+    /// Whether every card of the wallet is loaded (never before the first page arrived).
+    public var isComplete: Bool { isTotalKnown && wallet.count >= total }
     /// Whether a filter is narrowing the rows.
     public var isFiltered: Bool { !levels.isEmpty }
 
@@ -92,6 +95,7 @@ public struct CardCollection: Equatable, Sendable {
     /// Adds one page from the server; cards already loaded (say, one just created) are skipped.
     public mutating func append(_ page: CardPage) {
         total = max(page.total, 0)
+        isTotalKnown = true
         var added: [Int32] = []
         added.reserveCapacity(page.cards.count)
         for summary in page.cards where indexByID[summary.id] == nil {
@@ -116,11 +120,12 @@ public struct CardCollection: Equatable, Sendable {
     }
 
     /// Adds a card the user just created: at the end of the wallet when the whole wallet is
-    /// loaded; otherwise it only counts, and arrives with its page.
+    /// loaded; otherwise it only counts, and arrives with its page (or with the next reload,
+    /// when no page has arrived yet).
     public mutating func insert(_ summary: CardSummary) {
         guard indexByID[summary.id] == nil else { return update(summary) }
         guard isComplete else {
-            total += 1
+            if isTotalKnown { total += 1 }
             return
         }
         append(CardPage(cards: [summary], total: total + 1, offset: wallet.count, limit: 1))
@@ -161,6 +166,7 @@ public struct CardCollection: Equatable, Sendable {
     /// Forgets every card, keeping the sort and the filter for what loads next.
     public mutating func removeAll() {
         total = 0
+        isTotalKnown = false
         arena = []
         keys = SearchKeys()
         indexByID = [:]

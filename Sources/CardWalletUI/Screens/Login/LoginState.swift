@@ -125,7 +125,9 @@ extension LoginState {
                 error = InlineError(nil, "Too many attempts (E10). Try again \(wait).")
             case .validation(let fields):
                 let field: Field? = fields["email"] != nil ? .email : (fields["password"] != nil ? .password : nil)
-                error = InlineError(field, failure.message)
+                // Neither field was wrong: the request went somewhere that is not the API.
+                let hint = field == nil ? " Is the server address the API's base URL, e.g. http://127.0.0.1:8080/v1?" : ""
+                error = InlineError(field, failure.message + hint)
             default:
                 error = InlineError(nil, failure.message)
             }
