@@ -91,7 +91,7 @@ struct ResultRow: Sendable {
     }
 
     /// The targets as the table prints them.
-    var targetLabel: String { targets.map(\.label).joined(separator: "; ") }
+    var targetLabel: String { targets.map(\.label).filter { !$0.isEmpty }.joined(separator: "; ") }
 }
 
 /// The rows of one figure, with the name of its ratio column.

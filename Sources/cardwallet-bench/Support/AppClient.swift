@@ -26,9 +26,12 @@ final class AppClient: Sendable {
         static let logDelivery: Duration = .zero
     }
 
-    /// A client on `transport` for `server`, with tokens in `store`, judging expiry by `wallClock`.
+    /// A client on `transport` for `server`, with tokens in `store`, judging expiry by `wallClock`;
+    /// without `logPane`, nothing subscribes to the plugin's events (to tell the plugin's cost
+    /// from the pane's).
     init(
-        server: URL, store: TokenStore, transport: any Transport, wallClock: any SessionClock = SystemSessionClock()
+        server: URL, store: TokenStore, transport: any Transport, wallClock: any SessionClock = SystemSessionClock(),
+        logPane: Bool = true
     ) {
         let log = LoggerPlugin(
             configuration: LoggerPlugin.Configuration(
@@ -40,6 +43,10 @@ final class AppClient: Sendable {
                 server: server, session: SessionPolicy(refreshMargin: Defaults.refreshMargin),
                 requestTimeout: Defaults.requestTimeout),
             tokenStore: store, transport: transport, plugins: [log], wallClock: wallClock)
+        guard logPane else {
+            pane = Task { 0 }
+            return
+        }
         let actions = LiveFeeds.logActions(from: log.events(), lines: LogLineMaker())
         pane = Task {
             var lines = 0

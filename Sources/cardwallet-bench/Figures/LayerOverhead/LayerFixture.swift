@@ -83,17 +83,19 @@ final class LayerFixture: Sendable {
             let apps = [
                 AppClient(server: server.baseURL, store: store, transport: transport),
                 AppClient(server: server.baseURL, store: store, transport: ownTransport),
+                AppClient(server: server.baseURL, store: store, transport: transport, logPane: false),
             ]
             let variants: [FetchVariant] = [
                 .raw(client: shared, server: server.baseURL, token: token),
                 .transport(transport, server: server.baseURL, token: token),
                 .provider(transport, server: server.baseURL, token: token),
                 .client(plain, label: "CardAPIClient, no plugins"),
+                .client(apps[2].client, label: "CardAPIClient + LoggerPlugin, no subscriber"),
                 .client(apps[0].client, label: "CardAPIClient + LoggerPlugin + log pane (the TUI's client)"),
                 .client(apps[1].client, label: "the same on its own LiveTransport (as LiveClient.make)"),
             ]
             return LayerFixture(
-                server: server, folder: folder, ids: ids, variants: variants, headline: 4, shared: shared,
+                server: server, folder: folder, ids: ids, variants: variants, headline: 5, shared: shared,
                 transport: transport, ownTransport: ownTransport, apps: apps)
         } catch {
             try? await ownTransport.shutdown()

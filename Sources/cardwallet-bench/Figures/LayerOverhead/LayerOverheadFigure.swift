@@ -47,7 +47,7 @@ struct LayerOverheadFigure: Figure {
             guard lines > 0 else { throw BenchError("the log pane's subscriber received no event") }
             for index in tables.indices {
                 tables[index].notes.append(
-                    "Server statistics: \(Formatting.grouped(sent)) GET /card/{id}, all 200, no token refresh; the two log panes made \(Formatting.grouped(lines)) lines.")
+                    "Server statistics over both tables: \(Formatting.grouped(sent)) GET /card/{id}, all 200, no token refresh; the log panes made \(Formatting.grouped(lines)) lines.")
             }
         } catch {
             _ = await fixture.stop()
@@ -95,7 +95,7 @@ struct LayerOverheadFigure: Figure {
         table.notes = [
             "\(Formatting.grouped(perVariant)) requests per variant in blocks of \(setting.block) (\(sampler.rounds) rounds after 1 warm-up block), variants alternating block by block (A B … then … B A); a sample is a block's time ÷ its requests; the ratio is the median of the per-round ratios.",
             "Process CPU is the whole bench process (client, in-process mock server, log pane) per request: what each layer adds to the machine's work, whatever the other cores do.",
-            "Ids cycle through the demo user's \(ids.count) cards; every answer is checked (200, the card asked for). One HTTPClient configured like LiveTransport's is shared by the raw baseline and the LiveTransport of rows 2–5 (see the doc); the last row has its own.",
+            "Ids cycle through the demo user's \(ids.count) cards; every answer is checked (200, the card asked for). One HTTPClient configured like LiveTransport's is shared by the raw baseline and the LiveTransport of rows 2–6 (see docs/BENCHMARKS.md); the last row has its own, as LiveClient.make builds it.",
         ]
         return (table, (sampler.rounds + sampler.warmup) * setting.block * fixture.variants.count)
     }

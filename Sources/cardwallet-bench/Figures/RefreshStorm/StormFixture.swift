@@ -65,7 +65,7 @@ final class StormFixture: Sendable {
         let clock = ManualWallClock()
         var configuration = MockServerConfiguration.testing
         configuration.admin = false
-        configuration.accessTokenTTL = .seconds(Int(accessTokenLifetime.components.seconds))
+        configuration.accessTokenTTL = .seconds(accessTokenLifetime.components.seconds)
         configuration.refreshTokenTTL = .days(30)
         // The 120-a-minute limit per client would answer 429 to back-to-back storms.
         configuration.limits.refreshesPerMinute = 0
