@@ -36,13 +36,19 @@ struct TerminalBytesFigure: Figure {
                 if let abook { programs.append(try fixture.abook(executable: abook, columns: size.columns)) }
                 let runs = try await measure(programs, size: size, sampler: sampler, rules: rules, fixture: fixture)
                 table.rows += rows(runs, labels: programs.map(\.label), size: size, judged: !context.quick)
+                for (program, sessions) in zip(programs, runs) {
+                    guard let first = sessions.first else { continue }
+                    let keys = zip(first.keystrokeBytes, first.keystrokeSeconds)
+                        .map { "\($0) B/\(Formatting.format($1, as: .time))" }
+                    table.notes.append("\(program.label) at \(size.columns)×\(size.rows), first measured session, each j: \(keys.joined(separator: ", ")).")
+                }
             }
         } catch {
             await fixture.stop()
             throw error
         }
         await fixture.stop()
-        table.notes = notes(rules: rules, sampler: sampler, abook: abook)
+        table.notes = notes(rules: rules, sampler: sampler, abook: abook) + table.notes
         return [table]
     }
 
