@@ -5,16 +5,17 @@ import Testing
 
 /// Our cards in abook's addressbook format, and the abookrc that lists them like the TUI.
 @Suite struct AbookExportTests {
-    @Test func theAddressBookHasAHeaderAndOneNumberedSectionPerCard() {
+    @Test func theAddressBookHasAHeaderAndOneNumberedSectionPerCard() throws {
         let cards = [
             CardFields(name: "Ada Lovelace", title: "Lead", company: "Analytical", email: "ada@example.com"),
             CardFields(name: "Grace Hopper", phone: "+1 555 0100"),
         ]
         let lines = AbookExport.addressBook(cards).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(Array(lines.prefix(5)) == ["# abook addressbook file", "", "[format]", "program=abook", "version=0.6.1"])
-        let first = lines.firstIndex(of: "[0]")
-        let second = lines.firstIndex(of: "[1]")
-        #expect(first != nil && second != nil && first! < second!)
+        let first = try #require(lines.firstIndex(of: "[0]"))
+        let second = try #require(lines.firstIndex(of: "[1]"))
+        #expect(first < second)
+        #expect(lines[first + 1] == "name=Ada Lovelace")
         #expect(lines.contains("name=Ada Lovelace"))
         #expect(lines.contains("email=ada@example.com"))
         #expect(lines.contains("company=Analytical"))
