@@ -27,11 +27,11 @@ struct TerminalBytesFigure: Figure {
 
         let fixture = try await TerminalFixture.start(count: Self.cards)
         var table = ResultTable(
-            title: "§4 Bytes to the terminal — \(Formatting.grouped(Self.cards)) contacts, cardwallet vs abook",
+            title: "§4 Bytes to the terminal — \(Formatting.grouped(Self.cards)) contacts, cardwallet vs abook\(abook == nil ? " (abook not installed: skipped)" : "")",
             ratioHeader: "÷ abook")
         do {
             for size in sizes {
-                context.progress("terminal-bytes: \(size.columns)×\(size.rows)")
+                context.progress("terminal-bytes: \(size.columns)×\(size.rows)\(abook == nil ? " (abook not installed: cardwallet only)" : "")")
                 var programs = [fixture.wallet(executable: cardwallet)]
                 if let abook { programs.append(try fixture.abook(executable: abook, columns: size.columns)) }
                 let runs = try await measure(programs, size: size, sampler: sampler, rules: rules, fixture: fixture)
