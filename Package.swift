@@ -91,10 +91,13 @@ let package = Package(
         ),
 
         // MARK: Benchmarks (`swift run -c release cardwallet-bench`; `--quick` is the CI smoke run).
+        // openpty(3), for running the TUI and abook in a pseudo-terminal (§4, §6).
+        .systemLibrary(name: "CPseudoTerminal"),
         .executableTarget(
             name: "cardwallet-bench",
             dependencies: [
-                "CardModels", "CardWalletUI", "CardMockServer",
+                "CardModels", "CardWalletUI", "CardMockServer", "CardAPI", "Networking", "TokenStore",
+                "CPseudoTerminal",
                 // Not linked: listed so that `swift run cardwallet-bench` also builds the
                 // `cardwallet` binary the startup figure spawns.
                 "cardwallet",

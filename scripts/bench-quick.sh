@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The benchmarks' CI smoke run: every implemented figure at tiny sizes, in a debug build, in
-# seconds. Fails only when something is broken (a server that will not start, a wrong answer),
-# never because a target is missed. The full run is `swift run -c release cardwallet-bench`.
+# The benchmarks' CI smoke run: every figure at tiny sizes, in a debug build, in about ten
+# seconds. Fails only when something is broken (a server that will not start, a wrong answer, a
+# TUI that shows no list in its pseudo-terminal), never because a target is missed. §4 compares
+# with abook when it is installed and says it skipped it when not. The full run is
+# `swift run -c release cardwallet-bench` (see docs/BENCHMARKS.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

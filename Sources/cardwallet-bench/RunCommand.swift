@@ -11,9 +11,15 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Run every figure at tiny sizes, in seconds: a smoke test for CI (debug builds are fine).")
     var quick = false
 
+    @Argument(
+        help: ArgumentHelp(
+            "Figures to run (default: all): \(FigureID.allCases.map(\.rawValue).joined(separator: ", ")).",
+            valueName: "figure"))
+    var names: [FigureID] = []
+
     @Option(
         name: .customLong("figure"),
-        help: ArgumentHelp("Run only this figure (repeatable; default: all).", valueName: "name"))
+        help: ArgumentHelp("Run only this figure (repeatable; the same as naming it).", valueName: "name"))
     var figures: [FigureID] = []
 
     @Option(help: ArgumentHelp("How to print the tables: text or markdown.", valueName: "style"))
@@ -21,7 +27,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The cardwallet executable for the startup figure (default: the one next to this bench).",
+            "The cardwallet executable for the terminal and startup figures (default: the one next to this bench).",
             valueName: "path"))
     var cardwallet: String?
 
@@ -33,15 +39,15 @@ struct RunCommand: AsyncParsableCommand {
             cardwalletExecutable: cardwallet ?? URL(fileURLWithPath: executable)
                 .deletingLastPathComponent().appendingPathComponent("cardwallet").path,
             progress: { line in FileHandle.standardError.write(Data(("· " + line + "\n").utf8)) })
-        let selected = figures.isEmpty ? FigureID.allCases : FigureID.allCases.filter(figures.contains)
+        let chosen = names + figures
+        let selected = chosen.isEmpty ? FigureID.allCases : FigureID.allCases.filter(chosen.contains)
 
         emit(MachineInfo.current().lines(quick: quick, style: format))
         var failures: [String] = []
         for id in selected {
-            guard let figure = id.figure else { continue }
             context.progress("\(id.section) \(id.title)…")
             do {
-                for table in try await figure.run(context) {
+                for table in try await id.figure.run(context) {
                     emit(TablePrinter.lines(table, style: format))
                 }
             } catch {
@@ -49,8 +55,6 @@ struct RunCommand: AsyncParsableCommand {
                 emit(["\(id.section) \(id.title): FAILED — \(error)", ""])
             }
         }
-        let pending = selected.compactMap { id in id.pending.map { "\(id.section) \(id.title): to be measured (\($0))" } }
-        if !pending.isEmpty { emit(["Not measured yet:"] + pending.map { "  " + $0 } + [""]) }
         emit(["Finished: load average now \(MachineInfo.loadAverage() ?? "unknown")."])
         if !failures.isEmpty {
             let report = (["cardwallet-bench: broken figures:"] + failures.map { "  " + $0 }).joined(separator: "\n")

@@ -80,3 +80,43 @@ import Testing
         #expect(row.contains("| 2 |"))
     }
 }
+
+/// Parts of the harness added with the part B figures.
+@Suite struct HarnessAdditionsTests {
+    @Test func everySampleTargetsCheckTheMinAndTheMax() {
+        var row = ResultRow(label: "refreshes", size: "", summary: Summary([1, 1, 1]), quantity: .count)
+        row.targets = [.everySample(.atMost(1), "exactly 1"), .everySample(.atLeast(1), "")]
+        #expect(row.verdict == "PASS")
+        #expect(row.targetLabel == "exactly 1")
+        row.summary = Summary([1, 2, 1])
+        #expect(row.verdict == "MISS")
+        row.summary = Summary([0, 1])
+        #expect(row.verdict == "MISS")
+    }
+
+    @Test func processStatusAlsoGivesTheAnonymousAndFileBackedParts() throws {
+        let status = "VmHWM:\t 40000 kB\nVmRSS:\t 34796 kB\nRssAnon:\t 3468 kB\nRssFile:\t 31328 kB\n"
+        let memory = try ProcessMemory.parse(status: status)
+        #expect(memory.anonymousBytes == 3_468 * 1024)
+        #expect(memory.fileBytes == 31_328 * 1024)
+        let old = try ProcessMemory.parse(status: "VmHWM:\t 1 kB\nVmRSS:\t 1 kB\n")
+        #expect(old.anonymousBytes == nil)
+    }
+
+    @Test func figuresCanBeNamedAsArgumentsOrWithTheOption() throws {
+        let command = try RunCommand.parse(["layer-overhead", "--figure", "startup", "--quick"])
+        #expect(command.names == [.layerOverhead])
+        #expect(command.figures == [.startup])
+        #expect(command.quick)
+        #expect(throws: (any Error).self) { try RunCommand.parse(["no-such-figure"]) }
+        #expect(FigureID.allCases.map(\.section) == ["§1", "§2", "§3", "§4", "§5", "§6"])
+    }
+
+    @Test func aSampleLogKeepsValuesByVariantInOrder() {
+        let log = SampleLog(variants: 2)
+        log.append(1, to: 0)
+        log.append(2, to: 1)
+        log.append(3, to: 0)
+        #expect(log.values == [[1, 3], [2]])
+    }
+}

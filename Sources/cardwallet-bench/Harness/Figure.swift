@@ -1,10 +1,9 @@
 import ArgumentParser
 
-/// The figures of issue 6, by the name `--figure` takes.
+/// The figures of issue 6, by the name `run` (and `--figure`) takes.
 ///
 /// Adding a figure: add its case here (with its section and title), write a type conforming
-/// to ``Figure`` in `Figures/<Name>/`, and return it from ``figure``. Cases without a figure
-/// yet are listed as "to be measured" at the end of a run.
+/// to ``Figure`` in `Figures/<Name>/`, and return it from ``figure``.
 enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
     case layerOverhead = "layer-overhead"
     case refreshStorm = "refresh-storm"
@@ -37,23 +36,15 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         }
     }
 
-    /// The figure that measures it, or `nil` while it waits for layers not built yet.
-    var figure: (any Figure)? {
+    /// The figure that measures it.
+    var figure: any Figure {
         switch self {
+        case .layerOverhead: LayerOverheadFigure()
+        case .refreshStorm: RefreshStormFigure()
         case .listScale: ListScaleFigure()
+        case .terminalBytes: TerminalBytesFigure()
         case .mockServer: MockServerFigure()
         case .startup: StartupFigure()
-        case .layerOverhead, .refreshStorm, .terminalBytes: nil
-        }
-    }
-
-    /// What is still missing, for the figures (or parts) not measured yet.
-    var pending: String? {
-        switch self {
-        case .layerOverhead, .refreshStorm: "needs the CardAPI client"
-        case .terminalBytes: "needs the full TUI in a pseudo-terminal, and abook"
-        case .startup: "`cardwallet demo` to first frame needs the full TUI"
-        case .listScale, .mockServer: nil
         }
     }
 }
@@ -64,7 +55,7 @@ struct BenchContext: Sendable {
     var quick: Bool
     /// The bench's own executable, to re-run it as a child (memory probes).
     var benchExecutable: String
-    /// The `cardwallet` executable (startup figure).
+    /// The `cardwallet` executable (terminal and startup figures).
     var cardwalletExecutable: String
     /// Prints a progress line to standard error (standard output carries only the tables).
     var progress: @Sendable (String) -> Void

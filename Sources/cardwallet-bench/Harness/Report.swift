@@ -14,7 +14,12 @@ enum Quantity: Sendable {
 struct Target: Sendable {
     /// Which number of the row the bound applies to.
     enum Subject: Sendable {
-        case median, ratio
+        /// The row's median.
+        case median
+        /// The row's ratio (its median).
+        case ratio
+        /// Every sample of the row: its min and its max both keep the bound.
+        case everySample
     }
 
     /// The bound.
@@ -40,16 +45,24 @@ struct Target: Sendable {
         Target(subject: .ratio, bound: bound, label: label)
     }
 
+    /// A bound every sample of the row must keep (a count that must be exactly 1, say).
+    static func everySample(_ bound: Bound, _ label: String) -> Target {
+        Target(subject: .everySample, bound: bound, label: label)
+    }
+
     /// Whether `row` meets the target; `nil` when the row lacks the number it bounds.
     func isMet(by row: ResultRow) -> Bool? {
-        let value: Double? = switch subject {
-        case .median: row.summary?.median
-        case .ratio: row.ratio?.median
+        let values: [Double]? = switch subject {
+        case .median: row.summary.map { [$0.median] }
+        case .ratio: row.ratio.map { [$0.median] }
+        case .everySample: row.summary.map { [$0.min, $0.max] }
         }
-        guard let value else { return nil }
-        switch bound {
-        case .atMost(let limit): return value <= limit
-        case .atLeast(let limit): return value >= limit
+        guard let values else { return nil }
+        return values.allSatisfy { value in
+            switch bound {
+            case .atMost(let limit): value <= limit
+            case .atLeast(let limit): value >= limit
+            }
         }
     }
 }
@@ -78,7 +91,7 @@ struct ResultRow: Sendable {
     }
 
     /// The targets as the table prints them.
-    var targetLabel: String { targets.map(\.label).joined(separator: "; ") }
+    var targetLabel: String { targets.map(\.label).filter { !$0.isEmpty }.joined(separator: "; ") }
 }
 
 /// The rows of one figure, with the name of its ratio column.

@@ -1,0 +1,75 @@
+import AsyncHTTPClient
+import CardAPI
+import CardModels
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import Networking
+
+/// One way of sending `GET /card/{id}` and decoding the card: the raw baseline, each layer of
+/// the stack on its own, and the whole client as the TUI builds it.
+struct FetchVariant: Sendable {
+    /// How the tables name it.
+    let label: String
+    /// Fetches and decodes one card.
+    let fetch: @Sendable (String) async throws -> Card
+
+    /// The baseline: AsyncHTTPClient's `execute`, the body collected, `SuccessEnvelope<Card>`
+    /// decoded with the contract's decoder. Nothing else.
+    static func raw(client: HTTPClient, server: URL, token: String) -> FetchVariant {
+        let base = server.absoluteString
+        let decoder = CardWalletJSON.decoder()
+        return FetchVariant(label: "raw AsyncHTTPClient + JSONDecoder (baseline)") { id in
+            var request = HTTPClientRequest(url: base + "/card/" + id)
+            request.headers.add(name: "Accept", value: "application/json")
+            request.headers.add(name: "Authorization", value: "Bearer " + token)
+            let response = try await client.execute(request, timeout: .seconds(60))
+            let body = try await response.body.collect(upTo: 32 << 20)
+            guard response.status == .ok else { throw BenchError("GET /card/\(id) answered \(response.status.code)") }
+            return try decoder.decode(SuccessEnvelope<Card>.self, from: body).data
+        }
+    }
+
+    /// `LiveTransport.send` with a hand-made `Request`, decoded as the baseline decodes.
+    static func transport(_ transport: LiveTransport, server: URL, token: String) -> FetchVariant {
+        let decoder = CardWalletJSON.decoder()
+        let base = server.absoluteString
+        return FetchVariant(label: "LiveTransport + JSONDecoder") { id in
+            guard let url = URL(string: base + "/card/" + id) else { throw BenchError("bad card URL for \(id)") }
+            let request = Request(
+                method: .get, url: url, headers: ["Accept": "application/json", "Authorization": "Bearer " + token])
+            let response = try await transport.send(request)
+            guard response.statusCode == 200 else { throw BenchError("GET /card/\(id) answered \(response.statusCode)") }
+            return try decoder.decode(SuccessEnvelope<Card>.self, from: response.body).data
+        }
+    }
+
+    /// A `Provider` on the transport, without plugins or interceptors (the token is in the target).
+    static func provider(_ transport: LiveTransport, server: URL, token: String) -> FetchVariant {
+        let provider = Provider<FixedTokenCardTarget>(transport: transport)
+        let decoder = CardWalletJSON.decoder()
+        return FetchVariant(label: "Provider + LiveTransport + JSONDecoder") { id in
+            let response = try await provider.request(FixedTokenCardTarget(server: server, id: id, token: token))
+            return try decoder.decode(SuccessEnvelope<Card>.self, from: response.body).data
+        }
+    }
+
+    /// `CardAPIClient.card(id:)`: provider, session interceptor, response judge; `label` says
+    /// which plugins it has.
+    static func client(_ client: CardAPIClient, label: String) -> FetchVariant {
+        FetchVariant(label: label) { id in try await client.card(id: id) }
+    }
+}
+
+/// `GET /card/{id}` with a fixed bearer token, for the provider without interceptors.
+struct FixedTokenCardTarget: TargetType {
+    let server: URL
+    let id: String
+    let token: String
+
+    var baseURL: URL { server }
+    var path: String { "/card/\(id)" }
+    var method: Networking.HTTPMethod { .get }
+    var body: RequestBody { .plain }
+    var headers: Headers { ["Accept": "application/json", "Authorization": "Bearer \(token)"] }
+}

@@ -1,0 +1,163 @@
+import CPseudoTerminal
+import Foundation
+
+import Glibc
+
+/// A program running in a pseudo-terminal of a fixed size, as in a terminal emulator: its
+/// standard input, output and error are the terminal, which is its controlling terminal in a
+/// session of its own. This process holds the other end and reads every byte it writes.
+///
+/// Blocking: call it from a thread of its own (``OwnThread``), never from Swift concurrency's
+/// few cooperative threads.
+final class PseudoTerminal {
+    /// The child's process id.
+    let pid: pid_t
+    /// When the child was spawned.
+    let started: ContinuousClock.Instant
+    private let master: Int32
+    private var exitStatus: Int32?
+
+    /// glibc's `POSIX_SPAWN_SETSID` (since 2.26; `<spawn.h>` declares it only under `_GNU_SOURCE`,
+    /// which Swift's Glibc module is not built with). The child calls `setsid()` before the file
+    /// actions run, so opening the terminal makes it the child's controlling terminal.
+    private static let spawnSetSID: Int16 = 0x80
+
+    /// Starts `path` with `arguments` and exactly `environment` in a `columns`×`rows` terminal.
+    ///
+    /// - Throws: ``BenchError`` when the terminal cannot be opened or the program not started.
+    init(path: String, arguments: [String], environment: [String: String], columns: Int, rows: Int) throws {
+        var master: Int32 = -1
+        var slave: Int32 = -1
+        var size = winsize(ws_row: UInt16(clamping: rows), ws_col: UInt16(clamping: columns), ws_xpixel: 0, ws_ypixel: 0)
+        var name = [CChar](repeating: 0, count: 256)
+        guard openpty(&master, &slave, &name, nil, &size) == 0 else {
+            throw BenchError("cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
+        }
+        // Neither end may leak into the child: it opens the terminal by name.
+        _ = fcntl(master, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(slave, F_SETFD, FD_CLOEXEC)
+        defer { close(slave) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, name, O_RDWR, 0)
+        posix_spawn_file_actions_adddup2(&actions, 0, 1)
+        posix_spawn_file_actions_adddup2(&actions, 0, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Self.spawnSetSID)
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] =
+            environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+
+        let clock = ContinuousClock()
+        started = clock.now
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard result == 0 else {
+            close(master)
+            throw BenchError("cannot start \(path) in a pseudo-terminal: \(String(cString: strerror(result)))")
+        }
+        self.pid = pid
+        self.master = master
+    }
+
+    deinit {
+        if exitStatus == nil {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, 0)
+        }
+        close(master)
+    }
+
+    /// Seconds since the spawn.
+    func elapsed() -> Double {
+        seconds(from: started, to: ContinuousClock().now)
+    }
+
+    /// Waits at most `timeout` seconds for output and returns what arrived: `nil` when nothing
+    /// did, an empty array once the child has closed the terminal (it exited).
+    func read(timeout: Double) -> [UInt8]? {
+        var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(clamping: Int((max(0, timeout) * 1000).rounded(.up)))
+        var ready: Int32
+        repeat {
+            ready = poll(&descriptor, 1, milliseconds)
+        } while ready == -1 && errno == EINTR
+        guard ready > 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var count: Int
+        repeat {
+            count = Glibc.read(master, &buffer, buffer.count)
+        } while count == -1 && errno == EINTR
+        // Linux answers EIO on the master once every copy of the other end is closed.
+        guard count > 0 else { return [] }
+        return Array(buffer[0..<count])
+    }
+
+    /// Types `bytes` into the terminal.
+    ///
+    /// - Throws: ``BenchError`` when the terminal cannot be written.
+    func write(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(master, $0.baseAddress, $0.count) }
+            if written == -1, errno == EINTR { continue }
+            guard written > 0 else { throw BenchError("cannot write to the pseudo-terminal: \(String(cString: strerror(errno)))") }
+            offset += written
+        }
+    }
+
+    /// The child's memory now, from `/proc/PID/status`.
+    ///
+    /// - Throws: ``BenchError`` when the file cannot be read (the child is gone).
+    func memory() throws -> ProcessMemory {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else {
+            throw BenchError("cannot read /proc/\(pid)/status: the program exited early")
+        }
+        return try ProcessMemory.parse(status: text)
+    }
+
+    /// Types `keys` (a quit key), reads until the child closes the terminal, and reaps it; after
+    /// `timeout` seconds it is killed.
+    ///
+    /// - Returns: The exit status, or 128 + the signal that ended it.
+    func finish(typing keys: [UInt8], timeout: Double) -> Int32 {
+        if let exitStatus { return exitStatus }
+        try? write(keys)
+        let deadline = elapsed() + timeout
+        var killed = false
+        // Until the terminal closes; a grandchild holding it open gets two more seconds.
+        while elapsed() < deadline + 2 {
+            let remaining = deadline - elapsed()
+            if remaining <= 0, !killed {
+                kill(pid, SIGKILL)
+                killed = true
+            }
+            guard let chunk = read(timeout: max(0.05, remaining)) else { continue }
+            if chunk.isEmpty { break }
+        }
+        // The terminal closes during the child's exit, a moment before it can be reaped.
+        var status: Int32 = 0
+        let reapBy = elapsed() + 2
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid || (reaped == -1 && errno != EINTR) { break }
+            if reaped == 0, elapsed() > reapBy {
+                kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+                break
+            }
+            usleep(1_000)
+        }
+        let signal = status & 0x7F
+        let result = signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+        exitStatus = result
+        return result
+    }
+}
