@@ -48,11 +48,13 @@ actor ServerState {
     ) async throws(MockServerError) -> ServerState {
         try configuration.validate()
         let dataFile = configuration.dataFile.map { DataFile(path: $0) }
-        let decoyHash = await PasswordHasher.hash(
+        // Hashed on the thread pool while the data file is read or the seed users are hashed.
+        async let decoy = PasswordHasher.hash(
             OpaqueToken.base64URL(OpaqueToken.randomBytes(16)), cost: configuration.passwordHashCost)
         dataFile?.removeStaleTemporaries()
         if let dataFile, let stored = try dataFile.load() {
             logger.info("Loaded data file", metadata: ["path": "\(dataFile.path)", "cards": "\(stored.cards.cards.count)"])
+            let decoyHash = await decoy
             return ServerState(
                 configuration: configuration, clock: clock, logger: logger, dataFile: dataFile, snapshot: stored,
                 decoyHash: decoyHash)
@@ -62,21 +64,28 @@ actor ServerState {
             try dataFile.save(seeded)
             logger.info("Created data file from the seed data", metadata: ["path": "\(dataFile.path)"])
         }
+        let decoyHash = await decoy
         return ServerState(
             configuration: configuration, clock: clock, logger: logger, dataFile: dataFile, snapshot: seeded,
             decoyHash: decoyHash)
     }
 
     private static func seed(_ configuration: MockServerConfiguration, now: Date) async -> DataSnapshot {
-        var users: [UserRecord] = []
-        for seed in configuration.users {
-            let hash: String
-            if let given = seed.passwordHash {
-                hash = given
-            } else {
-                hash = await PasswordHasher.hash(seed.password ?? "", cost: configuration.passwordHashCost)
+        // bcrypt is slow on purpose: hash the seed passwords side by side on the thread pool.
+        let hashes = await withTaskGroup(of: (Int, String).self) { group in
+            for (position, seed) in configuration.users.enumerated() {
+                guard seed.passwordHash == nil else { continue }
+                let cost = configuration.passwordHashCost
+                group.addTask { (position, await PasswordHasher.hash(seed.password ?? "", cost: cost)) }
             }
-            users.append(UserRecord(id: seed.id, email: seed.email, name: seed.name, passwordHash: hash))
+            var hashes: [Int: String] = [:]
+            for await (position, hash) in group { hashes[position] = hash }
+            return hashes
+        }
+        let users = configuration.users.enumerated().map { position, seed in
+            UserRecord(
+                id: seed.id, email: seed.email, name: seed.name,
+                passwordHash: seed.passwordHash ?? hashes[position] ?? "")
         }
         let index = emailIndex(users)
         var cards = CardBook()
