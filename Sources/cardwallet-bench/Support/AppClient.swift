@@ -6,7 +6,8 @@ import Networking
 import TokenStore
 
 /// A `CardAPIClient` built the way the TUI builds one (`LiveClient.make` with `TerminalApp`'s
-/// settings): a `LoggerPlugin` with the `errorCode` tag extractor that hands events over at once,
+/// settings): a `LoggerPlugin` with the `errorCode` tag extractor that hands events over in 20 ms
+/// batches and records no `created` events,
 /// and a subscriber draining `events()` through `LiveFeeds.logActions` into log lines, as the
 /// log pane does. Close it with ``close()``.
 final class AppClient: Sendable {
@@ -22,8 +23,8 @@ final class AppClient: Sendable {
         static let requestTimeout: Duration = .seconds(60)
         static let refreshMargin: Duration = .seconds(30)
         static let logBodyPreviewBytes = 4096
-        /// `TerminalApp.logDelivery`: the TUI's plugin delivers every event at once.
-        static let logDelivery: Duration = .zero
+        /// `TerminalApp.logDelivery`: the TUI's plugin delivers events in 20 ms batches.
+        static let logDelivery: Duration = .milliseconds(20)
     }
 
     /// A client on `transport` for `server`, with tokens in `store`, judging expiry by `wallClock`;
@@ -36,7 +37,7 @@ final class AppClient: Sendable {
         let log = LoggerPlugin(
             configuration: LoggerPlugin.Configuration(
                 bodyPreviewLimit: Defaults.logBodyPreviewBytes, tagExtractor: .jsonField("errorCode"),
-                deliveryInterval: Defaults.logDelivery))
+                recordsCreated: false, deliveryInterval: Defaults.logDelivery))
         self.log = log
         client = CardAPIClient(
             configuration: CardAPIConfiguration(
