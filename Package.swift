@@ -118,10 +118,12 @@ let package = Package(
         .executableTarget(name: "tokenstore-stress", dependencies: ["TokenStore"]),
 
         // MARK: Tests
+        // What several test targets share: waiting on a condition with a deadline, a manual clock.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "NetworkingTests",
             dependencies: [
-                "Networking",
+                "Networking", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
@@ -132,18 +134,20 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        .testTarget(name: "TokenStoreTests", dependencies: ["TokenStore", "tokenstore-stress"]),
+        .testTarget(name: "TokenStoreTests", dependencies: ["TokenStore", "TestSupport", "tokenstore-stress"]),
         .testTarget(name: "CardModelsTests", dependencies: ["CardModels"]),
         .testTarget(
             name: "CardAPITests",
             dependencies: [
-                "CardAPI", "Networking", "CardModels", "TokenStore", "CardMockServer",
+                "CardAPI", "Networking", "CardModels", "TokenStore", "CardMockServer", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "CardWalletUITests",
-            dependencies: ["CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore", "CardMockServer"]
+            dependencies: [
+                "CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore", "CardMockServer", "TestSupport",
+            ]
         ),
         .testTarget(name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CardWalletUI"]),
         .testTarget(name: "CardWalletBenchTests", dependencies: ["cardwallet-bench"]),
@@ -164,7 +168,7 @@ let package = Package(
         .testTarget(
             name: "CardWalletCLITests",
             dependencies: [
-                "cardwallet", "CardAPI", "CardModels", "CardMockServer", "CardWalletUI", "Networking", "TokenStore",
+                "cardwallet", "CardAPI", "CardModels", "CardMockServer", "CardWalletUI", "Networking", "TokenStore", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

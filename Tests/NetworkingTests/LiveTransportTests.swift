@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import Networking
+import TestSupport
 import Testing
 
 /// The live transport against a real HTTP server on 127.0.0.1.

@@ -2,6 +2,7 @@ import Foundation
 import InMemoryLogging
 import Logging
 import Networking
+import TestSupport
 import Testing
 
 /// The logger plugin's events, streams, ring buffer, tags, formatter and swift-log bridge.

@@ -1,6 +1,7 @@
 import Foundation
 import Networking
 import Synchronization
+import TestSupport
 import Testing
 
 /// Hook order, request and result changes, interceptors, retries and their limits.

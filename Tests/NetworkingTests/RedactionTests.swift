@@ -2,6 +2,7 @@ import Foundation
 import InMemoryLogging
 import Logging
 import Networking
+import TestSupport
 import Testing
 
 /// A canary secret sent in headers, query and JSON body never shows up in any event, line,

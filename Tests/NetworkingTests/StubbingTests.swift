@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import TestSupport
 import Testing
 
 /// Moya-style stubbing: never, immediately, after a delay; sample data or a closure; and the

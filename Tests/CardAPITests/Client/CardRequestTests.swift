@@ -2,6 +2,7 @@ import CardModels
 import Foundation
 import Networking
 import Synchronization
+import TestSupport
 import Testing
 import TokenStore
 

@@ -2,6 +2,7 @@ import CardModels
 import Foundation
 import Logging
 import Networking
+import TestSupport
 import Testing
 import TokenStore
 

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Networking
 import Synchronization
+import TestSupport
 import TokenStore
 
 @testable import CardAPI

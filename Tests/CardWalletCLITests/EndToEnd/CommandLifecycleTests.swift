@@ -1,6 +1,7 @@
 import CardMockServer
 import CardModels
 import Foundation
+import TestSupport
 import Testing
 
 /// Spawns the built `cardwallet` against the mock server in-process: every command, its output
@@ -152,9 +153,7 @@ extension EndToEndTests {
 
     @Test func anUnreachableServerExitsWithTheNetworkStatus() async throws {
         try await CLIWorld.with { world in
-            let gone = try await MockServer.start(configuration: .testing)
-            let address = gone.baseURLString
-            await gone.stop()
+            let address = "http://127.0.0.1:\(try RefusingPort.reserve())/v1"
             let result = try await world.run(
                 "login", "--email", CLIWorld.email, "--password-stdin", input: CLIWorld.password + "\n",
                 environment: ["CARDWALLET_SERVER": address])

@@ -1,5 +1,6 @@
 import CardMockServer
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -3,6 +3,7 @@ import CardMockServer
 import CardModels
 import Foundation
 import Networking
+import TestSupport
 import Testing
 import TokenStore
 
@@ -157,10 +158,8 @@ struct PerformerTests {
     @Test("A server that is not there is cannotConnect with its URL")
     func cannotConnect() async throws {
         try await GlueHarness.with { harness in
-            // A port that was just free: the server bound it, then stopped.
-            let gone = try await MockServer.start(configuration: .testing)
-            let url = gone.baseURLString
-            await gone.stop()
+            // A port bound without listening: refused, and never handed to another test's server.
+            let url = "http://127.0.0.1:\(try RefusingPort.reserve())/v1"
             let performer = harness.performer()
             let result = await performer.perform(
                 .logIn(server: url, email: GlueHarness.email, password: GlueHarness.password))

@@ -68,26 +68,6 @@ func writeRaw(_ data: Data, to path: String, mode: UInt32 = 0o600) throws {
     }
 }
 
-/// Polls `condition` until it holds or `timeout` passes; never a fixed sleep standing in for state.
-func waitUntil(
-    timeout: Duration = .seconds(30),
-    _ what: String,
-    sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: () throws -> Bool
-) async throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: timeout)
-    var pause = Duration.milliseconds(1)
-    while try !condition() {
-        guard clock.now < deadline else {
-            Issue.record("timed out after \(timeout) waiting until \(what)", sourceLocation: sourceLocation)
-            throw TestFailure("timed out waiting until \(what)")
-        }
-        try await Task.sleep(for: pause)
-        pause = min(pause * 2, .milliseconds(50))
-    }
-}
-
 /// Sample items. Tokens contain a canary that must never show up in any text.
 enum Samples {
     static let canary = "CANARY-7f3a9c"

@@ -1,12 +1,17 @@
 import Synchronization
 
 /// A clock that moves only when told to, so tests control retry and stub delays.
-final class TestClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+public final class TestClock: Clock, Sendable {
+    /// A moment: the time advanced since the clock was made.
+    public struct Instant: InstantProtocol {
+        /// Time since the clock was made.
+        public var offset: Duration
+        /// This moment moved by `duration`.
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// The time from this moment to `other`.
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        /// Whether `lhs` comes first.
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
     private struct Sleeper {
@@ -23,15 +28,21 @@ final class TestClock: Clock, Sendable {
 
     private let state = Mutex(State())
 
-    var now: Instant { state.withLock { $0.now } }
-    var minimumResolution: Duration { .zero }
+    /// A clock at offset zero.
+    public init() {}
+
+    /// The current moment.
+    public var now: Instant { state.withLock { $0.now } }
+    /// Zero: the clock moves only when told.
+    public var minimumResolution: Duration { .zero }
 
     /// How many tasks are sleeping on this clock.
-    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
     /// Every duration a task asked to sleep, in order.
-    var sleepRequests: [Duration] { state.withLock { $0.sleepRequests } }
+    public var sleepRequests: [Duration] { state.withLock { $0.sleepRequests } }
 
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    /// Suspends until ``advance(by:)`` reaches `deadline` (at once if it has passed).
+    public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let id = state.withLock { state -> Int in
             state.nextID += 1
             return state.nextID
@@ -54,7 +65,7 @@ final class TestClock: Clock, Sendable {
     }
 
     /// Moves time forward, waking every sleeper whose deadline has come.
-    func advance(by duration: Duration) {
+    public func advance(by duration: Duration) {
         let due = state.withLock { state -> [Sleeper] in
             state.now = state.now.advanced(by: duration)
             let now = state.now

@@ -3,12 +3,16 @@ import Glibc
 /// Loopback ports bound without `listen`, so connecting to them is refused, and no other server
 /// started on port 0 during the tests can be handed the same port (closing a probe socket and
 /// reusing its number raced with the other suites' servers).
-enum RefusingPort {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public enum RefusingPort {
+    /// The socket could not be made or bound.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What failed, with errno.
+        public let description: String
     }
 
-    static func reserve() throws -> Int {
+    /// A loopback port that refuses connections for the rest of the test process (the socket is
+    /// kept open on purpose).
+    public static func reserve() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
         var address = sockaddr_in()
