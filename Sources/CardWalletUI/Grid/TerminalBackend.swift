@@ -7,8 +7,15 @@ public protocol TerminalBackend: AnyObject {
     /// Columns and rows right now.
     var size: (width: Int, height: Int) { get }
 
-    /// Waits at most `timeoutMilliseconds` for a key or a resize; `nil` when none came.
+    /// Waits at most `timeoutMilliseconds` for a key or a resize; `nil` when none came, or
+    /// early when ``waker`` was called (since the previous call or during this one).
     func nextEvent(timeoutMilliseconds: Int) -> TerminalEvent?
+
+    /// A function any thread may call to make a waiting ``nextEvent(timeoutMilliseconds:)``
+    /// return `nil` at once (or the next one, when none is waiting): the main loop's inbox calls
+    /// it when an action arrives. `nil` when the backend cannot be woken; the loop then sees
+    /// actions when its key timeout ends.
+    var waker: (@Sendable () -> Void)? { get }
 
     /// Paints `grid`, sending the terminal only what changed since the last frame it painted.
     func present(_ grid: Grid)
@@ -22,6 +29,9 @@ public protocol TerminalBackend: AnyObject {
 }
 
 extension TerminalBackend {
+    /// None: the loop sees outside actions when its key timeout ends.
+    public var waker: (@Sendable () -> Void)? { nil }
+
     /// Does nothing: for backends whose every frame is whole anyway.
     public func requestFullRepaint() {}
 }

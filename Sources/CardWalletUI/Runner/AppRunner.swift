@@ -1,6 +1,8 @@
 /// The main loop: reads a key (waiting at most a short poll), reduces it, starts the effects
 /// as tasks whose results come back as actions, merges outside actions, ticks the clock,
-/// renders and presents. Nothing in it waits for the network.
+/// renders and presents. Nothing in it waits for the network, and an action arriving in the
+/// ``inbox`` ends the wait for a key at once (through the backend's
+/// ``TerminalBackend/waker``), so results are painted as soon as they come.
 ///
 /// ```swift
 /// let runner = AppRunner(state: AppState(server: url), backend: terminal) { request in
@@ -17,8 +19,8 @@ public final class AppRunner {
 
     /// The state as of the last turn.
     public private(set) var state: AppState
-    /// Send actions here from any thread (or use ``listen(to:)``).
-    public let inbox = ActionInbox()
+    /// Send actions here from any thread (or use ``listen(to:)``); each one wakes the loop.
+    public let inbox: ActionInbox
     /// How many frames were handed to the backend (for tests and benchmarks).
     public private(set) var framesPresented = 0
 
@@ -36,7 +38,8 @@ public final class AppRunner {
     ///   - state: Where the app starts (usually the login screen).
     ///   - backend: The terminal.
     ///   - clock: Time for ticks (spinner, message expiry); tests pass their own.
-    ///   - pollMilliseconds: How long one turn waits for a key.
+    ///   - pollMilliseconds: How long one turn waits for a key when nothing arrives in the
+    ///     inbox: the rate of clock ticks (spinner, message expiry) while idle.
     ///   - perform: Performs a request through CardAPI and maps its errors to ``UIFailure``.
     public init<C: Clock>(
         state: AppState, backend: any TerminalBackend, clock: C, pollMilliseconds: Int = 50,
@@ -45,6 +48,7 @@ public final class AppRunner {
         let start = clock.now
         self.state = state
         self.backend = backend
+        self.inbox = ActionInbox(wake: backend.waker)
         self.perform = perform
         self.pollMilliseconds = max(0, pollMilliseconds)
         self.uptime = { start.duration(to: clock.now) }

@@ -9,7 +9,13 @@ import CardWalletUI
 
 extension CursesBackend {
     /// Waits at most `timeoutMilliseconds` for a key or a resize; `nil` when none came (or the
-    /// key means nothing to the UI, such as Insert).
+    /// key means nothing to the UI, such as Insert), and `nil` at once when ``waker`` was
+    /// called since the last call or while waiting.
+    ///
+    /// Keys come first: whatever curses holds (the rest of a paste, a byte after an Escape) or
+    /// the terminal already sent is returned before a wake-up is reported. Then it waits in
+    /// `poll(2)` on the terminal and the wake-up pipe together, and reads the key once the
+    /// terminal has one (curses still waits its escape delay for the rest of a sequence).
     ///
     /// A termination signal is reported once as `.key(.ctrl("c"))` (see ``terminationSignal``).
     /// Ctrl-Z suspends the program when ``Configuration/suspendsOnCtrlZ`` allows it and the
@@ -17,28 +23,91 @@ extension CursesBackend {
     public func nextEvent(timeoutMilliseconds: Int) -> TerminalEvent? {
         guard let window else { return nil }
         if let interruption = takeTerminationSignal() { return interruption }
-        wtimeout(window, Int32(clamping: max(0, timeoutMilliseconds)))
+        switch readKey(window, waitingMilliseconds: 0) {
+        case .event(let event): return event
+        case .nothing: break
+        }
+        guard let wake = wakeSignal else {
+            // No pipe: curses waits for the key itself, as before wake-ups existed.
+            if case .event(let event) = readKey(window, waitingMilliseconds: max(0, timeoutMilliseconds)) {
+                return event
+            }
+            return nil
+        }
+        let ready = waitForInput(wake: wake, timeoutMilliseconds: max(0, timeoutMilliseconds))
+        if let interruption = takeTerminationSignal() { return interruption }
+        if ready.input {
+            // Input, a hang-up or a signal (SIGWINCH: curses reports KEY_RESIZE now). The first
+            // byte is there; the escape delay is the most the rest of a character may take.
+            if case .event(let event) = readKey(
+                window, waitingMilliseconds: configuration.escapeDelayMilliseconds)
+            {
+                return event
+            }
+            // Nothing to read from a terminal that hung up: stop polling it, or every wait would
+            // end at once (SIGHUP ends the program soon anyway).
+            if ready.hungUp { inputHungUp = true }
+        }
+        if ready.woken { wake.clear() }
+        return nil
+    }
+
+    /// What one `wget_wch` gave.
+    private enum KeyRead {
+        /// A key or a resize, or `nil` for a key the UI ignores.
+        case event(TerminalEvent?)
+        /// `ERR`: nothing came within the wait.
+        case nothing
+    }
+
+    private func readKey(_ window: UnsafeMutablePointer<WINDOW>, waitingMilliseconds: Int) -> KeyRead {
+        wtimeout(window, Int32(clamping: waitingMilliseconds))
         var value: wint_t = 0
         let status = wget_wch(window, &value)
-        if let interruption = takeTerminationSignal() { return interruption }
+        if let interruption = takeTerminationSignal() { return .event(interruption) }
         let raw: RawKey
         switch status {
         case OK: raw = .character(UInt32(value))
         case cn_key_code_yes(): raw = .code(Int32(bitPattern: UInt32(value)))
-        default: return nil  // ERR: the timeout passed
+        default: return .nothing
         }
         switch KeyMapping.input(for: raw) {
         case nil:
-            return nil
+            return .event(nil)
         case .resize:
             needsFullRepaint = true
-            return .resize(width: size.width, height: size.height)
+            return .event(.resize(width: size.width, height: size.height))
         case .key(.ctrl("z")) where canSuspend:
             suspend()
-            return .resize(width: size.width, height: size.height)
+            return .event(.resize(width: size.width, height: size.height))
         case .key(let key):
-            return .key(key)
+            return .event(.key(key))
         }
+    }
+
+    /// Waits in `poll(2)` until the terminal has input, the wake-up pipe is readable, a signal
+    /// arrives or `timeoutMilliseconds` pass.
+    ///
+    /// - Returns: Whether to read the terminal (input, a hang-up or an interrupting signal),
+    ///   whether the terminal hung up, and whether a wake-up is pending.
+    private func waitForInput(wake: WakeSignal, timeoutMilliseconds: Int) -> (
+        input: Bool, hungUp: Bool, woken: Bool
+    ) {
+        var descriptors = [
+            // A negative descriptor is skipped: a terminal that hung up stays readable forever.
+            pollfd(fd: inputHungUp ? -1 : inputDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake.readDescriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        let count = poll(&descriptors, nfds_t(descriptors.count), Int32(clamping: timeoutMilliseconds))
+        if count < 0 {
+            // EINTR: a signal came to this thread; SIGWINCH is waiting in curses as KEY_RESIZE.
+            return (input: true, hungUp: false, woken: false)
+        }
+        let input = descriptors[0].revents
+        return (
+            input: input != 0, hungUp: input & Int16(POLLHUP | POLLERR | POLLNVAL) != 0,
+            woken: descriptors[1].revents != 0
+        )
     }
 
     private func takeTerminationSignal() -> TerminalEvent? {

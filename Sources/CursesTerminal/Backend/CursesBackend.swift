@@ -40,6 +40,13 @@ public final class CursesBackend: TerminalBackend {
     var canSuspend = false
     private(set) var signalsInstalled = false
     private var ownsTerminal = false
+    /// Curses' copy of the input descriptor, which ``nextEvent(timeoutMilliseconds:)`` polls.
+    var inputDescriptor: Int32 = -1
+    /// Set once the terminal hung up: polling it would return at once forever.
+    var inputHungUp = false
+    /// The self-pipe ``waker`` writes to; `nil` before start, after restore, or when no pipe
+    /// could be made.
+    var wakeSignal: WakeSignal?
     private var lastKnownSize = (width: 0, height: 0)
 
     /// Takes over the terminal: curses mode, keypad, no echo, hidden cursor, colours.
@@ -72,6 +79,14 @@ public final class CursesBackend: TerminalBackend {
     public var size: (width: Int, height: Int) {
         guard window != nil else { return lastKnownSize }
         return (Int(cn_cols()), Int(cn_lines()))
+    }
+
+    /// Makes a waiting ``nextEvent(timeoutMilliseconds:)`` return `nil` at once (or the next
+    /// one, when none is waiting); callable from any thread. Calls after ``restore()`` do
+    /// nothing harmful. `nil` only when the system had no descriptors left for the pipe.
+    public var waker: (@Sendable () -> Void)? {
+        guard let wakeSignal else { return nil }
+        return { wakeSignal.wake() }
     }
 
     /// Makes the next ``present(_:)`` clear the terminal and paint every cell, as after a resize:
@@ -113,6 +128,9 @@ public final class CursesBackend: TerminalBackend {
         outputFile = nil
         inputFile = nil
         terminal = -1
+        inputDescriptor = -1
+        // Wakers handed out keep the pipe open (and harmless) until they are gone.
+        wakeSignal = nil
         ownsTerminal = false
         Self.isTerminalInUse = false
     }
@@ -135,6 +153,8 @@ public final class CursesBackend: TerminalBackend {
             throw .systemCallFailed(call: "dup", reason: SystemError.describe(errno))
         }
         inputFile = input.file
+        inputDescriptor = input.descriptor
+        wakeSignal = WakeSignal()
         use_tioctl(true)  // the window size from the terminal wins over stale LINES/COLUMNS
         guard let screen = newterm(type, output.file, input.file) else {
             throw .unknownTerminalType(type)

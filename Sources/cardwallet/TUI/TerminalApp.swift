@@ -80,6 +80,10 @@ enum TerminalApp {
         do {
             ended = .success(try await CursesTerminal.run(configuration: configuration) { terminal in
                 let runner = AppRunner(state: state, backend: terminal) { request in await performer.perform(request) }
+                // A session restored from the token store is known already: the first frame is
+                // the list loading, not the login form until the session stream says so.
+                let session = performer.client.session.state
+                if case .loggedIn = session { runner.apply(.session(SessionStatus(session))) }
                 for note in notes {
                     let line = maker.note(note)
                     logFile?.write(line)
