@@ -17,7 +17,8 @@ struct DemoCommand: AsyncParsableCommand {
             The demo's tokens live in a private folder under $TMPDIR (or /tmp) that is deleted when the \
             demo ends: your own token file is never read or changed. The network log is appended to \
             $XDG_STATE_HOME/cardwallet/cardwallet.log (~/.local/state/cardwallet/ by default); the \
-            server's own request log is not kept.
+            server's own request log is not kept. Without --config, the demo users' published passwords \
+            are hashed with bcrypt cost \(DemoDefaults.passwordHashCost) (not 10), so the wallet opens at once.
 
             With --admin, end the session from another shell while the demo runs (the log pane shows \
             the exact commands):
@@ -90,12 +91,18 @@ enum DemoDefaults {
     /// Short, so refreshes show during a demo.
     static let accessTokenLifetime = TimeSpan.seconds(30)
 
-    /// The server configuration of `options`, with a free port and short-lived access tokens
-    /// unless the options (not the configuration file) say otherwise.
+    /// The lowest bcrypt cost, for the seed passwords of a demo without `--config`: they are the
+    /// published demo passwords of a server that lives inside the process on 127.0.0.1, and at
+    /// the usual cost (10) hashing them took ~140 ms before the first frame.
+    static let passwordHashCost = 4
+
+    /// The server configuration of `options`, with a free port, short-lived access tokens and
+    /// (without `--config`) a fast password hash, unless the options say otherwise.
     static func apply(to options: DemoServerOptions) throws(MockServerError) -> MockServerConfiguration {
         var configuration = try options.makeConfiguration().configuration
         if options.port == nil { configuration.port = 0 }
         if options.accessTTL == nil { configuration.accessTokenTTL = accessTokenLifetime }
+        if options.config == nil { configuration.passwordHashCost = passwordHashCost }
         try configuration.validate()
         return configuration
     }

@@ -38,6 +38,19 @@ import Testing
         #expect(try DemoDefaults.apply(to: demo.server).users.map(\.email) == ["file@cardwallet.dev"])
     }
 
+    @Test func theDemoHashesItsPublishedPasswordsCheaplyUnlessAConfigurationSaysHow() throws {
+        let plain = try #require(try CardWalletCommand.parseAsRoot(["demo"]) as? DemoCommand)
+        let fast = try DemoDefaults.apply(to: plain.server)
+        #expect(fast.passwordHashCost == DemoDefaults.passwordHashCost)
+        #expect(fast.port == 0)
+
+        let folder = try TestFolder("demo-cost")
+        defer { folder.remove() }
+        let path = try folder.write(#"{"passwordHashCost": 12}"#, to: "server.json")
+        let configured = try #require(try CardWalletCommand.parseAsRoot(["demo", "--config", path]) as? DemoCommand)
+        #expect(try DemoDefaults.apply(to: configured.server).passwordHashCost == 12)
+    }
+
     @Test(arguments: [
         (["mock-server", "--config", "/no/such/file.json"], "there is no such file"),
         (["mock-server", "--bogus"], "Unknown option '--bogus'"),
