@@ -177,11 +177,8 @@ public struct NetworkEventFormatter: Sendable {
 
     /// `2026-11-21T09:30:00.123Z`.
     public static func timestamp(_ date: Date) -> String {
-        date.formatted(timestampStyle)
+        UTCTimestamp.format(date)
     }
-
-    /// Made once: building the style costs as much as using it.
-    private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }
 
 /// Where ``NetworkEventFormatter`` writes a detail view: line by line, piece by piece.
