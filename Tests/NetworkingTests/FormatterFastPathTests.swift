@@ -177,6 +177,7 @@ import Testing
             #expect(
                 formatter.detailLines(event)
                     == detail.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+            #expect(formatter.detailLines(event, includingLine: false) == Array(formatter.detailLines(event).dropFirst()))
         }
     }
 }

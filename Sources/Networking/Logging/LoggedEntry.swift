@@ -35,7 +35,14 @@ final class LoggedEntry: Sendable {
     let timestamp: Date
     let capture: Capture
     private let materializer: EventMaterializer
-    private let cache = Mutex<NetworkEvent?>(nil)
+    /// The event once built, boxed: most entries are never read, and an inline
+    /// `NetworkEvent?` would more than double every entry the ring keeps.
+    private let cache = Mutex<Built?>(nil)
+
+    private final class Built: Sendable {
+        let event: NetworkEvent
+        init(_ event: NetworkEvent) { self.event = event }
+    }
 
     init(id: UInt64, timestamp: Date, capture: Capture, materializer: EventMaterializer) {
         self.id = id
@@ -46,7 +53,7 @@ final class LoggedEntry: Sendable {
 
     /// The redacted event, built once.
     var event: NetworkEvent {
-        if let cached = cache.withLock({ $0 }) { return cached }
+        if let cached = cache.withLock({ $0 }) { return cached.event }
         var event: NetworkEvent
         switch capture {
         case .request(let kind, let request, let bodyLength):
@@ -58,9 +65,9 @@ final class LoggedEntry: Sendable {
         }
         event.id = id
         event.timestamp = timestamp
-        let result = event
-        cache.withLock { $0 = result }
-        return result
+        let built = Built(event)
+        cache.withLock { $0 = built }
+        return event
     }
 
     /// The most body bytes kept per captured request or response for a preview limit: at least

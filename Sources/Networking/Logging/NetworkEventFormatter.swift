@@ -70,15 +70,23 @@ public struct NetworkEventFormatter: Sendable {
     /// with `"\n"`, and no line holds a line feed (free text is escaped), so a view that shows
     /// the detail line by line can take them as they are instead of splitting the text again.
     public func detailLines(_ event: NetworkEvent) -> [String] {
+        detailLines(event, includingLine: true)
+    }
+
+    /// The lines of ``detail(_:)``; without `includingLine`, all but the first (the one-line
+    /// form), for a view that shows that line already and should not pay for it twice.
+    public func detailLines(_ event: NetworkEvent, includingLine: Bool) -> [String] {
         var output = SeparateLines()
         output.lines.reserveCapacity(8 + event.headers.count)
-        writeDetail(event, to: &output)
+        writeDetail(event, to: &output, includingLine: includingLine)
         return output.lines
     }
 
-    private func writeDetail(_ event: NetworkEvent, to output: inout some DetailOutput) {
-        output.startLine()
-        output.append(line(event))
+    private func writeDetail(_ event: NetworkEvent, to output: inout some DetailOutput, includingLine: Bool = true) {
+        if includingLine {
+            output.startLine()
+            output.append(line(event))
+        }
         output.startLine()
         output.append("URL: ")
         output.append(TerminalText.escaped(event.url))
@@ -169,11 +177,8 @@ public struct NetworkEventFormatter: Sendable {
 
     /// `2026-11-21T09:30:00.123Z`.
     public static func timestamp(_ date: Date) -> String {
-        date.formatted(timestampStyle)
+        UTCTimestamp.format(date)
     }
-
-    /// Made once: building the style costs as much as using it.
-    private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }
 
 /// Where ``NetworkEventFormatter`` writes a detail view: line by line, piece by piece.

@@ -42,6 +42,24 @@ struct LogLineTests {
         #expect(retry.id > line.id)
     }
 
+    @Test(
+        "The query shown is URLComponents' percent-encoded query",
+        arguments: [
+            "http://127.0.0.1:8080/v1/cards", "http://h/v1/cards?offset=0&limit=100", "http://h/p?", "http://h/p?#",
+            "http://h/p?a=1#frag", "http://h/p#frag?not=query", "http://h/p?a=%20b&c=%3F?d",
+            "http://user@h:8080/p/q?x=y&z#a#b", "https://h/caf%C3%A9?na%C3%AFve=1", "http://h/p??double",
+        ])
+    func queryMatchesURLComponents(url: String) throws {
+        let expected = try #require(URLComponents(string: url)).percentEncodedQuery ?? ""
+        #expect(LogLineMaker.query(of: url) == expected[...])
+    }
+
+    @Test("A value the plugin hid reads <private> in the path, not percent-encoded")
+    func redactedQueryIsReadable() throws {
+        let line = try #require(LogLineMaker().line(for: Self.event(.sent, query: "?token=<private>&limit=5")))
+        #expect(line.path == "/v1/cards?token=<private>&limit=5")
+    }
+
     @Test("A response line keeps status, code, time and size; failures are marked")
     func responseLines() throws {
         let maker = LogLineMaker()
