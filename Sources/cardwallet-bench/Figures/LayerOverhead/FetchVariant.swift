@@ -13,6 +13,9 @@ struct FetchVariant: Sendable {
     let label: String
     /// Fetches and decodes one card.
     let fetch: @Sendable (String) async throws -> Card
+    /// Run at the end of a timed block of that many requests: finishes the work the block's
+    /// requests left behind (the log pane's lines), so each variant is charged for its own.
+    var settle: @Sendable (Int) async -> Void = { _ in }
 
     /// The baseline: AsyncHTTPClient's `execute`, the body collected, `SuccessEnvelope<Card>`
     /// decoded with the contract's decoder. Nothing else.
@@ -58,6 +61,12 @@ struct FetchVariant: Sendable {
     /// which plugins it has.
     static func client(_ client: CardAPIClient, label: String) -> FetchVariant {
         FetchVariant(label: label) { id in try await client.card(id: id) }
+    }
+
+    /// The client of `app`, each block settling its logger plugin and log pane.
+    static func app(_ app: AppClient, label: String) -> FetchVariant {
+        let client = app.client
+        return FetchVariant(label: label, fetch: { id in try await client.card(id: id) }, settle: { await app.settle(after: $0) })
     }
 }
 

@@ -17,24 +17,25 @@ final class LayerFixture: Sendable {
     let folder: TemporaryFolder
     /// The ids fetched, in turn: the demo user's cards.
     let ids: [String]
-    /// Baseline first; ``headline`` is the whole client as the TUI builds it.
+    /// Baseline first; ``judged`` are the rows held to the target: the stack
+    /// (CardAPI with the logger plugin) and the whole client as the TUI builds it.
     let variants: [FetchVariant]
     /// The position of the TUI's client in ``variants``.
-    let headline: Int
+    let judged: Set<Int>
     private let shared: HTTPClient
     private let transport: LiveTransport
     private let ownTransport: LiveTransport
     private let apps: [AppClient]
 
     private init(
-        server: RunningMockServer, folder: TemporaryFolder, ids: [String], variants: [FetchVariant], headline: Int,
+        server: RunningMockServer, folder: TemporaryFolder, ids: [String], variants: [FetchVariant], judged: Set<Int>,
         shared: HTTPClient, transport: LiveTransport, ownTransport: LiveTransport, apps: [AppClient]
     ) {
         self.server = server
         self.folder = folder
         self.ids = ids
         self.variants = variants
-        self.headline = headline
+        self.judged = judged
         self.shared = shared
         self.transport = transport
         self.ownTransport = ownTransport
@@ -90,12 +91,12 @@ final class LayerFixture: Sendable {
                 .transport(transport, server: server.baseURL, token: token),
                 .provider(transport, server: server.baseURL, token: token),
                 .client(plain, label: "CardAPIClient, no plugins"),
-                .client(apps[2].client, label: "CardAPIClient + LoggerPlugin, no subscriber"),
-                .client(apps[0].client, label: "CardAPIClient + LoggerPlugin + log pane (the TUI's client)"),
-                .client(apps[1].client, label: "the same on its own LiveTransport (as LiveClient.make)"),
+                .app(apps[2], label: "CardAPIClient + LoggerPlugin, no subscriber"),
+                .app(apps[0], label: "CardAPIClient + LoggerPlugin + log pane (the TUI's client)"),
+                .app(apps[1], label: "the same on its own LiveTransport (as LiveClient.make)"),
             ]
             return LayerFixture(
-                server: server, folder: folder, ids: ids, variants: variants, headline: 5, shared: shared,
+                server: server, folder: folder, ids: ids, variants: variants, judged: [4, 5], shared: shared,
                 transport: transport, ownTransport: ownTransport, apps: apps)
         } catch {
             try? await ownTransport.shutdown()
