@@ -10,7 +10,6 @@ import Synchronization
 public final class LogLineMaker: Sendable {
     private let nextID = Mutex<UInt64>(1)
     private let now: @Sendable () -> Date
-    private let formatter = NetworkEventFormatter()
 
     /// A maker stamping session lines and notes with `now`.
     public init(now: @escaping @Sendable () -> Date = Date.init) {
@@ -23,7 +22,9 @@ public final class LogLineMaker: Sendable {
         if event.kind == .created { return nil }
         let method = TerminalText.escaped(event.method.rawValue)
         let path = Self.pathAndQuery(of: event)
-        let detail = formatter.detailLines(event, includingLine: false)
+        // Built only when the detail view opens: formatting headers and body per line cost
+        // more than the rest of the line.
+        let detail = LogDetail(event: event)
         let endpoint = Endpoint(path: event.path)
         switch event.kind {
         case .created:
@@ -33,7 +34,7 @@ public final class LogLineMaker: Sendable {
             if event.attempt > 1 { text += (text.isEmpty ? "" : ", ") + "attempt \(event.attempt)" }
             return LogLine(
                 id: takeID(), time: event.timestamp, kind: .request, method: method, path: path,
-                bytes: event.byteCount.flatMap { $0 > 0 ? Int(clamping: $0) : nil }, text: text, detail: detail)
+                bytes: event.byteCount.flatMap { $0 > 0 ? Int(clamping: $0) : nil }, text: text, lazyDetail: detail)
         case .received:
             let status = event.statusCode ?? 0
             let code = event.tag.map { TerminalText.escaped($0) }
@@ -41,19 +42,19 @@ public final class LogLineMaker: Sendable {
                 id: takeID(), time: event.timestamp, kind: .response, method: method, path: path,
                 status: event.statusCode,
                 errorCode: code, duration: event.duration, bytes: event.byteCount.map { Int(clamping: $0) },
-                isFailure: status >= 400, text: endpoint.responseLabel(status: status, code: code), detail: detail)
+                isFailure: status >= 400, text: endpoint.responseLabel(status: status, code: code), lazyDetail: detail)
         case .failed:
             return LogLine(
                 id: takeID(), time: event.timestamp, kind: .failure, method: method, path: path,
                 duration: event.duration,
-                isFailure: true, text: TerminalText.escaped(event.errorDescription ?? "failed"), detail: detail)
+                isFailure: true, text: TerminalText.escaped(event.errorDescription ?? "failed"), lazyDetail: detail)
         case .retrying:
             let delay = event.retryDelay.map { $0 > .zero ? "in \(Format.duration($0))" : "now" } ?? "now"
             let cause = event.statusCode.map { " after \($0)" } ?? ""
             return LogLine(
                 id: takeID(), time: event.timestamp, kind: .session, method: method, path: path,
                 status: event.statusCode,
-                text: "retrying\(cause): attempt \(event.attempt + 1) \(delay)", detail: detail)
+                text: "retrying\(cause): attempt \(event.attempt + 1) \(delay)", lazyDetail: detail)
         }
     }
 

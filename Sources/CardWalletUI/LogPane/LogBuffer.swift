@@ -12,6 +12,8 @@ public struct LogBuffer: Equatable, Sendable {
     /// The most detail lines kept per line.
     public static let maxDetailLines = 60
 
+    private static let detailLimit = LogDetail.Limit(lines: maxDetailLines, length: maxTextLength)
+
     /// An empty buffer of `capacity` lines (at least one).
     public init(capacity: Int = 1_000) {
         self.capacity = max(1, capacity)
@@ -41,10 +43,8 @@ public struct LogBuffer: Equatable, Sendable {
     public mutating func append(_ line: LogLine) {
         var line = line
         if line.text.count > Self.maxTextLength { line.text = String(line.text.prefix(Self.maxTextLength)) + "…" }
-        if line.detail.count > Self.maxDetailLines {
-            line.detail = Array(line.detail.prefix(Self.maxDetailLines)) + ["… \(line.detail.count - Self.maxDetailLines) more lines"]
-        }
-        line.detail = line.detail.map { $0.count > Self.maxTextLength ? String($0.prefix(Self.maxTextLength)) + "…" : $0 }
+        // A detail built on demand is cut when built, so appending does not build it.
+        line.lazyDetail = line.lazyDetail.limited(to: Self.detailLimit)
         if storage.count < capacity {
             storage.append(line)
         } else {

@@ -39,14 +39,32 @@ public struct LogLine: Equatable, Sendable, Identifiable {
     public var isFailure: Bool
     /// A one-line summary, e.g. the server's message or "refreshed the access token".
     public var text: String
-    /// More lines for the detail view (headers with tokens as `<private>`, body excerpt).
-    public var detail: [String]
+    /// What the detail view's lines are made from; they are built only when read.
+    public var lazyDetail: LogDetail
+
+    /// More lines for the detail view (headers with tokens as `<private>`, body excerpt), built
+    /// from ``lazyDetail`` on each read: read it when the detail is shown, not per line.
+    public var detail: [String] {
+        get { lazyDetail.lines }
+        set { lazyDetail = LogDetail(lines: newValue) }
+    }
 
     /// A log line; everything but `id`, `time`, `kind` and `text` is optional.
     public init(
         id: UInt64, time: Date, kind: Kind, method: String? = nil, path: String? = nil,
         status: Int? = nil, errorCode: String? = nil, duration: Duration? = nil, bytes: Int? = nil,
         isFailure: Bool = false, text: String = "", detail: [String] = []
+    ) {
+        self.init(
+            id: id, time: time, kind: kind, method: method, path: path, status: status, errorCode: errorCode,
+            duration: duration, bytes: bytes, isFailure: isFailure, text: text, lazyDetail: LogDetail(lines: detail))
+    }
+
+    /// A log line whose detail lines are built from `lazyDetail` only when read.
+    public init(
+        id: UInt64, time: Date, kind: Kind, method: String? = nil, path: String? = nil,
+        status: Int? = nil, errorCode: String? = nil, duration: Duration? = nil, bytes: Int? = nil,
+        isFailure: Bool = false, text: String = "", lazyDetail: LogDetail
     ) {
         self.id = id
         self.time = time
@@ -59,6 +77,6 @@ public struct LogLine: Equatable, Sendable, Identifiable {
         self.bytes = bytes
         self.isFailure = isFailure
         self.text = text
-        self.detail = detail
+        self.lazyDetail = lazyDetail
     }
 }
