@@ -13,22 +13,33 @@ public enum RefusingPort {
     /// A loopback port that refuses connections for the rest of the test process (the socket is
     /// kept open on purpose).
     public static func reserve() throws -> Int {
+        try LoopbackSocket.bind(listening: false).port
+    }
+}
+
+/// A TCP socket bound to 127.0.0.1 on a port the kernel picks.
+public enum LoopbackSocket {
+    /// Binds a new socket (and listens with a backlog of 8 when `listening`); the caller owns
+    /// the descriptor.
+    public static func bind(listening: Bool) throws(RefusingPort.Failure) -> (descriptor: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
+        guard fd >= 0 else { throw RefusingPort.Failure(description: "socket() failed: errno \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        let ready = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(fd, socketAddress, length) == 0 && getsockname(fd, socketAddress, &length) == 0
+                Glibc.bind(fd, socketAddress, length) == 0 && getsockname(fd, socketAddress, &length) == 0
+                    && (!listening || listen(fd, 8) == 0)
             }
         }
-        guard bound else {
+        guard ready else {
+            let code = errno
             close(fd)
-            throw Failure(description: "bind() failed: errno \(errno)")
+            throw RefusingPort.Failure(description: "bind\(listening ? "/listen" : "")() failed: errno \(code)")
         }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 }
