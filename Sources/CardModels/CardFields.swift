@@ -29,13 +29,20 @@ public struct CardFields: Codable, Sendable, Equatable, Hashable {
     public var tags: [String]
     /// The avatar (0–7) shown when the card has no image.
     public var defaultImage: Int
+    /// What an imported vCard held that the card does not model (a second phone, a fax, a
+    /// birthday without a year, `X-` properties, social profiles, `UID`…), as unfolded vCard
+    /// content lines (`TEL;TYPE=FAX:+1 555 0100`), in the order they came. Kept with the card
+    /// and written back on export; never edited by forms. At most
+    /// ``CardLimits/vcardPropertiesMaxCount`` lines of ``CardLimits/vcardPropertyMaxLength``
+    /// characters.
+    public var vcardProperties: [String]
 
     /// Creates card fields; everything but the name is optional.
     public init(
         name: String, title: String? = nil, company: String? = nil, department: String? = nil,
         email: String? = nil, phone: String? = nil, website: String? = nil, address: String? = nil,
         bio: String? = nil, birthday: String? = nil, tmi: [String] = [], tags: [String] = [],
-        defaultImage: Int = 0
+        defaultImage: Int = 0, vcardProperties: [String] = []
     ) {
         self.name = name
         self.title = title
@@ -50,11 +57,12 @@ public struct CardFields: Codable, Sendable, Equatable, Hashable {
         self.tmi = tmi
         self.tags = tags
         self.defaultImage = defaultImage
+        self.vcardProperties = vcardProperties
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, title, company, department, email, phone, website, address, bio, birthday
-        case tmi, tags, defaultImage
+        case tmi, tags, defaultImage, vcardProperties
     }
 
     /// Decodes the fields; absent lists are empty and an absent `defaultImage` is 0.
@@ -73,6 +81,7 @@ public struct CardFields: Codable, Sendable, Equatable, Hashable {
         tmi = try c.decodeIfPresent([String].self, forKey: .tmi) ?? []
         tags = try c.decodeIfPresent([String].self, forKey: .tags) ?? []
         defaultImage = try c.decodeIfPresent(Int.self, forKey: .defaultImage) ?? 0
+        vcardProperties = try c.decodeIfPresent([String].self, forKey: .vcardProperties) ?? []
     }
 
     /// Encodes the fields, leaving out absent optional text.
@@ -91,6 +100,8 @@ public struct CardFields: Codable, Sendable, Equatable, Hashable {
         try c.encode(tmi, forKey: .tmi)
         try c.encode(tags, forKey: .tags)
         try c.encode(defaultImage, forKey: .defaultImage)
+        // Left out when empty, so cards without an imported vCard look as they always did.
+        if !vcardProperties.isEmpty { try c.encode(vcardProperties, forKey: .vcardProperties) }
     }
 
     /// The same fields with surrounding whitespace trimmed and empty values removed.

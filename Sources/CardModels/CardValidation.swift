@@ -26,6 +26,12 @@ public enum CardLimits {
     public static let defaultImageRange = 0...7
     /// The default largest image accepted by `POST /card`: 2 MiB.
     public static let imageMaxBytes = 2 * 1024 * 1024
+    /// Most kept vCard property lines (``CardFields/vcardProperties``).
+    public static let vcardPropertiesMaxCount = 200
+    /// Longest kept vCard property line, in characters (unfolded).
+    public static let vcardPropertyMaxLength = 2_000
+    /// The JSON key and part suffix of ``CardFields/vcardProperties``.
+    public static let vcardPropertiesKey = "vcardProperties"
 }
 
 extension CardFields {
@@ -40,7 +46,31 @@ extension CardFields {
                 problems[field.key] = problem
             }
         }
+        if let problem = vcardPropertiesProblem() { problems[CardLimits.vcardPropertiesKey] = problem }
         return problems
+    }
+
+    /// The problem with ``vcardProperties``, or `nil` when they are fine: at most
+    /// ``CardLimits/vcardPropertiesMaxCount`` lines, each non-empty, at most
+    /// ``CardLimits/vcardPropertyMaxLength`` characters, without NUL, CR or LF (lines are unfolded).
+    public func vcardPropertiesProblem() -> String? {
+        if vcardProperties.count > CardLimits.vcardPropertiesMaxCount {
+            return "may hold at most \(CardLimits.vcardPropertiesMaxCount) lines"
+        }
+        for line in vcardProperties {
+            if line.isEmpty { return "must not hold empty lines" }
+            if line.unicodeScalars.contains(where: { $0 == "\u{0}" || $0 == "\r" || $0 == "\n" }) {
+                return "must hold unfolded lines without NUL, CR or LF"
+            }
+            var count = 0
+            for _ in line {
+                count += 1
+                if count > CardLimits.vcardPropertyMaxLength {
+                    return "must hold lines of at most \(CardLimits.vcardPropertyMaxLength) characters"
+                }
+            }
+        }
+        return nil
     }
 
     /// The problem with one field, or `nil` when it is fine.

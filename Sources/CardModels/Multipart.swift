@@ -1,11 +1,13 @@
 /// How card fields travel as multipart/form-data parts in `POST /card`.
 ///
-/// Text parts are named `card.<field>`; list fields (`tmi`, `tags`) repeat their part once per
-/// item, in order; `card.defaultImage` is a decimal number. The optional image is the part
+/// Text parts are named `card.<field>`; list fields (`tmi`, `tags`, `vcardProperties`) repeat
+/// their part once per item, in order; `card.defaultImage` is a decimal number. The optional image is the part
 /// named ``imagePartName``.
 public enum CardForm {
     /// The name of the part holding the PNG or JPEG image.
     public static let imagePartName = "image"
+    /// The name of the (repeated) part holding one kept vCard property line.
+    public static let vcardPropertiesPartName = "card." + CardLimits.vcardPropertiesKey
 
     /// The parts, in a stable order, that carry `fields`.
     public static func parts(for fields: CardFields) -> [(name: String, value: String)] {
@@ -19,6 +21,7 @@ public enum CardForm {
                 if !value.isEmpty || field == .name { parts.append((field.formPartName, value)) }
             }
         }
+        parts += fields.vcardProperties.map { (vcardPropertiesPartName, $0) }
         return parts
     }
 
@@ -31,7 +34,12 @@ public enum CardForm {
         var problems: [String: String] = [:]
         var tmi: [String] = []
         var tags: [String] = []
+        var vcardProperties: [String] = []
         for (name, value) in parts where name.hasPrefix("card.") {
+            if name == vcardPropertiesPartName {
+                vcardProperties.append(value)
+                continue
+            }
             guard let field = CardField(rawValue: String(name.dropFirst(5))) else {
                 problems[name] = "is not a card field"
                 continue
@@ -50,6 +58,7 @@ public enum CardForm {
         }
         fields.tmi = tmi
         fields.tags = tags
+        fields.vcardProperties = vcardProperties
         return (fields, problems)
     }
 }

@@ -140,6 +140,7 @@ private final class PartCollector {
     private var partLimit: Int {
         guard let name = partName else { return 0 }
         if name == CardForm.imagePartName { return maxImageBytes }
+        if name == CardForm.vcardPropertiesPartName { return CardLimits.vcardPropertyMaxLength * 4 + 16 }
         if name.hasPrefix("card."), let field = CardField(rawValue: String(name.dropFirst(5))) {
             return field.maxLength * 4 + 16
         }
@@ -193,6 +194,10 @@ private final class PartCollector {
             problems[Self.printable(name)] = "is not a known part"
             return
         }
+        if name == CardForm.vcardPropertiesPartName {
+            completeKeptProperty(name)
+            return
+        }
         guard let field = CardField(rawValue: String(name.dropFirst(5))) else {
             problems[Self.printable(name)] = "is not a card field"
             return
@@ -207,6 +212,20 @@ private final class PartCollector {
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             problems[field.key] = "is not valid UTF-8 text"
+            return
+        }
+        textParts.append((name, text))
+    }
+
+    /// One repeated `card.vcardProperties` part: one kept vCard line.
+    private func completeKeptProperty(_ name: String) {
+        let key = CardLimits.vcardPropertiesKey
+        if overflowed {
+            problems[key] = "must hold lines of at most \(CardLimits.vcardPropertyMaxLength) characters"
+            return
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            problems[key] = "is not valid UTF-8 text"
             return
         }
         textParts.append((name, text))

@@ -138,7 +138,9 @@ struct CardRoutes {
         try RequestReading.requireJSON(request)
         let data = try await RequestReading.collectBody(request, limit: limit, what: "The JSON body")
         let keys = try RequestReading.decodeJSON(JSONObjectKeys.self, from: data).keys
-        let known = Set(CardField.allCases.map(\.key)).union(["id", "hasImage", "image", "createdAt", "updatedAt", "version"])
+        let known = Set(CardField.allCases.map(\.key)).union([CardLimits.vcardPropertiesKey]).union([
+            "id", "hasImage", "image", "createdAt", "updatedAt", "version",
+        ])
         var unknown: [String: String] = [:]
         for key in keys where !known.contains(key) {
             let printable = key.count <= 64 && key.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
