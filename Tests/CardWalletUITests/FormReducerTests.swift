@@ -48,7 +48,7 @@ import Testing
         form.focus = form.fields.count - 1
         type("/tmp/me.png", into: &form)
         let effects = form.reduce(.command(.save))
-        #expect(effects == [.create(CardFields(name: "Kim", tags: ["a", "b"]), imagePath: "/tmp/me.png")])
+        #expect(effects == [.call(.createCard(CardFields(name: "Kim", tags: ["a", "b"]), imagePath: "/tmp/me.png"), then: .save)])
         #expect(form.isSaving)
         #expect(form.reduce(.command(.save)).isEmpty)
     }
@@ -84,7 +84,7 @@ import Testing
         var mine = card.fields
         mine.title = "Boss"
         mine.company = "Mine Inc"
-        #expect(effects == [.update(id: card.id, fields: mine, version: card.version)])
+        #expect(effects == [.call(.updateCard(id: card.id, fields: mine, version: card.version), then: .save)])
 
         // Meanwhile someone else changed the company and removed the phone.
         var theirs = card
@@ -112,7 +112,7 @@ import Testing
         // Keep mine: saving again goes against the server's version, with its phone.
         effects = form.reduce(.command(.save))
         mine.phone = nil
-        #expect(effects == [.update(id: card.id, fields: mine, version: theirs.version)])
+        #expect(effects == [.call(.updateCard(id: card.id, fields: mine, version: theirs.version), then: .save)])
         _ = form.reduce(.saveFailed(UIFailure(.conflict(current: theirs), message: "changed")))
 
         // Take theirs for one field, then for all.
@@ -132,8 +132,8 @@ import Testing
         var form = FormState(editing: card, returnsToDetail: false)
         _ = form.reduce(.command(.save))
         let effects = form.reduce(.saveFailed(UIFailure(.conflict(current: nil), message: "changed")))
-        #expect(effects.first == .fetchServerVersion(id: card.id))
-        _ = form.reduce(.serverVersion(card))
+        #expect(effects.first == .call(.loadCard(id: card.id), then: .fetchServerVersion(id: card.id)))
+        _ = form.reduce(.finished(.fetchServerVersion(id: card.id), .success(.card(card))))
         #expect(form.conflict == card)
     }
 
