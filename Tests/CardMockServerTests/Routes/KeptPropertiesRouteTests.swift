@@ -133,6 +133,15 @@ import Testing
         }
     }
 
+    @Test func aFormWithMorePartsThanAnyValidCardIsE01() async throws {
+        try await withRouter { api, _ in
+            let token = try await api.login().accessToken
+            let lines = (1...256).map { "X-N:\($0)" }
+            let response = try await api.createCard(MultipartForm(fields: CardFields(name: "Parts", vcardProperties: lines)), token: token)
+            #expect(try expectError(response, .badRequest).message.contains("more than 256 parts"))
+        }
+    }
+
     @Test func aBodyPastTheCardAllowanceIsStillE08() async throws {
         try await withRouter { api, _ in
             let token = try await api.login().accessToken
