@@ -127,6 +127,25 @@ import Testing
         #expect(!form.isDirty)
     }
 
+    @Test func editingKeepsWhatTheFormDoesNotShow() {
+        var card = SampleCards.card(SampleCards.summary(number: 2))
+        card.fields.vcardProperties = ["TEL;TYPE=FAX:+1 555 0100", "X-SOCIAL:@kim"]
+        var form = FormState(editing: card, returnsToDetail: false)
+        form.focus = index(of: .title, in: form)
+        type("!", into: &form)
+        guard case .call(.updateCard(_, let fields, _), _)? = form.reduce(.command(.save)).first else {
+            Issue.record("no update")
+            return
+        }
+        #expect(fields.vcardProperties == card.fields.vcardProperties)
+        // After a conflict the server's kept lines are saved, not the ones the form opened with.
+        var theirs = card
+        theirs.version += 1
+        theirs.fields.vcardProperties = ["X-SOCIAL:@kim2"]
+        _ = form.reduce(.saveFailed(UIFailure(.conflict(current: theirs), message: "changed")))
+        #expect(form.cardFields.vcardProperties == ["X-SOCIAL:@kim2"])
+    }
+
     @Test func aConflictWithoutTheCardFetchesIt() {
         let card = SampleCards.card(SampleCards.summary(number: 2))
         var form = FormState(editing: card, returnsToDetail: false)

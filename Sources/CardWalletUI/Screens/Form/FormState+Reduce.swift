@@ -61,6 +61,7 @@ extension FormState {
                 fields[index] = Field(fields[index].kind, text)
             }
             mode = .edit(id: conflict.id, version: conflict.version)
+            base = conflict.fields
             self.conflict = nil
             takenFromServer = []
             serverProblems = [:]
