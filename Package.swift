@@ -192,10 +192,14 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// One settings loop, as swift-log does: the same strictness for every target.
+// One settings loop, as swift-log does: the same strictness for every target. With internal
+// imports by default and member import visibility, every `public import` is a decision: a
+// module's public API shows only the modules it says it shows.
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     settings.append(.enableExperimentalFeature("StrictConcurrency"))
     target.swiftSettings = settings
 }

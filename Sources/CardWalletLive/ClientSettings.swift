@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 
 /// The client's settings, resolved from every layer: command-line flags, then the environment,
 /// then the user's config file, then ``defaults`` (the same values as `Config/cardwallet.json`).

@@ -1,6 +1,6 @@
-import CardAPI
-import CardModels
-import CardWalletUI
+public import CardAPI
+public import CardModels
+public import CardWalletUI
 import Networking
 
 extension UIFailure {

@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 
 /// Names one call the UI asked for, so that its result finds its way back.
 public struct CallID: Hashable, Sendable, Comparable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+public import Glibc
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

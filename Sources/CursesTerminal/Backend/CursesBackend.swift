@@ -1,5 +1,5 @@
 import CNCurses
-import CardWalletUI
+public import CardWalletUI
 
 #if canImport(Glibc)
     import Glibc

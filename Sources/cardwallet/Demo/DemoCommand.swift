@@ -1,3 +1,4 @@
+import CursesTerminal
 import ArgumentParser
 import CardMockServer
 import CardModels

@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 
 /// The calls the form makes.
 public enum FormCall: Equatable, Sendable {

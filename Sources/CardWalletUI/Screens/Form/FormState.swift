@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 
 /// The add/edit form: every card field as a line of text, validated as you type.
 public struct FormState: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 
 /// The card list screen: the loaded cards, the selection, the filter prompt and paging.
 public struct ListState: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 
 /// A yes/no question over the current screen. The default answer is No: Enter without
 /// moving, Esc and `n` all say No.
