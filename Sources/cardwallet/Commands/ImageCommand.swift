@@ -78,7 +78,7 @@ struct ImageCommand: AsyncParsableCommand {
             let graphics = Self.graphics(requested: imageProtocol.requested, environment: environment)
             let box = Self.box(width: width)
             let rendered: RenderedImage
-            do {
+            do throws(ImageRenderError) {
                 rendered = try ImageRenderer.render(
                     file: Array(image.data), in: box, graphics: graphics, kittyImageID: UInt32.random(in: 1...0xFF_FFFF),
                     kittyPlacement: .cursor)
