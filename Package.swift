@@ -183,6 +183,7 @@ let package = Package(
             name: "CardWalletCLITests",
             dependencies: [
                 "cardwallet", "CardAPI", "CardModels", "CardMockServer", "CardWalletUI", "Networking", "TokenStore", "TestSupport",
+                "CardImages",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
