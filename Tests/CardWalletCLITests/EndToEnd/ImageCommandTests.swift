@@ -32,7 +32,7 @@ extension EndToEndTests {
             let kittyInTmux = try await world.run(
                 "image", id, "--protocol", "kitty", "--width", "4", environment: ["TMUX": "/tmp/tmux-1/default,1,0"])
             #expect(kittyInTmux.stdout.hasPrefix("\u{1B}Ptmux;\u{1B}\u{1B}_Ga=T,U=1,f=100,t=d,i="), "\(kittyInTmux)")
-            #expect(kittyInTmux.stdout.contains("\u{10EEEE}"))
+            #expect(kittyInTmux.stdout.unicodeScalars.contains("\u{10EEEE}"))
 
             let iterm = try await world.run("image", id, "--protocol", "iterm", "--width", "4")
             #expect(iterm.stdout.hasPrefix("\u{1B}]1337;File=inline=1;size="), "\(iterm)")
