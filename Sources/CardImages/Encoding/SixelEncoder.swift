@@ -17,39 +17,41 @@ public enum SixelEncoder {
         for (entry, color) in quantized.palette.enumerated() {
             output += Array("#\(entry);2;\(percent(color.red));\(percent(color.green));\(percent(color.blue))".utf8)
         }
-        var line = [UInt8](repeating: 0, count: width)
+        // Per band: one pass sets each colour's six bits per column, then each colour present
+        // is written from its row of bits (and cleared for the next band).
+        var bits = [UInt8](repeating: 0, count: quantized.palette.count * width)
         var present = [Bool](repeating: false, count: quantized.palette.count)
         var order: [Int] = []
         quantized.indices.withUnsafeBufferPointer { indices in
-            for top in stride(from: 0, to: height, by: 6) {
-                let bandHeight = min(6, height - top)
-                order.removeAll(keepingCapacity: true)
-                for y in top..<(top + bandHeight) {
-                    for x in 0..<width {
-                        let entry = Int(indices[y * width + x])
-                        if !present[entry] {
-                            present[entry] = true
-                            order.append(entry)
+            bits.withUnsafeMutableBufferPointer { bits in
+                for top in stride(from: 0, to: height, by: 6) {
+                    let bandHeight = min(6, height - top)
+                    order.removeAll(keepingCapacity: true)
+                    for row in 0..<bandHeight {
+                        let bit = UInt8(1) << UInt8(row)
+                        let base = (top + row) * width
+                        for x in 0..<width {
+                            let entry = Int(indices[base + x])
+                            if !present[entry] {
+                                present[entry] = true
+                                order.append(entry)
+                            }
+                            bits[entry * width + x] |= bit
                         }
                     }
-                }
-                for (position, entry) in order.enumerated() {
-                    for x in 0..<width {
-                        var bits: UInt8 = 0
-                        for row in 0..<bandHeight where Int(indices[(top + row) * width + x]) == entry {
-                            bits |= 1 << UInt8(row)
-                        }
-                        line[x] = 63 + bits
+                    for (position, entry) in order.enumerated() {
+                        let line = bits[(entry * width)..<(entry * width + width)]
+                        // Trailing empty columns need not be written.
+                        var end = line.endIndex
+                        while end > line.startIndex && line[end - 1] == 0 { end -= 1 }
+                        output += Array("#\(entry)".utf8)
+                        appendRuns(line[line.startIndex..<end], to: &output)
+                        if position < order.count - 1 { output.append(UInt8(ascii: "$")) }
+                        for x in line.indices { bits[x] = 0 }
+                        present[entry] = false
                     }
-                    // Trailing empty columns need not be written.
-                    var end = width
-                    while end > 0 && line[end - 1] == 63 { end -= 1 }
-                    output += Array("#\(entry)".utf8)
-                    appendRuns(line[..<end], to: &output)
-                    if position < order.count - 1 { output.append(UInt8(ascii: "$")) }
-                    present[entry] = false
+                    if top + 6 < height { output.append(UInt8(ascii: "-")) }
                 }
-                if top + 6 < height { output.append(UInt8(ascii: "-")) }
             }
         }
         output += [0x1B, 0x5C]
@@ -58,12 +60,13 @@ public enum SixelEncoder {
 
     private static func percent(_ value: UInt8) -> Int { (Int(value) * 100 + 127) / 255 }
 
-    private static func appendRuns(_ line: ArraySlice<UInt8>, to output: inout [UInt8]) {
+    /// Appends the sixel characters (`?` + bits) of `line`, runs of four or more as `!count`.
+    private static func appendRuns(_ line: Slice<UnsafeMutableBufferPointer<UInt8>>, to output: inout [UInt8]) {
         var index = line.startIndex
         while index < line.endIndex {
-            let character = line[index]
+            let character = 63 + line[index]
             var run = 1
-            while index + run < line.endIndex && line[index + run] == character { run += 1 }
+            while index + run < line.endIndex && line[index + run] == line[index] { run += 1 }
             if run >= 4 {
                 output.append(UInt8(ascii: "!"))
                 output += Array(String(run).utf8)

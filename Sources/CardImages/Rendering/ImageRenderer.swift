@@ -1,3 +1,5 @@
+import CardModels
+
 /// A picture made ready for a terminal: what to write and, for text-based protocols, the cells
 /// a grid renderer draws.
 public struct RenderedImage: Sendable, Hashable {
@@ -83,7 +85,9 @@ public enum ImageRenderer {
         } catch {
             throw .decode(error)
         }
-        return try render(scaled: image, cells: cells, graphics: graphics, kittyImageID: kittyImageID, kittyPlacement: kittyPlacement)
+        return try render(
+            scaled: image, cells: cells, graphics: graphics, kittyImageID: kittyImageID, kittyPlacement: kittyPlacement,
+            photo: CardImageFormat(sniffing: file.prefix(8)) == .jpeg)
     }
 
     /// The pixel size to encode for `cells`: half blocks exactly columns × 2·rows; sixel the
@@ -101,9 +105,13 @@ public enum ImageRenderer {
     }
 
     /// Encodes an image already scaled for `cells` (see ``targetPixels(source:cells:graphics:)``).
+    ///
+    /// - Parameter photo: the source was a JPEG, so iTerm2 (which decodes any format) is sent a
+    ///   JPEG at quality 90 — about a tenth of a PNG's bytes for a photo — when it is opaque;
+    ///   kitty takes only PNG or raw pixels.
     public static func render(
         scaled image: RGBAImage, cells: CellSize, graphics: GraphicsChoice, kittyImageID: UInt32 = 1,
-        kittyPlacement: KittyPlacement = .placeholders
+        kittyPlacement: KittyPlacement = .placeholders, photo: Bool = false
     ) throws(ImageRenderError) -> RenderedImage {
         var result = RenderedImage(imageProtocol: graphics.imageProtocol, cells: cells, pixelSize: image.size, escapes: [], cellRows: [])
         do throws(ImageEncodeError) {
@@ -115,7 +123,9 @@ public enum ImageRenderer {
             case .sixel:
                 result.escapes = SixelEncoder.encode(image)
             case .iterm:
-                result.escapes = ITermEncoder.inline(file: try PNGCodec.encode(image, fast: true), cells: cells, tmux: graphics.tmux)
+                let file = photo && !image.hasTransparency
+                    ? try JPEGCodec.encode(image, quality: 90) : try PNGCodec.encode(image, fast: true)
+                result.escapes = ITermEncoder.inline(file: file, cells: cells, tmux: graphics.tmux)
             case .kitty:
                 let png = try PNGCodec.encode(image, fast: true)
                 let id = min(max(1, kittyImageID), KittyEncoder.maximumImageID)
