@@ -27,13 +27,13 @@ public enum TerminalProbe {
     /// (then the environment alone decides).
     ///
     /// - Parameters:
-    ///   - environment: the process environment.
+    ///   - environment: the environment to read (`nil`: this process's).
     ///   - requested: an explicit protocol from the command line.
     ///   - timeout: how long to wait for the terminal's replies (and, separately, tmux's).
     public static func detect(
-        environment: [String: String] = ProcessInfo.processInfo.environment, requested: ImageProtocol? = nil,
-        timeout: Duration = .milliseconds(250)
+        environment: [String: String]? = nil, requested: ImageProtocol? = nil, timeout: Duration = .milliseconds(250)
     ) -> GraphicsChoice {
+        let environment = environment ?? ProcessInfo.processInfo.environment
         let settled = ImageProtocolDetector.choose(environment: environment, requested: requested)
         let override = ImageSetting.parse(environment["CARDWALLET_IMAGES"])
         if requested != nil || (override != .some(nil) && override != nil) || settled.imageProtocol == .off {

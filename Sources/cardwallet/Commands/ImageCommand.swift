@@ -1,8 +1,9 @@
 import ArgumentParser
 import CardAPI
 import CardImages
-import CardWalletUI
+import CardModels
 import Foundation
+import Networking
 
 #if canImport(Glibc)
     import Glibc
@@ -71,7 +72,7 @@ struct ImageCommand: AsyncParsableCommand {
         try await ClientCommandRunner.run(client) { context in
             let card = try await context.client.card(id: id)
             guard card.hasImage || card.image != nil else {
-                throw CommandFailure("The card \(SafeText.escaped(id)) has no image.")
+                throw CommandFailure("The card \(TerminalText.escaped(id)) has no image.")
             }
             let image = try await context.client.cardImage(id: id)
             let environment = ProcessInfo.processInfo.environment
@@ -83,10 +84,10 @@ struct ImageCommand: AsyncParsableCommand {
                     file: Array(image.data), in: box, graphics: graphics, kittyImageID: UInt32.random(in: 1...0xFF_FFFF),
                     kittyPlacement: .cursor)
             } catch {
-                throw CommandFailure("The image of card \(SafeText.escaped(id)) cannot be shown. \(error.description)")
+                throw CommandFailure("The image of card \(TerminalText.escaped(id)) cannot be shown. \(error.description)")
             }
             if rendered.imageProtocol == .off {
-                Console.out("[image: \(SafeText.escaped(image.description)); pictures are off: \(graphics.reason)]\n")
+                Console.out("[image: \(TerminalText.escaped(image.description)); pictures are off: \(graphics.reason)]\n")
                 return
             }
             var output = String(decoding: rendered.streamBytes, as: UTF8.self)
