@@ -24,10 +24,13 @@ struct ImagesFigure: Figure {
 
     func run(_ context: BenchContext) async throws -> [ResultTable] {
         context.progress("images: making the fixtures")
-        let small = ImageFixtures.photo(context.pick(full: PixelSize(width: 1024, height: 768), quick: PixelSize(width: 320, height: 240)))
-        let large = ImageFixtures.photo(context.pick(full: PixelSize(width: 3000, height: 2000), quick: PixelSize(width: 600, height: 400)))
+        let small = ImageFixtures.photo(context.pick(full: PixelSize(width: 1024, height: 768), quick: PixelSize(width: 160, height: 120)))
+        let large = ImageFixtures.photo(context.pick(full: PixelSize(width: 3000, height: 2000), quick: PixelSize(width: 300, height: 200)))
         let fixtures = [
-            (name: "\(small.width)×\(small.height) JPEG", file: try ImageFixtures.jpeg(small, near: context.pick(full: 200_000, quick: 20_000))),
+            (
+                name: "\(small.width)×\(small.height) JPEG",
+                file: context.quick ? try ImageFileEncoder.jpeg(small, quality: 85) : try ImageFixtures.jpeg(small, near: 200_000)
+            ),
             (name: "\(large.width)×\(large.height) JPEG", file: try ImageFileEncoder.jpeg(large, quality: 90)),
         ]
         let sampler = Sampler(warmup: context.pick(full: 3, quick: 1), rounds: context.pick(full: 25, quick: 2))
