@@ -12,6 +12,10 @@ extension AppState {
             // card nobody can see). Only Ctrl-C, which the notice names, still works.
             if layout.isTooSmall, command != .global(.quitNow), command != .global(.redraw) { return [] }
             return perform(command, key: key)
+        case .paste(let text):
+            return paste(text)
+        case .mouse(let event):
+            return mouse(event)
         case .resize(let width, let height):
             self.width = max(0, width)
             self.height = max(0, height)
@@ -136,7 +140,7 @@ extension AppState {
         }
     }
 
-    private mutating func page(_ command: PagerCommand) -> [Effect] {
+    mutating func page(_ command: PagerCommand) -> [Effect] {
         switch (modal, command) {
         case (_, .close):
             modal = nil
