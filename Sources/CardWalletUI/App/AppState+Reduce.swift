@@ -87,6 +87,11 @@ extension AppState {
                 focus = .log
             }
         case .quitNow:
+            // Typed and not saved: ask first (No by default); Ctrl-C over the question quits.
+            if hasUnsavedEdits, !isAskingToQuit {
+                modal = .confirm(ConfirmState(.quitDiscarding))
+                return []
+            }
             return quit()
         case .redraw:
             return [.redraw]
@@ -137,7 +142,22 @@ extension AppState {
         case .discardChanges:
             leaveForm()
             return []
+        case .quitDiscarding:
+            return quit()
         }
+    }
+
+    /// Whether the "quit and lose your changes?" question is showing.
+    var isAskingToQuit: Bool {
+        if case .confirm(let question) = modal, question.purpose == .quitDiscarding { return true }
+        return false
+    }
+
+    /// Whether the form holds text the user typed and has not saved (also under the
+    /// session-expired dialog): quitting at once would lose it.
+    var hasUnsavedEdits: Bool {
+        guard let form else { return false }
+        return form.isDirty && !form.isSaving
     }
 
     mutating func page(_ command: PagerCommand) -> [Effect] {

@@ -163,6 +163,8 @@ public final class AppRunner {
                 }
             case .redraw:
                 backend.requestFullRepaint()
+            case .discardTypeahead:
+                backend.discardPendingInput()
             case .quit:
                 break
             }

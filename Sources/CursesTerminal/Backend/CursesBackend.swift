@@ -109,6 +109,12 @@ public final class CursesBackend: TerminalBackend {
         needsFullRepaint = true
     }
 
+    /// Drops typeahead: keys the terminal sent that have not been read (`flushinp`).
+    public func discardPendingInput() {
+        guard window != nil else { return }
+        _ = flushinp()
+    }
+
     /// Leaves curses mode: the terminal's modes, cursor, keypad and main screen are as before,
     /// fds 1 and 2 point where they did, and the signal handlers are the previous ones.
     /// Safe to call more than once.
