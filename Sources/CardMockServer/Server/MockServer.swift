@@ -46,8 +46,23 @@ public enum MockServer {
         logger: Logger = Logger(label: "cardwallet.mock-server", factory: { _ in SwiftLogNoOpLogHandler() }),
         handlesShutdownSignals: Bool = false
     ) async throws(MockServerError) -> RunningMockServer {
+        try await start(
+            configuration: configuration, dataFileFormat: .sqlite, clock: clock, logger: logger,
+            handlesShutdownSignals: handlesShutdownSignals)
+    }
+
+    /// Starts the server keeping its `--data` file in `dataFileFormat`: the benchmark's way to
+    /// run the JSON file of earlier versions beside the database.
+    @_spi(Benchmarks)
+    public static func start(
+        configuration: MockServerConfiguration, dataFileFormat: DataFileFormat, clock: any WallClock = SystemWallClock(),
+        logger: Logger = Logger(label: "cardwallet.mock-server", factory: { _ in SwiftLogNoOpLogHandler() }),
+        handlesShutdownSignals: Bool = false
+    ) async throws(MockServerError) -> RunningMockServer {
         let started = StartupSignal()
-        let app = try await build(configuration: configuration, clock: clock, logger: logger) { channel in
+        let app = try await build(
+            configuration: configuration, clock: clock, logger: logger, dataFileFormat: dataFileFormat
+        ) { channel in
             started.complete(.success(channel.localAddress?.port ?? configuration.port))
         }
         return try await RunningMockServer.run(
@@ -56,9 +71,11 @@ public enum MockServer {
 
     private static func build(
         configuration: MockServerConfiguration, clock: any WallClock, logger: Logger,
+        dataFileFormat: DataFileFormat = .sqlite,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void
     ) async throws(MockServerError) -> MockServerApp {
-        let state = try await ServerState.make(configuration: configuration, clock: clock, logger: logger)
+        let state = try await ServerState.make(
+            configuration: configuration, clock: clock, logger: logger, dataFileFormat: dataFileFormat)
         let statistics = StatisticsRecorder()
         let router = makeRouter(state: state, statistics: statistics, configuration: configuration)
         let application = Application(
