@@ -163,6 +163,7 @@ let package = Package(
             name: "CardMockServerTests",
             dependencies: [
                 "CardMockServer", "CardModels",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -103,11 +103,11 @@ public enum MockServerSettingKey: String, CaseIterable, Sendable, Hashable {
     }
 
     /// The key's value in `configuration` as `--help` shows it: `127.0.0.1`, `8080`, `5m`,
-    /// `0`, `off`, `none (in memory)`.
+    /// `0`, `off`, `in memory only`.
     public func helpText(in configuration: MockServerConfiguration) -> String {
         switch value(in: configuration) {
         case .text(let text): text
-        case .none: "none (in memory only)"
+        case .none: "in memory only"
         case .number(let number): number
         case .boolean(let flag): flag ? "on" : "off"
         }

@@ -29,6 +29,18 @@ public enum MockServer {
         try await build(configuration: configuration, clock: clock, logger: logger, onServerRunning: { _ in })
     }
 
+    /// Builds the application keeping its `--data` file in `dataFileFormat`: how tests write a
+    /// JSON data file of an earlier version, and how the benchmark measures one.
+    @_spi(Benchmarks)
+    public static func makeApp(
+        configuration: MockServerConfiguration, dataFileFormat: DataFileFormat, clock: any WallClock = SystemWallClock(),
+        logger: Logger = Logger(label: "cardwallet.mock-server", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws(MockServerError) -> MockServerApp {
+        try await build(
+            configuration: configuration, clock: clock, logger: logger, dataFileFormat: dataFileFormat,
+            onServerRunning: { _ in })
+    }
+
     /// Starts the server on `configuration.host` and `configuration.port` (0 picks a free
     /// port) and returns once it is listening.
     ///

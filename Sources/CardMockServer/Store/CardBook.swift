@@ -117,7 +117,8 @@ struct CardBook: Sendable, Equatable {
             return .failure(.versionConflict(current: stored.card.version))
         }
         cards[id] = nil
-        order[ownerID] = order[ownerID]?.filter { $0 != id }
+        let remaining = (order[ownerID] ?? []).filter { $0 != id }
+        order[ownerID] = remaining.isEmpty ? nil : remaining
         return .success(stored.card)
     }
 
