@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The figures of issue 6, by the name `run` (and `--figure`) takes.
+/// The figures of issue 6 (§1–§6) and issue 17 (§7), by the name `run` (and `--figure`) takes.
 ///
 /// Adding a figure: add its case here (with its section and title), write a type conforming
 /// to ``Figure`` in `Figures/<Name>/`, and return it from ``figure``.
@@ -11,8 +11,9 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
     case terminalBytes = "terminal-bytes"
     case mockServer = "mock-server"
     case startup
+    case mockServerWrites = "mock-server-writes"
 
-    /// The section of issue 6 it answers.
+    /// The section of docs/BENCHMARKS.md it fills (§1–§6 answer issue 6, §7 issue 17).
     var section: String {
         switch self {
         case .layerOverhead: "§1"
@@ -21,6 +22,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .terminalBytes: "§4"
         case .mockServer: "§5"
         case .startup: "§6"
+        case .mockServerWrites: "§7"
         }
     }
 
@@ -33,6 +35,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .terminalBytes: "Bytes to the terminal, vs abook"
         case .mockServer: "Mock server throughput"
         case .startup: "Startup"
+        case .mockServerWrites: "Mock server writes with --data"
         }
     }
 
@@ -45,6 +48,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .terminalBytes: TerminalBytesFigure()
         case .mockServer: MockServerFigure()
         case .startup: StartupFigure()
+        case .mockServerWrites: MockServerWritesFigure()
         }
     }
 }
