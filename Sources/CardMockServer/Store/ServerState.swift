@@ -96,7 +96,10 @@ actor ServerState {
                 createdAt: now, updatedAt: now, version: 1)
             cards.insert(StoredCard(ownerID: ownerID, card: card, image: seed.image))
         }
-        return DataSnapshot(users: users, cards: cards, tokens: TokenBook())
+        var snapshot = DataSnapshot(users: users, cards: cards, tokens: TokenBook())
+        // The seed data is where changes start from, not a change itself.
+        _ = snapshot.takeChanges()
+        return snapshot
     }
 
     private static func emailIndex(_ users: [UserRecord]) -> [String: String] {

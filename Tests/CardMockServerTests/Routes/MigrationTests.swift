@@ -35,8 +35,17 @@ import Testing
             #expect(try await api.sendJSON(.put, "/cards", ReorderRequest(order: reversed), token: second.accessToken).status == .ok)
             return (second, first.refreshToken, created.id, reversed)
         }
-        let json = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(json.first == UInt8(ascii: "{"), "the earlier version wrote JSON")
+        // Earlier versions kept the wallet order only in `order`, not in the cards: take the
+        // positions out, so the migration must rebuild them from the order.
+        let written = try Data(contentsOf: URL(fileURLWithPath: path))
+        var root = try #require(try JSONSerialization.jsonObject(with: written) as? [String: Any])
+        var book = try #require(root["cards"] as? [String: Any])
+        let cards = try #require(book["cards"] as? [String: [String: Any]])
+        book["cards"] = cards.mapValues { $0.filter { $0.key != "position" } }
+        root["cards"] = book
+        let json = try JSONSerialization.data(withJSONObject: root)
+        #expect(!String(decoding: json, as: UTF8.self).contains("\"position\""))
+        try json.write(to: URL(fileURLWithPath: path))
 
         let handler = RecordingLogHandler()
         let migrated = try await MockServer.makeApp(

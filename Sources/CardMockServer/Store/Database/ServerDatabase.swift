@@ -123,30 +123,28 @@ final class ServerDatabase: DataStore {
     func write(_ changes: DataChanges, in snapshot: DataSnapshot) throws(MockServerError) {
         do {
             try queue.write { db in
-                // Foreign keys are deferred to the commit, so the order of the rows does not matter.
+                // Foreign keys are checked at the commit, so the order of the rows does not matter.
                 for (id, change) in changes.tokens.families {
-                    if let family = change.after {
-                        try TokenFamilyRow(id: id, family).upsert(db)
-                    } else {
-                        try TokenFamilyRow.deleteOne(db, key: id)
-                    }
+                    try Self.apply(change.before.map { TokenFamilyRow(id: id, $0) }, change.after.map { TokenFamilyRow(id: id, $0) }, key: id, db)
                 }
                 for (selector, change) in changes.tokens.accessRecords {
-                    if let record = change.after {
-                        try AccessTokenRow(selector: selector, record).upsert(db)
-                    } else {
-                        try AccessTokenRow.deleteOne(db, key: selector)
-                    }
+                    try Self.apply(
+                        change.before.map { AccessTokenRow(selector: selector, $0) },
+                        change.after.map { AccessTokenRow(selector: selector, $0) }, key: selector, db)
                 }
                 for (selector, change) in changes.tokens.refreshRecords {
-                    if let record = change.after {
-                        try RefreshTokenRow(selector: selector, record).upsert(db)
-                    } else {
-                        try RefreshTokenRow.deleteOne(db, key: selector)
-                    }
+                    try Self.apply(
+                        change.before.map { RefreshTokenRow(selector: selector, $0) },
+                        change.after.map { RefreshTokenRow(selector: selector, $0) }, key: selector, db)
                 }
                 for (id, change) in changes.cards.cards {
-                    try Self.write(cardID: id, change, db)
+                    try Self.apply(change.before.map(CardRow.init), change.after.map(CardRow.init), key: id, db)
+                    // The image row only when the bytes changed; a deleted card's goes with it
+                    // (ON DELETE CASCADE).
+                    guard change.after != nil, change.before?.image != change.after?.image else { continue }
+                    try Self.apply(
+                        change.before?.image.map { CardImageRow(cardID: id, image: $0) },
+                        change.after?.image.map { CardImageRow(cardID: id, image: $0) }, key: id, db)
                 }
             }
         } catch {
@@ -154,19 +152,14 @@ final class ServerDatabase: DataStore {
         }
     }
 
-    private static func write(cardID id: String, _ change: RowChange<StoredCard>, _ db: Database) throws {
-        guard let stored = change.after else {
-            // Its image row goes with it (ON DELETE CASCADE).
-            try CardRow.deleteOne(db, key: id)
-            return
-        }
-        // An upsert updates the row in place (a REPLACE would delete it, and its image with it).
-        try CardRow(stored).upsert(db)
-        guard change.before?.image != stored.image else { return }
-        if let image = stored.image {
-            try CardImageRow(cardID: id, image: image).upsert(db)
-        } else {
-            try CardImageRow.deleteOne(db, key: id)
+    /// Makes the row `key` go from `before` to `after`: an insert, an update of the columns
+    /// that differ (an edit rewrites `fields`, `version` and `updatedAt`, not the card's other
+    /// columns or its index entries), or a delete.
+    private static func apply<Row: StoredRow>(_ before: Row?, _ after: Row?, key: String, _ db: Database) throws {
+        switch (before, after) {
+        case (nil, let row?): try row.insert(db)
+        case (let old?, let row?): try row.updateChanges(db, from: old)
+        case (_, nil): try Row.deleteOne(db, key: key)
         }
     }
 
