@@ -14,8 +14,10 @@ let package = Package(
         .library(name: "CardModels", targets: ["CardModels"]),
         .library(name: "CardAPI", targets: ["CardAPI"]),
         .library(name: "CardWalletUI", targets: ["CardWalletUI"]),
+        .library(name: "CardWalletLive", targets: ["CardWalletLive"]),
         .library(name: "CursesTerminal", targets: ["CursesTerminal"]),
         .library(name: "CardMockServer", targets: ["CardMockServer"]),
+        .library(name: "CardImages", targets: ["CardImages"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -60,9 +62,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The pure TUI core: states, reducers, key tables, renderer, main loop. Card models only.
+        .target(name: "CardWalletUI", dependencies: ["CardModels"]),
+        // The live glue: performs the core's calls through CardAPI, makes its log lines, feeds
+        // its inbox through one ordered sink, writes the log file.
         .target(
-            name: "CardWalletUI",
-            dependencies: ["CardModels", "CardAPI", "Networking", "TokenStore"]
+            name: "CardWalletLive",
+            dependencies: [
+                "CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The module map links ncursesw and tinfo directly: pkg-config's flags for ncursesw
         // include -D defines that SwiftPM rejects with a warning.
@@ -86,12 +95,20 @@ let package = Package(
             ]
         ),
 
+        // Pictures in the terminal: PNG/JPEG decoding, scaling, the kitty/iTerm2/sixel/half-block
+        // encoders, protocol detection, QR codes (docs/Images.md). One system library per C library.
+        .systemLibrary(name: "CPNG", providers: [.apt(["libpng-dev"])]),
+        // libjpeg's error exit must longjmp; shim.h keeps every setjmp/longjmp inside C functions.
+        .systemLibrary(name: "CJPEG", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CQRencode", providers: [.apt(["libqrencode-dev"])]),
+        .target(name: "CardImages", dependencies: ["CardModels", "CPNG", "CJPEG", "CQRencode"]),
+
         // MARK: The thin executable that wires the live pieces.
         .executableTarget(
             name: "cardwallet",
             dependencies: [
                 "Networking", "TokenStore", "CardModels", "CardAPI",
-                "CardWalletUI", "CursesTerminal", "CardMockServer",
+                "CardWalletUI", "CardWalletLive", "CursesTerminal", "CardMockServer", "CardImages",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -101,11 +118,13 @@ let package = Package(
         // MARK: Benchmarks (`swift run -c release cardwallet-bench`; `--quick` is the CI smoke run).
         // openpty(3), for running the TUI and abook in a pseudo-terminal (§4, §6).
         .systemLibrary(name: "CPseudoTerminal"),
+        // libchafa, only to compare our image scaler and encoders with (images figure).
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
         .executableTarget(
             name: "cardwallet-bench",
             dependencies: [
-                "CardModels", "CardWalletUI", "CardMockServer", "CardAPI", "Networking", "TokenStore",
-                "CPseudoTerminal",
+                "CardModels", "CardWalletUI", "CardWalletLive", "CardMockServer", "CardAPI", "Networking", "TokenStore",
+                "CPseudoTerminal", "CardImages", "CChafa",
                 // Not linked: listed so that `swift run cardwallet-bench` also builds the
                 // `cardwallet` binary the startup figure spawns.
                 "cardwallet",
@@ -124,6 +143,8 @@ let package = Package(
         // MARK: Test helpers
         // The child process of TokenStoreTests' multi-process tests (not shipped).
         .executableTarget(name: "tokenstore-stress", dependencies: ["TokenStore"]),
+        // CardImages from the command line, for scripts/image-peers.py (not shipped).
+        .executableTarget(name: "cardimages-tool", dependencies: ["CardImages"]),
 
         // MARK: Tests
         // What several test targets share: waiting on a condition with a deadline, a manual clock.
@@ -144,6 +165,7 @@ let package = Package(
         ),
         .testTarget(name: "TokenStoreTests", dependencies: ["TokenStore", "TestSupport", "tokenstore-stress"]),
         .testTarget(name: "CardModelsTests", dependencies: ["CardModels"]),
+        .testTarget(name: "CardImagesTests", dependencies: ["CardImages", "CPseudoTerminal"]),
         .testTarget(
             name: "CardAPITests",
             dependencies: [
@@ -151,10 +173,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "CardWalletUITests", dependencies: ["CardWalletUI", "CardModels", "TestSupport"]),
         .testTarget(
-            name: "CardWalletUITests",
+            name: "CardWalletLiveTests",
             dependencies: [
-                "CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore", "CardMockServer", "TestSupport",
+                "CardWalletLive", "CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore", "CardMockServer",
+                "TestSupport",
             ]
         ),
         .testTarget(name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CardWalletUI"]),
@@ -177,7 +201,8 @@ let package = Package(
         .testTarget(
             name: "CardWalletCLITests",
             dependencies: [
-                "cardwallet", "CardAPI", "CardModels", "CardMockServer", "CardWalletUI", "Networking", "TokenStore", "TestSupport",
+                "cardwallet", "CardAPI", "CardModels", "CardMockServer", "CardWalletUI", "CardWalletLive", "Networking",
+                "TokenStore", "TestSupport", "CardImages",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -186,10 +211,14 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// One settings loop, as swift-log does: the same strictness for every target.
+// One settings loop, as swift-log does: the same strictness for every target. With internal
+// imports by default and member import visibility, every `public import` is a decision: a
+// module's public API shows only the modules it says it shows.
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     settings.append(.enableExperimentalFeature("StrictConcurrency"))
     target.swiftSettings = settings
 }

@@ -1,5 +1,5 @@
 import CardModels
-import Foundation
+public import Foundation
 
 extension MockServerConfiguration {
     /// The cards file as `Config/demo-cards.json` holds it: `{"cards": [SeedCard]}`.

@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 import Foundation
 
 /// Everything the mock server needs to start: where to listen, token lifetimes, limits, fault

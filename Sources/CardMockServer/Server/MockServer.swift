@@ -1,5 +1,6 @@
-import Hummingbird
-import Logging
+import CardModels
+public import Hummingbird
+public import Logging
 import NIOCore
 
 /// The Hummingbird application type of the mock server, for `app.test(.router)` tests.

@@ -1,5 +1,6 @@
+import UnixSignals
 import CardModels
-import Foundation
+public import Foundation
 import Logging
 import ServiceLifecycle
 import Synchronization

@@ -2,7 +2,7 @@ import CardModels
 
 extension AppState {
     /// Applies `action` and returns the effects to run, in order. Pure: reads no clock, does
-    /// no I/O; time arrives as ``AppAction/tick(now:)`` and results as
+    /// no I/O; time arrives as ``AppAction/tick(now:)`` and outcomes as
     /// ``AppAction/completed(_:_:)``.
     public mutating func reduce(_ action: AppAction) -> [Effect] {
         switch action {
@@ -12,6 +12,10 @@ extension AppState {
             // card nobody can see). Only Ctrl-C, which the notice names, still works.
             if layout.isTooSmall, command != .global(.quitNow), command != .global(.redraw) { return [] }
             return perform(command, key: key)
+        case .paste(let text):
+            return paste(text)
+        case .mouse(let event):
+            return mouse(event)
         case .resize(let width, let height):
             self.width = max(0, width)
             self.height = max(0, height)
@@ -83,6 +87,11 @@ extension AppState {
                 focus = .log
             }
         case .quitNow:
+            // Typed and not saved: ask first (No by default); Ctrl-C over the question quits.
+            if hasUnsavedEdits, !isAskingToQuit {
+                modal = .confirm(ConfirmState(.quitDiscarding))
+                return []
+            }
             return quit()
         case .redraw:
             return [.redraw]
@@ -129,14 +138,29 @@ extension AppState {
         guard yes else { return [] }
         switch question.purpose {
         case .deleteCard(let card):
-            return [request(.deleteCard(id: card.id), .delete(card))]
+            return [call(.deleteCard(id: card.id), route: .list(.delete(card)))]
         case .discardChanges:
             leaveForm()
             return []
+        case .quitDiscarding:
+            return quit()
         }
     }
 
-    private mutating func page(_ command: PagerCommand) -> [Effect] {
+    /// Whether the "quit and lose your changes?" question is showing.
+    var isAskingToQuit: Bool {
+        if case .confirm(let question) = modal, question.purpose == .quitDiscarding { return true }
+        return false
+    }
+
+    /// Whether the form holds text the user typed and has not saved (also under the
+    /// session-expired dialog): quitting at once would lose it.
+    var hasUnsavedEdits: Bool {
+        guard let form else { return false }
+        return form.isDirty && !form.isSaving
+    }
+
+    mutating func page(_ command: PagerCommand) -> [Effect] {
         switch (modal, command) {
         case (_, .close):
             modal = nil
@@ -173,14 +197,6 @@ extension AppState {
     /// Shows `text` in the status bar until it expires.
     mutating func showMessage(_ kind: StatusMessage.Kind, _ text: String, topic: StatusMessage.Topic? = nil) {
         message = StatusMessage(kind, text, expires: now + StatusMessage.lifetime(of: kind), topic: topic)
-    }
-
-    /// Registers a request and returns the effect that starts it.
-    mutating func request(_ request: Request, _ purpose: Purpose) -> Effect {
-        let id = RequestID(nextRequestID)
-        nextRequestID += 1
-        pending[id] = PendingRequest(request: request, purpose: purpose)
-        return .perform(id, request)
     }
 
     /// The detail lines of log line `id`, as the log detail page shows them.

@@ -4,15 +4,19 @@
 public enum AppAction: Equatable, Sendable {
     /// The user pressed a key.
     case key(Key)
+    /// The user pasted text (never commands: see ``AppState/paste(_:)``).
+    case paste(String)
+    /// The user clicked or turned the wheel.
+    case mouse(MouseEvent)
     /// The terminal now has this many columns and rows.
     case resize(width: Int, height: Int)
     /// Time passed: `now` is the time since the program started (drives the spinner and the
     /// expiry of status messages; reducers never read a clock).
     case tick(now: Duration)
-    /// A request made by ``Effect/perform(_:_:)`` finished.
-    case completed(RequestID, Result<Response, UIFailure>)
-    /// The session changed (from the session's state stream).
+    /// A call made by ``Effect/perform(_:_:)`` finished.
+    case completed(CallID, APIOutcome)
+    /// The session changed: the only writer of ``AppState/session``.
     case session(SessionStatus)
-    /// A network exchange was logged (from the logger plugin's event stream).
+    /// A network exchange (or a note of the app's own) was logged.
     case log(LogLine)
 }

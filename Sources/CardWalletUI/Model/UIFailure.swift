@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 
 /// Why a ``Request`` failed, as the UI needs to know it. The glue fills it from CardAPI's
 /// errors (the server's error code decides the kind, never its message).

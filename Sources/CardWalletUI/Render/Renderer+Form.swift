@@ -1,3 +1,4 @@
+import CardModels
 extension Renderer {
     /// One row of the form: a field, or its problem.
     enum FormRow {

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The figures of issue 6 (§1–§6) and issue 17 (§7), by the name `run` (and `--figure`) takes.
+/// The figures of issue 6 (§1–§6) and of later issues (#16, #17), by the name `run` (and `--figure`) takes.
 ///
 /// Adding a figure: add its case here (with its section and title), write a type conforming
 /// to ``Figure`` in `Figures/<Name>/`, and return it from ``figure``.
@@ -11,9 +11,10 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
     case terminalBytes = "terminal-bytes"
     case mockServer = "mock-server"
     case startup
+    case images
     case mockServerWrites = "mock-server-writes"
 
-    /// The section of docs/BENCHMARKS.md it fills (§1–§6 answer issue 6, §7 issue 17).
+    /// The section of docs/BENCHMARKS.md it fills (§1–§6 answer issue 6, #16 and #17 their issues).
     var section: String {
         switch self {
         case .layerOverhead: "§1"
@@ -22,7 +23,8 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .terminalBytes: "§4"
         case .mockServer: "§5"
         case .startup: "§6"
-        case .mockServerWrites: "§7"
+        case .images: "#16"
+        case .mockServerWrites: "#17"
         }
     }
 
@@ -35,6 +37,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .terminalBytes: "Bytes to the terminal, vs abook"
         case .mockServer: "Mock server throughput"
         case .startup: "Startup"
+        case .images: "Card images: decode, scale, encode per protocol; vs libchafa"
         case .mockServerWrites: "Mock server writes with --data"
         }
     }
@@ -48,6 +51,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .terminalBytes: TerminalBytesFigure()
         case .mockServer: MockServerFigure()
         case .startup: StartupFigure()
+        case .images: ImagesFigure()
         case .mockServerWrites: MockServerWritesFigure()
         }
     }

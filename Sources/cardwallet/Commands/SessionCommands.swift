@@ -1,3 +1,4 @@
+import CardWalletLive
 import ArgumentParser
 import CardAPI
 import CardModels

@@ -1,3 +1,6 @@
+import Networking
+import Foundation
+import CardWalletLive
 import CardAPI
 import CardModels
 import Testing

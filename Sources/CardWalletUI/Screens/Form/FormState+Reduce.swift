@@ -1,10 +1,23 @@
-import CardModels
+public import CardModels
+
+/// The calls the form makes.
+public enum FormCall: Equatable, Sendable {
+    /// Saving the card (a create or an update).
+    case save
+    /// Fetching the server's version of card `id` after a conflict that did not carry it.
+    case fetchServerVersion(id: String)
+}
 
 /// What can happen to the form.
 public enum FormAction: Equatable, Sendable {
     case command(FormCommand)
+    /// A call the form made finished.
+    case finished(FormCall, APIOutcome)
     /// Editing the focused field; `typed` is the character for ``TextCommand/insert``.
     case text(TextCommand, typed: Character?)
+    /// Text pasted into the focused field: line breaks kept in fields of several lines, spaces
+    /// elsewhere.
+    case paste(String)
     /// Saving failed.
     case saveFailed(UIFailure)
     /// The server's version of the card, fetched after a conflict that did not carry it.
@@ -13,12 +26,12 @@ public enum FormAction: Equatable, Sendable {
 
 /// What the form asks the app to do.
 public enum FormEffect: Equatable, Sendable {
-    case create(CardFields, imagePath: String?)
-    case update(id: String, fields: CardFields, version: Int)
+    /// Make `call`; its outcome comes back as ``FormAction/finished(_:_:)`` with `then`.
+    case call(APICall, then: FormCall)
+    /// The card is saved as the server now has it: close the form.
+    case saved(Card, isNew: Bool)
     /// Leave the form; ask first when `discarding` changes.
     case leave(discarding: Bool)
-    /// Fetch the server's version of the card to show the conflict.
-    case fetchServerVersion(id: String)
     case message(StatusMessage.Kind, String)
 }
 
@@ -33,6 +46,10 @@ extension FormState {
         case .command(.save):
             return save()
         case .command(.cancel):
+            // The save is on the wire: asking "discard?" now would be a lie.
+            if isSaving {
+                return [.message(.warning, "Saving… it cannot be undone now; the form closes when the server answers")]
+            }
             return [.leave(discarding: isDirty)]
         case .command(.takeServerField):
             guard let conflict, case .card(let field) = fields[focus].kind else {
@@ -51,17 +68,28 @@ extension FormState {
                 fields[index] = Field(fields[index].kind, text)
             }
             mode = .edit(id: conflict.id, version: conflict.version)
+            base = conflict.fields
             self.conflict = nil
             takenFromServer = []
             serverProblems = [:]
             showsAllProblems = false
             return [.message(.info, "Took the server's version (\(conflict.version)); your changes are gone")]
         case .text(let command, let typed):
-            guard !isSaving else { return [] }
+            guard !isSaving else { return [.message(.info, Self.savingNotice)] }
             if command == .insert, typed?.isControl ?? true { return [] }
             if fields[focus].input.apply(command, typed: typed) {
                 fields[focus].isTouched = true
                 serverProblems[fields[focus].kind.key] = nil
+            }
+        case .finished(let call, let outcome):
+            return finished(call, outcome)
+        case .paste(let text):
+            guard !isSaving else { return [.message(.info, Self.savingNotice)] }
+            let kind = fields[focus].kind
+            let pasted = kind.isMultiline ? text : AppState.oneLine(text)
+            if fields[focus].input.insert(pasted) {
+                fields[focus].isTouched = true
+                serverProblems[kind.key] = nil
             }
         case .saveFailed(let failure):
             isSaving = false
@@ -86,9 +114,33 @@ extension FormState {
         isSaving = true
         switch mode {
         case .add:
-            return [.create(values, imagePath: imagePath)]
+            return [.call(.createCard(values, imagePath: imagePath), then: .save)]
         case .edit(let id, let version):
-            return [.update(id: id, fields: values, version: conflict?.version ?? version)]
+            return [.call(.updateCard(id: id, fields: values, version: conflict?.version ?? version), then: .save)]
+        }
+    }
+
+    private mutating func finished(_ call: FormCall, _ outcome: APIOutcome) -> [FormEffect] {
+        switch (call, outcome) {
+        case (.save, .success(.card(let card))):
+            isSaving = false
+            return [.saved(card, isNew: mode == .add)]
+        case (.save, .success):
+            isSaving = false
+            return []
+        case (.save, .failure(let failure)):
+            isSaving = false
+            if failure.kind == .notFound, case .edit = mode {
+                return [.message(.error, "This card was deleted on the server (E05); your text is still here")]
+            }
+            return saveFailed(failure)
+        case (.fetchServerVersion(let id), .success(.card(let card))):
+            guard case .edit(let editing, _) = mode, editing == id else { return [] }
+            return reduce(.serverVersion(card))
+        case (.fetchServerVersion, .success):
+            return []
+        case (.fetchServerVersion, .failure(let failure)):
+            return [.message(.error, FailureText.status(failure, doing: "Could not fetch the server's version"))]
         }
     }
 
@@ -102,7 +154,10 @@ extension FormState {
         case .conflict(let current):
             guard let current else {
                 guard case .edit(let id, _) = mode else { return [.message(.error, failure.message)] }
-                return [.fetchServerVersion(id: id), .message(.warning, "The card changed on the server (E07): fetching its version…")]
+                return [
+                    .call(.loadCard(id: id), then: .fetchServerVersion(id: id)),
+                    .message(.warning, "The card changed on the server (E07): fetching its version…"),
+                ]
             }
             merge(serverVersion: current)
             return [.message(.warning, conflictMessage(current))]
@@ -116,6 +171,8 @@ extension FormState {
             return [.message(.error, "The server accepts only PNG and JPEG images (E09)")]
         case .server(let status?):
             return [.message(.error, "Not saved: server error \(status); Enter tries again")]
+        case .rateLimited:
+            return [.message(.error, FailureText.status(failure, doing: "Not saved"))]
         default:
             return [.message(.error, "Not saved: \(failure.message)")]
         }

@@ -1,0 +1,136 @@
+public import CardAPI
+import CardModels
+public import CardWalletUI
+public import Foundation
+public import Networking
+import Synchronization
+public import TokenStore
+
+/// Performs the UI's ``CardWalletUI/APICall``s through a ``CardAPI/CardAPIClient`` and answers
+/// with an ``CardWalletUI/APIResult`` or a ``CardWalletUI/UIFailure``: the `perform` closure of
+/// ``CardWalletUI/AppRunner``.
+///
+/// It holds the client of the server in use. Logging in to another server (the login screen's
+/// server field) builds a new client through `makeClient`, which shares the transport, token
+/// store and plugins, so the log pane keeps seeing every exchange; the session sink is then
+/// re-pointed from the old client's session to the new one's (nothing is replayed: the new
+/// session's news starts with its login).
+///
+/// ```swift
+/// let performer = CardAPIPerformer(
+///     configuration: CardAPIConfiguration(server: url), tokenStore: store,
+///     transport: transport, plugins: [logger], sessionSink: sink)
+/// let runner = AppRunner(state: state, backend: terminal, inbox: inbox) { await performer.perform($0) }
+/// ```
+public final class CardAPIPerformer: Sendable {
+    /// Builds a client for a server's base URL.
+    public typealias ClientFactory = @Sendable (URL) -> CardAPIClient
+
+    private let current: Mutex<CardAPIClient>
+    private let makeClient: ClientFactory
+    private let sessionSink: (any SessionStateSink)?
+
+    /// A performer starting with `client`.
+    ///
+    /// - Parameters:
+    ///   - client: The client of the server the app starts with.
+    ///   - sessionSink: Where the current client's session reports its changes.
+    ///   - makeClient: Builds the client of another server when the user logs in there; it
+    ///     should share `client`'s transport, token store and plugins.
+    public init(
+        client: CardAPIClient, sessionSink: (any SessionStateSink)? = nil, makeClient: @escaping ClientFactory
+    ) {
+        self.current = Mutex(client)
+        self.makeClient = makeClient
+        self.sessionSink = sessionSink
+        client.session.report(to: sessionSink)
+    }
+
+    /// A performer whose clients all use `tokenStore`, `transport` and `plugins`, and the rules
+    /// of `configuration` (the account it names applies to its own server only).
+    public convenience init(
+        configuration: CardAPIConfiguration, tokenStore: TokenStore, transport: any Transport,
+        plugins: [any Plugin] = [], sessionSink: (any SessionStateSink)? = nil
+    ) {
+        let first = CardAPIClient(
+            configuration: configuration, tokenStore: tokenStore, transport: transport, plugins: plugins)
+        self.init(client: first, sessionSink: sessionSink) { server in
+            let other = CardAPIConfiguration(
+                server: server, session: configuration.session, maximumImageBytes: configuration.maximumImageBytes,
+                requestTimeout: configuration.requestTimeout)
+            return CardAPIClient(configuration: other, tokenStore: tokenStore, transport: transport, plugins: plugins)
+        }
+    }
+
+    /// The client in use.
+    public var client: CardAPIClient { current.withLock { $0 } }
+
+    /// The client for `server`: the current one when it is for that server, else a new one,
+    /// which becomes current and reports to the session sink from now on.
+    public func client(for server: URL) -> CardAPIClient {
+        let key = TokenItem.normalizedServer(server.absoluteString)
+        return current.withLock { current in
+            if current.configuration.serverKey == key { return current }
+            let client = makeClient(server)
+            current.session.report(to: nil)
+            client.session.report(to: sessionSink)
+            current = client
+            return client
+        }
+    }
+
+    /// Performs `call` on the current client (or, for a login, the client of its server).
+    ///
+    /// - Returns: What the server answered, or why it failed. A version conflict (E07) carries
+    ///   the server's current card when it could be fetched, so the form can show both.
+    public func perform(_ call: APICall) async -> APIOutcome {
+        let client = client
+        do {
+            return .success(try await send(call, on: client))
+        } catch {
+            if error.isConflict, case .updateCard(let id, _, _) = call {
+                let current = try? await client.card(id: id)
+                return .failure(UIFailure(error, current: current))
+            }
+            return .failure(UIFailure(error))
+        }
+    }
+
+    private func send(_ call: APICall, on current: CardAPIClient) async throws(CardAPIError) -> APIResult {
+        switch call {
+        case .logIn(let server, let email, let password):
+            let client = client(for: try CardAPIConfiguration.serverURL(server))
+            let user = try await client.login(email: email, password: password)
+            return .loggedIn(email: user.email, server: client.configuration.serverKey)
+        case .logOut:
+            let result = try await current.logout()
+            // The tokens are gone either way; the UI says the server was not told.
+            if let problem = result.serverProblem { throw problem }
+            return .loggedOut
+        case .loadCards(let offset, let limit, let query):
+            return .cards(try await current.listCards(offset: offset, limit: limit, query: query))
+        case .loadCard(let id):
+            return .card(try await current.card(id: id))
+        case .createCard(let fields, let imagePath):
+            guard let path = Self.imagePath(imagePath) else { return .card(try await current.createCard(fields)) }
+            return .card(try await current.createCard(fields, imageAt: URL(fileURLWithPath: path)))
+        case .updateCard(let id, let fields, let version):
+            return .card(try await current.updateCard(id: id, fields: fields, version: version))
+        case .deleteCard(let id):
+            try await current.deleteCard(id: id)
+            return .deleted(id: id)
+        case .reorderCards(let order):
+            try await current.reorderCards(order)
+            return .reordered
+        }
+    }
+
+    /// The file a person typed, with `~` expanded; `nil` when the field is blank.
+    static func imagePath(_ text: String?) -> String? {
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        if text == "~" || text.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty {
+            return home + text.dropFirst()
+        }
+        return text
+    }
+}
