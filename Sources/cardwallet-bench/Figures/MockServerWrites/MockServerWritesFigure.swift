@@ -2,7 +2,7 @@ import AsyncHTTPClient
 @_spi(Benchmarks) import CardMockServer
 import Foundation
 
-/// §7: mock server writes per second under a mixed write load with `--data`, at 100 and at
+/// #17: mock server writes per second under a mixed write load with `--data`, at 100 and at
 /// 10,000 cards: the SQLite database (the server's store), the same with an fsync per commit,
 /// and the JSON file of earlier versions (rewritten whole on every write), side by side in
 /// interleaved rounds.
@@ -69,7 +69,7 @@ struct MockServerWritesFigure: Figure {
             })
 
         var table = ResultTable(
-            title: "§7 Mock server — writes per second with --data, mixed write load",
+            title: "#17 Mock server — writes per second with --data, mixed write load",
             ratioHeader: "÷ same store at \(Formatting.grouped(sizes[0])) cards")
         for (storeIndex, store) in Self.stores.enumerated() {
             for (sizeIndex, size) in sizes.enumerated() {
