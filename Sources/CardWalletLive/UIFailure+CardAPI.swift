@@ -47,7 +47,7 @@ extension UIFailure {
     private static func kind(of error: ServerError, current: Card?) -> Kind {
         // No such endpoint is the server address's fault, not the fields': CardAPI's message
         // says so and names the base URL, for the interface and the scripting commands alike.
-        if error.isUnknownEndpoint { return .server(status: error.statusCode) }
+        if error.isUnknownEndpoint { return .wrongAddress }
         return switch error.code {
         case .badRequest?: .validation(fields: error.fields)
         case .loginFailed?: .loginFailed

@@ -49,7 +49,7 @@ struct ErrorMappingTests {
             .cannotConnect(url: "http://127.0.0.1:1/v1")
         ),
         // No such endpoint is the address's fault, not the fields': the message says so.
-        (server(.badRequest, status: 404), .server(status: 404)),
+        (server(.badRequest, status: 404), .wrongAddress),
         (server(.internalError, status: 503, retryAfter: .seconds(1)), .server(status: 503)),
         (server(ErrorCode(rawValue: "E42"), status: 418), .server(status: 418)),
         (server(nil, status: 502), .server(status: 502)),
@@ -81,7 +81,7 @@ struct ErrorMappingTests {
         #expect(
             names == [
                 "validation", "loginFailed", "sessionExpired", "notFound", "conflict", "tooLarge",
-                "unsupportedMedia", "rateLimited", "cannotConnect", "server", "other",
+                "unsupportedMedia", "rateLimited", "cannotConnect", "wrongAddress", "server", "other",
             ])
     }
 
@@ -121,6 +121,7 @@ struct ErrorMappingTests {
         case .unsupportedMedia: "unsupportedMedia"
         case .rateLimited: "rateLimited"
         case .cannotConnect: "cannotConnect"
+        case .wrongAddress: "wrongAddress"
         case .server: "server"
         case .other: "other"
         }

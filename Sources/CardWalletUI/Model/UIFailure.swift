@@ -24,6 +24,9 @@ public struct UIFailure: Error, Equatable, Sendable, CustomStringConvertible {
         case rateLimited(retryAfterSeconds: Int?)
         /// The server at `url` could not be reached at all.
         case cannotConnect(url: String)
+        /// The server answered that it has no such endpoint (404 E01): the address is not the
+        /// card API's base URL (it usually ends in `/v1`).
+        case wrongAddress
         /// The server failed (E99, a 5xx, or an answer that was not the API's).
         case server(status: Int?)
         /// Anything else: a local file that cannot be read, a malformed URL, …
