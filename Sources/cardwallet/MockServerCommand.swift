@@ -50,7 +50,7 @@ struct MockServerCommand: AsyncParsableCommand {
         do {
             running = try await MockServer.start(configuration: configuration, logger: logger, handlesShutdownSignals: true)
         } catch {
-            FileHandle.standardError.write(Data("cardwallet mock-server: \(error.description)\n".utf8))
+            Console.error(error.description)
             throw ExitCode.failure
         }
         var lines = await running.banner()
