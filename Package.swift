@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CardWalletLive", targets: ["CardWalletLive"]),
         .library(name: "CursesTerminal", targets: ["CursesTerminal"]),
         .library(name: "CardMockServer", targets: ["CardMockServer"]),
+        .library(name: "CardImages", targets: ["CardImages"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -90,12 +91,20 @@ let package = Package(
             ]
         ),
 
+        // Pictures in the terminal: PNG/JPEG decoding, scaling, the kitty/iTerm2/sixel/half-block
+        // encoders, protocol detection, QR codes (docs/Images.md). One system library per C library.
+        .systemLibrary(name: "CPNG", providers: [.apt(["libpng-dev"])]),
+        // libjpeg's error exit must longjmp; shim.h keeps every setjmp/longjmp inside C functions.
+        .systemLibrary(name: "CJPEG", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CQRencode", providers: [.apt(["libqrencode-dev"])]),
+        .target(name: "CardImages", dependencies: ["CardModels", "CPNG", "CJPEG", "CQRencode"]),
+
         // MARK: The thin executable that wires the live pieces.
         .executableTarget(
             name: "cardwallet",
             dependencies: [
                 "Networking", "TokenStore", "CardModels", "CardAPI",
-                "CardWalletUI", "CardWalletLive", "CursesTerminal", "CardMockServer",
+                "CardWalletUI", "CardWalletLive", "CursesTerminal", "CardMockServer", "CardImages",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -105,11 +114,13 @@ let package = Package(
         // MARK: Benchmarks (`swift run -c release cardwallet-bench`; `--quick` is the CI smoke run).
         // openpty(3), for running the TUI and abook in a pseudo-terminal (§4, §6).
         .systemLibrary(name: "CPseudoTerminal"),
+        // libchafa, only to compare our image scaler and encoders with (images figure).
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
         .executableTarget(
             name: "cardwallet-bench",
             dependencies: [
                 "CardModels", "CardWalletUI", "CardWalletLive", "CardMockServer", "CardAPI", "Networking", "TokenStore",
-                "CPseudoTerminal",
+                "CPseudoTerminal", "CardImages", "CChafa",
                 // Not linked: listed so that `swift run cardwallet-bench` also builds the
                 // `cardwallet` binary the startup figure spawns.
                 "cardwallet",
@@ -128,6 +139,8 @@ let package = Package(
         // MARK: Test helpers
         // The child process of TokenStoreTests' multi-process tests (not shipped).
         .executableTarget(name: "tokenstore-stress", dependencies: ["TokenStore"]),
+        // CardImages from the command line, for scripts/image-peers.py (not shipped).
+        .executableTarget(name: "cardimages-tool", dependencies: ["CardImages"]),
 
         // MARK: Tests
         // What several test targets share: waiting on a condition with a deadline, a manual clock.
@@ -148,6 +161,7 @@ let package = Package(
         ),
         .testTarget(name: "TokenStoreTests", dependencies: ["TokenStore", "TestSupport", "tokenstore-stress"]),
         .testTarget(name: "CardModelsTests", dependencies: ["CardModels"]),
+        .testTarget(name: "CardImagesTests", dependencies: ["CardImages", "CPseudoTerminal"]),
         .testTarget(
             name: "CardAPITests",
             dependencies: [
@@ -183,7 +197,7 @@ let package = Package(
             name: "CardWalletCLITests",
             dependencies: [
                 "cardwallet", "CardAPI", "CardModels", "CardMockServer", "CardWalletUI", "CardWalletLive", "Networking",
-                "TokenStore", "TestSupport",
+                "TokenStore", "TestSupport", "CardImages",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

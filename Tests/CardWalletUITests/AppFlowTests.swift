@@ -304,9 +304,54 @@ import Testing
         #expect(list.isQuitting)
         var form = AppState.loggedIn(cards: 1)
         form.press(.char("a"))
-        form.type("q")
-        #expect(!form.isQuitting)
-        #expect(form.press(.ctrl("c")) == [.quit])
+        #expect(form.press(.ctrl("c")) == [.quit], "nothing typed: Ctrl-C quits at once")
+        var typed = AppState.loggedIn(cards: 1)
+        typed.press(.char("a"))
+        typed.type("q")
+        #expect(!typed.isQuitting)
+        // Typed and not saved: Ctrl-C asks, No by default; a second Ctrl-C quits.
+        #expect(typed.press(.ctrl("c")).isEmpty)
+        #expect(typed.modal == .confirm(ConfirmState(.quitDiscarding)))
+        #expect(typed.press(.enter).isEmpty)
+        #expect(typed.modal == nil && !typed.isQuitting)
+        #expect(typed.form?.fields[0].input.text == "q")
+        typed.press(.ctrl("c"))
+        #expect(typed.press(.ctrl("c")) == [.quit])
+        #expect(typed.isQuitting)
+    }
+
+    @Test func theSessionDialogCanBeDismissedKeepingTheDraft() throws {
+        var state = AppState.loggedIn(cards: 2)
+        state.press(.char("a"))
+        state.type("Draft")
+        let save = state.press(.ctrl("s"))
+        let (id, _) = try #require(AppState.lastRequest(save))
+        state.send(.session(.expired(email: testEmail, server: testServer)))
+        state.send(.completed(id, .failure(UIFailure(.sessionExpired, message: "E06"))))
+        #expect(state.reauth != nil)
+        state.press(.escape)
+        #expect(state.reauth == nil)
+        #expect(state.screen == .form)
+        #expect(state.form?.fields[0].input.text == "Draft")
+        #expect(state.message?.text == "Not logged in (E06): your text stays here; saving asks you to log in again")
+        // Saving again fails fast with E06 and opens the dialog again, the save kept to replay.
+        let again = state.press(.ctrl("s"))
+        let (retry, call) = try #require(AppState.lastRequest(again))
+        state.send(.completed(retry, .failure(UIFailure(.sessionExpired, message: "E06"))))
+        #expect(state.reauth?.replay.map(\.call) == [call])
+    }
+
+    @Test func theSessionDialogStartsInThePasswordAndDropsTypeahead() {
+        var state = AppState.loggedIn(cards: 2)
+        let effects = state.send(.session(.expired(email: testEmail, server: testServer)))
+        #expect(effects == [.discardTypeahead])
+        #expect(state.reauth?.login.focus == .password)
+        #expect(state.reauth?.login.email.text == testEmail)
+        // News naming no account: the last one the session named is filled in, still.
+        var anonymous = AppState.loggedIn(cards: 2)
+        anonymous.send(.session(.expired(email: nil, server: testServer)))
+        #expect(anonymous.reauth?.login.email.text == testEmail)
+        #expect(anonymous.reauth?.login.focus == .password)
     }
 
     @Test func resizeRelaysOutAndTooSmallKeepsRunning() {

@@ -200,7 +200,6 @@ import Testing
         check(&state, .backspace) { $0.reauth?.login.password = TextFieldState("p") }
         check(&state, .tab) { $0.reauth?.login.focus = .email }
         check(&state, .down) { $0.reauth?.login.focus = .password }
-        check(&state, .escape)
         check(&state, .function(1)) { $0.modal = .help(scroll: 0) }
         check(&state, .escape) { $0.modal = nil }
         let login = APICall.logIn(server: testServer, email: testEmail, password: "p")
@@ -210,8 +209,9 @@ import Testing
             $0.nextCallID = 4
         }
         check(&state, .char("x"))
-        // The form under the dialog kept what was typed.
+        // The form under the dialog kept what was typed: Ctrl-C asks, a second one quits.
         #expect(state.form?.fields[0].input.text == "Half")
+        check(&state, .ctrl("c")) { $0.modal = .confirm(ConfirmState(.quitDiscarding)) }
         check(&state, .ctrl("c"), effects: [.quit]) { $0.isQuitting = true }
     }
 

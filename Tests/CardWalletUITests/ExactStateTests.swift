@@ -165,7 +165,8 @@ import Testing
             $0.pending[CallID(3)] = .init(call: .createCard(CardFields(name: "x"), imagePath: nil), route: .form(.save))
             $0.nextCallID = 4
         }
-        check(&state, .char("y"))
+        // Typed while saving: not taken, and said so.
+        check(&state, .char("y")) { $0.showMessage(.info, "Saving… the text cannot change until the server answers") }
     }
 }
 

@@ -12,6 +12,10 @@ extension AppState {
             // card nobody can see). Only Ctrl-C, which the notice names, still works.
             if layout.isTooSmall, command != .global(.quitNow), command != .global(.redraw) { return [] }
             return perform(command, key: key)
+        case .paste(let text):
+            return paste(text)
+        case .mouse(let event):
+            return mouse(event)
         case .resize(let width, let height):
             self.width = max(0, width)
             self.height = max(0, height)
@@ -83,6 +87,11 @@ extension AppState {
                 focus = .log
             }
         case .quitNow:
+            // Typed and not saved: ask first (No by default); Ctrl-C over the question quits.
+            if hasUnsavedEdits, !isAskingToQuit {
+                modal = .confirm(ConfirmState(.quitDiscarding))
+                return []
+            }
             return quit()
         case .redraw:
             return [.redraw]
@@ -133,10 +142,25 @@ extension AppState {
         case .discardChanges:
             leaveForm()
             return []
+        case .quitDiscarding:
+            return quit()
         }
     }
 
-    private mutating func page(_ command: PagerCommand) -> [Effect] {
+    /// Whether the "quit and lose your changes?" question is showing.
+    var isAskingToQuit: Bool {
+        if case .confirm(let question) = modal, question.purpose == .quitDiscarding { return true }
+        return false
+    }
+
+    /// Whether the form holds text the user typed and has not saved (also under the
+    /// session-expired dialog): quitting at once would lose it.
+    var hasUnsavedEdits: Bool {
+        guard let form else { return false }
+        return form.isDirty && !form.isSaving
+    }
+
+    mutating func page(_ command: PagerCommand) -> [Effect] {
         switch (modal, command) {
         case (_, .close):
             modal = nil

@@ -118,6 +118,7 @@ public enum KeyTables {
         KeyBinding(.tab, .down, command: .login(.nextField), "next field", hint: KeyHint("Tab", "next")),
         KeyBinding(.backTab, .up, command: .login(.previousField), "previous field"),
         KeyBinding(.enter, command: .login(.submit), "log in again and carry on", hint: KeyHint("Enter", "log in")),
+        KeyBinding(.escape, command: .login(.quit), "not now: close the dialog, keeping what you typed", hint: KeyHint("Esc", "not now")),
     ])
 
     /// A yes/no question.

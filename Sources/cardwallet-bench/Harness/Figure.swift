@@ -11,6 +11,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
     case terminalBytes = "terminal-bytes"
     case mockServer = "mock-server"
     case startup
+    case images
 
     /// The section of issue 6 it answers.
     var section: String {
@@ -21,6 +22,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .terminalBytes: "§4"
         case .mockServer: "§5"
         case .startup: "§6"
+        case .images: "#16"
         }
     }
 
@@ -33,6 +35,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .terminalBytes: "Bytes to the terminal, vs abook"
         case .mockServer: "Mock server throughput"
         case .startup: "Startup"
+        case .images: "Card images: decode, scale, encode per protocol; vs libchafa"
         }
     }
 
@@ -45,6 +48,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .terminalBytes: TerminalBytesFigure()
         case .mockServer: MockServerFigure()
         case .startup: StartupFigure()
+        case .images: ImagesFigure()
         }
     }
 }

@@ -213,7 +213,7 @@ let expectedSnapshots: [String: String] = [
 
 
       session expired for demo@cardwallet.dev
-     F1 help  Tab next  Enter log in
+     F1 help  Tab next  Enter log in  Esc not now
     """#,
     "list 120x40": #"""
      CardWallet · 14 cards                                                                                   sorted by name
@@ -298,6 +298,6 @@ let expectedSnapshots: [String: String] = [
      │                                                        │
      └────────────────────────────────────────────────────────┘
       session expired for demo@cardwallet.dev
-     F1 help  Tab next  Enter log in
+     F1 help  Tab next  Enter log in  Esc not now
     """#,
 ]

@@ -30,6 +30,11 @@ public struct FormState: Equatable, Sendable {
             }
         }
 
+        /// Whether the field holds several lines (Enter starts a new line there).
+        public var isMultiline: Bool {
+            self == .card(.bio) || self == .card(.address)
+        }
+
         /// The expected format.
         public var hint: String {
             switch self {
@@ -80,6 +85,9 @@ public struct FormState: Equatable, Sendable {
     /// The card's fields when the form opened: what the form does not show (the kept vCard
     /// properties) is saved as it was.
     public var base: CardFields
+
+    /// What a key typed while the save is in flight is told.
+    static let savingNotice = "Saving… the text cannot change until the server answers"
 
     /// An empty form for a new card.
     public init() {

@@ -14,6 +14,9 @@ extension ListState {
             effects = apply(command, typed: typed, viewport: viewport)
         case .finished(let call, let outcome):
             effects = finished(call, outcome)
+        case .pasteFilter(let text):
+            let typed = text.filter { !$0.isControl }
+            if !typed.isEmpty { keepingSelection(fallback: .first) { $0.setQuery($0.query + typed) } }
         case .pageLoaded(let page):
             pageArrived(page)
         case .pageFailed:

@@ -44,6 +44,8 @@ public enum ListAction: Equatable, Sendable {
     case command(ListCommand)
     /// A key of the filter prompt; `typed` is the character for ``FilterCommand/insert``.
     case filter(FilterCommand, typed: Character?)
+    /// Text pasted into the filter prompt (on one line).
+    case pasteFilter(String)
     /// A call the list made finished.
     case finished(ListCall, APIOutcome)
     /// A page arrived.

@@ -80,6 +80,8 @@ public enum LoginAction: Equatable, Sendable {
     case command(LoginCommand)
     /// Editing the focused field; `typed` is the character for ``TextCommand/insert``.
     case text(TextCommand, typed: Character?)
+    /// Text pasted into the focused field (already on one line).
+    case paste(String)
     /// The login call finished.
     case finished(APIOutcome)
     /// The login call failed.
@@ -115,6 +117,9 @@ extension LoginState {
             if self[focus].apply(command, typed: typed), error?.field == focus || error?.field == nil {
                 error = nil
             }
+        case .paste(let text):
+            guard !isSubmitting else { return [] }
+            if self[focus].insert(text), error?.field == focus || error?.field == nil { error = nil }
         case .failed(let failure):
             isSubmitting = false
             switch failure.kind {
