@@ -11,7 +11,7 @@ struct CardWalletCommand: AsyncParsableCommand {
         // ArgumentParser's own line ends in `<subcommand>`, as if one were required.
         usage: """
             cardwallet [<options>]                 (opens the wallet)
-            cardwallet <subcommand> [<options>]    (a scripting command, demo or mock-server)
+            cardwallet <subcommand> [<options>]    (one of the subcommands)
             """,
         discussion: """
             Without a subcommand, opens the wallet on the server: on your cards when you are logged in \
