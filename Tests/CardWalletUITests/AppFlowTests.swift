@@ -200,6 +200,41 @@ import Testing
         #expect(state.screen == .list)
     }
 
+    @Test func aFailedReloadKeepsTheListAndSaysSo() throws {
+        var state = AppState.loggedIn(cards: 5)
+        let effects = state.press(.char("r"))
+        // Nothing blanks while the reload waits.
+        #expect(state.list.cards.loadedCount == 5)
+        #expect(Renderer.render(state).text.contains("Kim Min-ji"))
+        let (id, _) = try #require(AppState.lastRequest(effects))
+        state.send(.completed(id, .failure(UIFailure(.cannotConnect(url: testServer), message: "connection refused"))))
+        #expect(state.list.cards.loadedCount == 5)
+        #expect(state.message?.kind == .error)
+        #expect(state.message?.text.hasPrefix("Reload failed (the list is as it was): cannot connect") == true)
+        #expect(Renderer.render(state).text.contains("Kim Min-ji"))
+    }
+
+    @Test func theSelectionStaysVisibleAfterAResizeOnAnotherScreen() {
+        var state = AppState.loggedIn(cards: 40, width: 80, height: 40)
+        state.press(.char("G"))
+        #expect(state.list.selection == 39)
+        state.press(.enter)
+        #expect(state.screen == .detail)
+        state.send(.resize(width: 80, height: 20))
+        state.press(.char("q"))
+        #expect(state.screen == .list)
+        let viewport = state.listViewport
+        #expect(state.list.selection >= state.list.scrollTop)
+        #expect(state.list.selection < state.list.scrollTop + viewport)
+        #expect(Renderer.render(state).text.contains(SampleCards.summaries(count: 40)[39].name))
+    }
+
+    @Test func anUnboundKeySaysSo() {
+        var state = AppState.loggedIn(cards: 2)
+        state.press(.char("Z"))
+        #expect(state.message?.text == "Key is not bound. Press ? for help.")
+    }
+
     @Test func stalePagesOfAReloadedListAreDropped() throws {
         var state = AppState.loggedIn(cards: 100, total: 300, height: 60)
         // The list already asked for the next page (a tall screen shows most of the first).
@@ -208,9 +243,12 @@ import Testing
         let (newID, newRequest) = try #require(AppState.lastRequest(effects))
         #expect(newRequest == .loadCards(offset: 0, limit: 100, query: nil))
         state.send(.completed(oldID, .success(.cards(SampleCards.page(offset: 100, limit: 100, total: 300)))))
-        #expect(state.list.cards.loadedCount == 0)
+        // The old list's page is dropped; what was shown stays until the reload's page comes.
+        #expect(state.list.cards.loadedCount == 100)
+        #expect(state.list.isReloading)
         state.send(.completed(newID, .success(.cards(SampleCards.page(offset: 0, limit: 100, total: 300)))))
         #expect(state.list.cards.loadedCount == 100)
+        #expect(!state.list.isReloading)
     }
 
     @Test func aFirstPageThatFailedSaysSoAndMovingDownRetries() throws {

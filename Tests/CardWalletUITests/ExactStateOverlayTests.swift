@@ -98,8 +98,8 @@ import Testing
             $0.nextCallID = 4
         }
         check(&state, .char("d")) { $0.modal = .confirm(ConfirmState(.deleteCard(card))) }
-        // Over the question only its keys work: j, q and r mean nothing.
-        check(&state, .char("j"))
+        // Over the question only its keys work: j, q and r mean nothing, and it says so.
+        check(&state, .char("j")) { $0.showMessage(.info, "Key is not bound here: answer y (yes) or n (no)") }
         check(&state, .char("q"))
         check(&state, .tab) { $0.modal = .confirm(ConfirmState(.deleteCard(card), yes: true)) }
         check(&state, .backTab) { $0.modal = .confirm(ConfirmState(.deleteCard(card))) }
@@ -114,10 +114,10 @@ import Testing
             $0.nextCallID = 5
         }
         check(&state, .char("r"), effects: [.perform(CallID(5), .loadCards(offset: 0, limit: 100, query: nil))]) {
+            // The cards stay on screen until the server's first page replaces them.
             $0.list.reselectID = card.id
-            $0.list.cards.removeAll()
             $0.list.generation += 1
-            $0.list.hasLoaded = false
+            $0.list.isReloading = true
             $0.list.isLoadingPage = true
             $0.pending[CallID(5)] = .init(
                 call: .loadCards(offset: 0, limit: 100, query: nil),
@@ -149,7 +149,7 @@ import Testing
         let half = state.layout.pageViewport / 2
         check(&state, .ctrl("d")) { $0.modal = .help(scroll: min(last, half)) }
         // Keys of the list beneath do nothing while help shows.
-        check(&state, .char("d"))
+        check(&state, .char("d")) { $0.showMessage(.info, "Key is not bound here: Esc closes this page") }
         check(&state, .char("?")) { $0.modal = nil }
         check(&state, .char("?")) { $0.modal = .help(scroll: 0) }
         check(&state, .enter) { $0.modal = nil }
@@ -238,7 +238,7 @@ import Testing
             $0.showMessage(.info, "Took the server's version (7); your changes are gone")
         }
         // Without a conflict ^T means nothing in the form.
-        check(&state, .ctrl("t"))
+        check(&state, .ctrl("t")) { $0.showMessage(.info, "Key is not bound. Press F1 for help.") }
     }
 
     @Test func tooSmallTakesOnlyCtrlC() {

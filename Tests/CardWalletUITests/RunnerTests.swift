@@ -124,9 +124,9 @@ actor Gate {
         await waitUntil(step: step) { runner.state.modal == .help(scroll: 0) }
         #expect(runner.state.log.isVisible)
         #expect(runner.state.isBusy)
-        #expect(!runner.state.list.hasLoaded)
+        #expect(runner.state.list.isReloading)
         await gate.open()
-        await waitUntil(step: step) { runner.state.list.hasLoaded && !runner.state.isBusy }
+        await waitUntil(step: step) { !runner.state.list.isReloading && !runner.state.isBusy }
         #expect(runner.state.list.cards.loadedCount == 5)
         runner.finish()
     }

@@ -5,9 +5,20 @@ extension AppState {
     /// no I/O; time arrives as ``AppAction/tick(now:)`` and outcomes as
     /// ``AppAction/completed(_:_:)``.
     public mutating func reduce(_ action: AppAction) -> [Effect] {
+        let effects = apply(action)
+        // Whatever changed the layout (a resize on another screen, the log pane, the filter
+        // prompt), the selected card stays on screen.
+        list.settle(viewport: listViewport)
+        return effects
+    }
+
+    private mutating func apply(_ action: AppAction) -> [Effect] {
         switch action {
         case .key(let key):
-            guard let command = command(for: key) else { return [] }
+            guard let command = command(for: key) else {
+                if !layout.isTooSmall { showMessage(.info, unboundKeyMessage) }
+                return []
+            }
             // Too small, nothing of the app shows: a key would act unseen (d then y deleting a
             // card nobody can see). Only Ctrl-C, which the notice names, still works.
             if layout.isTooSmall, command != .global(.quitNow), command != .global(.redraw) { return [] }
@@ -192,6 +203,17 @@ extension AppState {
             showMessage(.warning, "Quitting once your change reaches the server… (Ctrl-C quits now)")
         }
         return [.quit]
+    }
+
+    /// What a key that means nothing here is told.
+    var unboundKeyMessage: String {
+        switch modal {
+        case .confirm: return "Key is not bound here: answer y (yes) or n (no)"
+        case .help, .logDetail: return "Key is not bound here: Esc closes this page"
+        case nil: break
+        }
+        return activeKeyTables.contains { $0.title == KeyTables.typingGlobal.title }
+            ? "Key is not bound. Press F1 for help." : "Key is not bound. Press ? for help."
     }
 
     /// Shows `text` in the status bar until it expires.

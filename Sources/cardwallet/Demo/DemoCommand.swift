@@ -100,13 +100,18 @@ enum DemoDefaults {
     static let passwordHashCost = 4
 
     /// The server configuration of `options`, with a free port, short-lived access tokens and
-    /// (without `--config`) a fast password hash, unless the options say otherwise.
-    static func apply(to options: DemoServerOptions) throws(MockServerError) -> MockServerConfiguration {
-        var configuration = try options.makeConfiguration().configuration
-        if options.port == nil { configuration.port = 0 }
-        if options.accessTTL == nil { configuration.accessTokenTTL = accessTokenLifetime }
-        if options.config == nil { configuration.passwordHashCost = passwordHashCost }
-        try configuration.validate()
-        return configuration
+    /// (without a config file named by `--config` or `CARDWALLET_MOCK_CONFIG`) a fast password
+    /// hash, unless an option or an environment variable says otherwise.
+    static func apply(
+        to options: DemoServerOptions, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(MockServerError) -> MockServerConfiguration {
+        var resolved = try options.resolve(environment: environment)
+        if !resolved.origin(of: .port).isExplicit { resolved.configuration.port = 0 }
+        if !resolved.origin(of: .accessTokenTTL).isExplicit { resolved.configuration.accessTokenTTL = accessTokenLifetime }
+        if !(resolved.configFileOrigin?.isExplicit ?? false), !resolved.origin(of: .passwordHashCost).isExplicit {
+            resolved.configuration.passwordHashCost = passwordHashCost
+        }
+        try resolved.validate()
+        return resolved.configuration
     }
 }

@@ -2,7 +2,7 @@
 
 let expectedSnapshots: [String: String] = [
     "list 80x24": #"""
-     CardWallet · 14 cards                                   sorted by wallet order
+     CardWallet · 14 cards                            2/14 · sorted by wallet order
      Name                  Company            Title           Email
      김민지                Acme               Engineer        person0@example.com
      Kim Min-ji            네이버             디자이너        person1@example.com
@@ -28,7 +28,7 @@ let expectedSnapshots: [String: String] = [
      ? help  j/k move  / filter  s sort  Enter open  a add  e edit  d delete  q quit
     """#,
     "filter 80x24": #"""
-     CardWallet · 14 cards                                   sorted by wallet order
+     CardWallet · 1 of 14 cards                        1/1 · sorted by wallet order
      Name                  Company            Title           Email
      김민지                Acme               Engineer        person0@example.com
 
@@ -49,7 +49,7 @@ let expectedSnapshots: [String: String] = [
 
 
 
-     김                                                                     1 match
+     Filter / 김                                                            1 match
       demo@cardwallet.dev @ http://127.0.0.1:8080/v1
      F1 help  Enter keep  Esc clear  ↑/↓ move
     """#,
@@ -94,6 +94,74 @@ let expectedSnapshots: [String: String] = [
 
       demo@cardwallet.dev @ http://127.0.0.1:8080/v1
      ? help  e edit  d delete  q back  l log
+    """#,
+    "list 120x40": #"""
+     CardWallet · 14 cards                                                                            6/14 · sorted by name
+     Name                             Company                     Title                   Email
+     ^[[2J^[[31mCLEARED               ^[]52;c;cm0gLXJmIC8=^G                              a@b.co
+     abc\u{202E}fdp.exe               Null^@Corp                  \u{2066}isolate\u{206…  bell^G@x.io
+     Ada Lovelace                     Initech                                             person4@example.com
+     Grace Hopper                     Umbrella                    Engineer                person7@example.com
+     José Álvarez                     Globex Corporation          CTO                     person5@example.com
+     Kim Min-ji                       네이버                      디자이너                person1@example.com
+     Maximilian Alexander Wolfeschl…  北京字节跳动科技有限公司    Senior Principal Dist…  maximilian.alexander.wolfeschleg…
+     Priya (प्रिया)                    क्षितिज Labs                 डेटा वैज्ञानिक             priya@example.in
+     Zero\u{200B}Width\u{FEFF}        \u{301}mark                 C1\u{9B}31m             del^?@x.io
+     Zoë 🦊 Fox                                                   研究员                  person6@example.com
+     山田 太郎                        ソニー                      部長                    person2@example.com
+     王小明                           腾讯                        Product Manager         person3@example.com
+     김민지                           Acme                        Engineer                person0@example.com
+     이서준                           Hooli                       디자이너                person8@example.com
+
+
+
+
+
+
+
+
+
+
+
+
+
+     Network log · 2 lines · Tab to browse · L size · l hide
+     03:04:05 → GET /cards?offset=0&limit=100
+     03:04:05 ← GET /card/^[[2J 404 E05 3.0 ms 120 B no such card ^[]52;c;eA==^G\u{202E}
+
+
+
+
+
+
+      demo@cardwallet.dev @ http://127.0.0.1:8080/v1 │ Sorted by name
+     ? help  j/k move  / filter  s sort  Enter open  a add  e edit  d delete  q quit  l log
+    """#,
+    "list not loaded 80x24": #"""
+     CardWallet · cards not loaded                           sorted by wallet order
+     Name                  Company            Title           Email
+     The cards could not be loaded: press r to try again (l shows the network log)
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+      demo@cardwallet.dev… │ Could not load cards: server error 503; see the log (l)
+     ? help  j/k move  / filter  s sort  Enter open  a add  e edit  d delete  q quit
     """#,
     "too small 59x14": #"""
 
@@ -164,7 +232,7 @@ let expectedSnapshots: [String: String] = [
      F1 help  Tab next  Enter save  Esc cancel  ^T take theirs  ^G take all
     """#,
     "log detail 80x24": #"""
-     CardWallet · 14 cards                                   sorted by wallet order
+     CardWallet · 14 cards                            2/14 · sorted by wallet order
      Log line (Esc closes)
      03:04:05 ← GET /card/^[[2J 404 E05 3.0 ms 120 B
      no such card ^[]52;c;eA==^G\u{202E}
@@ -190,7 +258,7 @@ let expectedSnapshots: [String: String] = [
      Esc close
     """#,
     "reauth 80x24": #"""
-     CardWallet · 14 cards                                   sorted by wallet order
+     CardWallet · 14 cards                            2/14 · sorted by wallet order
      Name                  Company            Title           Email
      김민지                Acme               Engineer        person0@example.com
      Kim Min-ji            네이버             디자이너        person1@example.com
@@ -215,76 +283,8 @@ let expectedSnapshots: [String: String] = [
       session expired for demo@cardwallet.dev
      F1 help  Tab next  Enter log in  Esc not now
     """#,
-    "list 120x40": #"""
-     CardWallet · 14 cards                                                                                   sorted by name
-     Name                             Company                     Title                   Email
-     ^[[2J^[[31mCLEARED               ^[]52;c;cm0gLXJmIC8=^G                              a@b.co
-     abc\u{202E}fdp.exe               Null^@Corp                  \u{2066}isolate\u{206…  bell^G@x.io
-     Ada Lovelace                     Initech                                             person4@example.com
-     Grace Hopper                     Umbrella                    Engineer                person7@example.com
-     José Álvarez                     Globex Corporation          CTO                     person5@example.com
-     Kim Min-ji                       네이버                      디자이너                person1@example.com
-     Maximilian Alexander Wolfeschl…  北京字节跳动科技有限公司    Senior Principal Dist…  maximilian.alexander.wolfeschleg…
-     Priya (प्रिया)                    क्षितिज Labs                 डेटा वैज्ञानिक             priya@example.in
-     Zero\u{200B}Width\u{FEFF}        \u{301}mark                 C1\u{9B}31m             del^?@x.io
-     Zoë 🦊 Fox                                                   研究员                  person6@example.com
-     山田 太郎                        ソニー                      部長                    person2@example.com
-     王小明                           腾讯                        Product Manager         person3@example.com
-     김민지                           Acme                        Engineer                person0@example.com
-     이서준                           Hooli                       디자이너                person8@example.com
-
-
-
-
-
-
-
-
-
-
-
-
-
-     Network log · 2 lines · Tab to browse · L size · l hide
-     03:04:05 → GET /cards?offset=0&limit=100
-     03:04:05 ← GET /card/^[[2J 404 E05 3.0 ms 120 B no such card ^[]52;c;eA==^G\u{202E}
-
-
-
-
-
-
-      demo@cardwallet.dev @ http://127.0.0.1:8080/v1 │ Sorted by name
-     ? help  j/k move  / filter  s sort  Enter open  a add  e edit  d delete  q quit  l log
-    """#,
-    "list not loaded 80x24": #"""
-     CardWallet · cards not loaded                           sorted by wallet order
-     Name                  Company            Title           Email
-     The cards could not be loaded: press r to try again (l shows the network log)
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-      demo@cardwallet.dev… │ Could not load cards: server error 503; see the log (l)
-     ? help  j/k move  / filter  s sort  Enter open  a add  e edit  d delete  q quit
-    """#,
     "reauth with log 60x15": #"""
-     CardWallet · 14 cards               sorted by wallet order
+     CardWallet · 14 cards        2/14 · sorted by wallet order
      ┌─ Session expired (E06) ────────────────────────────────┐
      │ Log in again to carry on; nothing you typed is lost.   │
      │                                                        │

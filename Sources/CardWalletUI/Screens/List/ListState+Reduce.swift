@@ -43,6 +43,12 @@ extension ListState {
     mutating func pageArrived(_ page: CardPage) {
         isLoadingPage = false
         hasLoaded = true
+        if isReloading {
+            // The server's wallet replaces what was shown, in one step: no blank list between.
+            isReloading = false
+            cards.removeAll()
+            selection = 0
+        }
         keepingSelection(fallback: .same) { $0.append(page) }
         if let id = reselectID, let index = cards.index(ofID: id), let row = cards.row(ofIndex: index) {
             selection = row
@@ -55,6 +61,8 @@ extension ListState {
         isLoadingPage = false
         hasLoaded = true
         isPagingPaused = true
+        // A reload that failed keeps the cards shown before it.
+        isReloading = false
     }
 
     private mutating func apply(_ command: ListCommand, viewport: Int) -> [ListEffect] {
@@ -134,11 +142,16 @@ extension ListState {
 
     mutating func reload() -> [ListEffect] {
         reselectID = selectedCard?.id ?? reselectID
-        cards.removeAll()
         generation += 1
-        selection = 0
-        scrollTop = 0
-        hasLoaded = false
+        if hasLoaded, cards.isTotalKnown {
+            // What is shown stays until the server's first page replaces it.
+            isReloading = true
+        } else {
+            cards.removeAll()
+            selection = 0
+            scrollTop = 0
+            hasLoaded = false
+        }
         isPagingPaused = false
         isLoadingPage = true
         return [loadPage(offset: 0)]

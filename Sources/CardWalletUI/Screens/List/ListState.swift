@@ -14,6 +14,9 @@ public struct ListState: Equatable, Sendable {
     public var isLoadingPage = false
     /// Whether the first page has arrived since the last reset.
     public var hasLoaded = false
+    /// Whether a reload is on its way while the cards loaded before stay on screen: its first
+    /// page replaces them; if it fails, they stay.
+    public var isReloading = false
     /// Set when a page failed to load: stops loading ahead until the user asks (`r`, or
     /// moving past the end), so a broken server is not asked again on every key.
     public var isPagingPaused = false
