@@ -46,6 +46,7 @@ struct ClientOptions: ParsableArguments {
 
     /// Rejects a `--server` that is not an http or https URL before anything runs.
     func validate() throws {
+        guard ArgumentChecks.apply else { return }
         if let server {
             do {
                 _ = try CardAPIConfiguration.serverURL(server)
