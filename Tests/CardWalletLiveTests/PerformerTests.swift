@@ -131,16 +131,14 @@ struct PerformerTests {
             let before = harness.server.statistics.total
             let missing = await performer.perform(
                 .createCard(CardFields(name: "X"), imagePath: harness.folder.file("nowhere.png")))
-            guard case .validation(let fields)? = missing.failureKind else {
-                Issue.record("expected a field problem, got \(missing)")
-                return
-            }
-            #expect(fields["image"] == "there is no such file")
+            #expect(missing.failureKind == .localImage(problem: "there is no such file"))
 
             let textPath = harness.folder.file("notes.png")
             try Data("just text".utf8).write(to: URL(fileURLWithPath: textPath))
             let notImage = await performer.perform(.createCard(CardFields(name: "X"), imagePath: textPath))
-            #expect(notImage.failureKind == .unsupportedMedia)
+            #expect(
+                notImage.failureKind
+                    == .localImage(problem: "it is not a PNG or JPEG image (its first bytes say so, whatever its name)"))
             #expect(harness.server.statistics.total == before)
         }
     }

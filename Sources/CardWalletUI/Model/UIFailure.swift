@@ -16,6 +16,9 @@ public struct UIFailure: Error, Equatable, Sendable, CustomStringConvertible {
         /// E07: the card changed since it was read; `current` is the server's version when the
         /// glue could fetch it (the UI fetches it itself when `nil`).
         case conflict(current: Card?)
+        /// The image file chosen cannot be used (missing, unreadable, not PNG or JPEG, too
+        /// large): found here, before anything was sent. `problem` says what is wrong.
+        case localImage(problem: String)
         /// E08: the upload is too large.
         case tooLarge
         /// E09: the image is not a PNG or JPEG.

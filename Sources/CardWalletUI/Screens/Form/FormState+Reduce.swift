@@ -161,6 +161,10 @@ extension FormState {
             }
             merge(serverVersion: current)
             return [.message(.warning, conflictMessage(current))]
+        case .localImage(let problem):
+            serverProblems["image"] = problem
+            focusImage()
+            return [.message(.error, "The image file cannot be used: \(problem). Nothing was sent.")]
         case .tooLarge:
             serverProblems["image"] = "is too large for the server (E08)"
             focusImage()

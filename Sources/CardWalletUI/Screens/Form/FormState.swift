@@ -143,6 +143,34 @@ public struct FormState: Equatable, Sendable {
         return mine[cardField] == theirs ? nil : theirs
     }
 
+    /// How field `index` stands after a conflict (E07), when there is one.
+    public enum ConflictMark: Equatable, Sendable {
+        /// Both sides hold the same text.
+        case same
+        /// The server changed it and you had not: the form took the server's value.
+        case takenFromServer
+        /// Only you changed it: the server still has what the form opened with.
+        case changedByYou
+        /// Both changed it, differently: a real conflict.
+        case changedByBoth
+    }
+
+    /// How field `index` stands after a conflict; `nil` without one or for the image field.
+    public func conflictMark(at index: Int) -> ConflictMark? {
+        guard let theirs = serverText(at: index) else { return nil }
+        let field = fields[index]
+        if takenFromServer.contains(index), field.input.text == theirs { return .takenFromServer }
+        if serverValue(at: index) == nil { return .same }
+        var original = CardFields(name: "")
+        var server = CardFields(name: "")
+        if case .card(let cardField) = field.kind {
+            original[cardField] = field.original
+            server[cardField] = theirs
+            if original[cardField] == server[cardField] { return .changedByYou }
+        }
+        return .changedByBoth
+    }
+
     /// The server's value of field `index` after a conflict, equal to the form's or not; `nil`
     /// without a conflict and for the image field.
     public func serverText(at index: Int) -> String? {
