@@ -131,7 +131,10 @@ extension FormState {
         case (.save, .failure(let failure)):
             isSaving = false
             if failure.kind == .notFound, case .edit = mode {
-                return [.message(.error, "This card was deleted on the server (E05); your text is still here")]
+                // Gone on the server: the text is not lost, it can become a new card.
+                mode = .add
+                conflict = nil
+                return [.message(.warning, "This card was deleted on the server (E05): your text is still here; Enter saves it as a new card")]
             }
             return saveFailed(failure)
         case (.fetchServerVersion(let id), .success(.card(let card))):
