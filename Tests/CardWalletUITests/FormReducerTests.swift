@@ -127,6 +127,35 @@ import Testing
         #expect(!form.isDirty)
     }
 
+    @Test func bioAndAddressHoldSeveralLines() throws {
+        var state = AppState.loggedIn(cards: 1, width: 100, height: 36)
+        state.press(.char("a"))
+        state.type("Kim")
+        let bio = try #require(state.form?.fields.firstIndex { $0.kind == .card(.bio) })
+        state.form?.focus = bio
+        state.type("first")
+        #expect(state.press(.enter).isEmpty, "Enter starts a new line in Bio")
+        state.type("second")
+        #expect(state.form?.fields[bio].input.text == "first\nsecond")
+        state.press(.up)
+        let position = try #require(state.form?.fields[bio].input.cursorPosition)
+        #expect(position.line == 0 && position.column == 5)
+        state.press(.up)
+        #expect(state.form?.focus == bio - 1, "from the first line ↑ goes to the field above")
+        state.press(.down, .down, .down)
+        #expect(state.form?.focus == bio + 1, "from the last line ↓ goes to the field below")
+        let text = Renderer.render(state).text
+        #expect(text.contains("first") && text.contains("second"))
+        // Enter in a one-line field still saves; Ctrl-S saves from Bio.
+        state.form?.focus = bio
+        let save = state.press(.ctrl("s"))
+        guard case .perform(_, .createCard(let fields, _))? = save.last else {
+            Issue.record("no save: \(save)")
+            return
+        }
+        #expect(fields.bio == "first\nsecond")
+    }
+
     @Test func aLocalImageProblemCarriesNoServerCode() {
         var form = FormState()
         type("Kim", into: &form)

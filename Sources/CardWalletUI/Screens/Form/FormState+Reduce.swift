@@ -74,8 +74,14 @@ extension FormState {
             serverProblems = [:]
             showsAllProblems = false
             return [.message(.info, "Took the server's version (\(conflict.version)); your changes are gone")]
+        case .text(.lineUp, _):
+            // Past the first line: the field above.
+            if !fields[focus].input.moveLine(by: -1) { focus = (focus - 1 + fields.count) % fields.count }
+        case .text(.lineDown, _):
+            if !fields[focus].input.moveLine(by: 1) { focus = (focus + 1) % fields.count }
         case .text(let command, let typed):
             guard !isSaving else { return [.message(.info, Self.savingNotice)] }
+            if command == .newLine, !fields[focus].kind.isMultiline { return save() }
             if command == .insert, typed?.isControl ?? true { return [] }
             if fields[focus].input.apply(command, typed: typed) {
                 fields[focus].isTouched = true

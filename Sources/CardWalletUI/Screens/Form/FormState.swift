@@ -38,8 +38,9 @@ public struct FormState: Equatable, Sendable {
         /// The expected format.
         public var hint: String {
             switch self {
+            case .card(let field) where isMultiline: field.hint + "; Enter starts a new line, Ctrl-S saves"
             case .card(let field): field.hint
-            case .imagePath: "path of a PNG or JPEG, up to 2 MiB (optional)"
+            case .imagePath: "a PNG or JPEG file, up to 2 MiB (optional)"
             }
         }
     }
