@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "CardWalletUI", targets: ["CardWalletUI"]),
         .library(name: "CursesTerminal", targets: ["CursesTerminal"]),
         .library(name: "CardMockServer", targets: ["CardMockServer"]),
+        .library(name: "CardScanCore", targets: ["CardScanCore"]),
+        .library(name: "CardScan", targets: ["CardScan"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -78,12 +80,18 @@ let package = Package(
             ]
         ),
 
+        // Reading a photo of a paper card (docs/Scan.md): the pure field extraction, and the
+        // Tesseract and Leptonica wrapper that owns every C pointer.
+        .target(name: "CardScanCore", dependencies: ["CardModels"]),
+        .systemLibrary(name: "CTesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
+        .target(name: "CardScan", dependencies: ["CTesseract", "CardScanCore"]),
+
         // MARK: The thin executable that wires the live pieces.
         .executableTarget(
             name: "cardwallet",
             dependencies: [
                 "Networking", "TokenStore", "CardModels", "CardAPI",
-                "CardWalletUI", "CursesTerminal", "CardMockServer",
+                "CardWalletUI", "CursesTerminal", "CardMockServer", "CardScanCore", "CardScan",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -97,7 +105,7 @@ let package = Package(
             name: "cardwallet-bench",
             dependencies: [
                 "CardModels", "CardWalletUI", "CardMockServer", "CardAPI", "Networking", "TokenStore",
-                "CPseudoTerminal",
+                "CPseudoTerminal", "CardScan", "CardScanCore",
                 // Not linked: listed so that `swift run cardwallet-bench` also builds the
                 // `cardwallet` binary the startup figure spawns.
                 "cardwallet",
@@ -136,6 +144,9 @@ let package = Package(
         ),
         .testTarget(name: "TokenStoreTests", dependencies: ["TokenStore", "TestSupport", "tokenstore-stress"]),
         .testTarget(name: "CardModelsTests", dependencies: ["CardModels"]),
+        .testTarget(name: "CardScanCoreTests", dependencies: ["CardScanCore", "CardModels"]),
+        // Runs the real OCR on cards scripts/make-scan-cards.py renders at test time.
+        .testTarget(name: "CardScanTests", dependencies: ["CardScan", "CardScanCore", "CardModels", "TestSupport"]),
         .testTarget(
             name: "CardAPITests",
             dependencies: [
