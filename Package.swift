@@ -146,7 +146,7 @@ let package = Package(
         .testTarget(name: "CardModelsTests", dependencies: ["CardModels"]),
         .testTarget(name: "CardScanCoreTests", dependencies: ["CardScanCore", "CardModels"]),
         // Runs the real OCR on cards scripts/make-scan-cards.py renders at test time.
-        .testTarget(name: "CardScanTests", dependencies: ["CardScan", "CardScanCore", "CardModels", "TestSupport"]),
+        .testTarget(name: "CardScanTests", dependencies: ["CardScan", "CardScanCore", "CardModels"]),
         .testTarget(
             name: "CardAPITests",
             dependencies: [

@@ -63,7 +63,7 @@ struct PhotoFile {
         guard let kind = PhotoKind(sniffing: bytes) else {
             throw .notAnImage(path: path, reason: "it is not a PNG or JPEG image")
         }
-        guard let header = LeptonicaImage.header(of: bytes) else {
+        guard let header = Self.pngSize(bytes) ?? LeptonicaImage.header(of: bytes) else {
             throw .damagedImage(path: path, kind: kind.rawValue.uppercased())
         }
         if header.width * header.height > limits.maximumPixels {
@@ -72,6 +72,17 @@ struct PhotoFile {
         self.bytes = bytes
         self.kind = kind
         self.orientation = ExifOrientation.read(from: bytes)
+    }
+
+    /// A PNG's width and height, from its `IHDR` chunk (always the first, at byte 8), read
+    /// here because Leptonica's header reader wants the whole file to be there.
+    static func pngSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        guard bytes.count >= 24, bytes.starts(with: PhotoKind.pngSignature),
+            bytes[12..<16].elementsEqual(Array("IHDR".utf8))
+        else { return nil }
+        let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+        let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        return width > 0 && height > 0 ? (width, height) : nil
     }
 
     /// The system's reason, without Foundation's domain and code.

@@ -92,12 +92,12 @@ public final class CardScanner: Sendable {
                 let prepared = try photo.prepared(tuning.preparation, path: path)
                 let tesseract = try startedEngine(&engine)
                 if cancel.isSet { throw .cancelled }
-                let spent = (ContinuousClock.now - started) / .seconds(1)
-                return tesseract.recognize(
-                    prepared.image, resolution: 300, timeLimit: max(0.1, limits.timeLimit - spent), cancel: cancel)
+                let remaining = limits.timeLimit - (ContinuousClock.now - started) / .seconds(1)
+                guard remaining > 0 else { return nil }
+                return tesseract.recognize(prepared.image, resolution: 300, timeLimit: remaining, cancel: cancel)
             }
             guard let page else { throw cancel.isSet ? .cancelled : .timedOut(path: path, seconds: limits.timeLimit) }
-            guard page.lines.contains(where: \.holdsText) else { throw .noText(path: path) }
+            guard page.lines.contains(where: \.isClearText) else { throw .noText(path: path) }
             return .success(page)
         } catch {
             return .failure(error)
