@@ -30,7 +30,7 @@ struct CardWalletCommand: AsyncParsableCommand {
             DemoCommand.self, MockServerCommand.self,
             LoginCommand.self, LogoutCommand.self, StatusCommand.self,
             ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self,
-            RemoveCommand.self, ReorderCommand.self,
+            RemoveCommand.self, ReorderCommand.self, ScanCommand.self,
         ]
     )
 

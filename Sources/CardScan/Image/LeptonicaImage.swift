@@ -90,6 +90,28 @@ final class LeptonicaImage {
         return LeptonicaImage(owning: factor < 1 ? pixScaleAreaMap(pix, f, f) : pixScaleGrayLI(pix, f, f))
     }
 
+    /// 8-bit grey or 32-bit colour without alpha or colormap: what JPEG can hold.
+    func jpegReady() -> LeptonicaImage? {
+        if (depth == 8 || depth == 32), pixGetColormap(pix) == nil, pixGetSpp(pix) != 4 { return self }
+        if depth == 32 { return LeptonicaImage(owning: pixRemoveAlpha(pix)) }
+        return LeptonicaImage(owning: pixConvertTo32(pix))
+    }
+
+    /// Scaled down by `factor` (< 1), colour kept.
+    func shrunk(by factor: Double) -> LeptonicaImage? {
+        LeptonicaImage(owning: pixScaleAreaMap(pix, Float(factor), Float(factor)))
+    }
+
+    /// The image as a JPEG file's bytes (`quality` 1–100), or `nil` when Leptonica cannot
+    /// encode it.
+    func jpegData(quality: Int) -> [UInt8]? {
+        var data: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        guard pixWriteMemJpeg(&data, &size, pix, Int32(quality), 0) == 0, let data else { return nil }
+        defer { lept_free(data) }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
     /// Uneven lighting and tinted card stock flattened to a white background (8-bit grey in,
     /// 8-bit grey out), so one global threshold separates ink from paper.
     func backgroundNormalised() -> LeptonicaImage? {

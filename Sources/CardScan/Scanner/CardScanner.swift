@@ -22,9 +22,9 @@ public final class CardScanner: Sendable {
     /// A scanner.
     ///
     /// - Parameters:
-    ///   - languages: what the cards are written in (default English and Korean).
+    ///   - languages: what the cards are written in (default Korean and English, `kor+eng`).
     ///   - limits: the largest photo and the longest OCR accepted.
-    public convenience init(languages: OCRLanguages = .englishAndKorean, limits: ScanLimits = ScanLimits()) {
+    public convenience init(languages: OCRLanguages = .standard, limits: ScanLimits = ScanLimits()) {
         self.init(languages: languages, limits: limits, tuning: .standard)
     }
 

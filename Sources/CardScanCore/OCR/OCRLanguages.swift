@@ -4,8 +4,10 @@ public struct OCRLanguages: Sendable, Equatable, Hashable, CustomStringConvertib
     /// The language codes, in order, without repeats.
     public let codes: [String]
 
-    /// English and Korean: what the cards of this wallet are usually in.
-    public static let englishAndKorean = OCRLanguages(validated: ["eng", "kor"])
+    /// Korean leading, then English: what the scanner reads by default. Korean first reads
+    /// Korean names and companies markedly better and English cards as well as `eng+kor`
+    /// (docs/BENCHMARKS.md, the scan figure).
+    public static let standard = OCRLanguages(validated: ["kor", "eng"])
     /// English alone.
     public static let english = OCRLanguages(validated: ["eng"])
 

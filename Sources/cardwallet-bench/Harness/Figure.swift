@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The figures of issue 6, by the name `run` (and `--figure`) takes.
+/// The figures of issue 6 (and §7, issue 18's scan), by the name `run` (and `--figure`) takes.
 ///
 /// Adding a figure: add its case here (with its section and title), write a type conforming
 /// to ``Figure`` in `Figures/<Name>/`, and return it from ``figure``.
@@ -11,6 +11,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
     case terminalBytes = "terminal-bytes"
     case mockServer = "mock-server"
     case startup
+    case scan
 
     /// The section of issue 6 it answers.
     var section: String {
@@ -21,6 +22,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .terminalBytes: "§4"
         case .mockServer: "§5"
         case .startup: "§6"
+        case .scan: "§7"
         }
     }
 
@@ -33,6 +35,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .terminalBytes: "Bytes to the terminal, vs abook"
         case .mockServer: "Mock server throughput"
         case .startup: "Startup"
+        case .scan: "Scan a paper card (issue 18)"
         }
     }
 
@@ -45,6 +48,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .terminalBytes: TerminalBytesFigure()
         case .mockServer: MockServerFigure()
         case .startup: StartupFigure()
+        case .scan: ScanFigure()
         }
     }
 }
