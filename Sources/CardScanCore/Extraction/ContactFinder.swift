@@ -106,9 +106,12 @@ enum EmailReader {
         if let colon = local.lastIndex(of: ":") { local = String(local[local.index(after: colon)...]) }
         local = local.replacingInnerCommas()
         domain = domain.replacingCommas()
-        while last + 1 < tokens.count, !Domain.isComplete(domain) || domain.hasSuffix(".") {
+        while last + 1 < tokens.count {
             let next = tokens[last + 1].replacingCommas().trimmed()
             guard !next.isEmpty, next.count <= 40, next.allSatisfy(Domain.isHostCharacter) else { break }
+            // `…co kr`: a second-level name whose country code OCR set apart.
+            let countryAfterSecondLevel = Domain.endsWithSecondLevel(domain) && next.count == 2 && Domain.isTopLevel(next)
+            guard !Domain.isComplete(domain) || domain.hasSuffix(".") || countryAfterSecondLevel else { break }
             if domain.hasSuffix(".") || next.hasPrefix(".") {
                 domain += next
             } else if Domain.isTopLevel(next.ruleKey), !domain.contains(".") || Domain.endsWithSecondLevel(domain) {
