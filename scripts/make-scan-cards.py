@@ -89,16 +89,11 @@ class Card:
         return image
 
 
-def phone_lines(rng, fields, korean):
-    """The phone lines as printed (label, number, extension), plus a mobile or fax now and then."""
-    extras = fields.pop("_extras")
-    return [f"{label}{number}" for label, number in extras]
-
-
 def contact_lines(rng, fields, korean, labelled):
     """Email, phones, website as the card prints them, each with a label when `labelled`."""
     lines = []
-    phones = phone_lines(rng, fields, korean)
+    # The phone lines as printed: label and number (with its extension), a mobile or fax now and then.
+    phones = [f"{label}{number}" for label, number in fields.pop("_extras")]
     email_label = rng.choice(["E ", "E: ", "Email: "] + (["이메일 "] if korean else [])) if labelled else ""
     web_label = rng.choice(["W ", "Web: ", "W: "]) if labelled else ""
     lines += phones
@@ -160,12 +155,12 @@ def layout_columns(card, rng, fields, korean):
         card.text(x, CARD_H - 90, fields["company"], 26, bold=True)
     right = 560
     y = rng.randint(100, 150)
-    lines = contact_lines(rng, fields, korean, labelled=True) + address_lines(fields, width=26)
+    lines = contact_lines(rng, fields, korean, labelled=True) + address_lines(fields)
     for line in lines:
         y = card.text(right, y, line, 21) + 14
 
 
-def address_lines(fields, width=40):
+def address_lines(fields):
     """The address as printed: its lines, as given (the truth joins them with ", ")."""
     return list(fields.get("_address_lines", []))
 

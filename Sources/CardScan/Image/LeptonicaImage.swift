@@ -21,11 +21,14 @@ final class LeptonicaImage {
         pixDestroy(&pointer)
     }
 
-    /// Decodes a PNG or JPEG file's bytes (Leptonica calls libpng and libjpeg), or `nil` when
-    /// they are not an image Leptonica can read.
+    /// Decodes a PNG or JPEG file's bytes (Leptonica calls libpng and libjpeg, whose warnings
+    /// about damaged files are kept off the terminal), or `nil` when they are not an image
+    /// Leptonica can read.
     static func decode(_ bytes: [UInt8]) -> LeptonicaImage? {
-        bytes.withUnsafeBufferPointer { buffer in
-            LeptonicaImage(owning: pixReadMem(buffer.baseAddress, buffer.count))
+        QuietStandardError.run {
+            bytes.withUnsafeBufferPointer { buffer in
+                LeptonicaImage(owning: pixReadMem(buffer.baseAddress, buffer.count))
+            }
         }
     }
 
@@ -38,10 +41,12 @@ final class LeptonicaImage {
         var bitsPerSample: Int32 = 0
         var samplesPerPixel: Int32 = 0
         var hasColormap: Int32 = 0
-        let status = bytes.withUnsafeBufferPointer { buffer in
-            pixReadHeaderMem(
-                buffer.baseAddress, buffer.count, &format, &width, &height, &bitsPerSample, &samplesPerPixel,
-                &hasColormap)
+        let status = QuietStandardError.run {
+            bytes.withUnsafeBufferPointer { buffer in
+                pixReadHeaderMem(
+                    buffer.baseAddress, buffer.count, &format, &width, &height, &bitsPerSample, &samplesPerPixel,
+                    &hasColormap)
+            }
         }
         guard status == 0, width > 0, height > 0 else { return nil }
         return (Int(width), Int(height))
@@ -107,7 +112,7 @@ final class LeptonicaImage {
     func jpegData(quality: Int) -> [UInt8]? {
         var data: UnsafeMutablePointer<UInt8>?
         var size = 0
-        guard pixWriteMemJpeg(&data, &size, pix, Int32(quality), 0) == 0, let data else { return nil }
+        guard QuietStandardError.run({ pixWriteMemJpeg(&data, &size, pix, Int32(quality), 0) }) == 0, let data else { return nil }
         defer { lept_free(data) }
         return Array(UnsafeBufferPointer(start: data, count: size))
     }
