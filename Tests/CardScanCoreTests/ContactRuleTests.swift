@@ -148,6 +148,20 @@ struct ContactRuleTests {
         #expect(LineKinds.domainName("gmail.com") == nil)
     }
 
+    @Test func emailRepair() {
+        #expect(EmailRepair.corrected("k.mccarthty", name: "Ken McCarthy") == "k.mccarthy")
+        #expect(EmailRepair.corrected("ada.lovelacc", name: "Ada Lovelace") == "ada.lovelace")
+        #expect(EmailRepair.corrected("ada.lovelace", name: "Ada Lovelace") == nil)
+        #expect(EmailRepair.corrected("sales", name: "Ada Lovelace") == nil)
+        #expect(EmailRepair.corrected("lucia.garcia", name: "Lucía García") == nil)
+        #expect(EmailRepair.corrected("luciagarcia", name: "Lucía García") == nil)
+        #expect(EmailRepair.corrected("x", name: "Ada") == nil)
+        #expect(EmailRepair.editDistance("kitten", "sitten", limit: 1) == 1)
+        #expect(EmailRepair.editDistance("kitten", "sitting", limit: 1) == 2)
+        #expect(EmailRepair.editDistance("", "a", limit: 1) == 1)
+        #expect(EmailRepair.editDistance("abc", "abc", limit: 1) == 0)
+    }
+
     @Test("the rule tables are written as they are looked up")
     func tablesUseRuleKeys() {
         for label in ScanRules.labels.keys { #expect(label == label.ruleKey, "\(label)") }

@@ -98,6 +98,15 @@ struct ExtractionRuleTests {
                 fields: [.name: "Grace Hopper", .company: "United States Navy", .email: "grace.hopper@navy.mil"],
                 notes: ["not used: “Alan Turing”"])),
         ExtractionCase(
+            name: "an unsure email put right by a sure name, with a note",
+            rows: [Row("Ken McCarthy", 60, confidence: 96), Row("E: k.mccarthty@ironwood.es", confidence: 62)],
+            expected: Expected(
+                fields: [.name: "Ken McCarthy", .email: "k.mccarthy@ironwood.es"], notes: ["one letter changed to match the name"])),
+        ExtractionCase(
+            name: "a clearly read email that differs from the name is left alone",
+            rows: [Row("John Smith", 60, confidence: 96), Row("jon.smith@acme.com", confidence: 95)],
+            expected: Expected(fields: [.name: "John Smith", .email: "jon.smith@acme.com"])),
+        ExtractionCase(
             name: "a company without legal form found by the email's domain",
             rows: [Row("Northwind Traders", 40), Row("Ada Lovelace", 38), Row("alovelace@northwind.com")],
             expected: Expected(fields: [.name: "Ada Lovelace", .company: "Northwind Traders", .email: "alovelace@northwind.com"])),

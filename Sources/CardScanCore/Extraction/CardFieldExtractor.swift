@@ -69,11 +69,23 @@ public struct CardFieldExtractor: Sendable {
             confidences[.address] = address.confidence
         }
         notes.append(contentsOf: choice.notes)
+        repairEmail(&fields, confidences: confidences, notes: &notes)
         fields.vcardProperties = extra
         for (field, confidence) in confidences where confidence < lowConfidence && !fields[field].isEmpty {
             notes.add(field, "read with low confidence (\(Int(confidence.rounded())) %): check it")
         }
         return ScannedCard(fields: validated(fields, notes: &notes), notes: notes.sorted(), page: page)
+    }
+
+    /// An unsure email's local part put right by a sure name (``EmailRepair``).
+    private func repairEmail(_ fields: inout CardFields, confidences: [CardField: Double], notes: inout Notes) {
+        guard let email = fields.email, let at = email.firstIndex(of: "@"),
+            let emailConfidence = confidences[.email], emailConfidence < EmailRepair.unsureEmail,
+            let nameConfidence = confidences[.name], nameConfidence >= EmailRepair.sureName,
+            let local = EmailRepair.corrected(String(email[..<at]), name: fields.name)
+        else { return }
+        fields.email = local + email[at...]
+        notes.add(.email, "read as “\(email)” (\(Int(emailConfidence.rounded())) % sure); one letter changed to match the name: check it")
     }
 
     /// The office phone, else a mobile, as the card's phone; the other numbers as vCard lines.
