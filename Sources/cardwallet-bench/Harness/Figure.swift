@@ -63,6 +63,9 @@ struct BenchContext: Sendable {
     var cardwalletExecutable: String
     /// Prints a progress line to standard error (standard output carries only the tables).
     var progress: @Sendable (String) -> Void
+    /// The scan figure's cards: how many, and the generator's seed (`nil`: its committed one).
+    var scanCards: Int = 60
+    var scanSeed: Int?
 
     /// `full` normally, `quick` in quick mode.
     func pick<T>(full: T, quick: T) -> T { self.quick ? quick : full }

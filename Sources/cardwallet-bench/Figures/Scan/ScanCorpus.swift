@@ -27,13 +27,15 @@ struct ScanCorpus: Sendable {
     /// The generator's seed.
     var seed: Int
 
-    /// Renders `count` cards into `folder` with the script's committed seed.
+    /// Renders `count` cards into `folder` with `seed` (default: the script's committed one).
     ///
     /// - Throws: ``BenchError`` when the script is missing or fails (python3 with Pillow and the
     ///   DejaVu and Nanum fonts are needed: scripts/bootstrap installs them).
-    static func make(count: Int, in folder: String) throws -> ScanCorpus {
+    static func make(count: Int, seed: Int? = nil, in folder: String) throws -> ScanCorpus {
         let script = try self.script()
-        let (status, output) = try Spawn.captured("/usr/bin/env", ["python3", script, "--out", folder, "--count", String(count)])
+        let seedArguments = seed.map { ["--seed", String($0)] } ?? []
+        let (status, output) = try Spawn.captured(
+            "/usr/bin/env", ["python3", script, "--out", folder, "--count", String(count)] + seedArguments)
         guard status == 0 else {
             throw BenchError("\(script) exited with status \(status): \(output.suffix(400)) (python3 with Pillow, fonts-dejavu-core and fonts-nanum are needed: scripts/bootstrap)")
         }

@@ -47,9 +47,9 @@ struct ScanFigure: Figure {
     func run(_ context: BenchContext) async throws -> [ResultTable] {
         let folder = try TemporaryFolder("scan")
         defer { folder.remove() }
-        let count = context.pick(full: 60, quick: 3)
+        let count = context.pick(full: context.scanCards, quick: 3)
         context.progress("scan: rendering \(count) cards")
-        let corpus = try ScanCorpus.make(count: count, in: try folder.folder("cards"))
+        let corpus = try ScanCorpus.make(count: count, seed: context.scanSeed, in: try folder.folder("cards"))
         let variants = Self.variants(quick: context.quick)
         var loads: [Double] = []
         var scanners: [CardScanner] = []
