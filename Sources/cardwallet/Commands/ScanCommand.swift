@@ -22,12 +22,13 @@ struct ScanCommand: AsyncParsableCommand {
             --json prints one line of JSON per photo with the card's field names (absent fields \
             left out); the notes go to standard error. --add adds one card per photo, with the \
             photo as its image (an upright JPEG copy when the photo is stored sideways or is \
-            larger than 2 MiB), and prints each new card's id (with --json: the card). Every \
+            larger than 2 MiB), and prints each photo's fields with `Added as ID.` (with --json: \
+            each new card as one line of the API's JSON). Every \
             photo is scanned before anything is added: if one cannot be read, or has no name, \
             nothing is added.
 
             --lang names Tesseract's languages, the first one leading: kor+eng (the default) \
-            reads English and Korean cards; eng alone is a little faster on English ones. Any \
+            reads English and Korean cards; eng alone is faster but reads no Korean. Any \
             language with a tesseract-ocr-<code> package installed can be named.
 
             Examples:
