@@ -35,7 +35,7 @@ struct CardWalletCommand: AsyncParsableCommand {
             DemoCommand.self, MockServerCommand.self,
             LoginCommand.self, LogoutCommand.self, StatusCommand.self,
             ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self,
-            RemoveCommand.self, ReorderCommand.self, ImageCommand.self,
+            RemoveCommand.self, ReorderCommand.self, ImageCommand.self, ScanCommand.self,
         ]
     )
 
