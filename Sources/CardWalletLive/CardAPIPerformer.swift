@@ -117,11 +117,39 @@ public final class CardAPIPerformer: Sendable {
         case .updateCard(let id, let fields, let version):
             return .card(try await current.updateCard(id: id, fields: fields, version: version))
         case .deleteCard(let id):
-            try await current.deleteCard(id: id)
-            return .deleted(id: id)
+            // Read it first, so the delete can be undone (u); a card that cannot be read is
+            // deleted all the same, without undo.
+            guard let card = try? await current.card(id: id) else {
+                try await current.deleteCard(id: id)
+                return .deleted(id: id, backup: nil)
+            }
+            let image = card.hasImage ? (try? await current.cardImage(id: id))?.data : nil
+            // Only the version read: what undo would bring back is what is deleted.
+            try await current.deleteCard(id: id, version: card.version)
+            return .deleted(id: id, backup: DeletedCard(card: card, image: image))
+        case .restoreCard(let deleted):
+            let card = try await current.createCard(deleted.card.fields)
+            guard let image = deleted.image else { return .card(card) }
+            return .card(await Self.attach(image, to: card, on: current))
         case .reorderCards(let order):
             try await current.reorderCards(order)
             return .reordered
+        }
+    }
+
+    /// `card` with `image` put back (through a private temporary file, as uploads stream from
+    /// disk), or `card` as it is when that fails: the card itself is back either way.
+    static func attach(_ image: Data, to card: Card, on client: CardAPIClient) async -> Card {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "cardwallet-restore-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            try FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let file = folder.appending(path: "image")
+            try image.write(to: file)
+            return (try? await client.replaceImage(id: card.id, version: card.version, imageAt: file)) ?? card
+        } catch {
+            return card
         }
     }
 

@@ -71,9 +71,22 @@ struct PerformerTests {
             let first = try await performer.perform(.loadCards(offset: 0, limit: 1, query: nil)).get()
             #expect((first.page?.cards.first?.id) == "demo-02")
 
-            #expect(await performer.perform(.deleteCard(id: new.id)) == .success(.deleted(id: new.id)))
+            // A delete reads the card first, so it can be undone: restoring makes it again.
+            let deleted = await performer.perform(.deleteCard(id: new.id))
+            guard case .success(.deleted(let id, let backup?)) = deleted else {
+                Issue.record("no backup: \(deleted)")
+                return
+            }
+            #expect(id == new.id)
+            #expect(backup.card.fields == saved.fields)
             let again = await performer.perform(.deleteCard(id: new.id))
             #expect(again.failureKind == .notFound)
+            guard case .success(.card(let restored)) = await performer.perform(.restoreCard(backup)) else {
+                Issue.record("not restored")
+                return
+            }
+            #expect(restored.fields == saved.fields)
+            #expect(restored.id != new.id)
 
             #expect(await performer.perform(.logOut) == .success(.loggedOut))
             #expect(try harness.store.items().isEmpty)
@@ -120,6 +133,33 @@ struct PerformerTests {
             let before = harness.server.statistics.total
             #expect(await performer.perform(.loadCard(id: "../cards")).failureKind == .notFound)
             #expect(harness.server.statistics.total == before)
+        }
+    }
+
+    @Test("A deleted card with an image comes back with the same image bytes")
+    func undoBringsTheImageBack() async throws {
+        try await GlueHarness.with { harness in
+            let performer = harness.performer()
+            try await harness.logIn(performer)
+            let path = harness.folder.file("ada.png")
+            try ImageFixtures.png.write(to: URL(fileURLWithPath: path))
+            guard case .success(.card(let card)) = await performer.perform(.createCard(CardFields(name: "Ada"), imagePath: path))
+            else {
+                Issue.record("not created")
+                return
+            }
+            guard case .success(.deleted(_, let backup?)) = await performer.perform(.deleteCard(id: card.id)) else {
+                Issue.record("no backup")
+                return
+            }
+            #expect(backup.image == ImageFixtures.png)
+            guard case .success(.card(let restored)) = await performer.perform(.restoreCard(backup)) else {
+                Issue.record("not restored")
+                return
+            }
+            #expect(restored.hasImage)
+            let image = try await performer.client.cardImage(id: restored.id)
+            #expect(image.data == ImageFixtures.png)
         }
     }
 

@@ -8,7 +8,8 @@ import Testing
 @Suite struct KeyDocumentationTests {
     /// Every key table, in the order the document lists them.
     static let tables: [KeyTable] = [
-        KeyTables.login, KeyTables.list, KeyTables.filter, KeyTables.detail, KeyTables.form, KeyTables.conflict,
+        KeyTables.login, KeyTables.list, KeyTables.filter, KeyTables.detail, KeyTables.copy, KeyTables.form,
+        KeyTables.conflict,
         KeyTables.multilineText, KeyTables.textField, KeyTables.confirm, KeyTables.pager, KeyTables.log, KeyTables.reauth, KeyTables.global,
         KeyTables.typingGlobal, KeyTables.interrupt,
     ]

@@ -54,7 +54,7 @@ actor Gate {
         case .loadCard(let id):
             return .success(.card(SampleCards.card(SampleCards.summaries(count: total).first { $0.id == id } ?? SampleCards.summary(number: 0))))
         case .deleteCard(let id):
-            return .success(.deleted(id: id))
+            return .success(.deleted(id: id, backup: nil))
         default:
             return .failure(UIFailure(.other, message: "not in this test"))
         }
@@ -149,6 +149,20 @@ actor Gate {
         backend.events = keys("pw") + [.key(.enter)]
         await waitUntil(step: step) { runner.state.reauth == nil }
         #expect(runner.state.session == .loggedIn(email: testEmail, server: testServer))
+        runner.finish()
+    }
+
+    @Test func anOpenerThatFailsSaysWhyInTheStatusBar() async {
+        let backend = FakeBackend()
+        var state = AppState.loggedIn(cards: 2)
+        state.detail = DetailState(summary: SampleCards.summary(number: 0), card: SampleCards.card(SampleCards.summary(number: 0)))
+        state.screen = .detail
+        let runner = AppRunner(
+            state: state, backend: backend, pollMilliseconds: 0, opener: { _ in "xdg-open is not installed" }
+        ) { _ in .failure(UIFailure(.other, message: "no")) }
+        backend.events = [.key(.char("o"))]
+        await waitUntil(step: { _ = await runner.step() }) { runner.state.message?.kind == .error }
+        #expect(runner.state.message?.text.hasSuffix(": xdg-open is not installed") == true)
         runner.finish()
     }
 

@@ -20,11 +20,12 @@ extension AppState {
             return openReauth(replaying: pending)
         }
         if case .success(.card(let card)) = outcome { noteCard(card, isNew: pending.call.isCreate) }
+        if case .success(.deleted(let id, let backup?)) = outcome { rememberDelete(backup, position: list.cards.walletIDs.firstIndex(of: id)) }
         let effects = self.route(outcome, to: route)
         // The screen said what it makes of a deleted card or "no such card"; every screen lets
         // the card go.
         switch outcome {
-        case .success(.deleted(let id)): removeCard(id)
+        case .success(.deleted(let id, _)): removeCard(id)
         case .failure(let failure) where failure.kind == .notFound:
             if let id = pending.call.cardID { removeCard(id) }
         default: break
@@ -53,6 +54,35 @@ extension AppState {
                 showMessage(.info, "Logged out")
             }
             return []
+        }
+    }
+
+    /// How long after a delete `u` brings the cards back.
+    static let undoWindow: Duration = .seconds(10)
+
+    /// Keeps a deleted card for `u`: with the others of a delete of several cards, or alone.
+    private mutating func rememberDelete(_ card: DeletedCard, position: Int?) {
+        if var last = lastDelete, now - last.at <= .seconds(1) {
+            last.cards.append((card, position))
+            last.at = now
+            lastDelete = last
+        } else {
+            lastDelete = UndoableDelete(cards: [(card, position)], at: now)
+        }
+    }
+
+    /// Brings back the cards of the last delete, if it was recent enough.
+    mutating func undoDelete() -> [Effect] {
+        guard let last = lastDelete, now - last.at <= Self.undoWindow else {
+            showMessage(.info, "Nothing to undo: a delete can be undone for \(Self.undoWindow.components.seconds) seconds")
+            return []
+        }
+        lastDelete = nil
+        let names = last.cards.map(\.card.card.fields.name)
+        showMessage(.info, names.count == 1 ? "Bringing back “\(names[0])”…" : "Bringing back \(names.count) cards…")
+        // Earlier positions first, so each lands where it was.
+        return last.cards.sorted { ($0.position ?? .max) < ($1.position ?? .max) }.map { deleted in
+            call(.restoreCard(deleted.card), route: .list(.restore(name: deleted.card.card.fields.name, position: deleted.position)))
         }
     }
 
@@ -86,8 +116,10 @@ extension CallRoute {
 extension APICall {
     /// Whether the call makes a new card.
     var isCreate: Bool {
-        if case .createCard = self { return true }
-        return false
+        switch self {
+        case .createCard, .restoreCard: true
+        default: false
+        }
     }
 }
 

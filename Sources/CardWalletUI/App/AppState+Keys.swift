@@ -24,6 +24,7 @@ extension AppState {
         case .list:
             return list.isEditingFilter ? [KeyTables.filter, KeyTables.typingGlobal] : [KeyTables.list, KeyTables.global]
         case .detail:
+            if detail?.isChoosingCopy == true { return [KeyTables.copy, KeyTables.interrupt] }
             return [KeyTables.detail, KeyTables.global]
         case .form:
             var tables = [KeyTables.form]

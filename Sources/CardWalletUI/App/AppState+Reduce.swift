@@ -48,6 +48,9 @@ extension AppState {
         case .log(let line):
             log.buffer.append(line)
             return []
+        case .notice(let kind, let text):
+            showMessage(kind, text)
+            return []
         }
     }
 
@@ -156,6 +159,9 @@ extension AppState {
         switch question.purpose {
         case .deleteCard(let card):
             return [call(.deleteCard(id: card.id), route: .list(.delete(card)))]
+        case .deleteCards(let cards):
+            list.marked = []
+            return cards.map { call(.deleteCard(id: $0.id), route: .list(.delete($0))) }
         case .discardChanges:
             leaveForm()
             return []

@@ -29,6 +29,10 @@ extension AppState {
                 screen = .form
             case .delete(let card):
                 modal = .confirm(ConfirmState(.deleteCard(card)))
+            case .deleteMarked(let cards):
+                modal = .confirm(ConfirmState(.deleteCards(cards)))
+            case .undoDelete:
+                result += undoDelete()
             case .logOut:
                 result.append(call(.logOut, route: .logOut))
             case .quit:
@@ -60,6 +64,11 @@ extension AppState {
             case .back:
                 self.detail = nil
                 screen = .list
+            case .copy(let text, let what):
+                result.append(.copyToClipboard(text))
+                showMessage(.success, "Copied \(what) to the clipboard (through the terminal: OSC 52)")
+            case .open(let url):
+                result.append(.openExternally(url))
             case .message(let kind, let text):
                 showMessage(kind, text)
             }

@@ -59,6 +59,9 @@ public struct AppState: Equatable, Sendable {
     public var log: LogPaneState
     /// Whether keys go to the screen or to the log pane.
     public var focus: Focus = .screen
+    /// The cards of the last delete, which `u` brings back for ``undoWindow``.
+    public var lastDelete: UndoableDelete?
+
     /// The last account the session named, kept when the session forgets it (the re-login
     /// dialog fills it in).
     public var lastEmail: String?
@@ -131,6 +134,19 @@ public struct AppState: Equatable, Sendable {
 
     /// The spinner's frames.
     public static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+}
+
+/// Deleted cards that can still be brought back, with where they were in the wallet.
+public struct UndoableDelete: Equatable, Sendable {
+    /// The cards as read before the delete, and their wallet positions when known.
+    public var cards: [(card: DeletedCard, position: Int?)]
+    /// When the last of them was deleted (the time of ``AppAction/tick(now:)``).
+    public var at: Duration
+
+    public static func == (lhs: UndoableDelete, rhs: UndoableDelete) -> Bool {
+        lhs.at == rhs.at && lhs.cards.map(\.card) == rhs.cards.map(\.card)
+            && lhs.cards.map(\.position) == rhs.cards.map(\.position)
+    }
 }
 
 /// The parts of the screen that change with time alone.

@@ -30,6 +30,9 @@ public protocol TerminalBackend: AnyObject {
     /// Drops the keys the terminal sent that ``nextEvent(timeoutMilliseconds:)`` has not yet
     /// returned (typeahead).
     func discardPendingInput()
+
+    /// Asks the terminal to put `text` on the system clipboard (OSC 52).
+    func copyToClipboard(_ text: String)
 }
 
 extension TerminalBackend {
@@ -41,4 +44,7 @@ extension TerminalBackend {
 
     /// Does nothing: for backends without typeahead.
     public func discardPendingInput() {}
+
+    /// Does nothing: for backends without a clipboard.
+    public func copyToClipboard(_ text: String) {}
 }

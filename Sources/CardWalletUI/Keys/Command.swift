@@ -41,6 +41,10 @@ public enum ListCommand: Hashable, Sendable {
     /// Move the selected card one place down (`J`) or up (`K`) in the wallet.
     case moveCardDown, moveCardUp
     case open, add, edit, delete, reload, logOut, quit
+    /// Mark or unmark the selected card (Space) for a delete of several cards.
+    case toggleMark
+    /// Bring back the cards of the last delete (within a few seconds).
+    case undoDelete
 }
 
 /// Typing the list filter.
@@ -53,6 +57,15 @@ public enum FilterCommand: Hashable, Sendable {
 public enum DetailCommand: Hashable, Sendable {
     case scroll(ScrollCommand)
     case edit, delete, reload, back
+    /// Copy a field to the clipboard: `startCopy` asks which, `copy` does it.
+    case startCopy, copy(CopyTarget), cancelCopy
+    /// Open the card's website; write to its email address.
+    case openWebsite, writeEmail
+}
+
+/// What `y` copies from a card.
+public enum CopyTarget: Hashable, Sendable {
+    case name, email, phone, website, address, card
 }
 
 /// The add/edit form.

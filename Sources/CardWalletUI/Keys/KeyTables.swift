@@ -52,7 +52,9 @@ public enum KeyTables {
         KeyBinding(.enter, command: .list(.open), "open the card", hint: KeyHint("Enter", "open")),
         KeyBinding(.char("a"), command: .list(.add), "add a card", hint: KeyHint("a", "add")),
         KeyBinding(.char("e"), command: .list(.edit), "edit the card", hint: KeyHint("e", "edit")),
-        KeyBinding(.char("d"), command: .list(.delete), "delete the card", hint: KeyHint("d", "delete")),
+        KeyBinding(.char("d"), command: .list(.delete), "delete the card (or the marked cards)", hint: KeyHint("d", "delete")),
+        KeyBinding(.char(" "), command: .list(.toggleMark), "mark or unmark the card, for deleting several at once"),
+        KeyBinding(.char("u"), command: .list(.undoDelete), "bring back the cards just deleted (for 10 seconds)"),
         KeyBinding(.char("r"), command: .list(.reload), "reload the list from the server"),
         KeyBinding(.char("O"), command: .list(.logOut), "log out"),
         KeyBinding(.char("q"), command: .list(.quit), "quit", hint: KeyHint("q", "quit")),
@@ -74,7 +76,21 @@ public enum KeyTables {
         KeyBinding(.char("e"), command: .detail(.edit), "edit the card", hint: KeyHint("e", "edit")),
         KeyBinding(.char("d"), command: .detail(.delete), "delete the card", hint: KeyHint("d", "delete")),
         KeyBinding(.char("r"), command: .detail(.reload), "reload the card"),
+        KeyBinding(.char("y"), command: .detail(.startCopy), "copy a field to the clipboard (asks which)", hint: KeyHint("y", "copy")),
+        KeyBinding(.char("o"), command: .detail(.openWebsite), "open the card's website in the browser"),
+        KeyBinding(.char("m"), command: .detail(.writeEmail), "write an email to the card's address"),
         KeyBinding(.char("q"), .escape, command: .detail(.back), "back to the list", hint: KeyHint("q", "back")),
+    ])
+
+    /// After `y` on a card: which field to copy.
+    public static let copy = KeyTable("Copy", [
+        KeyBinding(.char("n"), command: .detail(.copy(.name)), "the name", hint: KeyHint("n", "name")),
+        KeyBinding(.char("e"), command: .detail(.copy(.email)), "the email address", hint: KeyHint("e", "email")),
+        KeyBinding(.char("p"), command: .detail(.copy(.phone)), "the phone number", hint: KeyHint("p", "phone")),
+        KeyBinding(.char("w"), command: .detail(.copy(.website)), "the website", hint: KeyHint("w", "website")),
+        KeyBinding(.char("a"), command: .detail(.copy(.address)), "the postal address", hint: KeyHint("a", "address")),
+        KeyBinding(.char("y"), .char("c"), command: .detail(.copy(.card)), "the whole card, as text", hint: KeyHint("y", "all")),
+        KeyBinding(.escape, command: .detail(.cancelCopy), "copy nothing", hint: KeyHint("Esc", "cancel")),
     ])
 
     /// The add/edit form.

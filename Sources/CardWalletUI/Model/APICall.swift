@@ -1,4 +1,5 @@
 public import CardModels
+public import Foundation
 
 /// Names one call the UI asked for, so that its result finds its way back.
 public struct CallID: Hashable, Sendable, Comparable, CustomStringConvertible {
@@ -31,8 +32,11 @@ public enum APICall: Equatable, Sendable, CustomStringConvertible {
     case createCard(CardFields, imagePath: String?)
     /// `PUT /card/{id}` with `If-Match: "<version>"`.
     case updateCard(id: String, fields: CardFields, version: Int)
-    /// `DELETE /card/{id}`.
+    /// `DELETE /card/{id}`, after reading the card (and its image) so the delete can be undone.
     case deleteCard(id: String)
+    /// A deleted card made again from what was read before the delete: `POST /card`, then its
+    /// image (`PUT /card/{id}/image`).
+    case restoreCard(DeletedCard)
     /// `PUT /cards` with the whole wallet in its new order.
     case reorderCards(order: [String])
 
@@ -40,7 +44,7 @@ public enum APICall: Equatable, Sendable, CustomStringConvertible {
     /// quitting waits for these.
     public var isChange: Bool {
         switch self {
-        case .createCard, .updateCard, .deleteCard, .reorderCards: true
+        case .createCard, .updateCard, .deleteCard, .reorderCards, .restoreCard: true
         case .logIn, .logOut, .loadCards, .loadCard: false
         }
     }
@@ -65,6 +69,7 @@ public enum APICall: Equatable, Sendable, CustomStringConvertible {
             "create card \(fields.name)" + (imagePath.map { " with image \($0)" } ?? "")
         case .updateCard(let id, _, let version): "update card \(id) at version \(version)"
         case .deleteCard(let id): "delete card \(id)"
+        case .restoreCard(let deleted): "restore card \(deleted.card.fields.name)"
         case .reorderCards(let order): "reorder \(order.count) cards"
         }
     }
@@ -80,10 +85,24 @@ public enum APIResult: Equatable, Sendable {
     case cards(CardPage)
     /// `loadCard`, `createCard` and `updateCard`: the card as the server now has it.
     case card(Card)
-    /// `deleteCard`: the card is gone.
-    case deleted(id: String)
+    /// `deleteCard`: the card is gone; `backup` is what it was, when it could be read first.
+    case deleted(id: String, backup: DeletedCard?)
     /// `reorderCards`: the new order is saved.
     case reordered
+}
+
+/// A card as it was just before it was deleted, enough to make it again.
+public struct DeletedCard: Equatable, Sendable {
+    /// The card.
+    public var card: Card
+    /// Its image's bytes, when it had one.
+    public var image: Data?
+
+    /// A deleted card.
+    public init(card: Card, image: Data? = nil) {
+        self.card = card
+        self.image = image
+    }
 }
 
 /// How an ``APICall`` ended.
@@ -100,4 +119,8 @@ public enum Effect: Equatable, Sendable {
     /// Drop the keys typed but not yet read: they were typed before a dialog that takes text
     /// was on screen, and must not land in it.
     case discardTypeahead
+    /// Put `text` on the system clipboard (OSC 52, which works over SSH and in tmux).
+    case copyToClipboard(String)
+    /// Open `url` (a web address or a `mailto:` link) in the user's browser or mail program.
+    case openExternally(String)
 }

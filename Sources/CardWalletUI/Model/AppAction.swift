@@ -19,4 +19,6 @@ public enum AppAction: Equatable, Sendable {
     case session(SessionStatus)
     /// A network exchange (or a note of the app's own) was logged.
     case log(LogLine)
+    /// Something outside the core has news for the status bar (a browser that would not start).
+    case notice(StatusMessage.Kind, String)
 }

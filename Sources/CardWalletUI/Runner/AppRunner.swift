@@ -15,6 +15,8 @@
 public final class AppRunner {
     /// Performs one call; runs off the main actor, as a task per call.
     public typealias Performer = @Sendable (APICall) async -> APIOutcome
+    /// Opens a URL outside the program (a browser, a mail program); returns why it could not.
+    public typealias Opener = @Sendable (String) -> String?
 
     /// The state as of the last turn.
     public private(set) var state: AppState
@@ -25,6 +27,7 @@ public final class AppRunner {
 
     private let backend: any TerminalBackend
     private let perform: Performer
+    private let opener: Opener?
     private let uptime: () -> Duration
     private let pollMilliseconds: Int
     private var calls: [CallID: Task<Void, Never>] = [:]
@@ -40,16 +43,18 @@ public final class AppRunner {
     ///     inbox: the rate of clock ticks (spinner, message expiry) while idle.
     ///   - inbox: The channel the glue writes into (results go there too); the runner makes
     ///     it wake `backend`.
+    ///   - opener: Opens a web or `mailto:` link outside the program.
     ///   - perform: Performs a call through CardAPI and maps its errors to ``UIFailure``.
     public init<C: Clock>(
         state: AppState, backend: any TerminalBackend, clock: C, pollMilliseconds: Int = 50,
-        inbox: ActionInbox = ActionInbox(), perform: @escaping Performer
+        inbox: ActionInbox = ActionInbox(), opener: Opener? = nil, perform: @escaping Performer
     ) where C.Duration == Duration {
         let start = clock.now
         self.state = state
         self.backend = backend
         inbox.setWake(backend.waker)
         self.inbox = inbox
+        self.opener = opener
         self.perform = perform
         self.pollMilliseconds = max(0, pollMilliseconds)
         self.uptime = { start.duration(to: clock.now) }
@@ -58,11 +63,11 @@ public final class AppRunner {
     /// A loop over `backend` timed by the continuous clock.
     public convenience init(
         state: AppState, backend: any TerminalBackend, pollMilliseconds: Int = 50, inbox: ActionInbox = ActionInbox(),
-        perform: @escaping Performer
+        opener: Opener? = nil, perform: @escaping Performer
     ) {
         self.init(
             state: state, backend: backend, clock: ContinuousClock(), pollMilliseconds: pollMilliseconds, inbox: inbox,
-            perform: perform)
+            opener: opener, perform: perform)
     }
 
     /// Runs until the user quits, then cancels what is in flight and restores the terminal.
@@ -165,6 +170,11 @@ public final class AppRunner {
                 backend.requestFullRepaint()
             case .discardTypeahead:
                 backend.discardPendingInput()
+            case .copyToClipboard(let text):
+                backend.copyToClipboard(text)
+            case .openExternally(let url):
+                let problem = opener.map { $0(url) } ?? "opening links is not available here"
+                if let problem { apply(.notice(.error, "Could not open \(url): \(problem)")) }
             case .quit:
                 break
             }

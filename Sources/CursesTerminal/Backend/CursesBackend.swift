@@ -1,4 +1,5 @@
 import CNCurses
+import Foundation
 public import CardWalletUI
 
 #if canImport(Glibc)
@@ -107,6 +108,18 @@ public final class CursesBackend: TerminalBackend {
     /// for a redraw key (Ctrl-L) when something else scribbled on the screen.
     public func requestFullRepaint() {
         needsFullRepaint = true
+    }
+
+    /// Puts `text` on the clipboard through the terminal: OSC 52, which works over SSH; inside
+    /// tmux also wrapped for passthrough, so the outer terminal gets it whether tmux keeps
+    /// clipboard requests (`set-clipboard on`) or passes them through (`allow-passthrough on`).
+    public func copyToClipboard(_ text: String) {
+        guard window != nil else { return }
+        let sequence = "\u{1B}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{07}"
+        writeToTerminal(sequence)
+        if Self.environment("TMUX") != nil {
+            writeToTerminal("\u{1B}Ptmux;" + sequence.replacingOccurrences(of: "\u{1B}", with: "\u{1B}\u{1B}") + "\u{1B}\\")
+        }
     }
 
     /// Drops typeahead: keys the terminal sent that have not been read (`flushinp`).

@@ -96,7 +96,9 @@ enum TerminalApp {
         let ended: Result<(AppState, [String]), any Error>
         do {
             ended = .success(try await CursesTerminal.run(configuration: configuration) { terminal in
-                let runner = AppRunner(state: state, backend: terminal, inbox: sink.inbox) { call in
+                let runner = AppRunner(
+                    state: state, backend: terminal, inbox: sink.inbox, opener: { ExternalOpener.open($0) }
+                ) { call in
                     await performer.perform(call)
                 }
                 if case .loggedIn(let account) = restored {

@@ -1,4 +1,5 @@
 import CardWalletUI
+import Foundation
 import Testing
 
 @testable import CursesTerminal
@@ -51,6 +52,16 @@ extension TerminalSessionTests {
                     .key(.char("👩")), .key(.char("\u{200D}")), .key(.char("👧")), .key(.char("\u{200C}")),
                     .key(.char("x")),
                 ])
+        }
+
+        @Test("Copying writes OSC 52 with the text in base64")
+        func copy() throws {
+            let harness = try BackendHarness()
+            let backend = try CursesBackend(configuration: harness.configuration())
+            defer { backend.restore() }
+            let written = try harness.output { backend.copyToClipboard("ada@example.com 김") }
+            let base64 = Data("ada@example.com 김".utf8).base64EncodedString()
+            #expect(written.contains(text: "\u{1B}]52;c;" + base64 + "\u{07}"))
         }
 
         @Test("A terminal that cannot move the cursor is refused with one clear sentence")

@@ -10,6 +10,8 @@ public struct DetailState: Equatable, Sendable {
     public var isLoading: Bool
     /// The first line shown.
     public var scroll = 0
+    /// Set after `y`: the next key says which field to copy.
+    public var isChoosingCopy = false
 
     /// The details of `summary`, loading the rest unless `card` is already known.
     public init(summary: CardSummary, card: Card? = nil) {
@@ -46,6 +48,10 @@ public enum DetailEffect: Equatable, Sendable {
     /// Make `call`; its outcome comes back as ``DetailAction/finished(_:_:)`` with `then`.
     case call(APICall, then: DetailCall)
     case back
+    /// Put `text` (the card's `what`) on the clipboard.
+    case copy(String, what: String)
+    /// Open `url` outside the program (a browser, a mail program).
+    case open(String)
     case message(StatusMessage.Kind, String)
 }
 
@@ -79,6 +85,27 @@ extension DetailState {
             effects = [.call(.loadCard(id: id), then: .load(id: id))]
         case .command(.back):
             effects = [.back]
+        case .command(.startCopy):
+            isChoosingCopy = true
+            effects = [.message(.info, "Copy which? n name, e email, p phone, w website, a address, y all (Esc: nothing)")]
+        case .command(.cancelCopy):
+            isChoosingCopy = false
+            effects = [.message(.info, "Copied nothing")]
+        case .command(.copy(let target)):
+            isChoosingCopy = false
+            effects = copy(target)
+        case .command(.openWebsite):
+            guard let website = card?.fields.website ?? nil, !website.isEmpty else {
+                effects = [.message(.info, "This card has no website")]
+                break
+            }
+            effects = [.open(website), .message(.info, "Opening \(website)…")]
+        case .command(.writeEmail):
+            guard let email = card?.fields.email ?? summary.email, !email.isEmpty else {
+                effects = [.message(.info, "This card has no email address")]
+                break
+            }
+            effects = [.open("mailto:" + email), .message(.info, "Writing to \(email)…")]
         case .loaded(let card):
             self.card = card
             summary = card.summary
@@ -95,5 +122,32 @@ extension DetailState {
         }
         scroll = min(max(0, scroll), max(0, lineCount - viewport))
         return effects
+    }
+}
+
+extension DetailState {
+    /// What `y` then `target` copies, or why nothing.
+    func copy(_ target: CopyTarget) -> [DetailEffect] {
+        let fields = card?.fields
+        let (value, what): (String?, String) =
+            switch target {
+            case .name: (fields?.name ?? summary.name, "the name")
+            case .email: (fields?.email ?? summary.email, "the email address")
+            case .phone: (fields?.phone, "the phone number")
+            case .website: (fields?.website, "the website")
+            case .address: (fields?.address, "the address")
+            case .card: (card.map(Self.text(of:)), "the card")
+            }
+        guard let value, !value.isEmpty else { return [.message(.info, "This card has no \(what.dropFirst(4))")] }
+        return [.copy(value, what: what)]
+    }
+
+    /// The card as plain text, one "Label: value" line per field that has one.
+    static func text(of card: Card) -> String {
+        CardField.allCases.compactMap { field in
+            let value = card.fields[field]
+            guard !value.isEmpty, field != .defaultImage else { return nil }
+            return "\(field.label): \(value)"
+        }.joined(separator: "\n")
     }
 }

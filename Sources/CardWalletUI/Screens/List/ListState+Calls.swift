@@ -25,8 +25,13 @@ extension ListState {
             }
         case .delete(let card):
             switch outcome {
+            case .success(.deleted(_, let backup)):
+                keepingSelection(fallback: .same) { $0.remove(id: card.id) }
+                marked.remove(card.id)
+                return [.message(.success, "Deleted “\(card.name)”" + (backup == nil ? "" : " · u brings it back"))]
             case .success:
                 keepingSelection(fallback: .same) { $0.remove(id: card.id) }
+                marked.remove(card.id)
                 return [.message(.success, "Deleted “\(card.name)”")]
             case .failure(let failure) where failure.kind == .notFound:
                 keepingSelection(fallback: .same) { $0.remove(id: card.id) }
@@ -44,6 +49,22 @@ extension ListState {
             }
             if let queued { return saveOrder(queued) }
             return []
+        case .restore(let name, let position):
+            switch outcome {
+            case .success(.card(let restored)):
+                // Back where it was in the wallet, when the whole wallet is here to say where.
+                var order = cards.walletIDs
+                if let position, cards.isComplete, let at = order.firstIndex(of: restored.id), at != position {
+                    order.remove(at: at)
+                    order.insert(restored.id, at: min(position, order.count))
+                    return [.message(.success, "Brought back “\(name)”")] + saveOrderMoving(restored.id, to: order)
+                }
+                return [.message(.success, "Brought back “\(name)”")]
+            case .success:
+                return []
+            case .failure(let failure):
+                return [.message(.error, FailureText.status(failure, doing: "Could not bring back “\(name)”"))]
+            }
         case .loadForEdit:
             switch outcome {
             case .success(.card(let card)):
@@ -56,5 +77,17 @@ extension ListState {
                 return [.message(.error, FailureText.status(failure, doing: "Could not load the card"))]
             }
         }
+    }
+
+    /// Moves card `id` to where `order` has it, on screen and on the server.
+    private mutating func saveOrderMoving(_ id: String, to order: [String]) -> [ListEffect] {
+        guard let from = cards.walletIDs.firstIndex(of: id), let to = order.firstIndex(of: id) else { return [] }
+        var position = from
+        while position != to {
+            let step = to > position ? 1 : -1
+            guard cards.moveInWallet(from: position, by: step) else { break }
+            position += step
+        }
+        return saveOrder(cards.walletIDs)
     }
 }

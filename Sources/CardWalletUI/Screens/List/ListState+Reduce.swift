@@ -34,6 +34,7 @@ extension ListState {
             }
         case .cardRemoved(let id):
             keepingSelection(fallback: .same) { $0.remove(id: id) }
+            marked.remove(id)
         case .reload:
             effects = reload()
         }
@@ -77,7 +78,10 @@ extension ListState {
         case .startFilter:
             isEditingFilter = true
         case .clearFilter:
-            guard cards.isFiltered || !cards.query.isEmpty else { return [] }
+            guard cards.isFiltered || !cards.query.isEmpty else {
+                if !marked.isEmpty { marked = [] }
+                return []
+            }
             keepingSelection(fallback: .first) { $0.setQuery("") }
         case .nextMatch, .previousMatch:
             guard cards.isFiltered else { return [.message(.info, "No filter: press / and type to find cards")] }
@@ -95,6 +99,15 @@ extension ListState {
             return [.message(.info, "Sorted by \(order.label)\(scope)")]
         case .moveCardDown, .moveCardUp:
             return moveCard(by: command == .moveCardDown ? 1 : -1)
+        case .delete where !marked.isEmpty:
+            let chosen = cards.wallet.map { cards.summary(atIndex: $0) }.filter { marked.contains($0.id) }
+            return [.deleteMarked(chosen)]
+        case .toggleMark:
+            guard let card = selectedCard else { return [.message(.info, "No card selected")] }
+            if marked.remove(card.id) == nil { marked.insert(card.id) }
+            move(.down, viewport: viewport)
+        case .undoDelete:
+            return [.undoDelete]
         case .open, .edit, .delete:
             guard let card = selectedCard else { return [.message(.info, "No card selected")] }
             switch command {

@@ -29,6 +29,8 @@ public struct ListState: Equatable, Sendable {
     /// The newest wallet order, waiting for the reorder in flight to finish: reorders go one at
     /// a time, so the server cannot apply an older order after a newer one.
     public var queuedReorder: [String]?
+    /// The ids of the cards marked (Space) for a delete of several.
+    public var marked: Set<String> = []
     /// Cards asked for per page.
     public var pageSize: Int
 
@@ -73,6 +75,8 @@ public enum ListCall: Equatable, Sendable {
     case reorder
     /// Loading card `id` to edit it.
     case loadForEdit(id: String)
+    /// Making a deleted card again; it goes back to wallet position `position` when known.
+    case restore(name: String, position: Int?)
 }
 
 /// What the list asks the app to do.
@@ -85,6 +89,10 @@ public enum ListEffect: Equatable, Sendable {
     case add
     /// Ask, then delete `card`.
     case delete(CardSummary)
+    /// Ask, then delete every one of `cards` (the marked ones).
+    case deleteMarked([CardSummary])
+    /// Bring back the cards of the last delete.
+    case undoDelete
     case logOut
     case quit
     /// Tell the user something in the status bar (until news `about` that makes it stale).

@@ -6,6 +6,8 @@ public struct ConfirmState: Equatable, Sendable {
     /// What the question is about.
     public enum Purpose: Equatable, Sendable {
         case deleteCard(CardSummary)
+        /// Several marked cards at once.
+        case deleteCards([CardSummary])
         case discardChanges
         /// Ctrl-C with changes typed and not saved: a second Ctrl-C quits too.
         case quitDiscarding
@@ -25,6 +27,7 @@ public struct ConfirmState: Equatable, Sendable {
     public var question: String {
         switch purpose {
         case .deleteCard(let card): "Delete the card “\(card.name)”?"
+        case .deleteCards(let cards): "Delete the \(cards.count) marked cards?"
         case .discardChanges: "Discard your changes?"
         case .quitDiscarding: "Quit and lose the changes you have not saved? (Ctrl-C again quits)"
         }
