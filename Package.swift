@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "TokenStore", targets: ["TokenStore"]),
         .library(name: "CardModels", targets: ["CardModels"]),
         .library(name: "CardAPI", targets: ["CardAPI"]),
+        .library(name: "CardVCard", targets: ["CardVCard"]),
         .library(name: "CardWalletUI", targets: ["CardWalletUI"]),
         .library(name: "CursesTerminal", targets: ["CursesTerminal"]),
         .library(name: "CardMockServer", targets: ["CardMockServer"]),
@@ -47,6 +48,8 @@ let package = Package(
         ),
         .target(name: "TokenStore"),
         .target(name: "CardModels"),
+        // vCard 2.1/3.0/4.0 in and out, pure Swift; CHARSET conversion through glibc's iconv.
+        .target(name: "CardVCard", dependencies: ["CardModels"]),
         .target(
             name: "CardAPI",
             dependencies: [
@@ -136,6 +139,8 @@ let package = Package(
         ),
         .testTarget(name: "TokenStoreTests", dependencies: ["TokenStore", "TestSupport", "tokenstore-stress"]),
         .testTarget(name: "CardModelsTests", dependencies: ["CardModels"]),
+        // The corpus in Fixtures/ is read through #filePath (the CLI tests and scripts use it too).
+        .testTarget(name: "CardVCardTests", dependencies: ["CardVCard", "CardModels"], exclude: ["Fixtures"]),
         .testTarget(
             name: "CardAPITests",
             dependencies: [

@@ -1,0 +1,51 @@
+/// Writes a property back as one unfolded content line, `[group.]NAME;PARAM=a,b:value`: the
+/// form kept in ``CardModels/CardFields/vcardProperties`` and the form the writer emits.
+///
+/// Values are written as they were read (their escapes intact); text that was
+/// quoted-printable in a vCard 2.1 file is UTF-8 now and needs no `CHARSET` or `ENCODING`;
+/// binary values are base64 with `ENCODING=b`.
+public enum ContentLine {
+    /// The content line of `property`.
+    public static func render(_ property: VCardProperty) -> String {
+        var line = ""
+        if let group = property.group { line += group + "." }
+        line += property.key.hasPrefix("X-") ? property.name : property.key
+        if property.binary != nil { line += ";ENCODING=b" }
+        for parameter in property.parameters {
+            line += ";" + parameter.name + "=" + parameter.values.map(parameterValue).joined(separator: ",")
+        }
+        line += ":"
+        if let binary = property.binary {
+            line += TransferEncoding.base64Encode(binary)
+        } else {
+            line += property.value
+        }
+        return line
+    }
+
+    /// `value`, in double quotes when it holds `:`, `;` or `,`; line breaks and quotes, which a
+    /// parameter cannot hold, written as RFC 6868's `^n` and `^'` (and `^` as `^^`).
+    static func parameterValue(_ value: String) -> String {
+        var text = value
+        if text.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\"" || $0 == "^" }) {
+            text = ""
+            for character in value {
+                switch character {
+                case "\n", "\r", "\r\n": text += "^n"
+                case "\"": text += "^'"
+                case "^": text += "^^"
+                default: text.append(character)
+                }
+            }
+        }
+        if text.contains(where: { $0 == ":" || $0 == ";" || $0 == "," }) { return "\"" + text + "\"" }
+        return text
+    }
+
+    /// The property on a kept line (parsed as vCard 4.0 would be, where `^` escapes matter), or
+    /// `nil` when the line is not one.
+    static func parse(_ line: String, converter: CharsetConverter? = nil) -> VCardProperty? {
+        let parser = ContentLineParser(converter: converter ?? CharsetConverter())
+        return try? parser.parse(Array(line.utf8), line: 0, version: .v40).get()
+    }
+}

@@ -1,0 +1,152 @@
+import CardModels
+
+extension FieldRule {
+    /// The mapping of issue 15, RFC 6350 names, in the order the writer emits them.
+    static let table: [FieldRule] = [
+        FieldRule(
+            property: "FN", fields: [.name], choice: .first,
+            read: { text($0, .name) },
+            write: { fields, _ in fields.name.isEmpty ? nil : "FN:" + VCardText.escape(fields.name) }),
+        FieldRule(
+            property: "ORG", fields: [.company, .department], choice: .first,
+            read: { property in
+                let parts = property.components.map { $0.trimmingVCardWhitespace.replacingNewlines }
+                let company = parts.first ?? ""
+                let department = parts.count > 1 ? parts[1] : ""
+                let values = FieldValues([
+                    (.company, company.isEmpty ? [] : [company]), (.department, department.isEmpty ? [] : [department]),
+                ])
+                return values.isEmpty ? nil : values
+            },
+            write: { fields, _ in
+                let company = fields.company ?? ""
+                let department = fields.department ?? ""
+                if company.isEmpty, department.isEmpty { return nil }
+                return "ORG:" + VCardText.join(department.isEmpty ? [company] : [company, department], separator: ";")
+            }),
+        simple("TITLE", .title),
+        FieldRule(
+            property: "EMAIL", fields: [.email], choice: .preferred,
+            read: { property in
+                var address = property.text.trimmingVCardWhitespace
+                if address.lowercased().hasPrefix("mailto:") { address = String(address.dropFirst(7)) }
+                return CardFormat.isEmail(address) ? FieldValues(.email, address) : nil
+            },
+            write: { fields, _ in fields.email.map { "EMAIL:" + VCardText.escape($0) } }),
+        FieldRule(
+            property: "TEL", fields: [.phone], choice: .preferred,
+            read: { property in
+                var number = property.text.trimmingVCardWhitespace
+                // RFC 3966 tel: URIs (vCard 4.0): the number, without parameters such as ;ext=.
+                if number.lowercased().hasPrefix("tel:") {
+                    number = String(number.dropFirst(4).prefix { $0 != ";" })
+                }
+                return CardFormat.isPhone(number) ? FieldValues(.phone, number) : nil
+            },
+            write: { fields, _ in fields.phone.map { "TEL:" + VCardText.escape($0) } }),
+        FieldRule(
+            property: "URL", fields: [.website], choice: .first,
+            read: { property in
+                let address = property.text.trimmingVCardWhitespace
+                return CardFormat.isWebURL(address) ? FieldValues(.website, address) : nil
+            },
+            // A URI value: not escaped (RFC 6350 §6.7.8), which every reader takes back as is.
+            write: { fields, _ in fields.website.map { "URL:" + $0 } }),
+        FieldRule(
+            property: "ADR", fields: [.address], choice: .preferred,
+            read: { property in
+                let line = AddressLine.line(from: property.components)
+                return line.isEmpty ? nil : FieldValues(.address, line)
+            },
+            write: { fields, _ in
+                fields.address.map { "ADR:" + VCardText.join(["", "", $0, "", "", "", ""], separator: ";") }
+            }),
+        FieldRule(
+            property: "BDAY", fields: [.birthday], choice: .first,
+            read: { property in BirthdayValue.fullDate(property.text).map { FieldValues(.birthday, $0) } },
+            write: { fields, version in
+                guard let birthday = fields.birthday else { return nil }
+                return "BDAY:" + (version == .v40 ? birthday.filter { $0 != "-" } : birthday)
+            }),
+        FieldRule(
+            property: "NOTE", fields: [.bio], choice: .first,
+            read: { property in
+                let note = property.text.trimmingVCardWhitespace
+                return note.isEmpty ? nil : FieldValues(.bio, note)
+            },
+            write: { fields, _ in fields.bio.map { "NOTE:" + VCardText.escape($0) } }),
+        FieldRule(
+            property: "CATEGORIES", fields: [.tags], choice: .first,
+            read: { property in
+                let tags = property.listValues.map { $0.trimmingVCardWhitespace.replacingNewlines }.filter { !$0.isEmpty }
+                return tags.isEmpty ? nil : FieldValues([(.tags, tags)])
+            },
+            write: { fields, _ in
+                fields.tags.isEmpty ? nil : "CATEGORIES:" + VCardText.join(fields.tags, separator: ",")
+            }),
+        FieldRule(
+            property: WalletProperty.tmi, fields: [.tmi], choice: .every,
+            read: { property in
+                let fact = property.text.trimmingVCardWhitespace
+                return fact.isEmpty ? nil : FieldValues([(.tmi, [fact])])
+            },
+            write: { _, _ in nil }),
+        FieldRule(
+            property: WalletProperty.avatar, fields: [.defaultImage], choice: .first,
+            read: { property in
+                guard let number = Int(property.text.trimmingVCardWhitespace),
+                    CardLimits.defaultImageRange.contains(number)
+                else { return nil }
+                return FieldValues([(.defaultImage, number == 0 ? [] : [String(number)])])
+            },
+            write: { fields, _ in fields.defaultImage == 0 ? nil : WalletProperty.avatar + ":\(fields.defaultImage)" }),
+    ]
+
+    /// The rules by property name.
+    static let byProperty: [String: FieldRule] = Dictionary(table.map { ($0.property, $0) }, uniquingKeysWith: { a, _ in a })
+
+    private static func simple(_ property: String, _ field: CardField) -> FieldRule {
+        FieldRule(
+            property: property, fields: [field], choice: .first,
+            read: { text($0, field) },
+            write: { fields, _ in
+                let value = fields[field]
+                return value.isEmpty ? nil : property + ":" + VCardText.escape(value)
+            })
+    }
+
+    private static func text(_ property: VCardProperty, _ field: CardField) -> FieldValues? {
+        let value = property.text.trimmingVCardWhitespace.replacingNewlines
+        return value.isEmpty ? nil : FieldValues(field, value)
+    }
+}
+
+/// The properties CardWallet writes for what vCard has no property for.
+public enum WalletProperty {
+    /// One fun fact per line.
+    public static let tmi = "X-CARDWALLET-TMI"
+    /// The avatar number (1–7) shown when the card has no image.
+    public static let avatar = "X-CARDWALLET-AVATAR"
+    /// The `PRODID` of every card CardWallet writes: how the vdir writer knows its own files.
+    public static let productID = "-//CardWallet//CardWallet vCard//EN"
+    /// The prefix of the `UID` derived from a card id when the card has none of its own.
+    public static let uidPrefix = "cardwallet-"
+}
+
+/// Birthdays: only full dates become the card's birthday.
+enum BirthdayValue {
+    /// `YYYY-MM-DD` for `1990-03-15`, `19900315`, `1990-03-15T00:00:00Z` (or with a time
+    /// zone); `nil` for a date without a year (`--0315`, `--03-15`) or anything else.
+    static func fullDate(_ text: String) -> String? {
+        let value = text.trimmingVCardWhitespace
+        let date = value.prefix { $0 != "T" && $0 != "t" }
+        let digits = date.filter { $0 != "-" }
+        guard !date.hasPrefix("-"), digits.count == 8, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else {
+            return nil
+        }
+        // The dashes, when present, must be where ISO 8601 puts them.
+        if date.contains("-"), date.count != 10 { return nil }
+        let result = "\(digits.prefix(4))-\(digits.dropFirst(4).prefix(2))-\(digits.suffix(2))"
+        return CardFormat.isCalendarDate(result) ? result : nil
+    }
+}

@@ -1,0 +1,188 @@
+/// One parameter of a property, with its values: `TYPE=WORK,VOICE`.
+///
+/// Repeated parameters are merged (`TYPE=work;TYPE=voice` and vCard 2.1's bare `WORK;VOICE`
+/// both become `TYPE` with the values `work`, `voice`), values keep their case.
+public struct VCardParameter: Sendable, Hashable {
+    /// The name, upper-cased: `TYPE`, `PREF`, `VALUE`, `LABEL`…
+    public var name: String
+    /// The values, unquoted, in order.
+    public var values: [String]
+
+    /// A parameter.
+    public init(name: String, values: [String]) {
+        self.name = name
+        self.values = values
+    }
+}
+
+/// One property of a card, unfolded and decoded: `item1.EMAIL;TYPE=INTERNET:ada@example.com`.
+///
+/// Transfer encodings are undone (quoted-printable, base64) and the text is UTF-8 whatever its
+/// `CHARSET` was, so `CHARSET` and `ENCODING` are not among the parameters; a base64 value is in
+/// ``binary``. Text keeps its vCard escapes (`\,` `\;` `\n`) as written: ``text`` and
+/// ``components`` undo them.
+public struct VCardProperty: Sendable, Hashable {
+    /// The group before the dot (`item1` in `item1.EMAIL`), as written.
+    public var group: String?
+    /// The name as written (`EMAIL`, `X-ABLabel`).
+    public var name: String
+    /// The name upper-cased, for comparisons.
+    public var key: String
+    /// The parameters, in order of first appearance.
+    public var parameters: [VCardParameter]
+    /// The value as text with its escapes; empty when the value is ``binary``.
+    public var value: String
+    /// The bytes of a base64 value (`ENCODING=b`, `ENCODING=BASE64`).
+    public var binary: [UInt8]?
+    /// The line it starts on, from 1.
+    public var line: Int
+
+    /// A property.
+    public init(
+        group: String? = nil, name: String, parameters: [VCardParameter] = [], value: String,
+        binary: [UInt8]? = nil, line: Int = 0
+    ) {
+        self.group = group
+        self.name = name
+        self.key = name.uppercased()
+        self.parameters = parameters
+        self.value = value
+        self.binary = binary
+        self.line = line
+    }
+
+    /// The values of parameter `name` (upper-case), empty when absent.
+    public func values(of name: String) -> [String] {
+        parameters.first { $0.name == name }?.values ?? []
+    }
+
+    /// The `TYPE` values, upper-cased: `["WORK", "VOICE"]`.
+    public var types: [String] { values(of: "TYPE").map { $0.uppercased() } }
+
+    /// How strongly the card prefers this one among properties of the same name: 1 is the
+    /// most preferred (`PREF=1` in 4.0, `TYPE=PREF` or a bare `PREF` before), `Int.max` when
+    /// not marked at all.
+    public var preference: Int {
+        if let pref = values(of: "PREF").first {
+            // vCard 2.1's bare PREF arrives here as TYPE; a PREF parameter without a number
+            // (PREF=) still marks a preference.
+            return Int(pref).map { max(1, min($0, 100)) } ?? 1
+        }
+        return types.contains("PREF") ? 1 : Int.max
+    }
+
+    /// The value with its escapes undone: `\n` is a line break, `\,` a comma.
+    public var text: String { VCardText.unescape(value[...]) }
+
+    /// The `;`-separated parts of a structured value (N, ADR, ORG), each unescaped.
+    public var components: [String] { VCardText.split(value, separator: ";") }
+
+    /// The `,`-separated values of a list (CATEGORIES), each unescaped, empty ones left out.
+    public var listValues: [String] { VCardText.split(value, separator: ",").filter { !$0.isEmpty } }
+}
+
+/// A card as read: its version and properties in file order, without BEGIN, END and VERSION.
+public struct VCard: Sendable, Hashable {
+    /// `2.1`, `3.0` or `4.0`; anything else reads like 3.0.
+    public var version: VCardVersion
+    /// The properties, in order.
+    public var properties: [VCardProperty]
+    /// The line of `BEGIN:VCARD`.
+    public var beginLine: Int
+    /// The line of `END:VCARD`.
+    public var endLine: Int
+
+    /// A card.
+    public init(version: VCardVersion, properties: [VCardProperty], beginLine: Int = 0, endLine: Int = 0) {
+        self.version = version
+        self.properties = properties
+        self.beginLine = beginLine
+        self.endLine = endLine
+    }
+}
+
+/// The vCard versions: 2.1 (versit), 3.0 (RFC 2425/2426), 4.0 (RFC 6350).
+public enum VCardVersion: String, Sendable, Hashable, CaseIterable {
+    case v21 = "2.1"
+    case v30 = "3.0"
+    case v40 = "4.0"
+
+    /// The version a `VERSION` value names; unknown values read as 3.0.
+    init(versionValue: String) {
+        let trimmed = versionValue.trimmingVCardWhitespace
+        self = VCardVersion(rawValue: trimmed) ?? (trimmed.hasPrefix("2") ? .v21 : trimmed.hasPrefix("4") ? .v40 : .v30)
+    }
+}
+
+/// Something wrong at a line of the input: the card it belongs to is skipped, the rest read on.
+public struct VCardProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The line, from 1.
+    public var line: Int
+    /// What is wrong, for people: `the photo is not a PNG or JPEG image`.
+    public var message: String
+
+    /// A problem.
+    public init(line: Int, _ message: String) {
+        self.line = line
+        self.message = message
+    }
+
+    /// `line 12: …`.
+    public var description: String { "line \(line): \(message)" }
+
+    /// `FILE:LINE: what is wrong`, the form compilers use, which editors jump to.
+    public func formatted(file: String) -> String { "\(file):\(line): \(message)" }
+}
+
+/// Why a whole input is not read: it is not vCard at all (binary, empty, only broken cards) or
+/// it goes past a limit. One line; nothing of the input is used.
+public struct VCardRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The reason, for people: `not a vCard file (binary data)`.
+    public var reason: String
+
+    /// A refusal.
+    public init(_ reason: String) { self.reason = reason }
+
+    /// The reason.
+    public var description: String { reason }
+}
+
+/// The bounds a reader keeps whatever its input, so hostile files cost bounded memory and time.
+public struct VCardLimits: Sendable, Hashable {
+    /// Longest property line after unfolding, in bytes (a 2 MiB photo is 2.8 MB of base64).
+    public var maximumLineBytes: Int
+    /// Most bytes in one card.
+    public var maximumCardBytes: Int
+    /// Most properties in one card.
+    public var maximumProperties: Int
+    /// Most cards in one input.
+    public var maximumCards: Int
+    /// A `BEGIN:VCARD` must come within this many bytes of the start, or the input is refused
+    /// without reading the rest.
+    public var headerWindowBytes: Int
+
+    /// Limits.
+    public init(
+        maximumLineBytes: Int = 4 << 20, maximumCardBytes: Int = 8 << 20, maximumProperties: Int = 1_000,
+        maximumCards: Int = 100_000, headerWindowBytes: Int = 64 << 10
+    ) {
+        self.maximumLineBytes = maximumLineBytes
+        self.maximumCardBytes = maximumCardBytes
+        self.maximumProperties = maximumProperties
+        self.maximumCards = maximumCards
+        self.headerWindowBytes = headerWindowBytes
+    }
+
+    /// The limits the import command uses.
+    public static let standard = VCardLimits()
+}
+
+extension String {
+    /// Without leading and trailing spaces, tabs and line breaks.
+    var trimmingVCardWhitespace: String {
+        var slice = Substring(self)
+        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
+        while let last = slice.last, last.isWhitespace { slice.removeLast() }
+        return String(slice)
+    }
+}
