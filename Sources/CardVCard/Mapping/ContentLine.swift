@@ -5,13 +5,13 @@
 /// quoted-printable in a vCard 2.1 file is UTF-8 now and needs no `CHARSET` or `ENCODING`;
 /// binary values are base64 with `ENCODING=b`.
 public enum ContentLine {
-    /// The content line of `property`.
-    public static func render(_ property: VCardProperty) -> String {
+    /// The content line of `property`, with `marker` as its first parameter when given.
+    public static func render(_ property: VCardProperty, marker: VCardParameter? = nil) -> String {
         var line = ""
         if let group = property.group { line += group + "." }
         line += property.key.hasPrefix("X-") ? property.name : property.key
         if property.binary != nil { line += ";ENCODING=b" }
-        for parameter in property.parameters {
+        for parameter in (marker.map { [$0] } ?? []) + property.parameters {
             line += ";" + parameter.name + "=" + parameter.values.map(parameterValue).joined(separator: ",")
         }
         line += ":"
@@ -40,6 +40,16 @@ public enum ContentLine {
         }
         if text.contains(where: { $0 == ":" || $0 == ";" || $0 == "," }) { return "\"" + text + "\"" }
         return text
+    }
+
+    /// A kept line as people should read it: without the parameters CardWallet adds to keep
+    /// track of which field a line stands for.
+    public static func displayText(_ line: String) -> String {
+        guard line.contains("X-CARDWALLET-"), var property = parse(line),
+            property.parameters.contains(where: { WalletProperty.markers.contains($0.name) })
+        else { return line }
+        property.parameters.removeAll { WalletProperty.markers.contains($0.name) }
+        return render(property)
     }
 
     /// The property on a kept line (parsed as vCard 4.0 would be, where `^` escapes matter), or

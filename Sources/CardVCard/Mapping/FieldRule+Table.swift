@@ -129,6 +129,16 @@ public enum WalletProperty {
     public static let avatar = "X-CARDWALLET-AVATAR"
     /// The `PRODID` of every card CardWallet writes: how the vdir writer knows its own files.
     public static let productID = "-//CardWallet//CardWallet vCard//EN"
+    /// The parameter marking a kept line that is the original form of a modelled field
+    /// (`item1.EMAIL;X-CARDWALLET-FIELD=email;TYPE=INTERNET:…`); its value is the field's key.
+    /// The writer emits the line (without the marker) while the field still says the same, and
+    /// drops it once the field was edited.
+    public static let fieldParameter = "X-CARDWALLET-FIELD"
+    /// The parameter of a kept `N` giving the name it goes with; the writer derives a new N once
+    /// the card was renamed.
+    public static let nameParameter = "X-CARDWALLET-NAME"
+    /// Both markers.
+    static let markers: Set<String> = [fieldParameter, nameParameter]
     /// The prefix of the `UID` derived from a card id when the card has none of its own.
     public static let uidPrefix = "cardwallet-"
 }

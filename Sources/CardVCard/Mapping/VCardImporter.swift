@@ -25,7 +25,11 @@ public struct VCardImporter: Sendable {
         var photo: VCardPhoto?
         var uid: String?
         var carriesWalletFields = false
-        let properties = vcard.properties
+        var properties = vcard.properties
+        // CardWallet's markers are its own business: never taken from a file.
+        for index in properties.indices where properties[index].parameters.contains(where: { WalletProperty.markers.contains($0.name) }) {
+            properties[index].parameters.removeAll { WalletProperty.markers.contains($0.name) }
+        }
 
         for (index, property) in properties.enumerated() {
             switch property.key {
@@ -85,20 +89,26 @@ public struct VCardImporter: Sendable {
         guard !fields.name.isEmpty else {
             return .failure(VCardProblem(line: vcard.beginLine, "the card has no name (no FN, no N)"))
         }
+        var marked: [Int: VCardParameter] = [:]
         if let nameIndex, !Self.isCanonical(properties[nameIndex], NameParts.derivedLine(for: fields.name)) {
+            // N says more than the name (a title, the family name of a one-word name…): kept,
+            // with the name it goes with, so an export after a rename does not bring the old N back.
+            marked[nameIndex] = VCardParameter(name: WalletProperty.nameParameter, values: [fields.name])
             extras.append(nameIndex)
         }
 
-        // Shadows first (in table order), then the rest in file order: the writer emits them in
-        // the same order, so an export read back gives the same list.
+        // The chosen properties the writer would not reproduce exactly ("shadows") first, in
+        // table order, marked with the field they stand for; then the rest in file order. The
+        // writer emits them in the same order, so an export read back gives the same list.
         var kept: [(line: Int, text: String)] = []
         for (rule, index) in chosen {
             let property = properties[index]
             if let canonical = rule.write(fields, vcard.version), Self.isCanonical(property, canonical) { continue }
-            kept.append((property.line, ContentLine.render(property)))
+            let marker = VCardParameter(name: WalletProperty.fieldParameter, values: [rule.fields[0].key])
+            kept.append((property.line, ContentLine.render(property, marker: marker)))
         }
         for index in extras.sorted() {
-            kept.append((properties[index].line, ContentLine.render(properties[index])))
+            kept.append((properties[index].line, ContentLine.render(properties[index], marker: marked[index])))
         }
         fields.vcardProperties = kept.map(\.text)
         if let problem = Self.problem(in: fields, kept: kept, fieldLines: fieldLines, card: vcard) {

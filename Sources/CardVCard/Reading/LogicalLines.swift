@@ -19,11 +19,19 @@ struct LogicalLines {
     private var pendingKind = Kind.plain
     private var pendingTruncated = false
     private var hasPending = false
-    private let maximumLength: Int
+    private var maximumLength: Int
 
     init(source: any VCardByteSource, maximumLength: Int) {
         physical = PhysicalLines(source: source, maximumLength: maximumLength)
         self.maximumLength = maximumLength
+    }
+
+    /// Before the first card, lines are held only up to `limit` and an overlong one is not read
+    /// to its end: a file that starts with megabytes without a line break is refused at once.
+    mutating func limitLines(to limit: Int, draining: Bool) {
+        maximumLength = limit
+        physical.maximumLength = limit
+        physical.drainsOverlongLines = draining
     }
 
     /// Bytes read so far.
@@ -79,9 +87,9 @@ struct LogicalLines {
 
     private mutating func start(_ bytes: ArraySlice<UInt8>, number: Int, truncated: Bool) {
         pending.removeAll(keepingCapacity: true)
-        pending.append(contentsOf: bytes)
+        pending.append(contentsOf: bytes.prefix(maximumLength))
         pendingNumber = number
-        pendingTruncated = truncated
+        pendingTruncated = truncated || bytes.count > maximumLength
         pendingKind = Self.kind(of: bytes)
         hasPending = true
     }

@@ -15,7 +15,11 @@ struct PhysicalLines {
     private var position = 0
     private var exhausted = false
     private var number = 0
-    private let maximumLength: Int
+    /// The longest line held; the rest of a longer one is dropped.
+    var maximumLength: Int
+    /// Whether the rest of an overlong line is read and dropped (inside a card) or left to be
+    /// read as further lines (before the first card, where the reader stops at once anyway).
+    var drainsOverlongLines = true
     /// The first bytes of the last overlong line.
     private var overlong: [UInt8] = []
     /// Bytes read so far.
@@ -64,6 +68,10 @@ struct PhysicalLines {
         number += 1
         position = end + 1
         if buffer[end] == 13, position < buffer.count, buffer[position] == 10 { position += 1 }
+        if end - start > maximumLength {
+            overlong = Array(buffer[start..<start + maximumLength])
+            return Line(range: 0..<overlong.count, number: number, truncated: true)
+        }
         return Line(range: start..<end, number: number, truncated: false)
     }
 
@@ -72,6 +80,10 @@ struct PhysicalLines {
     private mutating func skipOverlongLine() -> Line {
         overlong = Array(buffer[position..<position + maximumLength])
         position += maximumLength
+        if !drainsOverlongLines {
+            number += 1
+            return Line(range: 0..<overlong.count, number: number, truncated: true)
+        }
         while true {
             if let end = lineBreak(from: position) {
                 if buffer[end] == 13, end + 1 == buffer.count, !exhausted {

@@ -70,6 +70,7 @@ public struct VCardReader {
     /// A reader of `source`.
     public init(source: some VCardByteSource, limits: VCardLimits = .standard) {
         lines = LogicalLines(source: source, maximumLength: limits.maximumLineBytes)
+        lines.limitLines(to: min(limits.headerWindowBytes, limits.maximumLineBytes), draining: false)
         parser = ContentLineParser(converter: CharsetConverter())
         self.limits = limits
     }
@@ -102,6 +103,7 @@ public struct VCardReader {
                 return
             }
             if line.bytes.contains(0) { sawBinary = true }
+            if line.truncated { consumed += limits.headerWindowBytes }
             sawNonBlank = true
             // Text before the first card is ignored, but not forever: a file that shows no card
             // near its start is not vCard, whatever follows.
@@ -132,6 +134,7 @@ public struct VCardReader {
     }
 
     private mutating func begin(at line: Int) {
+        if statistics.begun == 0 { lines.limitLines(to: limits.maximumLineBytes, draining: true) }
         statistics.begun += 1
         if statistics.begun > limits.maximumCards {
             refusal = VCardRefusal("more than \(limits.maximumCards) cards in one file; split it")
@@ -150,10 +153,10 @@ public struct VCardReader {
         guard broken == nil else { return }
         cardBytes += line.bytes.count
         if line.truncated {
-            return markBroken(VCardProblem(line: line.number, "a property is longer than \(limits.maximumLineBytes / (1 << 20)) MiB"))
+            return markBroken(VCardProblem(line: line.number, "a property is longer than \(Self.size(limits.maximumLineBytes))"))
         }
         if cardBytes > limits.maximumCardBytes {
-            return markBroken(VCardProblem(line: line.number, "the card is larger than \(limits.maximumCardBytes / (1 << 20)) MiB"))
+            return markBroken(VCardProblem(line: line.number, "the card is larger than \(Self.size(limits.maximumCardBytes))"))
         }
         if line.bytes.contains(0) {
             return markBroken(VCardProblem(line: line.number, "binary data (a NUL byte) in a property"))
@@ -226,6 +229,11 @@ public struct VCardReader {
             let begun = statistics.begun == 1 ? "one BEGIN:VCARD" : "\(statistics.begun) BEGIN:VCARD lines"
             refusal = VCardRefusal("not a vCard file: \(begun) but no complete card")
         }
+    }
+
+    /// `4 MiB`, or `1000 bytes` for a limit that is not a whole number of MiB.
+    private static func size(_ bytes: Int) -> String {
+        bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
     }
 
     private enum Marker { case begin, end }

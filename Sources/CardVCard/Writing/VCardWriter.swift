@@ -43,43 +43,49 @@ public struct VCardWriter: Sendable {
     func lines(for card: Card, photo: VCardPhoto?) -> [Line] {
         let fields = card.fields
         let kept = fields.vcardProperties.map { ContentLine.parse($0) }
-        var used = Set<Int>()
+        func marker(_ index: Int, _ name: String) -> String? { kept[index]?.values(of: name).first }
+        // Kept lines standing for a field are used (when still true) or dropped, never extras.
+        var used = Set(kept.indices.filter { marker($0, WalletProperty.fieldParameter) != nil })
+        // A kept N goes with the name it was imported with; after a rename, a new one is derived.
+        let keptN = kept.indices.first { kept[$0]?.key == "N" && kept[$0]?.group == nil }
+        var nameIsCurrent = true
+        if let keptN, let name = marker(keptN, WalletProperty.nameParameter) { nameIsCurrent = name == fields.name }
+        if let keptN, !nameIsCurrent { used.insert(keptN) }
+
         var lines = [
             Line(text: "BEGIN:VCARD", expendability: 0), Line(text: "VERSION:" + version.rawValue, expendability: 0),
             Line(text: "PRODID:" + WalletProperty.productID, expendability: 20),
         ]
-        let keeps: (String) -> Bool = { name in kept.contains { $0?.key == name } }
-
         for rule in FieldRule.table {
             if rule.choice == .every {
-                let values = fields.values(of: rule.fields[0])
-                for value in values {
+                for value in fields.values(of: rule.fields[0]) {
                     lines.append(Line(text: rule.property + ":" + VCardText.escape(value), expendability: 8))
                 }
                 continue
             }
             let wanted = rule.values(in: fields)
+            let expendability = Self.expendability(rule.property)
+            // The line the field was imported as, while the field still says the same.
+            let original = kept.indices.first { index in
+                kept[index]?.key == rule.property && marker(index, WalletProperty.fieldParameter) == rule.fields[0].key
+            }
             if !wanted.isEmpty {
-                // The line the card was imported with, when it still says what the fields say.
-                if let index = kept.indices.first(where: { index in
-                    !used.contains(index) && kept[index]?.key == rule.property && kept[index].flatMap(rule.read) == wanted
-                }) {
-                    used.insert(index)
-                    lines.append(Line(text: fields.vcardProperties[index], expendability: Self.expendability(rule.property)))
+                if let original, let property = kept[original], rule.read(property) == wanted {
+                    lines.append(Line(text: Self.unmarked(property), expendability: expendability))
                 } else if var text = rule.write(fields, version) {
-                    if rule.choice == .preferred, kept.enumerated().contains(where: { index, property in
-                        !used.contains(index) && property?.key == rule.property && (property?.preference ?? .max) < .max
+                    if rule.choice == .preferred, kept.indices.contains(where: { index in
+                        !used.contains(index) && kept[index]?.key == rule.property && (kept[index]?.preference ?? .max) < .max
                     }) {
                         text = markPreferred(text)
                     }
-                    lines.append(Line(text: text, expendability: Self.expendability(rule.property)))
+                    lines.append(Line(text: text, expendability: expendability))
                 }
             }
-            if rule.property == "FN", !keeps("N") {
+            if rule.property == "FN", keptN == nil || !nameIsCurrent {
                 lines.append(Line(text: NameParts.derivedLine(for: fields.name), expendability: 0))
             }
         }
-        if !keeps("UID") {
+        if !kept.contains(where: { $0?.key == "UID" && $0?.group == nil }) {
             lines.append(Line(text: "UID:" + WalletProperty.uidPrefix + card.id, expendability: 4))
         }
         if let photo {
@@ -90,12 +96,21 @@ public struct VCardWriter: Sendable {
             lines.append(Line(text: text, expendability: 30))
         }
         for (index, text) in fields.vcardProperties.enumerated() where !used.contains(index) {
-            let expendability = kept[index]?.key == "N" ? 0 : kept[index]?.key == "UID" ? 4 : 10
-            lines.append(Line(text: convert(text, property: kept[index]), expendability: expendability))
+            let key = kept[index]?.key
+            let expendability = key == "N" ? 0 : key == "UID" ? 4 : 10
+            let line = index == keptN ? kept[index].map(Self.unmarked) ?? text : text
+            lines.append(Line(text: convert(line, property: kept[index]), expendability: expendability))
         }
         lines.append(Line(text: "REV:" + Self.timestamp(card.updatedAt, version: version), expendability: 20))
         lines.append(Line(text: "END:VCARD", expendability: 0))
         return lines
+    }
+
+    /// A kept line without CardWallet's markers.
+    private static func unmarked(_ property: VCardProperty) -> String {
+        var property = property
+        property.parameters.removeAll { WalletProperty.markers.contains($0.name) }
+        return ContentLine.render(property)
     }
 
     /// The `UID` the writer gives `card`: the one kept from its import, else `cardwallet-<id>`.
