@@ -53,7 +53,8 @@ struct ContentLineParser {
                             return .failure(VCardProblem(line: line, "\(name): a quoted parameter value has no closing quote"))
                         }
                         let text = decodeParameter(bytes[start..<end], version: version)
-                        values += parameterName == "TYPE" ? text.split(separator: ",").map(String.init) : [text]
+                        values += parameterName == "TYPE"
+                            ? text.split(separator: ",").map { String($0).trimmingVCardWhitespace }.filter { !$0.isEmpty } : [text]
                         index = end + 1
                     } else {
                         let start = index
@@ -90,7 +91,10 @@ struct ContentLineParser {
                 break
             default:
                 // vCard 2.1's bare parameters (`TEL;WORK;VOICE`) are types.
-                let (key, list) = values.isEmpty ? ("TYPE", [String(decoding: bytes[nameStart..<index], as: UTF8.self)]) : (parameterName, values)
+                // A TYPE value never holds a comma: a list is always split.
+                let bare = decodeParameter(bytes[nameStart..<index], version: version)
+                let (key, list) = values.isEmpty ? ("TYPE", bare.split(separator: ",").map { String($0).trimmingVCardWhitespace }.filter { !$0.isEmpty }) : (parameterName, values)
+                if list.isEmpty { continue }
                 if let existing = parameters.firstIndex(where: { $0.name == key }) {
                     parameters[existing].values += list
                 } else {

@@ -20,6 +20,9 @@ struct LogicalLines {
     private var pendingTruncated = false
     private var hasPending = false
     private var maximumLength: Int
+    /// Whether base64 may go on in lines that are not indented, as vCard 2.1 writers did; in
+    /// 3.0 and 4.0 such a line is a property of its own.
+    var allowsBareBase64Lines = false
 
     init(source: any VCardByteSource, maximumLength: Int) {
         physical = PhysicalLines(source: source, maximumLength: maximumLength)
@@ -69,13 +72,14 @@ struct LogicalLines {
         case .quotedPrintable:
             return pending.last == UInt8(ascii: "=")
         case .base64:
-            return bytes.allSatisfy(Self.isBase64Byte)
+            return allowsBareBase64Lines && bytes.allSatisfy(Self.isBase64Byte)
         }
     }
 
     private mutating func append(_ bytes: ArraySlice<UInt8>, dropFirst: Bool) {
-        // A soft line break: the `=` goes, the next line follows directly.
-        if pendingKind == .quotedPrintable, pending.last == UInt8(ascii: "=") { pending.removeLast() }
+        // A soft line break: the `=` goes, the next line follows directly. An indented line is a
+        // fold, whatever came before it (a folded 3.0 line may end a physical line with `=`).
+        if !dropFirst, pendingKind == .quotedPrintable, pending.last == UInt8(ascii: "=") { pending.removeLast() }
         let body = dropFirst ? bytes.dropFirst() : bytes
         if pending.count + body.count > maximumLength {
             pendingTruncated = true
@@ -100,19 +104,25 @@ struct LogicalLines {
         return Line(bytes: pending, number: pendingNumber, truncated: pendingTruncated)
     }
 
-    /// Whether the parameters (before the first `:`) ask for quoted-printable or base64.
+    /// Whether the parameters (before the first `:`) ask for quoted-printable or base64, the
+    /// way the parser reads them: a bare `QUOTED-PRINTABLE` or `BASE64` (vCard 2.1), or an
+    /// `ENCODING=` parameter.
     private static func kind(of bytes: ArraySlice<UInt8>) -> Kind {
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
-            bytes[bytes.startIndex..<colon].contains(UInt8(ascii: ";"))
-        else { return .plain }
-        let head = bytes[bytes.startIndex..<colon].map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }
-        if head.contains(subsequence: Self.quotedPrintableWord) { return .quotedPrintable }
-        if head.contains(subsequence: Self.base64Word) || head.contains(subsequence: Self.encodingB) { return .base64 }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return .plain }
+        let head = bytes[bytes.startIndex..<colon]
+        guard head.contains(UInt8(ascii: ";")) else { return .plain }
+        for segment in head.split(separator: UInt8(ascii: ";")).dropFirst() {
+            let word = segment.filter { $0 != 32 && $0 != 9 }.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }
+            if word == quotedPrintableWord || word == encodingQuotedPrintable { return .quotedPrintable }
+            if word == base64Word || word == encodingBase64 || word == encodingB { return .base64 }
+        }
         return .plain
     }
 
     private static let quotedPrintableWord = Array("QUOTED-PRINTABLE".utf8)
+    private static let encodingQuotedPrintable = Array("ENCODING=QUOTED-PRINTABLE".utf8)
     private static let base64Word = Array("BASE64".utf8)
+    private static let encodingBase64 = Array("ENCODING=BASE64".utf8)
     private static let encodingB = Array("ENCODING=B".utf8)
 
     private static func isBase64Byte(_ byte: UInt8) -> Bool {
@@ -123,17 +133,5 @@ struct LogicalLines {
         default:
             return false
         }
-    }
-}
-
-extension Array where Element == UInt8 {
-    func contains(subsequence needle: [UInt8]) -> Bool {
-        guard needle.count <= count else { return false }
-        var index = 0
-        while index + needle.count <= count {
-            if self[index] == needle[0], self[index..<index + needle.count].elementsEqual(needle) { return true }
-            index += 1
-        }
-        return false
     }
 }

@@ -143,6 +143,8 @@ public struct VCardReader {
         }
         state = .inCard
         version = nil
+        // Until the card says otherwise (most 2.1 files say VERSION:2.1 on their second line).
+        lines.allowsBareBase64Lines = true
         properties.removeAll(keepingCapacity: true)
         beginLine = line
         cardBytes = 0
@@ -167,6 +169,7 @@ public struct VCardReader {
         case .success(let property):
             if property.key == "VERSION", property.group == nil, version == nil {
                 version = VCardVersion(versionValue: property.value)
+                lines.allowsBareBase64Lines = version == .v21
                 return
             }
             if properties.count >= limits.maximumProperties {

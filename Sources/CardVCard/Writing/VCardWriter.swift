@@ -46,10 +46,10 @@ public struct VCardWriter: Sendable {
         func marker(_ index: Int, _ name: String) -> String? { kept[index]?.values(of: name).first }
         // Kept lines standing for a field are used (when still true) or dropped, never extras.
         var used = Set(kept.indices.filter { marker($0, WalletProperty.fieldParameter) != nil })
-        // A kept N goes with the name it was imported with; after a rename, a new one is derived.
-        let keptN = kept.indices.first { kept[$0]?.key == "N" && kept[$0]?.group == nil }
-        var nameIsCurrent = true
-        if let keptN, let name = marker(keptN, WalletProperty.nameParameter) { nameIsCurrent = name == fields.name }
+        // The kept N (marked with the name it goes with) is the card's N while the card keeps that
+        // name; after a rename, a new one is derived. Any other N is an extra.
+        let keptN = kept.indices.first { marker($0, WalletProperty.nameParameter) != nil && kept[$0]?.key == "N" }
+        let nameIsCurrent = keptN.map { marker($0, WalletProperty.nameParameter) == fields.name } ?? false
         if let keptN, !nameIsCurrent { used.insert(keptN) }
 
         var lines = [
@@ -81,7 +81,7 @@ public struct VCardWriter: Sendable {
                     lines.append(Line(text: text, expendability: expendability))
                 }
             }
-            if rule.property == "FN", keptN == nil || !nameIsCurrent {
+            if rule.property == "FN", !nameIsCurrent {
                 lines.append(Line(text: NameParts.derivedLine(for: fields.name), expendability: 0))
             }
         }
