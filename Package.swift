@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "cardwallet", targets: ["cardwallet"]),
         .library(name: "Networking", targets: ["Networking"]),
         .library(name: "TokenStore", targets: ["TokenStore"]),
+        .library(name: "TextSafety", targets: ["TextSafety"]),
         .library(name: "CardModels", targets: ["CardModels"]),
         .library(name: "CardAPI", targets: ["CardAPI"]),
         .library(name: "CardVCard", targets: ["CardVCard"]),
@@ -32,9 +33,12 @@ let package = Package(
     ],
     targets: [
         // MARK: Libraries, lowest layer first. Dependencies only point up this list.
+        // Untrusted text made safe for a terminal: the one function every layer uses.
+        .target(name: "TextSafety"),
         .target(
             name: "Networking",
             dependencies: [
+                "TextSafety",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -47,7 +51,7 @@ let package = Package(
             ]
         ),
         .target(name: "TokenStore"),
-        .target(name: "CardModels"),
+        .target(name: "CardModels", dependencies: ["TextSafety"]),
         // vCard 2.1/3.0/4.0 in and out, pure Swift; CHARSET conversion through glibc's iconv.
         .target(name: "CardVCard", dependencies: ["CardModels"]),
         .target(

@@ -1,3 +1,4 @@
+import CardModels
 import ArgumentParser
 import CardMockServer
 import Foundation

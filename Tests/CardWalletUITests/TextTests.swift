@@ -1,3 +1,4 @@
+import CardModels
 import Testing
 
 @testable import CardWalletUI
@@ -51,44 +52,44 @@ import Testing
     }
 }
 
-@Suite struct SafeTextTests {
+@Suite struct TerminalTextTests {
     @Test func plainTextIsUnchanged() {
-        #expect(SafeText.escaped("Kim Min-ji <kim@example.com>") == "Kim Min-ji <kim@example.com>")
-        #expect(SafeText.escaped("김민지 山田 🦊 👨‍👩‍👧 🇰🇷 e\u{301}") == "김민지 山田 🦊 👨‍👩‍👧 🇰🇷 e\u{301}")
+        #expect(TerminalText.escaped("Kim Min-ji <kim@example.com>") == "Kim Min-ji <kim@example.com>")
+        #expect(TerminalText.escaped("김민지 山田 🦊 👨‍👩‍👧 🇰🇷 e\u{301}") == "김민지 山田 🦊 👨‍👩‍👧 🇰🇷 e\u{301}")
     }
 
     @Test func controlsUseCaretNotation() {
-        #expect(SafeText.escaped("\u{1B}[2J") == "^[[2J")
-        #expect(SafeText.escaped("a\u{0}b\u{7}c\u{7F}") == "a^@b^Gc^?")
-        #expect(SafeText.escaped("line\r\nnext\ttab") == "line^M^Jnext^Itab")
+        #expect(TerminalText.escaped("\u{1B}[2J") == "^[[2J")
+        #expect(TerminalText.escaped("a\u{0}b\u{7}c\u{7F}") == "a^@b^Gc^?")
+        #expect(TerminalText.escaped("line\r\nnext\ttab") == "line^M^Jnext^Itab")
     }
 
     @Test func oscClipboardWriteIsInert() {
-        let escaped = SafeText.escaped("\u{1B}]52;c;cm0gLXJmIC8=\u{07}")
+        let escaped = TerminalText.escaped("\u{1B}]52;c;cm0gLXJmIC8=\u{07}")
         #expect(escaped == "^[]52;c;cm0gLXJmIC8=^G")
         #expect(escaped.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F })
     }
 
     @Test func c1AndBidiAndInvisibleFormatCharactersAreEscaped() {
-        #expect(SafeText.escaped("\u{9B}31m") == "\\u{9B}31m")
-        #expect(SafeText.escaped("abc\u{202E}fdp.exe") == "abc\\u{202E}fdp.exe")
-        #expect(SafeText.escaped("\u{2066}x\u{2069}") == "\\u{2066}x\\u{2069}")
-        #expect(SafeText.escaped("a\u{200B}b\u{FEFF}\u{AD}") == "a\\u{200B}b\\u{FEFF}\\u{AD}")
-        #expect(SafeText.escaped("\u{200E}\u{200F}\u{61C}") == "\\u{200E}\\u{200F}\\u{61C}")
-        #expect(SafeText.escaped("a\u{2028}b") == "a\\u{2028}b")
+        #expect(TerminalText.escaped("\u{9B}31m") == "\\u{9B}31m")
+        #expect(TerminalText.escaped("abc\u{202E}fdp.exe") == "abc\\u{202E}fdp.exe")
+        #expect(TerminalText.escaped("\u{2066}x\u{2069}") == "\\u{2066}x\\u{2069}")
+        #expect(TerminalText.escaped("a\u{200B}b\u{FEFF}\u{AD}") == "a\\u{200B}b\\u{FEFF}\\u{AD}")
+        #expect(TerminalText.escaped("\u{200E}\u{200F}\u{61C}") == "\\u{200E}\\u{200F}\\u{61C}")
+        #expect(TerminalText.escaped("a\u{2028}b") == "a\\u{2028}b")
     }
 
     @Test func loneMarksCannotAttachToTheCellBefore() {
-        #expect(SafeText.escaped("\u{301}mark") == "\\u{301}mark")
-        #expect(SafeText.escaped("\u{200D}") == "\\u{200D}")
-        #expect(SafeText.escaped("\u{1100}\u{0}\u{1161}") == "\u{1100}^@\\u{1161}")
+        #expect(TerminalText.escaped("\u{301}mark") == "\\u{301}mark")
+        #expect(TerminalText.escaped("\u{200D}") == "\\u{200D}")
+        #expect(TerminalText.escaped("\u{1100}\u{0}\u{1161}") == "\u{1100}^@\\u{1161}")
     }
 
     @Test func escapingIsIdempotent() {
         for card in SampleCards.hostile {
             for text in [card.name, card.company ?? "", card.title ?? "", card.email ?? ""] {
-                let once = SafeText.escaped(text)
-                #expect(SafeText.escaped(once) == once)
+                let once = TerminalText.escaped(text)
+                #expect(TerminalText.escaped(once) == once)
             }
         }
     }

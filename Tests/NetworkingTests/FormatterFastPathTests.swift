@@ -1,3 +1,4 @@
+import TextSafety
 import Foundation
 import Testing
 
@@ -8,23 +9,9 @@ import Testing
 @Suite struct FormatterFastPathTests {
     // MARK: Oracles: the straightforward implementations.
 
-    static func referenceEscaped(_ text: String, keepingNewlines: Bool = false) -> String {
-        guard text.unicodeScalars.contains(where: { TerminalText.needsEscape($0, keepingNewlines: keepingNewlines) })
-        else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            guard TerminalText.needsEscape(scalar, keepingNewlines: keepingNewlines) else {
-                result.unicodeScalars.append(scalar)
-                continue
-            }
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default: result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            }
-        }
-        return result
+    /// The shared escaping function: the formatter's fast paths must escape exactly as it does.
+    static func referenceEscaped(_ text: String) -> String {
+        TerminalText.escaped(text)
     }
 
     static func referenceLine(_ event: NetworkEvent) -> String {
@@ -101,23 +88,31 @@ import Testing
         "ends with C2 \u{C2}", "ends with E2 \u{2000}", "\u{2028} line separator",
     ]
 
-    @Test func escapingByBytesMatchesEscapingByScalars() {
-        for text in Self.texts {
-            #expect(TerminalText.escaped(text) == Self.referenceEscaped(text), "\(Array(text.unicodeScalars))")
-            #expect(
-                TerminalText.escaped(text, keepingNewlines: true)
-                    == Self.referenceEscaped(text, keepingNewlines: true))
+    /// Whether a terminal could act on `scalar` (C0, DEL, C1, bidirectional controls).
+    static func isActive(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
         }
     }
 
-    @Test func escapingByBytesMatchesForEveryScalarOfTheBasicPlane() {
+    @Test func escapedTextHoldsNothingATerminalActsOn() {
+        for text in Self.texts {
+            let escaped = TerminalText.escaped(text)
+            #expect(!escaped.unicodeScalars.contains(where: Self.isActive), "\(Array(text.unicodeScalars))")
+        }
+    }
+
+    @Test func everyScalarOfTheBasicPlaneIsShownSafely() {
         var scalars = (0..<0xD800).compactMap(Unicode.Scalar.init)
         scalars += (0xE000..<0x1_0000).compactMap(Unicode.Scalar.init)
         scalars += [0x1_0000, 0x1_F600, 0x10_FFFF].compactMap(Unicode.Scalar.init)
         for scalar in scalars {
-            let text = "a" + String(Character(scalar)) + "b"
-            #expect(
-                TerminalText.escaped(text) == Self.referenceEscaped(text), "U+\(String(scalar.value, radix: 16))")
+            let escaped = TerminalText.escaped("a" + String(Character(scalar)) + "b")
+            #expect(!escaped.unicodeScalars.contains(where: Self.isActive), "U+\(String(scalar.value, radix: 16))")
+            if !Self.isActive(scalar), scalar.properties.generalCategory != .format {
+                #expect(escaped.unicodeScalars.contains(scalar) || escaped.contains("\\u{"), "U+\(String(scalar.value, radix: 16))")
+            }
         }
     }
 

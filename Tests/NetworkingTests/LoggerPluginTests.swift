@@ -151,7 +151,7 @@ import Testing
         _ = try await Provider<Endpoint>.stubbed(.immediate, plugins: [logger]).request(Endpoint(TestAPI.status(200)))
         let tag = try #require(logger.recent().last?.tag)
         #expect(!tag.contains("\u{1B}"))
-        #expect(tag.hasPrefix("\\u{1B}[31mred"))
+        #expect(tag.hasPrefix("^[[31mred"))
     }
 
     @Test func binaryBodiesAreSummarisedAndLongOnesTruncated() async throws {
@@ -190,7 +190,7 @@ import Testing
         #expect(formatter.line(event(.received, status: 200)) == "← 200 GET /v1/card/abc 12 ms 1.2 kB")
         #expect(
             formatter.line(event(.received, status: 401, tag: "E06")) == "← 401 GET /v1/card/abc 12 ms 1.2 kB [E06]")
-        #expect(formatter.line(event(.failed, error: "Boom.\nline")) == "✗ GET /v1/card/abc 12 ms: Boom.\\nline")
+        #expect(formatter.line(event(.failed, error: "Boom.\nline")) == "✗ GET /v1/card/abc 12 ms: Boom.^Jline")
         #expect(
             formatter.line(event(.retrying, status: 401, delay: .seconds(2)))
                 == "↻ GET /v1/card/abc retry 2 in 2.00 s, after 401")
@@ -216,7 +216,7 @@ import Testing
                   Content-Type: application/json
                 Body:
                   {
-                   "a": "\\u{1B}x"
+                   "a": "^[x"
                   }
                 """)
     }

@@ -1,3 +1,4 @@
+import CardModels
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -85,13 +86,9 @@ public final class RunningMockServer: Sendable {
         return lines
     }
 
-    /// Text with control characters shown as escapes, safe to print to a terminal.
+    /// Text safe to print to a terminal: the shared ``TerminalText/escaped(_:)``.
     static func printable(_ text: String) -> String {
-        String(
-            text.unicodeScalars.flatMap { scalar -> [Character] in
-                scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
-                    ? Array(scalar.escaped(asASCII: true)) : [Character(scalar)]
-            })
+        TerminalText.escaped(text)
     }
 
     static func run(

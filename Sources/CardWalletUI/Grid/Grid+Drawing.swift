@@ -1,3 +1,4 @@
+import CardModels
 extension Grid {
     /// Draws `text` at column `x` of row `y`, escaped and clipped to `width` columns (to the
     /// right edge when `nil`) with an ellipsis when cut.
@@ -9,7 +10,7 @@ extension Grid {
         guard y >= 0, y < height, x >= 0, x < self.width else { return 0 }
         let limit = min(width ?? (self.width - x), self.width - x)
         guard limit > 0 else { return 0 }
-        let safe = SafeText.escaped(text)
+        let safe = TerminalText.escaped(text)
         var column = x
         return TextLayout.fit(safe, width: limit) { character, characterWidth in
             place(character, width: characterWidth, x: column, y: y, style: style)

@@ -1,9 +1,10 @@
+import CardModels
 extension Key {
     /// How help and hints write the key: `j`, `Ctrl-D`, `PgDn`, `↑`, `Shift-Tab`.
     public var displayName: String {
         switch self {
         case .char(" "): "Space"
-        case .char(let character): SafeText.escaped(String(character))
+        case .char(let character): TerminalText.escaped(String(character))
         case .ctrl(let character): "Ctrl-" + String(character).uppercased()
         case .enter: "Enter"
         case .tab: "Tab"

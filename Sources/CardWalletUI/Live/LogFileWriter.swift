@@ -1,3 +1,4 @@
+import CardModels
 import Foundation
 import Networking
 import Synchronization

@@ -69,7 +69,7 @@ public enum DetailLines {
             add("Image", "none: default avatar \(fields.defaultImage)")
         }
         lines.append(DetailLine(label: nil, text: "", role: .field))
-        lines.append(DetailLine(label: nil, text: "version \(card.version) · id \(SafeText.escaped(card.id))", role: .muted))
+        lines.append(DetailLine(label: nil, text: "version \(card.version) · id \(TerminalText.escaped(card.id))", role: .muted))
         return lines
     }
 
@@ -78,7 +78,7 @@ public enum DetailLines {
         var result: [String] = []
         let paragraphs = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
         for paragraph in paragraphs {
-            result += TextLayout.wrap(SafeText.escaped(String(paragraph)), width: width)
+            result += TextLayout.wrap(TerminalText.escaped(String(paragraph)), width: width)
         }
         return result
     }

@@ -1,3 +1,4 @@
+import CardModels
 extension Renderer {
     /// Draws a one-line text field: the input area underlined, the text scrolled so the cursor
     /// shows, the cursor in reverse video when `focused`, and `*` per character when `masked`.
@@ -12,7 +13,7 @@ extension Renderer {
         }
         let pieces: [String] = masked
             ? Array(repeating: "*", count: field.text.count)
-            : field.text.map { SafeText.escaped(String($0)) }
+            : field.text.map { TerminalText.escaped(String($0)) }
         let widths = pieces.map { DisplayWidth.of($0) }
         let cursor = min(max(0, field.cursor), pieces.count)
         // Scroll so that the text before the cursor plus the cursor cell fits.

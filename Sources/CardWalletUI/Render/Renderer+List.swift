@@ -101,7 +101,7 @@ extension Renderer {
             : ""
         let statusWidth = DisplayWidth.of(status)
         let room = max(1, grid.width - x - statusWidth - 4)
-        x += grid.draw(TextLayout.clipLeading(SafeText.escaped(cards.query), to: room), x: x, y: y, width: room)
+        x += grid.draw(TextLayout.clipLeading(TerminalText.escaped(cards.query), to: room), x: x, y: y, width: room)
         if state.list.isEditingFilter { grid.draw(" ", x: x, y: y, width: 1, style: Theme.cursor) }
         if !status.isEmpty { grid.draw(status, x: grid.width - statusWidth - 1, y: y, style: Theme.muted) }
     }

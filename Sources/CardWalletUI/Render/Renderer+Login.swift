@@ -1,3 +1,4 @@
+import CardModels
 extension Renderer {
     static func drawLogin(_ grid: inout Grid, _ state: AppState, _ layout: Layout) {
         let top = layout.content.lowerBound + 1
@@ -46,7 +47,7 @@ extension Renderer {
     private static func drawError(
         _ grid: inout Grid, _ message: String, x: Int, y: Int, width: Int, bottom: Int
     ) -> Int {
-        let lines = TextLayout.wrap(SafeText.escaped("! " + message), width: max(1, width))
+        let lines = TextLayout.wrap(TerminalText.escaped("! " + message), width: max(1, width))
         let shown = lines.prefix(max(0, min(3, bottom - y)))
         for (offset, line) in shown.enumerated() {
             // The next line's words cannot fit after the last shown line: clipping ends it in "…".

@@ -1,6 +1,7 @@
+import CardModels
 extension Renderer {
     static func drawConfirm(_ grid: inout Grid, _ question: ConfirmState, _ layout: Layout) {
-        let width = min(max(40, DisplayWidth.of(SafeText.escaped(question.question)) + 6), grid.width - 4)
+        let width = min(max(40, DisplayWidth.of(TerminalText.escaped(question.question)) + 6), grid.width - 4)
         let box = drawBox(&grid, title: "Confirm", width: width, height: 6, layout: layout)
         grid.draw(question.question, x: box.x, y: box.y, width: box.width)
         let no = "[ No ]"
@@ -50,7 +51,7 @@ extension Renderer {
         let top = layout.content.lowerBound
         grid.fill(x: 0, y: top, width: grid.width, height: layout.content.count)
         grid.draw("Log line (Esc closes)", x: 1, y: top, style: Theme.columnTitle)
-        let lines = state.logDetailLines(id: id).flatMap { TextLayout.wrap(SafeText.escaped($0), width: grid.width - 2) }
+        let lines = state.logDetailLines(id: id).flatMap { TextLayout.wrap(TerminalText.escaped($0), width: grid.width - 2) }
         let viewport = layout.pageViewport
         let scroll = min(scroll, max(0, lines.count - viewport))
         for (offset, line) in lines.dropFirst(scroll).prefix(viewport).enumerated() {

@@ -1,3 +1,4 @@
+import CardModels
 /// Draws an ``AppState`` into a ``Grid``: a pure function of the state, at any size.
 ///
 /// Only what is visible is drawn (the list's visible rows, the log pane's last lines), so a
@@ -105,8 +106,8 @@ public enum Renderer {
             return
         }
         // The message comes first: the session gets what it leaves, but at least 20 columns.
-        let fullSession = DisplayWidth.of(SafeText.escaped(session))
-        let messageWidth = DisplayWidth.of(SafeText.escaped(message.text))
+        let fullSession = DisplayWidth.of(TerminalText.escaped(session))
+        let messageWidth = DisplayWidth.of(TerminalText.escaped(message.text))
         let sessionWidth = min(fullSession, max(20, grid.width - x - 3 - messageWidth))
         x += grid.draw(session, x: x, y: row, width: sessionWidth, style: sessionStyle)
         x += grid.draw(" │ ", x: x, y: row, style: Theme.border)

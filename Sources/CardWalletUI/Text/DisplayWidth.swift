@@ -1,3 +1,4 @@
+import CardModels
 /// How many terminal columns text takes, independent of the process locale.
 ///
 /// `wcwidth(3)` answers according to `LC_CTYPE`, so the same card would line up differently
@@ -8,7 +9,7 @@ public enum DisplayWidth {
     /// The columns one scalar takes on its own: 0 for combining marks, format characters and
     /// Hangul medial vowels and final consonants, 2 for wide characters, 1 otherwise.
     ///
-    /// Control characters answer 1: they never reach the screen unescaped (see ``SafeText``).
+    /// Control characters answer 1: they never reach the screen unescaped (see `TerminalText`).
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value < 0x300 { return value == 0xAD ? 0 : 1 }

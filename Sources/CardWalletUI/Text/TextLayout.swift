@@ -1,3 +1,4 @@
+import CardModels
 /// Fitting escaped text into columns: clipping with an ellipsis, and wrapping.
 ///
 /// Both work on graphemes with their ``DisplayWidth``, so a cut never falls inside a character
@@ -10,7 +11,7 @@ public enum TextLayout {
     /// `text` cut to at most `width` columns, ending in an ellipsis when anything was cut.
     ///
     /// - Parameters:
-    ///   - text: Text that is already safe to show (see ``SafeText/escaped(_:)``).
+    ///   - text: Text that is already safe to show (see ``TerminalText/escaped(_:)``).
     ///   - width: The most columns the result may take.
     public static func clip(_ text: String, to width: Int) -> String {
         var result = ""
@@ -89,7 +90,7 @@ public enum TextLayout {
     @inline(__always)
     static func fit(_ text: String, width: Int, _ body: (Character, Int) -> Void) -> Int {
         guard width > 0 else { return 0 }
-        if SafeText.isPrintableASCII(text) {
+        if TerminalText.isPrintableASCII(text) {
             let count = text.utf8.count
             let shown = count <= width ? count : width - 1
             var emitted = 0

@@ -1,3 +1,4 @@
+import TextSafety
 import Foundation
 import NIOCore
 

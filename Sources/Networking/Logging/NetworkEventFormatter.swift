@@ -1,3 +1,4 @@
+import TextSafety
 import Foundation
 
 /// Turns events into text: one line for a log pane, or a multi-line detail view. Control

@@ -120,7 +120,7 @@ struct EditCommand: AsyncParsableCommand {
                     saved = try await context.client.updateCard(id: id, fields: changed, version: version)
                 } catch let error as CardAPIError where error.isConflict {
                     throw CommandFailure(
-                        "Card \(SafeText.escaped(id)) changed since it was read (E07), so nothing was saved. "
+                        "Card \(TerminalText.escaped(id)) changed since it was read (E07), so nothing was saved. "
                             + "Run the command again to apply your change to the new version.",
                         status: CLIExitCode.conflict)
                 }

@@ -1,3 +1,4 @@
+import CardModels
 import ArgumentParser
 import CardAPI
 import CardWalletUI
@@ -112,15 +113,15 @@ enum ClientCommandRunner {
         if error.isUnknownEndpoint {
             // The library says the address is probably wrong; say which one and where it is set.
             let inUse = settings.map {
-                " The address in use is \(SafeText.escaped($0.settings.server)) "
-                    + "(from \(SafeText.escaped($0.origin(of: .server).description)))."
+                " The address in use is \(TerminalText.escaped($0.settings.server)) "
+                    + "(from \(TerminalText.escaped($0.origin(of: .server).description)))."
             }
             return error.description + (inUse ?? "") + " " + ClientSetupError.whereToSetTheServer
         }
         guard case .multipleAccounts(let server, let accounts) = error else { return error.description }
         // The commands take no account option: a login picks the account and logs the others out.
-        let list = accounts.map(SafeText.escaped).joined(separator: ", ")
-        return "Several accounts are logged in at \(SafeText.escaped(server)) (\(list)). Log in as the one to use "
+        let list = accounts.map(TerminalText.escaped).joined(separator: ", ")
+        return "Several accounts are logged in at \(TerminalText.escaped(server)) (\(list)). Log in as the one to use "
             + "(cardwallet login --email EMAIL), which logs the others out there, or log them all out with "
             + "cardwallet logout."
     }

@@ -41,7 +41,7 @@ struct ListCommand: AsyncParsableCommand {
             if json {
                 Console.out(try CardText.json(cards))
             } else if cards.isEmpty {
-                Console.out(query.map { "No cards match “\(SafeText.escaped($0))”.\n" } ?? "No cards.\n")
+                Console.out(query.map { "No cards match “\(TerminalText.escaped($0))”.\n" } ?? "No cards.\n")
             } else {
                 Console.out(CardText.table(cards))
             }

@@ -1,3 +1,4 @@
+import CardModels
 import ArgumentParser
 import CardAPI
 import CardWalletUI
@@ -47,10 +48,10 @@ struct LoginCommand: AsyncParsableCommand {
             let credentials = try readCredentials()
             // The session logs out any other account stored for this server (one per server).
             let user = try await context.client.login(email: credentials.email, password: credentials.password)
-            let name = user.name.isEmpty ? "" : "\(SafeText.escaped(user.name)) "
+            let name = user.name.isEmpty ? "" : "\(TerminalText.escaped(user.name)) "
             Console.out(
-                "Logged in as \(name)<\(SafeText.escaped(user.email))> at "
-                    + "\(SafeText.escaped(context.client.configuration.serverKey)).\n")
+                "Logged in as \(name)<\(TerminalText.escaped(user.email))> at "
+                    + "\(TerminalText.escaped(context.client.configuration.serverKey)).\n")
         }
     }
 
@@ -79,7 +80,7 @@ struct LoginCommand: AsyncParsableCommand {
         while address.trimmingCharacters(in: .whitespaces).isEmpty {
             address = try terminal.readLine(prompt: "Email: ")
         }
-        let password = try terminal.readSecret(prompt: "Password for \(SafeText.escaped(address)): ")
+        let password = try terminal.readSecret(prompt: "Password for \(TerminalText.escaped(address)): ")
         guard !password.isEmpty else { throw usage("The password is empty; nothing was sent.") }
         return (address, password)
     }

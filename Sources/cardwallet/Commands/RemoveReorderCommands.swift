@@ -46,12 +46,12 @@ struct RemoveCommand: AsyncParsableCommand {
                 guard TerminalPrompt.standardInputIsTerminal, let terminal = TerminalPrompt.openControllingTerminal()
                 else {
                     throw CommandFailure.usage(
-                        "Refusing to delete card \(SafeText.escaped(id)) without confirmation: there is no terminal "
+                        "Refusing to delete card \(TerminalText.escaped(id)) without confirmation: there is no terminal "
                             + "to ask on. Pass --yes to delete it.")
                 }
                 defer { terminal.close() }
                 let card = try await context.client.card(id: id)
-                let question = "Delete the card “\(SafeText.escaped(card.fields.name))” (\(SafeText.escaped(id)))?"
+                let question = "Delete the card “\(TerminalText.escaped(card.fields.name))” (\(TerminalText.escaped(id)))?"
                 guard try terminal.confirm(question) else {
                     throw CommandFailure("Nothing was deleted.")
                 }
@@ -60,11 +60,11 @@ struct RemoveCommand: AsyncParsableCommand {
                 try await context.client.deleteCard(id: id, version: ifVersion)
             } catch let error as CardAPIError where error.isConflict {
                 throw CommandFailure(
-                    "Card \(SafeText.escaped(id)) is no longer at version \(ifVersion ?? 0) (E07), so it was not "
+                    "Card \(TerminalText.escaped(id)) is no longer at version \(ifVersion ?? 0) (E07), so it was not "
                         + "deleted. Check it with `cardwallet show`, then run the command again.",
                     status: CLIExitCode.conflict)
             }
-            Console.out("Deleted \(SafeText.escaped(id)).\n")
+            Console.out("Deleted \(TerminalText.escaped(id)).\n")
         }
     }
 }
@@ -98,7 +98,7 @@ struct ReorderCommand: AsyncParsableCommand {
         guard !ids.isEmpty else { throw ValidationError("Give at least one card id.") }
         var seen = Set<String>()
         for id in ids where !seen.insert(id).inserted {
-            throw ValidationError("The id \(SafeText.escaped(id)) is given twice; give each card once.")
+            throw ValidationError("The id \(TerminalText.escaped(id)) is given twice; give each card once.")
         }
     }
 
@@ -129,7 +129,7 @@ struct ReorderCommand: AsyncParsableCommand {
         let known = Set(current)
         let unknown = front.filter { !known.contains($0) }
         guard unknown.isEmpty else {
-            let list = unknown.map(SafeText.escaped).joined(separator: ", ")
+            let list = unknown.map(TerminalText.escaped).joined(separator: ", ")
             throw CommandFailure(
                 "No such card: \(list) (not in your wallet). Nothing was changed.", status: CLIExitCode.notFound)
         }

@@ -37,7 +37,7 @@ struct LogoutCommand: AsyncParsableCommand {
                     results.append(try await context.live.client(for: context.live.server, account: account).logout())
                 }
             }
-            let server = SafeText.escaped(context.client.configuration.serverKey)
+            let server = TerminalText.escaped(context.client.configuration.serverKey)
             for result in results { Self.report(result, server: server) }
         }
     }
@@ -49,10 +49,10 @@ struct LogoutCommand: AsyncParsableCommand {
             return
         }
         if result.serverRevoked {
-            Console.out("Logged out \(SafeText.escaped(account)) at \(server).\n")
+            Console.out("Logged out \(TerminalText.escaped(account)) at \(server).\n")
         } else {
             let reason = result.serverProblem.map { " \($0.description)" } ?? ""
-            Console.out("Logged out \(SafeText.escaped(account)) here; the stored tokens are removed.\n")
+            Console.out("Logged out \(TerminalText.escaped(account)) here; the stored tokens are removed.\n")
             Console.warning("the server could not be told to end the session.\(reason)")
         }
     }
@@ -82,9 +82,9 @@ struct StatusCommand: AsyncParsableCommand {
         try await ClientCommandRunner.run(client) { context in
             let report = await context.client.status()
             var lines = [report.description]
-            let origin = SafeText.escaped(context.resolved.origin(of: .server).description)
-            lines.append("server: \(SafeText.escaped(report.server)) (from \(origin))")
-            if let file = context.resolved.configFile { lines.append("config file: \(SafeText.escaped(file))") }
+            let origin = TerminalText.escaped(context.resolved.origin(of: .server).description)
+            lines.append("server: \(TerminalText.escaped(report.server)) (from \(origin))")
+            if let file = context.resolved.configFile { lines.append("config file: \(TerminalText.escaped(file))") }
             Console.out(lines.joined(separator: "\n") + "\n")
             if report.problem != nil { throw ExitCode(CLIExitCode.failure) }
             switch report.state {

@@ -3,7 +3,7 @@ import CardWalletUI
 import Foundation
 
 /// How the scripting commands print cards: a table, a detail view and JSON. Every piece of
-/// card text is escaped with `SafeText` (a card named `"\u{1B}[2J"` prints as `^[[2J`), so a
+/// card text is escaped with `TerminalText` (a card named `"\u{1B}[2J"` prints as `^[[2J`), so a
 /// card cannot drive the terminal.
 enum CardText {
     /// The columns of `cardwallet list`.
@@ -48,24 +48,24 @@ enum CardText {
 
     /// `image/png, 20513 bytes`.
     static func imageText(_ image: CardImageInfo) -> String {
-        "\(SafeText.escaped(image.contentType)), \(image.size) bytes"
+        "\(TerminalText.escaped(image.contentType)), \(image.size) bytes"
     }
 
     /// The lines a field shows: one per list item, one per line of a multi-line text, escaped.
     static func values(of field: CardField, in fields: CardFields) -> [String] {
         switch field {
-        case .tmi: return fields.tmi.map(SafeText.escaped)
-        case .tags: return fields.tags.isEmpty ? [] : [fields.tags.map(SafeText.escaped).joined(separator: ", ")]
+        case .tmi: return fields.tmi.map(TerminalText.escaped)
+        case .tags: return fields.tags.isEmpty ? [] : [fields.tags.map(TerminalText.escaped).joined(separator: ", ")]
         case .defaultImage: return [String(fields.defaultImage)]
         case .bio, .address:
             let text = fields[field]
             if text.isEmpty { return [] }
             return text.split(separator: "\n", omittingEmptySubsequences: false).map {
-                SafeText.escaped(String($0.hasSuffix("\r") ? $0.dropLast() : $0))
+                TerminalText.escaped(String($0.hasSuffix("\r") ? $0.dropLast() : $0))
             }
         default:
             let text = fields[field]
-            return text.isEmpty ? [] : [SafeText.escaped(text)]
+            return text.isEmpty ? [] : [TerminalText.escaped(text)]
         }
     }
 

@@ -1,8 +1,9 @@
+import CardModels
 import CardWalletUI
 
 /// A plain-text table whose columns line up on a terminal: widths are measured in display
 /// columns (a Hangul or CJK character and most emoji take two), cells are escaped with
-/// `SafeText` before they are measured, and cells wider than their column's limit are clipped
+/// `TerminalText` before they are measured, and cells wider than their column's limit are clipped
 /// with an ellipsis.
 ///
 /// ```text
@@ -38,7 +39,7 @@ struct TextTable: Sendable {
             [columns.map(\.title)]
             + rows.map { row in
                 columns.indices.map { index in
-                    let text = index < row.count ? SafeText.escaped(row[index]) : ""
+                    let text = index < row.count ? TerminalText.escaped(row[index]) : ""
                     guard let limit = columns[index].maximumWidth else { return text }
                     return TextLayout.clip(text, to: limit)
                 }

@@ -1,3 +1,4 @@
+import CardModels
 import CardWalletUI
 
 /// Why the client's settings cannot be used. Every description names the key, where the value
@@ -17,15 +18,15 @@ enum ClientSettingsError: Error, Sendable, Equatable, CustomStringConvertible {
             switch origin {
             case .flag(let name): source = name
             case .environment(let name): source = "\(key.key) (from \(name))"
-            case .file(let path): source = "\(key.key) in \(SafeText.escaped(path))"
+            case .file(let path): source = "\(key.key) in \(TerminalText.escaped(path))"
             case .defaults: source = key.key
             }
             return "The setting \(source) \(problem)."
         case .configFileMissing(let path, let origin):
-            return "The config file \(SafeText.escaped(path)) (from \(origin)) does not exist. "
+            return "The config file \(TerminalText.escaped(path)) (from \(origin)) does not exist. "
                 + "Create it, or give another path."
         case .configFileUnreadable(let path, let problem):
-            return "The config file \(SafeText.escaped(path)) cannot be used: \(SafeText.escaped(problem)). "
+            return "The config file \(TerminalText.escaped(path)) cannot be used: \(TerminalText.escaped(problem)). "
                 + "It must be a JSON object; see `cardwallet help` or Config/README.md for the keys."
         }
     }

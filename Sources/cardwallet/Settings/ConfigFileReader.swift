@@ -1,3 +1,4 @@
+import CardModels
 import CardWalletUI
 import Configuration
 import Foundation
@@ -46,7 +47,7 @@ enum ConfigFileReader {
         }
         for key in unknownKeys(in: object) {
             warnings.append(
-                "ignoring the unknown key \"\(SafeText.escaped(key))\" in the config file \(SafeText.escaped(path)) "
+                "ignoring the unknown key \"\(TerminalText.escaped(key))\" in the config file \(TerminalText.escaped(path)) "
                     + "(known keys: \(ClientSettingKey.allCases.map(\.key).joined(separator: ", ")))")
         }
         do {

@@ -183,7 +183,7 @@ import TokenStore
         #expect(!error.description.contains(token))
         #expect(!error.description.contains("\u{1B}"))
         #expect(error.description.contains("<private>"))
-        #expect(error.description.contains("\\u{1B}[2J"))
+        #expect(error.description.contains("^[[2J"))
     }
 
     @Test func descriptionsOfTheClientSideCasesAreSentences() {

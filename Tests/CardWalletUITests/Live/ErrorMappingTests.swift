@@ -100,7 +100,7 @@ struct ErrorMappingTests {
         let unknownHost = UIFailure(
             .cannotConnect(
                 server: "http://nowhere.test/v1", endpoint: "nowhere.test:80", reason: "unknown host\u{1B}[2J"))
-        #expect(unknownHost.message == "unknown host\\u{1B}[2J; check the address and the network")
+        #expect(unknownHost.message == "unknown host^[[2J; check the address and the network")
         let e02 = UIFailure(Self.server(.loginFailed, status: 401))
         #expect(e02.message.contains("E02"))
         #expect(UIFailure(.invalidServerURL("ftp://x")).message.contains("not a server address"))

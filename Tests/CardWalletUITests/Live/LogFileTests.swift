@@ -48,8 +48,8 @@ struct LogFileTests {
         writer.close()
         #expect(
             Self.contents(writer.path).split(separator: "\n") == [
-                "2023-11-14T22:13:20.250Z → GET /v1/cards two\\nlines \\u{1B}[2J",
-                "note\\r\\u{202E}",
+                "2023-11-14T22:13:20.250Z → GET /v1/cards two^Jlines ^[[2J",
+                "note^M\\u{202E}",
             ])
         var full = Self.line(2, "text")
         full.status = 401

@@ -108,7 +108,7 @@ struct LogLineTests {
         let failed = try #require(maker.line(for: Self.event(.failed, error: "Could not connect\u{1B}[2J: refused")))
         #expect(failed.kind == .failure)
         #expect(failed.isFailure)
-        #expect(failed.text == "Could not connect\\u{1B}[2J: refused")
+        #expect(failed.text == "Could not connect^[[2J: refused")
 
         let retry = try #require(maker.line(for: Self.event(.retrying, status: 401, attempt: 1, delay: .zero)))
         #expect(retry.kind == .session)
@@ -117,8 +117,8 @@ struct LogLineTests {
         #expect(later.text == "retrying after 429: attempt 2 in 2.0 s")
 
         let hostile = try #require(maker.line(for: Self.event(.sent, path: "/v1/card/\u{202E}x\u{7}")))
-        #expect(hostile.path == "/v1/card/\\u{202E}x\\u{7}")
-        #expect(maker.note("server \u{1B}]52;c;x\u{7}").text == "server \\u{1B}]52;c;x\\u{7}")
+        #expect(hostile.path == "/v1/card/\\u{202E}x^G")
+        #expect(maker.note("server \u{1B}]52;c;x\u{7}").text == "server ^[]52;c;x^G")
     }
 
     @Test("Through the real chain no token or password reaches a line or the log file", .timeLimit(.minutes(2)))

@@ -1,4 +1,6 @@
-/// Makes untrusted text (card fields, server messages, log lines) harmless on a terminal.
+/// Makes untrusted text (card fields, server messages, log lines, error codes, log metadata)
+/// harmless on a terminal: the one function every layer uses — the TUI, the scripting commands,
+/// the logger plugin, the log file and the mock server — so they all escape alike.
 ///
 /// Everything that could make a terminal do something instead of showing text is replaced by
 /// a visible escape: C0 controls and DEL in caret notation (`ESC` → `^[`, `DEL` → `^?`), C1
@@ -7,7 +9,7 @@
 /// right-to-left override shows as text and changes nothing. Zero-width joiners and tag
 /// characters stay inside emoji sequences, where they are part of one visible picture; a mark
 /// that has nothing to combine with is escaped so it cannot attach to the cell before it.
-public enum SafeText {
+public enum TerminalText {
     /// `text` with everything unsafe replaced by a visible escape; `text` itself when it is
     /// already safe (the common, allocation-free case).
     public static func escaped(_ text: String) -> String {

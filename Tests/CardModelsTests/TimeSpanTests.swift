@@ -1,4 +1,4 @@
-import CardMockServer
+import CardModels
 import Testing
 
 @Suite struct TimeSpanTests {
