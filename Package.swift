@@ -89,7 +89,7 @@ let package = Package(
         .executableTarget(
             name: "cardwallet",
             dependencies: [
-                "Networking", "TokenStore", "CardModels", "CardAPI",
+                "Networking", "TokenStore", "CardModels", "CardAPI", "CardVCard",
                 "CardWalletUI", "CursesTerminal", "CardMockServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "cardwallet-bench",
             dependencies: [
-                "CardModels", "CardWalletUI", "CardMockServer", "CardAPI", "Networking", "TokenStore",
+                "CardModels", "CardWalletUI", "CardMockServer", "CardAPI", "CardVCard", "Networking", "TokenStore",
                 "CPseudoTerminal",
                 // Not linked: listed so that `swift run cardwallet-bench` also builds the
                 // `cardwallet` binary the startup figure spawns.
@@ -177,7 +177,8 @@ let package = Package(
         .testTarget(
             name: "CardWalletCLITests",
             dependencies: [
-                "cardwallet", "CardAPI", "CardModels", "CardMockServer", "CardWalletUI", "Networking", "TokenStore", "TestSupport",
+                "cardwallet", "CardAPI", "CardModels", "CardMockServer", "CardVCard", "CardWalletUI", "Networking", "TokenStore",
+                "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -21,15 +21,15 @@ import Testing
     @Test func writesOneFilePerCardAndLeavesUnchangedOnesAlone() throws {
         let url = try Self.folder()
         defer { try? FileManager.default.removeItem(at: url) }
-        let writer = VdirWriter(directory: url.appendingPathComponent("contacts"))
+        let folder = url.appendingPathComponent("contacts")
         let entries = [Self.entry("Ada", id: "c1"), Self.entry("Grace", id: "c2", uid: "urn:uuid:1f0e"), Self.entry("Alan", id: "c3", uid: "x/y"), Self.entry("Mary", id: "c4", uid: "mary@example.com")]
-        let first = try writer.sync(entries, removeStale: true)
+        let first = try VdirWriter.sync(entries, into: folder, removeStale: true)
         // A UID with characters a file name should not have gives way to the card id.
         #expect(first.written == ["cardwallet-c1.vcf", "cardwallet-c2.vcf", "cardwallet-c3.vcf", "mary@example.com.vcf"])
-        let path = writer.directory.appendingPathComponent("cardwallet-c1.vcf").path
+        let path = folder.appendingPathComponent("cardwallet-c1.vcf").path
         let old = Date(timeIntervalSince1970: 1_000_000)
         try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: path)
-        let second = try writer.sync(entries, removeStale: true)
+        let second = try VdirWriter.sync(entries, into: folder, removeStale: true)
         #expect(second.written == [] && second.unchanged.count == 4)
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect(attributes[.modificationDate] as? Date == old)
@@ -46,16 +46,15 @@ import Testing
     @Test func removesOnlyItsOwnFilesOfCardsThatAreGone() throws {
         let url = try Self.folder()
         defer { try? FileManager.default.removeItem(at: url) }
-        let writer = VdirWriter(directory: url)
-        _ = try writer.sync([Self.entry("Ada", id: "c1"), Self.entry("Grace", id: "c2")], removeStale: true)
+        _ = try VdirWriter.sync([Self.entry("Ada", id: "c1"), Self.entry("Grace", id: "c2")], into: url, removeStale: true)
         let foreign = url.appendingPathComponent("someone-else.vcf")
         try Data("BEGIN:VCARD\r\nVERSION:3.0\r\nPRODID:-//Apple Inc.//EN\r\nFN:Other\r\nEND:VCARD\r\n".utf8).write(to: foreign)
         let notes = url.appendingPathComponent("notes.txt")
         try Data("keep me".utf8).write(to: notes)
         // A subset (export of some ids) removes nothing.
-        let subset = try writer.sync([Self.entry("Ada", id: "c1")], removeStale: false)
+        let subset = try VdirWriter.sync([Self.entry("Ada", id: "c1")], into: url, removeStale: false)
         #expect(subset.removed == [])
-        let report = try writer.sync([Self.entry("Ada", id: "c1")], removeStale: true)
+        let report = try VdirWriter.sync([Self.entry("Ada", id: "c1")], into: url, removeStale: true)
         #expect(report.removed == ["cardwallet-c2.vcf"])
         #expect(report.foreign == ["someone-else.vcf"])
         #expect(FileManager.default.fileExists(atPath: foreign.path) && FileManager.default.fileExists(atPath: notes.path))
@@ -65,8 +64,8 @@ import Testing
     @Test func twoCardsWithOneUIDGetTwoFiles() throws {
         let url = try Self.folder()
         defer { try? FileManager.default.removeItem(at: url) }
-        let report = try VdirWriter(directory: url).sync(
-            [Self.entry("A", id: "c1", uid: "same"), Self.entry("B", id: "c2", uid: "same")], removeStale: true)
+        let report = try VdirWriter.sync(
+            [Self.entry("A", id: "c1", uid: "same"), Self.entry("B", id: "c2", uid: "same")], into: url, removeStale: true)
         #expect(report.written == ["same.vcf", "cardwallet-c2.vcf"])
     }
 
@@ -76,7 +75,7 @@ import Testing
         let file = url.appendingPathComponent("plain")
         try Data().write(to: file)
         #expect(throws: VdirWriter.Failure.self) {
-            try VdirWriter(directory: file.appendingPathComponent("sub")).sync([Self.entry("A", id: "c1")], removeStale: true)
+            try VdirWriter.sync([Self.entry("A", id: "c1")], into: file.appendingPathComponent("sub"), removeStale: true)
         }
     }
 }

@@ -27,7 +27,7 @@ public enum ContentLine {
     /// parameter cannot hold, written as RFC 6868's `^n` and `^'` (and `^` as `^^`).
     static func parameterValue(_ value: String) -> String {
         var text = value
-        if text.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\"" || $0 == "^" }) {
+        if value.utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 0x22 || $0 == 0x5E }) {
             text = ""
             for character in value {
                 switch character {
@@ -38,7 +38,7 @@ public enum ContentLine {
                 }
             }
         }
-        if text.contains(where: { $0 == ":" || $0 == ";" || $0 == "," }) { return "\"" + text + "\"" }
+        if text.utf8.contains(where: { $0 == 0x3A || $0 == 0x3B || $0 == 0x2C }) { return "\"" + text + "\"" }
         return text
     }
 
@@ -52,10 +52,14 @@ public enum ContentLine {
         return render(property)
     }
 
+    /// The property on a kept line (a line of ``CardModels/CardFields/vcardProperties``), or
+    /// `nil` when the line is not one.
+    public static func property(_ line: String) -> VCardProperty? { parse(line) }
+
     /// The property on a kept line (parsed as vCard 4.0 would be, where `^` escapes matter), or
     /// `nil` when the line is not one.
     static func parse(_ line: String, converter: CharsetConverter? = nil) -> VCardProperty? {
-        let parser = ContentLineParser(converter: converter ?? CharsetConverter())
+        let parser = ContentLineParser(converter: converter)
         return try? parser.parse(Array(line.utf8), line: 0, version: .v40).get()
     }
 }

@@ -13,9 +13,7 @@ extension FieldRule {
                 let parts = property.components.map { $0.trimmingVCardWhitespace.replacingNewlines }
                 let company = parts.first ?? ""
                 let department = parts.count > 1 ? parts[1] : ""
-                let values = FieldValues([
-                    (.company, company.isEmpty ? [] : [company]), (.department, department.isEmpty ? [] : [department]),
-                ])
+                let values = FieldValues(.company, company, .department, department)
                 return values.isEmpty ? nil : values
             },
             write: { fields, _ in
@@ -79,7 +77,7 @@ extension FieldRule {
             property: "CATEGORIES", fields: [.tags], choice: .first,
             read: { property in
                 let tags = property.listValues.map { $0.trimmingVCardWhitespace.replacingNewlines }.filter { !$0.isEmpty }
-                return tags.isEmpty ? nil : FieldValues([(.tags, tags)])
+                return tags.isEmpty ? nil : FieldValues(.tags, list: tags)
             },
             write: { fields, _ in
                 fields.tags.isEmpty ? nil : "CATEGORIES:" + VCardText.join(fields.tags, separator: ",")
@@ -88,7 +86,7 @@ extension FieldRule {
             property: WalletProperty.tmi, fields: [.tmi], choice: .every,
             read: { property in
                 let fact = property.text.trimmingVCardWhitespace
-                return fact.isEmpty ? nil : FieldValues([(.tmi, [fact])])
+                return fact.isEmpty ? nil : FieldValues(.tmi, list: [fact])
             },
             write: { _, _ in nil }),
         FieldRule(
@@ -97,13 +95,15 @@ extension FieldRule {
                 guard let number = Int(property.text.trimmingVCardWhitespace),
                     CardLimits.defaultImageRange.contains(number)
                 else { return nil }
-                return FieldValues([(.defaultImage, number == 0 ? [] : [String(number)])])
+                return FieldValues(.defaultImage, number == 0 ? "" : String(number))
             },
             write: { fields, _ in fields.defaultImage == 0 ? nil : WalletProperty.avatar + ":\(fields.defaultImage)" }),
     ]
 
     /// The rules by property name.
     static let byProperty: [String: FieldRule] = Dictionary(table.map { ($0.property, $0) }, uniquingKeysWith: { a, _ in a })
+    /// The position of each rule in ``table``, by property name.
+    static let position: [String: Int] = Dictionary(table.enumerated().map { ($1.property, $0) }, uniquingKeysWith: { a, _ in a })
 
     private static func simple(_ property: String, _ field: CardField) -> FieldRule {
         FieldRule(

@@ -20,6 +20,15 @@ enum NameParts {
     /// The N line the writer derives from a name: the last word is the family name and the
     /// rest the given name, which reads back as the same name; a single word is a given name.
     static func derivedLine(for name: String) -> String {
+        // The common case, words with one space between them: split at the last space.
+        let utf8 = name.utf8
+        if let space = utf8.lastIndex(of: 32), space != utf8.startIndex, utf8.first != 32,
+            !zip(utf8, utf8.dropFirst()).contains(where: { $0 == 32 && $1 == 32 })
+        {
+            let given = String(name[..<space])
+            let family = String(name[name.utf8.index(after: space)...])
+            if !family.isEmpty { return "N:" + VCardText.join([family, given, "", "", ""], separator: ";") }
+        }
         let words = name.split(separator: " ", omittingEmptySubsequences: true)
         let family = words.count > 1 ? String(words.last!) : ""
         let given = words.count > 1 ? words.dropLast().joined(separator: " ") : name
@@ -62,7 +71,9 @@ enum AddressLine {
 extension String {
     /// Line breaks replaced by spaces (for one-line fields).
     var replacingNewlines: String {
-        contains(where: \.isNewline) ? String(map { $0.isNewline ? " " : $0 }) : self
+        // ASCII without CR or LF has no line break to replace.
+        guard utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 11 || $0 == 12 || $0 >= 0x80 }) else { return self }
+        return contains(where: \.isNewline) ? String(map { $0.isNewline ? " " : $0 }) : self
     }
 }
 

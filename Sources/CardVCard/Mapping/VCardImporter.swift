@@ -19,8 +19,7 @@ public struct VCardImporter: Sendable {
     public func card(from vcard: VCard) -> Result<ImportedCard, VCardProblem> {
         var fields = CardFields(name: "")
         var extras: [Int] = []
-        var candidates: [String: [(index: Int, values: FieldValues)]] = [:]
-        var fieldLines: [CardField: (line: Int, property: String)] = [:]
+        var candidates = [[(index: Int, values: FieldValues)]](repeating: [], count: FieldRule.table.count)
         var nameIndex: Int?
         var photo: VCardPhoto?
         var uid: String?
@@ -57,18 +56,18 @@ public struct VCardImporter: Sendable {
                 }
                 if property.key.hasPrefix("X-CARDWALLET-") { carriesWalletFields = true }
                 if rule.choice == .every {
-                    for (field, list) in values.values { fields.setValues(fields.values(of: field) + list, of: field) }
-                    for field in rule.fields { fieldLines[field] = (property.line, property.key) }
+                    if case .list(let list) = values.value { fields.set(.list(fields.values(of: values.field) + list), of: values.field) }
                 } else {
-                    candidates[rule.property, default: []].append((index, values))
+                    candidates[FieldRule.position[rule.property]!].append((index, values))
                 }
             }
         }
 
         // The chosen property of each rule fills its fields; the others are kept.
         var chosen: [(rule: FieldRule, index: Int)] = []
-        for rule in FieldRule.table where rule.choice != .every {
-            guard let list = candidates[rule.property], !list.isEmpty else { continue }
+        for (position, rule) in FieldRule.table.enumerated() where rule.choice != .every {
+            let list = candidates[position]
+            guard !list.isEmpty else { continue }
             let pick: (index: Int, values: FieldValues)
             switch rule.choice {
             case .preferred:
@@ -77,14 +76,12 @@ public struct VCardImporter: Sendable {
                 pick = list[0]
             }
             pick.values.apply(to: &fields)
-            for field in rule.fields { fieldLines[field] = (properties[pick.index].line, rule.property) }
             chosen.append((rule, pick.index))
             extras += list.map(\.index).filter { $0 != pick.index }
         }
 
         if fields.name.isEmpty, let nameIndex {
             fields.name = NameParts.name(from: properties[nameIndex].components)
-            fieldLines[.name] = (properties[nameIndex].line, "N")
         }
         guard !fields.name.isEmpty else {
             return .failure(VCardProblem(line: vcard.beginLine, "the card has no name (no FN, no N)"))
@@ -111,7 +108,18 @@ public struct VCardImporter: Sendable {
             kept.append((properties[index].line, ContentLine.render(properties[index], marker: marked[index])))
         }
         fields.vcardProperties = kept.map(\.text)
-        if let problem = Self.problem(in: fields, kept: kept, fieldLines: fieldLines, card: vcard) {
+        // Where a field came from, asked only when it has a problem.
+        let source: (CardField) -> (line: Int, property: String)? = { field in
+            if let pick = chosen.last(where: { $0.rule.fields.contains(field) }) {
+                return (properties[pick.index].line, pick.rule.property)
+            }
+            if field == .name, let nameIndex { return (properties[nameIndex].line, "N") }
+            guard let rule = FieldRule.table.first(where: { $0.fields.contains(field) }),
+                let last = properties.last(where: { $0.key == rule.property })
+            else { return nil }
+            return (last.line, rule.property)
+        }
+        if let problem = Self.problem(in: fields, kept: kept, source: source, card: vcard) {
             return .failure(problem)
         }
         return .success(
@@ -121,7 +129,10 @@ public struct VCardImporter: Sendable {
     /// Whether `property` is exactly what the writer makes of the fields (`canonical`): no
     /// group, the same parameters, the same value parts.
     static func isCanonical(_ property: VCardProperty, _ canonical: String) -> Bool {
-        guard property.group == nil, property.binary == nil, let written = ContentLine.parse(canonical) else { return false }
+        guard property.group == nil, property.binary == nil else { return false }
+        // Written the same way: the same (the common case, without parsing anything).
+        if ContentLine.render(property) == canonical { return true }
+        guard let written = ContentLine.parse(canonical) else { return false }
         return property.parameters == written.parameters && property.components == written.components
     }
 
@@ -155,11 +166,12 @@ public struct VCardImporter: Sendable {
 
     /// The first problem the server would refuse the card for, at the line it came from.
     private static func problem(
-        in fields: CardFields, kept: [(line: Int, text: String)], fieldLines: [CardField: (line: Int, property: String)], card: VCard
+        in fields: CardFields, kept: [(line: Int, text: String)], source: (CardField) -> (line: Int, property: String)?,
+        card: VCard
     ) -> VCardProblem? {
         for field in CardField.allCases {
             guard let message = fields.problem(for: field) else { continue }
-            let source = fieldLines[field]
+            let source = source(field)
             return VCardProblem(
                 line: source?.line ?? card.beginLine, "\(source?.property ?? "the card") (\(field.label.lowercased())) \(message)")
         }
@@ -168,7 +180,7 @@ public struct VCardImporter: Sendable {
                 line: card.beginLine,
                 "the card has \(kept.count) properties the wallet keeps as they are, more than \(CardLimits.vcardPropertiesMaxCount)")
         }
-        for entry in kept {
+        for entry in kept where entry.text.utf8.count > CardLimits.vcardPropertyMaxLength {
             var count = 0
             for _ in entry.text {
                 count += 1

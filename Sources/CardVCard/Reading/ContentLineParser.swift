@@ -2,7 +2,8 @@
 /// decodes its value: quoted-printable and base64 undone, text converted to UTF-8 from its
 /// `CHARSET` (or from Windows-1252 when it is not valid UTF-8 and names no charset).
 struct ContentLineParser {
-    let converter: CharsetConverter
+    /// Made when first needed: most lines are ASCII or UTF-8 and never need iconv.
+    let converter: CharsetConverter?
 
     private enum Transfer { case none, quotedPrintable, base64 }
 
@@ -126,6 +127,7 @@ struct ContentLineParser {
     /// Text in `charset` (or UTF-8, or Windows-1252 when it is not valid UTF-8) as a String.
     func decodeText(_ bytes: ArraySlice<UInt8>, charset: String?) -> String {
         if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        let converter = self.converter ?? CharsetConverter()
         if let charset, let text = converter.utf8(Array(bytes), charset: charset) { return text }
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         // Not UTF-8 and no (known) charset: what Outlook and old phones wrote is Windows-1252.
@@ -134,8 +136,11 @@ struct ContentLineParser {
     }
 
     private func decodeParameter(_ bytes: ArraySlice<UInt8>, version: VCardVersion?) -> String {
-        let text = decodeText(bytes, charset: nil).trimmingVCardWhitespace
-        guard version != .v21, text.contains("^") else { return text }
+        var trimmed = bytes
+        while let first = trimmed.first, first == 32 || first == 9 { trimmed.removeFirst() }
+        while let last = trimmed.last, last == 32 || last == 9 { trimmed.removeLast() }
+        let text = decodeText(trimmed, charset: nil)
+        guard version != .v21, trimmed.contains(UInt8(ascii: "^")) else { return text }
         // RFC 6868 (for 4.0, and read in 3.0 too, where a literal ^ is rare): ^n is a line break,
         // ^' a double quote, ^^ a caret.
         var out = ""

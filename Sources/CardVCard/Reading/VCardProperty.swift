@@ -44,7 +44,7 @@ public struct VCardProperty: Sendable, Hashable {
     ) {
         self.group = group
         self.name = name
-        self.key = name.uppercased()
+        self.key = name.utf8.allSatisfy({ $0 < 0x80 }) ? String(decoding: name.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self) : name.uppercased()
         self.parameters = parameters
         self.value = value
         self.binary = binary
@@ -180,9 +180,20 @@ public struct VCardLimits: Sendable, Hashable {
 extension String {
     /// Without leading and trailing spaces, tabs and line breaks.
     var trimmingVCardWhitespace: String {
+        // Most values have nothing to trim: answer from the first and last bytes when they are
+        // ASCII, without walking the characters.
+        if let first = utf8.first, let last = utf8.last, first < 0x80, last < 0x80,
+            !Self.isASCIIWhitespace(first), !Self.isASCIIWhitespace(last)
+        {
+            return self
+        }
         var slice = Substring(self)
         while let first = slice.first, first.isWhitespace { slice.removeFirst() }
         while let last = slice.last, last.isWhitespace { slice.removeLast() }
         return String(slice)
+    }
+
+    static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 32 || byte == 9 || byte == 10 || byte == 13 || byte == 11 || byte == 12
     }
 }

@@ -4,69 +4,82 @@ public enum VCardText {
     /// hold Windows paths such as `C:\Users`).
     public static func unescape(_ text: Substring) -> String {
         guard text.utf8.contains(UInt8(ascii: "\\")) else { return String(text) }
-        var out = String.UnicodeScalarView()
+        // On the bytes: every escape is ASCII, and no byte of a multi-byte sequence is.
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
         var escaping = false
-        for scalar in text.unicodeScalars {
+        for byte in text.utf8 {
             if escaping {
                 escaping = false
-                switch scalar {
-                case "n", "N": out.append("\n")
-                case ",", ";", "\\", ":": out.append(scalar)
+                switch byte {
+                case UInt8(ascii: "n"), UInt8(ascii: "N"): out.append(10)
+                case UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\\"), UInt8(ascii: ":"): out.append(byte)
                 default:
-                    out.append("\\")
-                    out.append(scalar)
+                    out.append(UInt8(ascii: "\\"))
+                    out.append(byte)
                 }
-            } else if scalar == "\\" {
+            } else if byte == UInt8(ascii: "\\") {
                 escaping = true
             } else {
-                out.append(scalar)
+                out.append(byte)
             }
         }
-        if escaping { out.append("\\") }
-        return String(out)
+        if escaping { out.append(UInt8(ascii: "\\")) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The parts of `text` between unescaped `separator`s, each unescaped.
     public static func split(_ text: String, separator: Unicode.Scalar) -> [String] {
+        // The separators and the backslash are ASCII, and no byte of a multi-byte UTF-8
+        // sequence is: scanning the bytes finds them exactly.
+        let mark = UInt8(separator.value)
+        let utf8 = text.utf8
         var parts: [String] = []
-        var start = text.unicodeScalars.startIndex
+        var start = utf8.startIndex
         var index = start
         var escaping = false
-        let scalars = text.unicodeScalars
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
+        while index < utf8.endIndex {
+            let byte = utf8[index]
             if escaping {
                 escaping = false
-            } else if scalar == "\\" {
+            } else if byte == 0x5C {
                 escaping = true
-            } else if scalar == separator {
-                parts.append(unescape(Substring(scalars[start..<index])))
-                start = scalars.index(after: index)
+            } else if byte == mark {
+                parts.append(unescape(text[start..<index]))
+                start = utf8.index(after: index)
             }
-            index = scalars.index(after: index)
+            index = utf8.index(after: index)
         }
-        parts.append(unescape(Substring(scalars[start..<scalars.endIndex])))
+        parts.append(unescape(text[start..<utf8.endIndex]))
         return parts
     }
 
     /// `text` escaped for a text value: backslash, comma, semicolon and line breaks.
     public static func escape(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0 == "\\" || $0 == "," || $0 == ";" || $0 == "\n" || $0 == "\r" })
-        else { return text }
-        var out = String.UnicodeScalarView()
+        guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x2C || $0 == 0x3B || $0 == 10 || $0 == 13 }) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 8)
         var previousCR = false
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
-            case ",": out.append(contentsOf: "\\,".unicodeScalars)
-            case ";": out.append(contentsOf: "\\;".unicodeScalars)
-            case "\r": out.append(contentsOf: "\\n".unicodeScalars)
-            case "\n": if !previousCR { out.append(contentsOf: "\\n".unicodeScalars) }
-            default: out.append(scalar)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x5C, 0x2C, 0x3B:
+                out.append(0x5C)
+                out.append(byte)
+            case 13:
+                out.append(0x5C)
+                out.append(UInt8(ascii: "n"))
+            case 10:
+                // CR LF is one line break.
+                if !previousCR {
+                    out.append(0x5C)
+                    out.append(UInt8(ascii: "n"))
+                }
+            default:
+                out.append(byte)
             }
-            previousCR = scalar == "\r"
+            previousCR = byte == 13
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The parts escaped and joined with `separator` (a structured or list value).

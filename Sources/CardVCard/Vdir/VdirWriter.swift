@@ -44,43 +44,64 @@ public struct VdirWriter: Sendable {
     }
 
     /// The folder.
-    public var directory: URL
+    public let directory: URL
+    /// What was done so far.
+    public private(set) var report = Report()
+    private var names = Set<String>()
 
-    /// A writer into `directory` (created when missing).
-    public init(directory: URL) { self.directory = directory }
+    /// A writer into `directory`, created when missing.
+    ///
+    /// - Throws: ``Failure`` when the folder cannot be made.
+    public init(directory: URL) throws {
+        self.directory = directory
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw Failure(description: "cannot create the folder \(directory.path): \(Self.reason(error))")
+        }
+    }
 
     /// Writes `entries`; with `removeStale`, removes our files of cards not among them.
     ///
     /// - Throws: ``Failure`` when the folder cannot be made or a file cannot be written; the
     ///   files already written stay (each one is whole).
-    public func sync(_ entries: [Entry], removeStale: Bool) throws -> Report {
-        let manager = FileManager.default
-        let folder = directory.path
+    public static func sync(_ entries: [Entry], into directory: URL, removeStale: Bool) throws -> Report {
+        var writer = try VdirWriter(directory: directory)
+        for entry in entries { try writer.write(entry) }
+        return try writer.finish(removeStale: removeStale)
+    }
+
+    /// Writes one card's file (unless it already holds these bytes).
+    ///
+    /// - Returns: the file name.
+    /// - Throws: ``Failure`` when the file cannot be written.
+    @discardableResult
+    public mutating func write(_ entry: Entry) throws -> String {
+        var name = Self.fileName(uid: entry.uid, cardID: entry.cardID)
+        if names.contains(name) { name = Self.fileName(uid: "", cardID: entry.cardID) }
+        names.insert(name)
+        let url = directory.appendingPathComponent(name)
+        if let current = FileManager.default.contents(atPath: url.path), current.elementsEqual(entry.bytes) {
+            report.unchanged.append(name)
+            return name
+        }
         do {
-            try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data(entry.bytes).write(to: url, options: .atomic)
         } catch {
-            throw Failure(description: "cannot create the folder \(folder): \(Self.reason(error))")
+            throw Failure(description: "cannot write \(url.path): \(Self.reason(error))")
         }
-        var report = Report()
-        var names = Set<String>()
-        for entry in entries {
-            var name = Self.fileName(uid: entry.uid, cardID: entry.cardID)
-            if names.contains(name) { name = Self.fileName(uid: "", cardID: entry.cardID) }
-            names.insert(name)
-            let url = directory.appendingPathComponent(name)
-            if let current = manager.contents(atPath: url.path), current.elementsEqual(entry.bytes) {
-                report.unchanged.append(name)
-                continue
-            }
-            do {
-                try Data(entry.bytes).write(to: url, options: .atomic)
-            } catch {
-                throw Failure(description: "cannot write \(url.path): \(Self.reason(error))")
-            }
-            report.written.append(name)
-        }
+        report.written.append(name)
+        return name
+    }
+
+    /// Ends the sync: with `removeStale`, removes our files not written in it.
+    ///
+    /// - Returns: what was done.
+    /// - Throws: ``Failure`` when a file cannot be removed.
+    public mutating func finish(removeStale: Bool) throws -> Report {
         guard removeStale else { return report }
-        let present = (try? manager.contentsOfDirectory(atPath: folder)) ?? []
+        let manager = FileManager.default
+        let present = (try? manager.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in present.sorted() where name.hasSuffix(".vcf") && !names.contains(name) {
             let url = directory.appendingPathComponent(name)
             guard let data = manager.contents(atPath: url.path), Self.isOurs(data) else {

@@ -42,15 +42,14 @@ public struct VCardWriter: Sendable {
     /// The card's content lines, unfolded, in the order they are written.
     func lines(for card: Card, photo: VCardPhoto?) -> [Line] {
         let fields = card.fields
-        let kept = fields.vcardProperties.map { ContentLine.parse($0) }
-        func marker(_ index: Int, _ name: String) -> String? { kept[index]?.values(of: name).first }
+        let kept = fields.vcardProperties.map(KeptLine.init)
         // Kept lines standing for a field are used (when still true) or dropped, never extras.
-        var used = Set(kept.indices.filter { marker($0, WalletProperty.fieldParameter) != nil })
+        var used = kept.map { $0.marker(WalletProperty.fieldParameter) != nil }
         // The kept N (marked with the name it goes with) is the card's N while the card keeps that
         // name; after a rename, a new one is derived. Any other N is an extra.
-        let keptN = kept.indices.first { marker($0, WalletProperty.nameParameter) != nil && kept[$0]?.key == "N" }
-        let nameIsCurrent = keptN.map { marker($0, WalletProperty.nameParameter) == fields.name } ?? false
-        if let keptN, !nameIsCurrent { used.insert(keptN) }
+        let keptN = kept.indices.first { kept[$0].key == "N" && kept[$0].marker(WalletProperty.nameParameter) != nil }
+        let nameIsCurrent = keptN.map { kept[$0].marker(WalletProperty.nameParameter) == fields.name } ?? false
+        if let keptN, !nameIsCurrent { used[keptN] = true }
 
         var lines = [
             Line(text: "BEGIN:VCARD", expendability: 0), Line(text: "VERSION:" + version.rawValue, expendability: 0),
@@ -67,14 +66,14 @@ public struct VCardWriter: Sendable {
             let expendability = Self.expendability(rule.property)
             // The line the field was imported as, while the field still says the same.
             let original = kept.indices.first { index in
-                kept[index]?.key == rule.property && marker(index, WalletProperty.fieldParameter) == rule.fields[0].key
+                kept[index].key == rule.property && kept[index].marker(WalletProperty.fieldParameter) == rule.fields[0].key
             }
             if !wanted.isEmpty {
-                if let original, let property = kept[original], rule.read(property) == wanted {
+                if let original, let property = kept[original].property, rule.read(property) == wanted {
                     lines.append(Line(text: Self.unmarked(property), expendability: expendability))
                 } else if var text = rule.write(fields, version) {
                     if rule.choice == .preferred, kept.indices.contains(where: { index in
-                        !used.contains(index) && kept[index]?.key == rule.property && (kept[index]?.preference ?? .max) < .max
+                        !used[index] && kept[index].key == rule.property && (kept[index].parsed()?.preference ?? .max) < .max
                     }) {
                         text = markPreferred(text)
                     }
@@ -85,7 +84,7 @@ public struct VCardWriter: Sendable {
                 lines.append(Line(text: NameParts.derivedLine(for: fields.name), expendability: 0))
             }
         }
-        if !kept.contains(where: { $0?.key == "UID" && $0?.group == nil }) {
+        if !kept.contains(where: { $0.key == "UID" && !$0.grouped }) {
             lines.append(Line(text: "UID:" + WalletProperty.uidPrefix + card.id, expendability: 4))
         }
         if let photo {
@@ -95,11 +94,10 @@ public struct VCardWriter: Sendable {
                 : "PHOTO;ENCODING=b;TYPE=\(photo.format == .png ? "PNG" : "JPEG"):\(base64)"
             lines.append(Line(text: text, expendability: 30))
         }
-        for (index, text) in fields.vcardProperties.enumerated() where !used.contains(index) {
-            let key = kept[index]?.key
-            let expendability = key == "N" ? 0 : key == "UID" ? 4 : 10
-            let line = index == keptN ? kept[index].map(Self.unmarked) ?? text : text
-            lines.append(Line(text: convert(line, property: kept[index]), expendability: expendability))
+        for (index, line) in kept.enumerated() where !used[index] {
+            let expendability = line.key == "N" ? 0 : line.key == "UID" ? 4 : 10
+            let text = index == keptN ? line.property.map(Self.unmarked) ?? line.text : line.text
+            lines.append(Line(text: convert(text, property: line.property), expendability: expendability))
         }
         lines.append(Line(text: "REV:" + Self.timestamp(card.updatedAt, version: version), expendability: 20))
         lines.append(Line(text: "END:VCARD", expendability: 0))

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The figures of issue 6, by the name `run` (and `--figure`) takes.
+/// The figures of issue 6 (and §7 of issue 15), by the name `run` (and `--figure`) takes.
 ///
 /// Adding a figure: add its case here (with its section and title), write a type conforming
 /// to ``Figure`` in `Figures/<Name>/`, and return it from ``figure``.
@@ -11,6 +11,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
     case terminalBytes = "terminal-bytes"
     case mockServer = "mock-server"
     case startup
+    case vcard
 
     /// The section of issue 6 it answers.
     var section: String {
@@ -21,6 +22,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .terminalBytes: "§4"
         case .mockServer: "§5"
         case .startup: "§6"
+        case .vcard: "§7"
         }
     }
 
@@ -33,6 +35,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .terminalBytes: "Bytes to the terminal, vs abook"
         case .mockServer: "Mock server throughput"
         case .startup: "Startup"
+        case .vcard: "vCard parse and export, vs vobject"
         }
     }
 
@@ -45,6 +48,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .terminalBytes: TerminalBytesFigure()
         case .mockServer: MockServerFigure()
         case .startup: StartupFigure()
+        case .vcard: VCardFigure()
         }
     }
 }
