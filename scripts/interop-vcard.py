@@ -23,6 +23,7 @@ missing (pip install -r scripts/requirements-interop.txt).
 
 import argparse
 import base64
+import importlib.util
 import json
 import os
 import shutil
@@ -57,7 +58,7 @@ def main():
     except ImportError:
         print("interop-vcard: vobject is missing: pip install -r scripts/requirements-interop.txt", file=sys.stderr)
         return 2
-    if shutil.which("khard") is None:
+    if importlib.util.find_spec("khard") is None:
         print("interop-vcard: khard is missing: pip install -r scripts/requirements-interop.txt", file=sys.stderr)
         return 2
     if not os.access(args.binary, os.X_OK):
@@ -156,7 +157,8 @@ def check_khard(vdir, wallet, env, scratch):
         "[addressbooks]\n[[cardwallet]]\npath = " + str(vdir) + "\n\n"
         "[general]\ndefault_action = list\neditor = /bin/true\nmerge_editor = /bin/true\n\n"
         "[contact table]\ndisplay = formatted_name\nsort = formatted_name\n", encoding="utf-8")
-    khard = ["khard", "-c", str(config)]
+    # As a module of this Python, so a `pip install --user` works whatever the PATH.
+    khard = [sys.executable, "-m", "khard", "-c", str(config)]
     khard_env = dict(env, LANG="C.UTF-8")
 
     def run(*arguments):
