@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "CardAPI", targets: ["CardAPI"]),
         .library(name: "CardVCard", targets: ["CardVCard"]),
         .library(name: "CardWalletUI", targets: ["CardWalletUI"]),
+        .library(name: "CardWalletLive", targets: ["CardWalletLive"]),
         .library(name: "CursesTerminal", targets: ["CursesTerminal"]),
         .library(name: "CardMockServer", targets: ["CardMockServer"]),
     ],
@@ -61,9 +62,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The pure TUI core: states, reducers, key tables, renderer, main loop. Card models only.
+        .target(name: "CardWalletUI", dependencies: ["CardModels"]),
+        // The live glue: performs the core's calls through CardAPI, makes its log lines, feeds
+        // its inbox through one ordered sink, writes the log file.
         .target(
-            name: "CardWalletUI",
-            dependencies: ["CardModels", "CardAPI", "Networking", "TokenStore"]
+            name: "CardWalletLive",
+            dependencies: [
+                "CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The module map links ncursesw and tinfo directly: pkg-config's flags for ncursesw
         // include -D defines that SwiftPM rejects with a warning.
@@ -90,7 +98,7 @@ let package = Package(
             name: "cardwallet",
             dependencies: [
                 "Networking", "TokenStore", "CardModels", "CardAPI", "CardVCard",
-                "CardWalletUI", "CursesTerminal", "CardMockServer",
+                "CardWalletUI", "CardWalletLive", "CursesTerminal", "CardMockServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -103,7 +111,8 @@ let package = Package(
         .executableTarget(
             name: "cardwallet-bench",
             dependencies: [
-                "CardModels", "CardWalletUI", "CardMockServer", "CardAPI", "CardVCard", "Networking", "TokenStore",
+                "CardModels", "CardWalletUI", "CardWalletLive", "CardMockServer", "CardAPI", "CardVCard", "Networking",
+                "TokenStore",
                 "CPseudoTerminal",
                 // Not linked: listed so that `swift run cardwallet-bench` also builds the
                 // `cardwallet` binary the startup figure spawns.
@@ -152,10 +161,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "CardWalletUITests", dependencies: ["CardWalletUI", "CardModels", "TestSupport"]),
         .testTarget(
-            name: "CardWalletUITests",
+            name: "CardWalletLiveTests",
             dependencies: [
-                "CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore", "CardMockServer", "TestSupport",
+                "CardWalletLive", "CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore", "CardMockServer",
+                "TestSupport",
             ]
         ),
         .testTarget(name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CardWalletUI"]),
@@ -177,8 +188,8 @@ let package = Package(
         .testTarget(
             name: "CardWalletCLITests",
             dependencies: [
-                "cardwallet", "CardAPI", "CardModels", "CardMockServer", "CardVCard", "CardWalletUI", "Networking", "TokenStore",
-                "TestSupport",
+                "cardwallet", "CardAPI", "CardModels", "CardMockServer", "CardVCard", "CardWalletUI", "CardWalletLive",
+                "Networking", "TokenStore", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -8,14 +8,18 @@ import Testing
     @Test func loginGoesToTheListAndLoadsTheFirstPage() throws {
         var state = AppState(server: testServer, email: testEmail, password: "pw", pageSize: 50)
         var effects = state.press(.enter)
-        #expect(effects == [.perform(RequestID(1), .logIn(server: testServer, email: testEmail, password: "pw"))])
+        #expect(effects == [.perform(CallID(1), .logIn(server: testServer, email: testEmail, password: "pw"))])
         #expect(state.isBusy)
-        effects = state.reduce(.completed(RequestID(1), .success(.loggedIn(email: testEmail, server: testServer))))
-        #expect(effects == [.perform(RequestID(2), .loadCards(offset: 0, limit: 50, query: nil))])
+        // The session's news arrives first (the live session reports before the call returns):
+        // it sets the status bar but does not leave the form while the login is in flight.
+        #expect(state.send(.session(.loggedIn(email: testEmail, server: testServer))).isEmpty)
+        #expect(state.screen == .login)
+        effects = state.reduce(.completed(CallID(1), .success(.loggedIn(email: testEmail, server: testServer))))
+        #expect(effects == [.perform(CallID(2), .loadCards(offset: 0, limit: 50, query: nil))])
         #expect(state.screen == .list)
         #expect(state.session == .loggedIn(email: testEmail, server: testServer))
         #expect(state.login.password.text.isEmpty)
-        effects = state.reduce(.completed(RequestID(2), .success(.cards(SampleCards.page(offset: 0, limit: 50, total: 3)))))
+        effects = state.reduce(.completed(CallID(2), .success(.cards(SampleCards.page(offset: 0, limit: 50, total: 3)))))
         #expect(effects.isEmpty)
         #expect(state.list.cards.loadedCount == 3)
         #expect(!state.isBusy)
@@ -70,6 +74,22 @@ import Testing
         #expect(state.list.cards.walletIDs == ["card-1", "card-2"])
         #expect(state.message?.text == "Deleted “김민지”")
         #expect(state.message?.kind == .success)
+    }
+
+    @Test func deletingFromTheDetailScreenClosesIt() throws {
+        var state = AppState.loggedIn(cards: 3)
+        let open = state.press(.enter)
+        state.answer(open) { _ in .success(.card(SampleCards.card(SampleCards.summary(number: 0)))) }
+        #expect(state.screen == .detail)
+        state.press(.char("d"))
+        let effects = state.press(.char("y"))
+        let (id, request) = try #require(AppState.lastRequest(effects))
+        #expect(request == .deleteCard(id: "card-0"))
+        state.send(.completed(id, .success(.deleted(id: "card-0"))))
+        #expect(state.screen == .list)
+        #expect(state.detail == nil)
+        #expect(state.list.cards.walletIDs == ["card-1", "card-2"])
+        #expect(state.message?.text == "Deleted “김민지”")
     }
 
     @Test func addThenSaveShowsTheNewCard() throws {
@@ -138,8 +158,13 @@ import Testing
         let reauth = try #require(state.reauth)
         #expect(reauth.login.email.text == testEmail)
         #expect(reauth.login.focus == .password)
-        #expect(reauth.replay.map(\.request) == [saveRequest])
+        #expect(reauth.replay.map(\.call) == [saveRequest])
+        // The answer opens the dialog and changes nothing else: the session says it expired
+        // through its own news.
+        #expect(state.session == .loggedIn(email: testEmail, server: testServer))
+        state.send(.session(.expired(email: testEmail, server: testServer)))
         #expect(state.session == .expired(email: testEmail, server: testServer))
+        #expect(state.reauth == reauth)
         #expect(state.screen == .form)
         #expect(state.form?.fields[0].input.text == "Typed before expiry")
         #expect(state.form?.isSaving == true)
@@ -151,6 +176,7 @@ import Testing
         effects = state.press(.enter)
         let (loginID, loginRequest) = try #require(AppState.lastRequest(effects))
         #expect(loginRequest == .logIn(server: testServer, email: testEmail, password: "pw"))
+        state.send(.session(.loggedIn(email: testEmail, server: testServer)))
         effects = state.reduce(.completed(loginID, .success(.loggedIn(email: testEmail, server: testServer))))
         #expect(state.reauth == nil)
         let (replayID, replayed) = try #require(AppState.lastRequest(effects))
@@ -177,7 +203,7 @@ import Testing
     @Test func stalePagesOfAReloadedListAreDropped() throws {
         var state = AppState.loggedIn(cards: 100, total: 300, height: 60)
         // The list already asked for the next page (a tall screen shows most of the first).
-        let oldID = try #require(state.pending.first { $0.value.request == .loadCards(offset: 100, limit: 100, query: nil) }?.key)
+        let oldID = try #require(state.pending.first { $0.value.call == .loadCards(offset: 100, limit: 100, query: nil) }?.key)
         let effects = state.press(.char("r"))
         let (newID, newRequest) = try #require(AppState.lastRequest(effects))
         #expect(newRequest == .loadCards(offset: 0, limit: 100, query: nil))
@@ -200,7 +226,7 @@ import Testing
         #expect(text.contains("The cards could not be loaded: press r to try again"))
         #expect(!text.contains("No cards yet"))
         // A card added meanwhile does not make a wallet of one.
-        state.send(.completed(RequestID(99), .success(.card(SampleCards.card(SampleCards.summary(number: 5))))))
+        state.send(.completed(CallID(99), .success(.card(SampleCards.card(SampleCards.summary(number: 5))))))
         #expect(state.list.cards.loadedCount == 0)
         // Moving down asks again; the page that arrives clears the stale error.
         let retry = state.press(.char("j"))
@@ -217,7 +243,7 @@ import Testing
         var state = AppState.loggedIn(cards: 3)
         state.showMessage(.success, "Saved “x”")
         state.press(.char("r"))
-        let id = RequestID(state.nextRequestID - 1)
+        let id = CallID(state.nextCallID - 1)
         state.send(.completed(id, .success(.cards(SampleCards.page(offset: 0, limit: 100, total: 3)))))
         #expect(state.message?.text == "Saved “x”")
     }
@@ -239,11 +265,11 @@ import Testing
         #expect(firstRequest == .reorderCards(order: ["card-1", "card-0", "card-2", "card-3"]))
         #expect(state.press(.char("J")).isEmpty)
         #expect(state.press(.char("J")).isEmpty)
-        #expect(state.queuedReorder == ["card-1", "card-2", "card-3", "card-0"])
+        #expect(state.list.queuedReorder == ["card-1", "card-2", "card-3", "card-0"])
         let next = state.send(.completed(firstID, .success(.reordered)))
         let (secondID, secondRequest) = try #require(AppState.lastRequest(next))
         #expect(secondRequest == .reorderCards(order: ["card-1", "card-2", "card-3", "card-0"]))
-        #expect(state.queuedReorder == nil)
+        #expect(state.list.queuedReorder == nil)
         #expect(state.send(.completed(secondID, .success(.reordered))).isEmpty)
         #expect(!state.isBusy)
     }
@@ -264,6 +290,7 @@ import Testing
         let effects = state.press(.char("O"))
         let (id, request) = try #require(AppState.lastRequest(effects))
         #expect(request == .logOut)
+        state.send(.session(.loggedOut))
         state.send(.completed(id, .success(.loggedOut)))
         #expect(state.screen == .login)
         #expect(state.session == .loggedOut)

@@ -74,27 +74,28 @@ import Testing
         let order = ["card-0", "card-1", "card-2", "card-3", "card-4", "card-5", "card-6", "card-7", "card-8", "card-9",
                      "card-10", "card-11", "card-12", "card-13", "card-14", "card-16", "card-15"]
             + (17..<30).map { "card-\($0)" }
-        check(&state, .char("J"), effects: [.perform(RequestID(3), .reorderCards(order: order))]) {
+        check(&state, .char("J"), effects: [.perform(CallID(3), .reorderCards(order: order))]) {
             _ = $0.list.cards.moveInWallet(from: 15, by: 1)
             $0.list.selection = 16
-            $0.pending[RequestID(3)] = .init(request: .reorderCards(order: order), purpose: .reorder)
-            $0.nextRequestID = 4
+            $0.pending[CallID(3)] = .init(call: .reorderCards(order: order), route: .list(.reorder))
+            $0.nextCallID = 4
+            $0.list.isReordering = true
         }
         // A second move waits for the first to be saved; the newest order wins.
         check(&state, .char("K")) {
             _ = $0.list.cards.moveInWallet(from: 16, by: -1)
             $0.list.selection = 15
-            $0.queuedReorder = (0..<30).map { "card-\($0)" }
+            $0.list.queuedReorder = (0..<30).map { "card-\($0)" }
         }
     }
 
     @Test func listCardCommandsAndTheQuestion() {
         var state = AppState.loggedIn(cards: 3)
         let card = SampleCards.summary(number: 0)
-        check(&state, .char("e"), effects: [.perform(RequestID(3), .loadCard(id: card.id))]) {
+        check(&state, .char("e"), effects: [.perform(CallID(3), .loadCard(id: card.id))]) {
             $0.showMessage(.info, "Loading “\(card.name)” to edit…")
-            $0.pending[RequestID(3)] = .init(request: .loadCard(id: card.id), purpose: .editCard(id: card.id))
-            $0.nextRequestID = 4
+            $0.pending[CallID(3)] = .init(call: .loadCard(id: card.id), route: .list(.loadForEdit(id: card.id)))
+            $0.nextCallID = 4
         }
         check(&state, .char("d")) { $0.modal = .confirm(ConfirmState(.deleteCard(card))) }
         // Over the question only its keys work: j, q and r mean nothing.
@@ -107,20 +108,21 @@ import Testing
         check(&state, .char("d")) { $0.modal = .confirm(ConfirmState(.deleteCard(card))) }
         check(&state, .enter) { $0.modal = nil }
         check(&state, .char("d")) { $0.modal = .confirm(ConfirmState(.deleteCard(card))) }
-        check(&state, .char("y"), effects: [.perform(RequestID(4), .deleteCard(id: card.id))]) {
+        check(&state, .char("y"), effects: [.perform(CallID(4), .deleteCard(id: card.id))]) {
             $0.modal = nil
-            $0.pending[RequestID(4)] = .init(request: .deleteCard(id: card.id), purpose: .delete(card))
-            $0.nextRequestID = 5
+            $0.pending[CallID(4)] = .init(call: .deleteCard(id: card.id), route: .list(.delete(card)))
+            $0.nextCallID = 5
         }
-        check(&state, .char("r"), effects: [.perform(RequestID(5), .loadCards(offset: 0, limit: 100, query: nil))]) {
+        check(&state, .char("r"), effects: [.perform(CallID(5), .loadCards(offset: 0, limit: 100, query: nil))]) {
             $0.list.reselectID = card.id
             $0.list.cards.removeAll()
             $0.list.generation += 1
             $0.list.hasLoaded = false
             $0.list.isLoadingPage = true
-            $0.pending[RequestID(5)] = .init(request: .loadCards(offset: 0, limit: 100, query: nil),
-                                             purpose: .loadPage(generation: $0.list.generation))
-            $0.nextRequestID = 6
+            $0.pending[CallID(5)] = .init(
+                call: .loadCards(offset: 0, limit: 100, query: nil),
+                route: .list(.page(generation: $0.list.generation)))
+            $0.nextCallID = 6
         }
         check(&state, .char("a")) {
             $0.form = FormState()
@@ -201,11 +203,11 @@ import Testing
         check(&state, .escape)
         check(&state, .function(1)) { $0.modal = .help(scroll: 0) }
         check(&state, .escape) { $0.modal = nil }
-        let login = Request.logIn(server: testServer, email: testEmail, password: "p")
-        check(&state, .enter, effects: [.perform(RequestID(3), login)]) {
+        let login = APICall.logIn(server: testServer, email: testEmail, password: "p")
+        check(&state, .enter, effects: [.perform(CallID(3), login)]) {
             $0.reauth?.login.isSubmitting = true
-            $0.pending[RequestID(3)] = .init(request: login, purpose: .reauth)
-            $0.nextRequestID = 4
+            $0.pending[CallID(3)] = .init(call: login, route: .reauth)
+            $0.nextCallID = 4
         }
         check(&state, .char("x"))
         // The form under the dialog kept what was typed.

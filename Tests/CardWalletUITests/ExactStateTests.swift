@@ -109,14 +109,14 @@ import Testing
     @Test func detailScreen() {
         var state = AppState.loggedIn(cards: 3, height: 15)
         let card = SampleCards.summary(number: 0)
-        check(&state, .enter, effects: [.perform(RequestID(3), .loadCard(id: card.id))]) {
+        check(&state, .enter, effects: [.perform(CallID(3), .loadCard(id: card.id))]) {
             $0.detail = DetailState(summary: card)
             $0.screen = .detail
-            $0.pending[RequestID(3)] = .init(request: .loadCard(id: card.id), purpose: .openCard(id: card.id))
-            $0.nextRequestID = 4
+            $0.pending[CallID(3)] = .init(call: .loadCard(id: card.id), route: .detail(.load(id: card.id)))
+            $0.nextCallID = 4
         }
         let full = SampleCards.card(card)
-        state.send(.completed(RequestID(3), .success(.card(full))))
+        state.send(.completed(CallID(3), .success(.card(full))))
         check(&state, .char("j")) { $0.detail?.scroll = 1 }
         check(&state, .char("k")) { $0.detail?.scroll = 0 }
         check(&state, .char("d")) { $0.modal = .confirm(ConfirmState(.deleteCard(full.summary))) }
@@ -158,12 +158,12 @@ import Testing
         }
         check(&state, .escape) { $0.modal = .confirm(ConfirmState(.discardChanges)) }
         check(&state, .enter) { $0.modal = nil }
-        check(&state, .ctrl("s"), effects: [.perform(RequestID(3), .createCard(CardFields(name: "x"), imagePath: nil))]) {
+        check(&state, .ctrl("s"), effects: [.perform(CallID(3), .createCard(CardFields(name: "x"), imagePath: nil))]) {
             $0.form?.isSaving = true
             // "Fix the marked field first" is stale once the save starts.
             $0.message = nil
-            $0.pending[RequestID(3)] = .init(request: .createCard(CardFields(name: "x"), imagePath: nil), purpose: .save)
-            $0.nextRequestID = 4
+            $0.pending[CallID(3)] = .init(call: .createCard(CardFields(name: "x"), imagePath: nil), route: .form(.save))
+            $0.nextCallID = 4
         }
         check(&state, .char("y"))
     }

@@ -48,7 +48,7 @@ import Testing
         form.focus = form.fields.count - 1
         type("/tmp/me.png", into: &form)
         let effects = form.reduce(.command(.save))
-        #expect(effects == [.create(CardFields(name: "Kim", tags: ["a", "b"]), imagePath: "/tmp/me.png")])
+        #expect(effects == [.call(.createCard(CardFields(name: "Kim", tags: ["a", "b"]), imagePath: "/tmp/me.png"), then: .save)])
         #expect(form.isSaving)
         #expect(form.reduce(.command(.save)).isEmpty)
     }
@@ -84,7 +84,7 @@ import Testing
         var mine = card.fields
         mine.title = "Boss"
         mine.company = "Mine Inc"
-        #expect(effects == [.update(id: card.id, fields: mine, version: card.version)])
+        #expect(effects == [.call(.updateCard(id: card.id, fields: mine, version: card.version), then: .save)])
 
         // Meanwhile someone else changed the company and removed the phone.
         var theirs = card
@@ -112,7 +112,7 @@ import Testing
         // Keep mine: saving again goes against the server's version, with its phone.
         effects = form.reduce(.command(.save))
         mine.phone = nil
-        #expect(effects == [.update(id: card.id, fields: mine, version: theirs.version)])
+        #expect(effects == [.call(.updateCard(id: card.id, fields: mine, version: theirs.version), then: .save)])
         _ = form.reduce(.saveFailed(UIFailure(.conflict(current: theirs), message: "changed")))
 
         // Take theirs for one field, then for all.
@@ -127,13 +127,32 @@ import Testing
         #expect(!form.isDirty)
     }
 
+    @Test func editingKeepsWhatTheFormDoesNotShow() {
+        var card = SampleCards.card(SampleCards.summary(number: 2))
+        card.fields.vcardProperties = ["TEL;TYPE=FAX:+1 555 0100", "X-SOCIAL:@kim"]
+        var form = FormState(editing: card, returnsToDetail: false)
+        form.focus = index(of: .title, in: form)
+        type("!", into: &form)
+        guard case .call(.updateCard(_, let fields, _), _)? = form.reduce(.command(.save)).first else {
+            Issue.record("no update")
+            return
+        }
+        #expect(fields.vcardProperties == card.fields.vcardProperties)
+        // After a conflict the server's kept lines are saved, not the ones the form opened with.
+        var theirs = card
+        theirs.version += 1
+        theirs.fields.vcardProperties = ["X-SOCIAL:@kim2"]
+        _ = form.reduce(.saveFailed(UIFailure(.conflict(current: theirs), message: "changed")))
+        #expect(form.cardFields.vcardProperties == ["X-SOCIAL:@kim2"])
+    }
+
     @Test func aConflictWithoutTheCardFetchesIt() {
         let card = SampleCards.card(SampleCards.summary(number: 2))
         var form = FormState(editing: card, returnsToDetail: false)
         _ = form.reduce(.command(.save))
         let effects = form.reduce(.saveFailed(UIFailure(.conflict(current: nil), message: "changed")))
-        #expect(effects.first == .fetchServerVersion(id: card.id))
-        _ = form.reduce(.serverVersion(card))
+        #expect(effects.first == .call(.loadCard(id: card.id), then: .fetchServerVersion(id: card.id)))
+        _ = form.reduce(.finished(.fetchServerVersion(id: card.id), .success(.card(card))))
         #expect(form.conflict == card)
     }
 

@@ -19,7 +19,7 @@ func loadedList(_ count: Int, total: Int? = nil, pageSize: Int = 100, viewport: 
         expected.generation = 1
         expected.isLoadingPage = true
         #expect(list == expected)
-        #expect(effects == [.loadPage(offset: 0, limit: 50)])
+        #expect(effects == [.call(.loadCards(offset: 0, limit: 50, query: nil), then: .page(generation: 1))])
     }
 
     @Test func movementKeysGiveExactSelectionAndScroll() {
@@ -52,7 +52,7 @@ func loadedList(_ count: Int, total: Int? = nil, pageSize: Int = 100, viewport: 
         #expect(list.cards.total == 250)
         #expect(!list.isLoadingPage)
         var effects = list.reduce(.command(.move(.bottom)), viewport: 10)
-        #expect(effects == [.loadPage(offset: 100, limit: 100)])
+        #expect(effects == [.call(.loadCards(offset: 100, limit: 100, query: nil), then: .page(generation: 1))])
         #expect(list.isLoadingPage)
         // A second key while the page is in flight asks for nothing more.
         effects = list.reduce(.command(.move(.up)), viewport: 10)
@@ -72,7 +72,7 @@ func loadedList(_ count: Int, total: Int? = nil, pageSize: Int = 100, viewport: 
         effects = list.reduce(.command(.move(.up)), viewport: 10)
         #expect(effects.isEmpty)
         effects = list.reduce(.command(.move(.down)), viewport: 10)
-        #expect(effects == [.loadPage(offset: 100, limit: 100)])
+        #expect(effects == [.call(.loadCards(offset: 100, limit: 100, query: nil), then: .page(generation: 1))])
     }
 
     @Test func filterNarrowsAsYouTypeAndEscClears() {
@@ -170,13 +170,20 @@ func loadedList(_ count: Int, total: Int? = nil, pageSize: Int = 100, viewport: 
         var list = loadedList(4)
         var expected = list
         let effects = list.reduce(.command(.moveCardDown), viewport: 10)
-        #expect(effects == [.reorder(["card-1", "card-0", "card-2", "card-3"])])
+        #expect(effects == [.call(.reorderCards(order: ["card-1", "card-0", "card-2", "card-3"]), then: .reorder)])
         _ = expected.cards.moveInWallet(from: 0, by: 1)
         expected.selection = 1
+        expected.isReordering = true
         #expect(list == expected)
-        let back = list.reduce(.command(.moveCardUp), viewport: 10)
-        #expect(back == [.reorder(["card-0", "card-1", "card-2", "card-3"])])
+        // One order at a time: the next waits for the first to be saved, the newest wins.
+        #expect(list.reduce(.command(.moveCardUp), viewport: 10).isEmpty)
+        #expect(list.queuedReorder == ["card-0", "card-1", "card-2", "card-3"])
         #expect(list.selection == 0)
+        let next = list.reduce(.finished(.reorder, .success(.reordered)), viewport: 10)
+        #expect(next == [.call(.reorderCards(order: ["card-0", "card-1", "card-2", "card-3"]), then: .reorder)])
+        #expect(list.queuedReorder == nil)
+        #expect(list.reduce(.finished(.reorder, .success(.reordered)), viewport: 10).isEmpty)
+        #expect(!list.isReordering)
         #expect(list.reduce(.command(.moveCardUp), viewport: 10).isEmpty)
     }
 
@@ -196,7 +203,7 @@ func loadedList(_ count: Int, total: Int? = nil, pageSize: Int = 100, viewport: 
         let effects = partial.reduce(.command(.moveCardDown), viewport: 10)
         #expect(effects == [
             .message(.info, "Loading the whole wallet before moving cards (100 of 300)"),
-            .loadPage(offset: 100, limit: 100),
+            .call(.loadCards(offset: 100, limit: 100, query: nil), then: .page(generation: 1)),
         ])
     }
 
@@ -205,7 +212,11 @@ func loadedList(_ count: Int, total: Int? = nil, pageSize: Int = 100, viewport: 
         _ = list.reduce(.command(.move(.down)), viewport: 10)
         let card = SampleCards.summary(number: 1)
         #expect(list.reduce(.command(.open), viewport: 10) == [.open(card)])
-        #expect(list.reduce(.command(.edit), viewport: 10) == [.edit(card)])
+        #expect(
+            list.reduce(.command(.edit), viewport: 10) == [
+                .message(.info, "Loading “\(card.name)” to edit…"),
+                .call(.loadCard(id: card.id), then: .loadForEdit(id: card.id)),
+            ])
         #expect(list.reduce(.command(.delete), viewport: 10) == [.delete(card)])
         #expect(list.reduce(.command(.add), viewport: 10) == [.add])
         #expect(list.reduce(.command(.quit), viewport: 10) == [.quit])

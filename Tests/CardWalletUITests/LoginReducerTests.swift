@@ -101,7 +101,7 @@ import Testing
         #expect(login.password.text.isEmpty)
         #expect(!login.isSubmitting)
         #expect(!login.description.contains("pw"))
-        #expect(Request.logIn(server: testServer, email: testEmail, password: "hunter2").description.contains("hunter2") == false)
+        #expect(APICall.logIn(server: testServer, email: testEmail, password: "hunter2").description.contains("hunter2") == false)
     }
 }
 

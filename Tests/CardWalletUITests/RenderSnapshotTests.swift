@@ -169,7 +169,7 @@ extension RenderSnapshotTests {
 
     @Test func errorsHaveTheirOwnStyle() {
         var state = Self.list(width: 80, height: 24)
-        state.showFailure(UIFailure(.server(status: 500), message: "boom"), doing: "Could not load cards")
+        state.showMessage(.error, FailureText.status(UIFailure(.server(status: 500), message: "boom"), doing: "Could not load cards"))
         let grid = Renderer.render(state)
         let row = state.layout.statusRow
         let styles = (0..<grid.width).map { grid[$0, row].style }

@@ -40,22 +40,23 @@ actor Gate {
     }
 }
 
-/// Answers like a small server holding `total` sample cards.
-@Sendable func fakeServer(total: Int) -> AppRunner.Performer {
+/// Answers like a small server holding `total` sample cards. Given the runner's `inbox`, a
+/// login also reports the session's news there before answering, as the live session does.
+@Sendable func fakeServer(total: Int, inbox: ActionInbox? = nil) -> AppRunner.Performer {
     { request in
         switch request {
         case .logIn(let server, let email, let password):
-            password == "pw"
-                ? .success(.loggedIn(email: email, server: server))
-                : .failure(UIFailure(.loginFailed, message: "wrong email or password"))
+            guard password == "pw" else { return .failure(UIFailure(.loginFailed, message: "wrong email or password")) }
+            inbox?.send(.session(.loggedIn(email: email, server: server)))
+            return .success(.loggedIn(email: email, server: server))
         case .loadCards(let offset, let limit, _):
-            .success(.cards(SampleCards.page(offset: offset, limit: limit, total: total)))
+            return .success(.cards(SampleCards.page(offset: offset, limit: limit, total: total)))
         case .loadCard(let id):
-            .success(.card(SampleCards.card(SampleCards.summaries(count: total).first { $0.id == id } ?? SampleCards.summary(number: 0))))
+            return .success(.card(SampleCards.card(SampleCards.summaries(count: total).first { $0.id == id } ?? SampleCards.summary(number: 0))))
         case .deleteCard(let id):
-            .success(.deleted(id: id))
+            return .success(.deleted(id: id))
         default:
-            .failure(UIFailure(.other, message: "not in this test"))
+            return .failure(UIFailure(.other, message: "not in this test"))
         }
     }
 }
@@ -66,9 +67,10 @@ actor Gate {
 
     @Test func scriptedSessionFromLoginToQuit() async {
         let backend = FakeBackend(width: 80, height: 24)
+        let inbox = ActionInbox()
         let runner = AppRunner(
             state: AppState(server: testServer, email: testEmail, password: "pw"), backend: backend,
-            pollMilliseconds: 0, perform: fakeServer(total: 30))
+            pollMilliseconds: 0, inbox: inbox, perform: fakeServer(total: 30, inbox: inbox))
         let step: () async -> Void = { _ = await runner.step() }
 
         await step()
@@ -129,24 +131,24 @@ actor Gate {
         runner.finish()
     }
 
-    @Test func outsideStreamsFeedTheLogPaneAndTheSession() async {
+    @Test func theInboxFeedsTheLogPaneAndTheSession() async {
         let backend = FakeBackend()
-        let runner = AppRunner(state: AppState.loggedIn(cards: 3), backend: backend, pollMilliseconds: 0, perform: fakeServer(total: 3))
-        let (stream, continuation) = AsyncStream.makeStream(of: AppAction.self)
-        runner.listen(to: stream)
+        let inbox = ActionInbox()
+        let runner = AppRunner(
+            state: AppState.loggedIn(cards: 3), backend: backend, pollMilliseconds: 0, inbox: inbox,
+            perform: fakeServer(total: 3, inbox: inbox))
         let step: () async -> Void = { _ = await runner.step() }
-        continuation.yield(.log(LogLine(id: 1, time: SampleCards.epoch, kind: .session, text: "refreshed the access token")))
-        continuation.yield(.session(.refreshing(email: testEmail, server: testServer)))
+        inbox.send(.log(LogLine(id: 1, time: SampleCards.epoch, kind: .session, text: "refreshed the access token")))
+        inbox.send(.session(.refreshing(email: testEmail, server: testServer)))
         backend.events = [.key(.char("l"))]
         await waitUntil(step: step) { backend.lastText.contains("refreshed the access token") }
         #expect(backend.lastText.contains("(refreshing the session)"))
 
-        continuation.yield(.session(.expired(email: testEmail, server: testServer)))
+        inbox.send(.session(.expired(email: testEmail, server: testServer)))
         await waitUntil(step: step) { backend.lastText.contains("Session expired (E06)") }
         backend.events = keys("pw") + [.key(.enter)]
         await waitUntil(step: step) { runner.state.reauth == nil }
         #expect(runner.state.session == .loggedIn(email: testEmail, server: testServer))
-        continuation.finish()
         runner.finish()
     }
 

@@ -44,22 +44,20 @@ import Testing
         runner.finish()
     }
 
-    @Test func listenedStreamsWakeTheLoopToo() async {
+    @Test func newsFromAnotherThreadWakesTheLoopToo() async {
         let backend = WakeableBackend()
+        let inbox = ActionInbox()
         let runner = AppRunner(
-            state: AppState.loggedIn(cards: 3), backend: backend, pollMilliseconds: Self.longPoll,
+            state: AppState.loggedIn(cards: 3), backend: backend, pollMilliseconds: Self.longPoll, inbox: inbox,
             perform: fakeServer(total: 3))
-        let (stream, continuation) = AsyncStream.makeStream(of: AppAction.self)
-        runner.listen(to: stream)
         let line = LogLine(id: 1, time: SampleCards.epoch, kind: .session, text: "refreshed the access token")
-        let feeder = Task.detached { _ = continuation.yield(.log(line)) }
+        let feeder = Task.detached { inbox.send(.log(line)) }
         await waitUntil(timeout: .seconds(60), step: { _ = await runner.step() }) {
             runner.state.log.buffer.lines.contains { $0.text == "refreshed the access token" }
         }
         await feeder.value
         #expect(!backend.waits.isEmpty)
         #expect(!backend.waits.contains(.timedOut), "every wait ended with the line: \(backend.waits)")
-        continuation.finish()
         runner.finish()
     }
 }

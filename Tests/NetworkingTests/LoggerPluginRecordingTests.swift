@@ -6,8 +6,8 @@ import Testing
 @testable import Networking
 
 /// Attempt durations when the hooks are called by hand, the ring buffer handing back what it
-/// pushes out (so the logger can free it outside its lock), immediate delivery (every event,
-/// in order, equal to the one kept for `recent()`) and flushing batched delivery.
+/// pushes out (so the logger can free it outside its lock), and the sink (every event, in
+/// order, equal to the one kept for `recent()`).
 @Suite struct LoggerPluginRecordingTests {
     @Test func hooksCalledByHandAreTimedToo() throws {
         let logger = LoggerPlugin()
@@ -47,9 +47,9 @@ import Testing
         #expect(logger.recent().count == 2)
     }
 
-    @Test func immediateDeliveryFromManyTasksKeepsOrderAndLosesNothing() async throws {
-        let logger = LoggerPlugin(configuration: .init(subscriberBufferSize: 10_000, deliveryInterval: .zero))
-        let stream = logger.events()
+    @Test func theSinkHearsManyTasksInOrderAndLosesNothing() async throws {
+        let sink = RecordingSink()
+        let logger = LoggerPlugin(configuration: .init(recentCapacity: 0), sink: sink)
         let provider = Provider<Endpoint>.stubbed(.immediate, plugins: [logger])
         let tasks = 8
         let perTask = 25
@@ -61,29 +61,24 @@ import Testing
             }
             try await group.waitForAll()
         }
-        // Every event was handed over before the last request returned.
-        var events: [NetworkEvent] = []
-        for await event in stream {
-            events.append(event)
-            if events.count == tasks * perTask * 3 { break }
-        }
+        // Every event was handed over before the last request returned, in the order of its id.
+        let events = sink.events
         #expect(events.map(\.id) == Array(1...UInt64(tasks * perTask * 3)))
         for exchange in Dictionary(grouping: events, by: \.requestID).values {
             #expect(exchange.map(\.kind) == [.created, .sent, .received])
         }
     }
 
-    @Test func eventsBuiltForSubscribersEqualEventsBuiltLater() async throws {
+    @Test func eventsBuiltFromTheSinkEqualEventsBuiltLater() async throws {
         let now = Date(timeIntervalSince1970: 1_790_000_000)
-        func plugin() -> LoggerPlugin {
-            LoggerPlugin(
-                configuration: .init(tagExtractor: .jsonField("errorCode"), deliveryInterval: .zero, now: { now }))
+        let sink = RecordingSink()
+        func plugin(sink: RecordingSink? = nil) -> LoggerPlugin {
+            LoggerPlugin(configuration: .init(tagExtractor: .jsonField("errorCode"), now: { now }), sink: sink)
         }
-        // Two plugins see the same exchanges; only the first has a subscriber, so only it
-        // builds events on the request path; the second builds them when asked.
-        let heard = plugin()
+        // Two plugins see the same exchanges; the first hands its entries to a sink, whose
+        // reader builds them; the second builds them when asked for `recent()`.
+        let heard = plugin(sink: sink)
         let quiet = plugin()
-        let stream = heard.events()
         let provider = Provider<Endpoint>.stubbed(
             .immediate, plugins: [heard, quiet], interceptors: [BearerHeader()],
             stubResponse: { target, _ in
@@ -96,11 +91,8 @@ import Testing
         _ = try await provider.request(
             Endpoint(TestAPI.echo(.post, .json(["password": "hunter22", "a": 1] as Parameters))))
         await #expect(throws: NetworkError.self) { _ = try await provider.request(Endpoint(TestAPI.status(401))) }
-        var delivered: [NetworkEvent] = []
-        for await event in stream {
-            delivered.append(event)
-            if delivered.count == 6 { break }
-        }
+        let delivered = sink.events
+        #expect(delivered.count == 6)
         // Each plugin times the attempts itself: compare everything else.
         func timeless(_ events: [NetworkEvent]) -> [NetworkEvent] {
             events.map { event in
@@ -116,52 +108,6 @@ import Testing
         #expect(timeless(delivered) == timeless(quiet.recent()))
         #expect(delivered.allSatisfy { $0.headers["Authorization"] ?? "<private>" == "<private>" })
         #expect(delivered.compactMap(\.tag) == ["E04"])
-    }
-
-    @Test func flushHandsOverBatchedEventsAtOnce() async throws {
-        // A delivery interval far longer than the test may wait: only flush() can deliver.
-        let logger = LoggerPlugin(configuration: .init(deliveryInterval: .seconds(3600)))
-        let received = Mutex<[NetworkEvent.Kind]>([])
-        let stream = logger.events()
-        let reader = Task {
-            for await event in stream { received.withLock { $0.append(event.kind) } }
-        }
-        defer { reader.cancel() }
-        logger.flush()  // nothing waits: a no-op
-        _ = try await Provider<Endpoint>.stubbed(.immediate, plugins: [logger]).request(Endpoint(TestAPI.status(200)))
-        #expect(logger.state.withLock { $0.undelivered.count } == 3)
-        logger.flush()
-        #expect(logger.state.withLock { $0.undelivered.isEmpty })
-        try await waitUntil("the flushed events") { received.withLock { $0 } == [.created, .sent, .received] }
-    }
-
-    @Test func flushesMeetingTheScheduledDeliveryKeepOrder() async throws {
-        let logger = LoggerPlugin(
-            configuration: .init(subscriberBufferSize: 10_000, deliveryInterval: .microseconds(200)))
-        let stream = logger.events()
-        let provider = Provider<Endpoint>.stubbed(.immediate, plugins: [logger])
-        let requests = 150
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<3 {
-                group.addTask {
-                    for _ in 0..<(requests / 3) { _ = try await provider.request(Endpoint(TestAPI.status(200))) }
-                }
-            }
-            group.addTask {
-                for _ in 0..<300 {
-                    logger.flush()
-                    await Task.yield()
-                }
-            }
-            try await group.waitForAll()
-        }
-        logger.flush()
-        var ids: [UInt64] = []
-        for await event in stream {
-            ids.append(event.id)
-            if ids.count == requests * 3 { break }
-        }
-        #expect(ids == Array(1...UInt64(requests * 3)))
     }
 }
 

@@ -63,68 +63,40 @@ import Testing
                 == "Could not connect to stub.invalid:80: connection refused. Is the server running?")
     }
 
-    @Test func severalSubscribersEachGetEveryEvent() async throws {
-        let logger = plugin()
-        let first = logger.events()
-        let second = logger.events()
-        #expect(logger.subscriberCount == 2)
+    @Test func theSinkGetsEveryEventBeforeTheRequestReturns() async throws {
+        let sink = RecordingSink()
+        let logger = LoggerPlugin(configuration: .init(now: { Self.fixedDate }), sink: sink)
         let provider = Provider<Endpoint>.stubbed(.immediate, plugins: [logger])
         _ = try await provider.request(Endpoint(TestAPI.status(200)))
-        for stream in [first, second] {
-            var kinds: [NetworkEvent.Kind] = []
-            for await event in stream {
-                kinds.append(event.kind)
-                if kinds.count == 3 { break }
-            }
-            #expect(kinds == [.created, .sent, .received])
-        }
+        // Handed over on the request's own task: nothing is left for later.
+        #expect(sink.entries.map(\.kind) == [.created, .sent, .received])
+        #expect(sink.events.map(\.kind) == [.created, .sent, .received])
+        #expect(sink.entries.map(\.id) == [1, 2, 3])
     }
 
-    @Test func subscriberGoesAwayWhenItsTaskEnds() async throws {
-        let logger = plugin()
-        let reader = Task {
-            for await _ in logger.events() {}
-        }
-        try await waitUntil("the subscriber to register") { logger.subscriberCount == 1 }
-        reader.cancel()
-        try await waitUntil("the subscriber to go away") { logger.subscriberCount == 0 }
-    }
-
-    @Test func slowSubscriberBufferIsBounded() async throws {
-        let logger = plugin {
-            $0.subscriberBufferSize = 4
-            $0.recentCapacity = 5
-            $0.deliveryInterval = .zero
-        }
-        let stream = logger.events()
+    @Test func theRingIsBoundedAndTheSinkMissesNothing() async throws {
+        let sink = RecordingSink()
+        var configuration = LoggerPlugin.Configuration(now: { Self.fixedDate })
+        configuration.recentCapacity = 5
+        let logger = LoggerPlugin(configuration: configuration, sink: sink)
         let provider = Provider<Endpoint>.stubbed(.immediate, plugins: [logger])
         for _ in 0..<10 { _ = try await provider.request(Endpoint(TestAPI.status(200))) }
-        // Nobody read: only the newest 4 of 30 events are buffered, and the ring keeps 5.
-        var buffered: [UInt64] = []
-        for await event in stream {
-            buffered.append(event.id)
-            if buffered.count == 4 { break }
-        }
-        #expect(buffered == [27, 28, 29, 30])
+        #expect(sink.entries.map(\.id) == Array(1...30))
         #expect(logger.recent().map(\.id) == [26, 27, 28, 29, 30])
         logger.clearRecent()
         #expect(logger.recent().isEmpty)
     }
 
-    @Test func batchedDeliveryKeepsOrderAndLosesNothing() async throws {
-        let logger = plugin { $0.deliveryInterval = .milliseconds(5) }
-        let stream = logger.events()
+    @Test func withoutARingTheSinkStillGetsEverything() async throws {
+        let sink = RecordingSink()
+        let logger = LoggerPlugin(configuration: .init(recentCapacity: 0), sink: sink)
         let provider = Provider<Endpoint>.stubbed(.immediate, plugins: [logger])
         async let requests: Void = {
             for _ in 0..<50 { _ = try await provider.request(Endpoint(TestAPI.status(200))) }
         }()
-        var ids: [UInt64] = []
-        for await event in stream {
-            ids.append(event.id)
-            if ids.count == 150 { break }
-        }
         try await requests
-        #expect(ids == Array(1...150))
+        #expect(logger.recent().isEmpty)
+        #expect(sink.entries.map(\.id) == Array(1...150))
     }
 
     @Test func tagFromJSONFieldOnFailures() async throws {

@@ -103,6 +103,44 @@ extension CardAPIClient {
         try await send(.reorder(order), returning: ReorderRequest.self).order
     }
 
+    /// Replaces a card's image (`PUT /card/{cardId}/image` with `If-Match`), streaming the
+    /// checked file from disk.
+    ///
+    /// - Parameters:
+    ///   - id: the card.
+    ///   - version: the version the change is based on, from ``card(id:)`` or the list.
+    ///   - image: an image checked with ``ImageFile/init(validating:maximumBytes:)``.
+    /// - Returns: the card as stored now: a new version, `hasImage` and its `image` info. The
+    ///   same bytes as the current image change nothing and return the card as it was.
+    /// - Throws: ``CardAPIError/server(_:)`` with E07 when the card changed since `version`
+    ///   (nothing changed on the server), E05 when it is gone, E08/E09 when the server refuses
+    ///   the image.
+    public func replaceImage(id: String, version: Int, image: ImageFile) async throws(CardAPIError) -> Card {
+        try await send(.replaceImage(id: Self.checked(id), image: image, version: version), returning: Card.self)
+    }
+
+    /// Replaces a card's image with the file at `imageURL`, checked first exactly as
+    /// ``createCard(_:imageAt:)`` checks it: nothing is sent if it is missing, unreadable, not a
+    /// PNG or JPEG, or too large.
+    ///
+    /// - Throws: ``CardAPIError/invalidImage(path:problem:)`` before sending anything, or the
+    ///   errors of ``replaceImage(id:version:image:)``.
+    public func replaceImage(id: String, version: Int, imageAt imageURL: URL) async throws(CardAPIError) -> Card {
+        let image = try ImageFile(validating: imageURL, maximumBytes: configuration.maximumImageBytes)
+        return try await replaceImage(id: id, version: version, image: image)
+    }
+
+    /// Removes a card's image (`DELETE /card/{cardId}/image` with `If-Match`); the card shows
+    /// its avatar (``CardModels/CardFields/defaultImage``) again.
+    ///
+    /// - Returns: the card as stored now (`hasImage` false, a new version); a card that had no
+    ///   image is returned unchanged.
+    /// - Throws: ``CardAPIError/server(_:)`` with E07 when the card changed since `version`,
+    ///   E05 when it is gone.
+    public func removeImage(id: String, version: Int) async throws(CardAPIError) -> Card {
+        try await send(.removeImage(id: Self.checked(id), version: version), returning: Card.self)
+    }
+
     /// A card's image (`GET /card/{cardId}/image`).
     ///
     /// - Throws: E05 when the card has no image or does not exist.

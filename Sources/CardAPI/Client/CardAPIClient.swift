@@ -90,11 +90,6 @@ public struct CardAPIClient: Sendable {
         await session.status()
     }
 
-    /// The session's state stream; see ``CardSession/states()``.
-    public func states() -> AsyncStream<SessionState> {
-        session.states()
-    }
-
     // MARK: Sending
 
     /// Sends a card request and returns the response, every failure as a ``CardAPIError``.

@@ -58,7 +58,7 @@ extension CardSession {
         accessTokenLifetime = grant.accessTokenExpiresAt.timeIntervalSince(wallClock.now)
         phase = .active(item)
         logger.info("Logged in", metadata: ["server": "\(serverKey)", "account": "\(item.account)"])
-        broadcaster.publish(.loggedIn(Self.account(of: item)))
+        publish(.loggedIn(Self.account(of: item)))
         await logOutOtherAccounts(than: item.account)
         return grant.user
     }

@@ -29,7 +29,7 @@ extension CardSession {
         generation += 1
         flight = nil
         phase = .loggedOut
-        broadcaster.publish(.loggedOut(server: serverKey))
+        publish(.loggedOut(server: serverKey))
         guard let account else { return LogoutResult(account: nil, serverRevoked: false, serverProblem: nil) }
         return try await endStoredSession(of: account, held: held)
     }

@@ -105,7 +105,7 @@ extension CardSession {
             throw .excessiveRefresh(count: policy.maximumRefreshes, window: policy.refreshWindow)
         }
         let account = Self.account(of: current)
-        broadcaster.publish(.refreshing(account))
+        publish(.refreshing(account))
         let grant: TokenGrant
         do {
             grant = try await callRefresh(with: current.refreshToken)
@@ -116,7 +116,7 @@ extension CardSession {
                 throw .sessionExpired(server: serverKey, account: current.account)
             }
             // Transient (network, 5xx, 429) or unexpected: the session stays; the next call may retry.
-            if generation == self.generation { broadcaster.publish(.loggedIn(account)) }
+            if generation == self.generation { publish(.loggedIn(account)) }
             logger.notice("Token refresh failed; the session is kept", metadata: ["server": "\(serverKey)"])
             throw error
         }
@@ -158,13 +158,13 @@ extension CardSession {
             "Using tokens another process refreshed",
             metadata: ["server": "\(serverKey)", "account": "\(stored.account)"])
         phase = .active(stored)
-        broadcaster.publish(.loggedIn(Self.account(of: stored)))
+        publish(.loggedIn(Self.account(of: stored)))
     }
 
     private func apply(_ item: TokenItem, generation: Int) {
         guard generation == self.generation else { return }
         phase = .active(item)
-        broadcaster.publish(.loggedIn(Self.account(of: item)))
+        publish(.loggedIn(Self.account(of: item)))
     }
 
     /// Deletes the stored item if it still holds `rejected`'s refresh token; a newer pair means

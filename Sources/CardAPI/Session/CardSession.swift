@@ -45,7 +45,15 @@ public actor CardSession {
     nonisolated let auth: Provider<AuthService>
     nonisolated let judge: ResponseJudge
     nonisolated let logger: Logger
-    nonisolated let broadcaster: StateBroadcaster
+    /// The state as last published, and where changes are reported: read without entering the
+    /// actor (the status line, signal handlers), written only by ``publish(_:)``.
+    nonisolated let published: Mutex<Published>
+
+    /// The published state and the sink it is reported to.
+    struct Published: Sendable {
+        var state: SessionState
+        var sink: (any SessionStateSink)?
+    }
 
     /// The access token requests may use without entering the actor, and until when: the hot
     /// path. Kept in step with ``phase``, ``flight`` and ``accessTokenLifetime``.
@@ -91,33 +99,49 @@ public actor CardSession {
             (try? initial.get())?.map {
                 FastPath(accessToken: $0.accessToken, refreshAfter: $0.accessTokenExpiresAt - margin)
             })
-        // Session news goes out after the exchanges that caused it: a logger plugin that
-        // batches its events hands over what it holds before each change is published.
-        let loggers = auth.plugins.compactMap { $0 as? LoggerPlugin }
-        let flushLogs: @Sendable () -> Void = { for logger in loggers { logger.flush() } }
         switch initial {
         case .success(let item?):
             phase = .active(item)
-            broadcaster = StateBroadcaster(initial: .loggedIn(Self.account(of: item)), beforePublish: flushLogs)
+            published = Mutex(Published(state: .loggedIn(Self.account(of: item)), sink: nil))
         case .success(nil):
             phase = .loggedOut
-            broadcaster = StateBroadcaster(initial: .loggedOut(server: serverKey), beforePublish: flushLogs)
+            published = Mutex(Published(state: .loggedOut(server: serverKey), sink: nil))
         case .failure:
             phase = .unloaded
-            broadcaster = StateBroadcaster(initial: .loggedOut(server: serverKey), beforePublish: flushLogs)
+            published = Mutex(Published(state: .loggedOut(server: serverKey), sink: nil))
         }
     }
 
     // MARK: State
 
-    /// A new stream of the session's state: the current state first, then every change.
-    /// Any number of subscribers may listen; the stream ends when the session is released.
-    public nonisolated func states() -> AsyncStream<SessionState> {
-        broadcaster.subscribe()
+    /// The state now (as last published).
+    public nonisolated var state: SessionState { published.withLock { $0.state } }
+
+    /// Reports every later state change to `sink` (replacing the previous sink), or to nobody.
+    /// The current state is not replayed: read ``state`` for it.
+    public nonisolated func report(to sink: (any SessionStateSink)?) {
+        published.withLock { $0.sink = sink }
     }
 
-    /// The state now.
-    public nonisolated var state: SessionState { broadcaster.current }
+    /// Makes `new` the state, and tells the sink, unless it equals the current state. The sink
+    /// hears it under the same lock, so it hears changes in the order they were made.
+    nonisolated func publish(_ new: SessionState) {
+        published.withLock { published in
+            guard published.state != new else { return }
+            published.state = new
+            published.sink?.sessionChanged(new)
+        }
+    }
+
+    /// Returns once no token refresh is in flight (its outcome, success or not, is saved by
+    /// then). A process that is about to end waits here so it does not leave the server with a
+    /// rotated pair it never stored.
+    public func finishRefreshInFlight() async {
+        while let flight {
+            _ = try? await flight.wait()
+            if self.flight === flight { return }
+        }
+    }
 
     /// Reads the stored tokens again (another process may have logged in or out) and returns
     /// the state. An expired session stays expired until ``login(email:password:)``.
@@ -231,11 +255,11 @@ public actor CardSession {
         switch Self.storedItem(in: tokenStore, server: serverKey, account: preferredAccount) {
         case .success(let item?):
             phase = .active(item)
-            broadcaster.publish(.loggedIn(Self.account(of: item)))
+            publish(.loggedIn(Self.account(of: item)))
             return item
         case .success(nil):
             phase = .loggedOut
-            broadcaster.publish(.loggedOut(server: serverKey))
+            publish(.loggedOut(server: serverKey))
             throw .notLoggedIn(server: serverKey, account: preferredAccount)
         case .failure(let error):
             throw error
@@ -251,7 +275,7 @@ public actor CardSession {
         logger.warning(
             "The server ended the session (E06); stored tokens removed",
             metadata: ["server": "\(serverKey)", "account": "\(account?.email ?? "-")"])
-        broadcaster.publish(.expired(server: serverKey, account: account))
+        publish(.expired(server: serverKey, account: account))
     }
 
     static func account(of item: TokenItem) -> SessionAccount {

@@ -16,6 +16,29 @@ public struct AuthService: TargetType, AccessTokenAuthorizable {
         case refresh(refreshToken: String)
         /// `POST /auth/logout` with either token or both.
         case logout(accessToken: String?, refreshToken: String?)
+
+        /// Which endpoint, without what it carries: for logs, which see only a path.
+        public enum Kind: String, Sendable, CaseIterable {
+            case login, refresh, logout
+
+            /// The endpoint whose path `path` ends with (`/v1/auth/refresh` → `.refresh`), if any.
+            public init?(path: String) {
+                guard let kind = Self.allCases.first(where: { path.hasSuffix($0.path) }) else { return nil }
+                self = kind
+            }
+
+            /// `/auth/login`, `/auth/refresh` or `/auth/logout`.
+            public var path: String { "/auth/" + rawValue }
+        }
+
+        /// Which endpoint this is.
+        public var kind: Kind {
+            switch self {
+            case .login: .login
+            case .refresh: .refresh
+            case .logout: .logout
+            }
+        }
     }
 
     /// The API's base URL, for example `http://127.0.0.1:8080/v1`.
@@ -41,13 +64,7 @@ public struct AuthService: TargetType, AccessTokenAuthorizable {
     public var baseURL: URL { server }
 
     /// `/auth/login`, `/auth/refresh` or `/auth/logout`.
-    public var path: String {
-        switch endpoint {
-        case .login: "/auth/login"
-        case .refresh: "/auth/refresh"
-        case .logout: "/auth/logout"
-        }
-    }
+    public var path: String { endpoint.kind.path }
 
     /// Always `POST`.
     public var method: HTTPMethod { .post }

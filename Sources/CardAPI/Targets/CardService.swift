@@ -31,6 +31,11 @@ public struct CardService: TargetType, AccessTokenAuthorizable {
         case delete(id: String, version: Int?)
         /// `GET /card/{cardId}/image`: the image bytes (not an envelope).
         case image(id: String)
+        /// `PUT /card/{cardId}/image` with `If-Match: "<version>"`: the image file is the raw
+        /// body, streamed from disk, with its sniffed type as `Content-Type`.
+        case replaceImage(id: String, image: ImageFile, version: Int)
+        /// `DELETE /card/{cardId}/image` with `If-Match: "<version>"`.
+        case removeImage(id: String, version: Int)
     }
 
     /// The API's base URL, for example `http://127.0.0.1:8080/v1`.
@@ -62,7 +67,7 @@ public struct CardService: TargetType, AccessTokenAuthorizable {
         case .card(let id), .update(let id, _, _), .delete(let id, _): "/card/\(id)"
         case .create: "/card"
         case .reorder: "/cards"
-        case .image(let id): "/card/\(id)/image"
+        case .image(let id), .replaceImage(let id, _, _), .removeImage(let id, _): "/card/\(id)/image"
         }
     }
 
@@ -71,8 +76,8 @@ public struct CardService: TargetType, AccessTokenAuthorizable {
         switch endpoint {
         case .list, .card, .image: .get
         case .create: .post
-        case .update, .reorder: .put
-        case .delete: .delete
+        case .update, .reorder, .replaceImage: .put
+        case .delete, .removeImage: .delete
         }
     }
 
@@ -85,8 +90,10 @@ public struct CardService: TargetType, AccessTokenAuthorizable {
             if let limit { parameters["limit"] = .int(limit) }
             if let query { parameters["q"] = .string(query) }
             return parameters.isEmpty ? .plain : .parameters(parameters, encoding: .queryString)
-        case .card, .delete, .image:
+        case .card, .delete, .image, .removeImage:
             return .plain
+        case .replaceImage(_, let image, _):
+            return .uploadFile(image.url, contentType: image.format.contentType)
         case .create(let fields, let image):
             var form = MultipartFormData()
             for (name, value) in CardForm.parts(for: fields) { form.append(value, name: name) }
@@ -103,10 +110,11 @@ public struct CardService: TargetType, AccessTokenAuthorizable {
         }
     }
 
-    /// `Accept: application/json`, plus `If-Match` for edits and versioned deletes.
+    /// `Accept: application/json`, plus `If-Match` for edits, image changes and versioned deletes.
     public var headers: Headers {
         switch endpoint {
-        case .update(_, _, let version), .delete(_, .some(let version)):
+        case .update(_, _, let version), .delete(_, .some(let version)), .replaceImage(_, _, let version),
+            .removeImage(_, let version):
             ["Accept": "application/json", "If-Match": EntityTag.make(version: version)]
         case .image:
             ["Accept": "image/png, image/jpeg, application/json"]

@@ -69,8 +69,8 @@ public struct MockServerConfiguration: Codable, Sendable, Equatable {
     public struct Limits: Codable, Sendable, Equatable {
         /// The largest image `POST /card` accepts, in bytes (default 2 MiB).
         public var maxImageBytes: Int
-        /// The largest JSON request body, in bytes (default 64 KiB). A multipart body may be
-        /// at most `maxImageBytes + maxJSONBytes`.
+        /// The largest JSON request body, in bytes (default 64 KiB). A card body may be larger
+        /// by ``keptPropertiesAllowance`` (see ``maxCardJSONBytes`` and ``maxMultipartBytes``).
         public var maxJSONBytes: Int
         /// Failed logins allowed per client address and account in any minute (default 10).
         public var failedLoginsPerMinute: Int
@@ -88,8 +88,20 @@ public struct MockServerConfiguration: Codable, Sendable, Equatable {
             self.refreshesPerMinute = refreshesPerMinute
         }
 
-        /// The largest multipart body `POST /card` reads before answering E08.
-        public var maxMultipartBytes: Int { maxImageBytes + maxJSONBytes }
+        /// Room a card body gets on top of ``maxJSONBytes`` for its kept vCard lines
+        /// (``CardModels/CardFields/vcardProperties``): every line at its longest, at four bytes
+        /// a character, plus 256 bytes of JSON punctuation or part headers per line. Without it a
+        /// card that passes validation (200 lines of 2,000 characters) could not be sent at all.
+        public static let keptPropertiesAllowance =
+            CardLimits.vcardPropertiesMaxCount * (CardLimits.vcardPropertyMaxLength * 4 + 256)
+
+        /// The largest JSON body `PUT /card/{cardId}` reads before answering E08:
+        /// ``maxJSONBytes`` plus ``keptPropertiesAllowance``.
+        public var maxCardJSONBytes: Int { maxJSONBytes + Self.keptPropertiesAllowance }
+
+        /// The largest multipart body `POST /card` reads before answering E08:
+        /// ``maxImageBytes`` plus ``maxCardJSONBytes``.
+        public var maxMultipartBytes: Int { maxImageBytes + maxCardJSONBytes }
 
         enum CodingKeys: String, CodingKey {
             case maxImageBytes, maxJSONBytes, failedLoginsPerMinute, refreshesPerMinute

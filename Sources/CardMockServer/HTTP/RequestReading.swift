@@ -61,6 +61,40 @@ enum RequestReading {
         return data
     }
 
+    /// A raw image body: at most `limit` bytes (E08 as soon as it passes them) that start like
+    /// a PNG or JPEG (E09 as soon as the first eight bytes say otherwise, or when it is empty).
+    /// The type is the one the bytes show, whatever `Content-Type` said.
+    static func collectImage(_ request: Request, limit: Int) async throws(APIError) -> SeedImage {
+        try checkDeclaredLength(request, limit: limit, what: "The image")
+        var data = Data()
+        var sniffed = false
+        do {
+            for try await chunk in request.body {
+                if data.count + chunk.readableBytes > limit {
+                    throw APIError.payloadTooLarge("The image is larger than the limit of \(limit) bytes.")
+                }
+                data.append(contentsOf: chunk.readableBytesView)
+                if !sniffed, data.count >= 8 {
+                    sniffed = true
+                    if CardImageFormat(sniffing: data) == nil { throw notAnImage }
+                }
+            }
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw .badRequest("The request body could not be read.")
+        }
+        guard !data.isEmpty else {
+            throw .unsupportedMediaType("The body is empty: send the PNG or JPEG bytes (DELETE removes the image).")
+        }
+        guard let format = CardImageFormat(sniffing: data) else { throw notAnImage }
+        return SeedImage(contentType: format.contentType, data: data)
+    }
+
+    private static var notAnImage: APIError {
+        .unsupportedMediaType("The image is not a PNG or JPEG file (its first bytes say so, whatever its Content-Type).")
+    }
+
     /// A JSON body decoded as `T`, with decoding problems reported as E01 with `fields`.
     static func decodeJSON<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws(APIError) -> T {
         try requireJSON(request)

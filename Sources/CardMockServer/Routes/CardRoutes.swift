@@ -23,6 +23,8 @@ struct CardRoutes {
             RouteSpec(.put, "card/{cardId}", update),
             RouteSpec(.delete, "card/{cardId}", delete),
             RouteSpec(.get, "card/{cardId}/image", image),
+            RouteSpec(.put, "card/{cardId}/image", replaceImage),
+            RouteSpec(.delete, "card/{cardId}/image", removeImage),
         ]
     }
 
@@ -46,17 +48,6 @@ struct CardRoutes {
         return JSONResponse.success(stored.card, headers: [.eTag: stored.card.entityTag])
     }
 
-    @Sendable func image(_ request: Request, context: Context) async throws -> Response {
-        let stored = try await state.card(userID: try userID(context), id: cardID(context))
-        guard let image = stored.image else {
-            throw APIError(.cardNotFound, message: "This card has no image.")
-        }
-        let headers: HTTPFields = [
-            .contentType: image.contentType, .eTag: stored.card.entityTag, .cacheControl: "private, no-cache",
-        ]
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: image.data)))
-    }
-
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
         let user = try userID(context)
         let upload = try await MultipartCardReader.read(request, limits: limits)
@@ -73,16 +64,8 @@ struct CardRoutes {
         let user = try userID(context)
         let id = try cardID(context)
         _ = try await state.card(userID: user, id: id)
-        let fields = try await Self.decodeFields(request, limit: limits.maxJSONBytes)
-        guard let header = request.headers[.ifMatch] else {
-            throw APIError.badRequest(
-                status: .preconditionRequired,
-                "Send If-Match with the card's ETag (e.g. If-Match: \"3\") so no one's changes are lost.",
-                fields: ["If-Match": "is required"])
-        }
-        guard let precondition = VersionPrecondition(ifMatch: header) else {
-            throw APIError.badRequest("If-Match must be an entity tag such as \"3\".", fields: ["If-Match": "is not an entity tag"])
-        }
+        let fields = try await Self.decodeFields(request, limit: limits.maxCardJSONBytes)
+        let precondition = try Self.requiredPrecondition(request)
         let card = try await state.update(userID: user, id: id, fields: fields, precondition: precondition)
         return JSONResponse.success(card, message: "Card updated", headers: [.eTag: card.entityTag])
     }
@@ -90,13 +73,7 @@ struct CardRoutes {
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
         let user = try userID(context)
         let id = try cardID(context)
-        var precondition = VersionPrecondition.any
-        if let header = request.headers[.ifMatch] {
-            guard let parsed = VersionPrecondition(ifMatch: header) else {
-                throw APIError.badRequest("If-Match must be an entity tag such as \"3\".", fields: ["If-Match": "is not an entity tag"])
-            }
-            precondition = parsed
-        }
+        let precondition = try request.headers[.ifMatch] == nil ? .any : Self.requiredPrecondition(request)
         try await state.delete(userID: user, id: id, precondition: precondition)
         return JSONResponse.success(EmptyPayload(), message: "Card deleted")
     }
@@ -110,14 +87,28 @@ struct CardRoutes {
 
     // MARK: Helpers
 
-    private func userID(_ context: Context) throws(APIError) -> String {
+    func userID(_ context: Context) throws(APIError) -> String {
         guard let userID = context.userID else { throw .accessTokenInvalid("Log in first.") }
         return userID
     }
 
-    private func cardID(_ context: Context) throws(APIError) -> String {
+    func cardID(_ context: Context) throws(APIError) -> String {
         guard let id = context.parameters.get("cardId"), CardIdentifier.isWellFormed(id) else { throw .cardNotFound }
         return id
+    }
+
+    /// The `If-Match` a change needs: 428 E01 when it is missing, E01 when it holds no entity tag.
+    static func requiredPrecondition(_ request: Request) throws(APIError) -> VersionPrecondition {
+        guard let header = request.headers[.ifMatch] else {
+            throw .badRequest(
+                status: .preconditionRequired,
+                "Send If-Match with the card's ETag (e.g. If-Match: \"3\") so no one's changes are lost.",
+                fields: ["If-Match": "is required"])
+        }
+        guard let precondition = VersionPrecondition(ifMatch: header) else {
+            throw .badRequest("If-Match must be an entity tag such as \"3\".", fields: ["If-Match": "is not an entity tag"])
+        }
+        return precondition
     }
 
     private static func integer(

@@ -57,6 +57,26 @@ struct CardBook: Codable, Sendable, Equatable {
         return .success(stored.card)
     }
 
+    /// Replaces a card's image (or removes it, with `nil`) when `precondition` allows its
+    /// current version. The same bytes again, or no image for a card without one, leave the
+    /// card, its version and `updatedAt` as they are.
+    mutating func setImage(
+        _ id: String, ownerID: String, image: SeedImage?, precondition: VersionPrecondition, now: Date
+    ) -> Result<Card, Failure> {
+        guard var stored = card(id, ownerID: ownerID) else { return .failure(.notFound) }
+        guard precondition.allows(stored.card.version) else {
+            return .failure(.versionConflict(current: stored.card.version))
+        }
+        guard stored.image != image else { return .success(stored.card) }
+        stored.image = image
+        stored.card.hasImage = image != nil
+        stored.card.image = image.map { CardImageInfo(contentType: $0.contentType, size: $0.data.count) }
+        stored.card.version += 1
+        stored.card.updatedAt = max(now, stored.card.updatedAt)
+        cards[id] = stored
+        return .success(stored.card)
+    }
+
     /// Deletes a card when `precondition` allows its current version.
     /// - Returns: the deleted card.
     mutating func delete(_ id: String, ownerID: String, precondition: VersionPrecondition) -> Result<Card, Failure> {

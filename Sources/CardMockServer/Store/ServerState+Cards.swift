@@ -36,6 +36,19 @@ extension ServerState {
         return try Self.unwrap(result)
     }
 
+    /// Replaces a card's image, or removes it when `image` is `nil` (E05, E07). The same bytes
+    /// again, or removing an image the card does not have, change nothing.
+    func setImage(userID: String, id: String, image: SeedImage?, precondition: VersionPrecondition) throws(APIError)
+        -> Card
+    {
+        guard CardIdentifier.isWellFormed(id) else { throw .cardNotFound }
+        let now = clock.now
+        let result = try mutate { (data) throws(APIError) in
+            data.cards.setImage(id, ownerID: userID, image: image, precondition: precondition, now: now)
+        }
+        return try Self.unwrap(result)
+    }
+
     /// Deletes a card (E05, E07).
     func delete(userID: String, id: String, precondition: VersionPrecondition) throws(APIError) {
         guard CardIdentifier.isWellFormed(id) else { throw .cardNotFound }

@@ -2,7 +2,7 @@ import CardModels
 
 extension AppState {
     /// Applies `action` and returns the effects to run, in order. Pure: reads no clock, does
-    /// no I/O; time arrives as ``AppAction/tick(now:)`` and results as
+    /// no I/O; time arrives as ``AppAction/tick(now:)`` and outcomes as
     /// ``AppAction/completed(_:_:)``.
     public mutating func reduce(_ action: AppAction) -> [Effect] {
         switch action {
@@ -129,7 +129,7 @@ extension AppState {
         guard yes else { return [] }
         switch question.purpose {
         case .deleteCard(let card):
-            return [request(.deleteCard(id: card.id), .delete(card))]
+            return [call(.deleteCard(id: card.id), route: .list(.delete(card)))]
         case .discardChanges:
             leaveForm()
             return []
@@ -173,14 +173,6 @@ extension AppState {
     /// Shows `text` in the status bar until it expires.
     mutating func showMessage(_ kind: StatusMessage.Kind, _ text: String, topic: StatusMessage.Topic? = nil) {
         message = StatusMessage(kind, text, expires: now + StatusMessage.lifetime(of: kind), topic: topic)
-    }
-
-    /// Registers a request and returns the effect that starts it.
-    mutating func request(_ request: Request, _ purpose: Purpose) -> Effect {
-        let id = RequestID(nextRequestID)
-        nextRequestID += 1
-        pending[id] = PendingRequest(request: request, purpose: purpose)
-        return .perform(id, request)
     }
 
     /// The detail lines of log line `id`, as the log detail page shows them.

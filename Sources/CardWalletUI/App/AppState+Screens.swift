@@ -12,32 +12,31 @@ extension AppState {
         var result: [Effect] = []
         for effect in effects {
             switch effect {
-            case .loadPage(let offset, let limit):
-                result.append(request(.loadCards(offset: offset, limit: limit, query: nil), .loadPage(generation: list.generation)))
+            case .call(let call, let tag):
+                result.append(self.call(call, route: .list(tag)))
             case .open(let card):
                 detail = DetailState(summary: card)
                 screen = .detail
-                result.append(request(.loadCard(id: card.id), .openCard(id: card.id)))
+                result += reduceDetail(.command(.reload))
             case .edit(let card):
-                showMessage(.info, "Loading “\(card.name)” to edit…")
-                result.append(request(.loadCard(id: card.id), .editCard(id: card.id)))
+                // The user may have moved on while the card loaded.
+                guard screen == .list, modal == nil else { break }
+                form = FormState(editing: card, returnsToDetail: false)
+                screen = .form
+                message = nil
             case .add:
                 form = FormState()
                 screen = .form
             case .delete(let card):
                 modal = .confirm(ConfirmState(.deleteCard(card)))
-            case .reorder(let order):
-                if pending.values.contains(where: { $0.purpose == .reorder }) {
-                    queuedReorder = order
-                } else {
-                    result.append(request(.reorderCards(order: order), .reorder))
-                }
             case .logOut:
-                result.append(request(.logOut, .logOut))
+                result.append(call(.logOut, route: .logOut))
             case .quit:
                 result += quit()
-            case .message(let kind, let text):
-                showMessage(kind, text)
+            case .message(let kind, let text, let topic):
+                showMessage(kind, text, topic: topic)
+            case .clearMessage(let topic):
+                if message?.topic == topic { message = nil }
             }
         }
         return result
@@ -56,8 +55,8 @@ extension AppState {
                 screen = .form
             case .delete(let card):
                 modal = .confirm(ConfirmState(.deleteCard(card)))
-            case .reload(let id):
-                result.append(request(.loadCard(id: id), .openCard(id: id)))
+            case .call(let call, let tag):
+                result.append(self.call(call, route: .detail(tag)))
             case .back:
                 self.detail = nil
                 screen = .list
@@ -75,21 +74,26 @@ extension AppState {
         var result: [Effect] = []
         for effect in effects {
             switch effect {
-            case .create(let fields, let imagePath):
+            case .call(let call, let tag):
                 // What the last attempt said is stale now; "saving…" shows instead.
-                message = nil
-                result.append(request(.createCard(fields, imagePath: imagePath), .save))
-            case .update(let id, let fields, let version):
-                message = nil
-                result.append(request(.updateCard(id: id, fields: fields, version: version), .save))
+                if tag == .save { message = nil }
+                result.append(self.call(call, route: .form(tag)))
+            case .saved(let card, let isNew):
+                if isNew {
+                    self.form = nil
+                    detail = DetailState(summary: card.summary, card: card)
+                    screen = .detail
+                    showMessage(.success, "Added “\(card.fields.name)”")
+                } else {
+                    leaveForm()
+                    showMessage(.success, "Saved “\(card.fields.name)”")
+                }
             case .leave(let discarding):
                 if discarding {
                     modal = .confirm(ConfirmState(.discardChanges))
                 } else {
                     leaveForm()
                 }
-            case .fetchServerVersion(let id):
-                result.append(request(.loadCard(id: id), .fetchConflict(id: id)))
             case .message(let kind, let text):
                 showMessage(kind, text)
             }
@@ -103,7 +107,9 @@ extension AppState {
         for effect in effects {
             switch effect {
             case .submit(let server, let email, let password):
-                result.append(request(.logIn(server: server, email: email, password: password), .logIn))
+                result.append(call(.logIn(server: server, email: email, password: password), route: .login))
+            case .loggedIn:
+                if screen == .login { result += enterList() }
             case .quit:
                 result += quit()
             }
@@ -117,8 +123,20 @@ extension AppState {
         self.reauth = reauth
         var result: [Effect] = []
         for effect in effects {
-            if case .submit(let server, let email, let password) = effect {
-                result.append(request(.logIn(server: server, email: email, password: password), .reauth))
+            switch effect {
+            case .submit(let server, let email, let password):
+                result.append(call(.logIn(server: server, email: email, password: password), route: .reauth))
+            case .loggedIn(let email, _):
+                self.reauth = nil
+                if let previous = reauth.previousEmail, previous.lowercased() != email.lowercased() {
+                    showMessage(.info, "Logged in as \(email): showing that account's cards")
+                    result += enterList()
+                } else {
+                    showMessage(.success, "Logged in again; carrying on")
+                    result += reauth.replay.map { call($0.call, route: $0.route) }
+                }
+            case .quit:
+                break
             }
         }
         return result
@@ -164,15 +182,15 @@ extension AppState {
     }
 
     /// Opens the session-expired dialog over the current screen (once), keeping `failed` to
-    /// replay after the login.
-    mutating func openReauth(replaying failed: PendingRequest?) {
+    /// replay after the login. The session's own news says it expired; this changes nothing
+    /// else.
+    mutating func openReauth(replaying failed: PendingCall?) {
         if reauth == nil {
             let server = session.server ?? login.server.text
             let email = session.email ?? login.email.text
             reauth = ReauthState(
                 login: LoginState(server: server, email: email, editable: [.email, .password]),
                 replay: [], previousEmail: session.email)
-            session = .expired(email: email.isEmpty ? nil : email, server: server)
         }
         if let failed { reauth?.replay.append(failed) }
     }

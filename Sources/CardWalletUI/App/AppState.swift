@@ -13,45 +13,21 @@ public struct AppState: Equatable, Sendable {
         case screen, log
     }
 
-    /// Why a request was made, which decides what its result does.
-    public enum Purpose: Equatable, Sendable {
-        case logIn
-        case reauth
-        /// A page for the list as it was at `generation` (stale pages are dropped).
-        case loadPage(generation: Int)
-        case openCard(id: String)
-        case editCard(id: String)
-        case save
-        case delete(CardSummary)
-        case reorder
-        /// The server's version of a card, after a conflict without one.
-        case fetchConflict(id: String)
-        case logOut
-
-        /// Whether the request changes the wallet (a save, a delete, a new order).
-        public var isChange: Bool {
-            switch self {
-            case .save, .delete, .reorder: true
-            default: false
-            }
-        }
-    }
-
-    /// A request in flight and why it was made.
-    public struct PendingRequest: Equatable, Sendable {
+    /// A call in flight and where its result goes.
+    public struct PendingCall: Equatable, Sendable {
         /// What was asked.
-        public var request: Request
-        /// Why, which decides what the result does.
-        public var purpose: Purpose
+        public var call: APICall
+        /// Who gets the result.
+        public var route: CallRoute
     }
 
-    /// The session-expired dialog: a login form over the current screen, and the requests
-    /// that failed with E06, to replay after the login.
+    /// The session-expired dialog: a login form over the current screen, and the calls that
+    /// failed with E06, to replay after the login.
     public struct ReauthState: Equatable, Sendable {
         /// The dialog's login form.
         public var login: LoginState
-        /// The requests that failed with E06, replayed after the login.
-        public var replay: [PendingRequest]
+        /// The calls that failed with E06, replayed after the login.
+        public var replay: [PendingCall]
         /// The account that was logged in, to tell a different login apart.
         public var previousEmail: String?
     }
@@ -62,8 +38,9 @@ public struct AppState: Equatable, Sendable {
     public var height: Int
     /// The time of the last tick.
     public var now: Duration = .zero
-    /// Who is logged in where, as the status bar shows it.
-    public var session: SessionStatus = .loggedOut
+    /// Who is logged in where, as the status bar shows it. Written only by the session's own
+    /// news (``AppAction/session(_:)``).
+    public private(set) var session: SessionStatus = .loggedOut
     /// The screen under any dialog.
     public var screen: Screen = .login
     /// The login screen's form.
@@ -84,13 +61,10 @@ public struct AppState: Equatable, Sendable {
     public var focus: Focus = .screen
     /// The status bar's short-lived message.
     public var message: StatusMessage?
-    /// Requests in flight, by id (the spinner turns while there are any).
-    public var pending: [RequestID: PendingRequest] = [:]
-    /// The id the next request gets.
-    public var nextRequestID = 1
-    /// The newest wallet order, waiting for the reorder in flight to finish: reorders go one at
-    /// a time, so the server cannot apply an older order after a newer one.
-    public var queuedReorder: [String]?
+    /// Calls in flight, by id (the spinner turns while there are any).
+    public var pending: [CallID: PendingCall] = [:]
+    /// The id the next call gets.
+    public var nextCallID = 1
     /// Set once the user quits; the runner stops.
     public var isQuitting = false
     /// The local time zone's offset, for the log pane's clock (no time zone is read here).
@@ -119,13 +93,13 @@ public struct AppState: Equatable, Sendable {
         self.utcOffsetSeconds = utcOffsetSeconds
     }
 
-    /// Whether any request is in flight (the spinner turns).
+    /// Whether any call is in flight (the spinner turns).
     public var isBusy: Bool { !pending.isEmpty }
 
     /// How many of the user's changes are on their way to the server: saves, deletes and new
     /// wallet orders in flight or queued. Quitting waits for them.
     public var pendingChanges: Int {
-        pending.values.filter(\.purpose.isChange).count + (queuedReorder == nil ? 0 : 1)
+        pending.values.filter(\.call.isChange).count + (list.queuedReorder == nil ? 0 : 1)
     }
 
     /// The frame of the spinner, from the time.
@@ -134,6 +108,21 @@ public struct AppState: Equatable, Sendable {
     /// What ticks can change on screen: a redraw is needed only when this changes.
     public var timedAppearance: TimedAppearance {
         TimedAppearance(spinner: isBusy ? spinnerFrame % Self.spinner.count : nil, message: message)
+    }
+
+    /// Follows the session's own news: the one writer of ``session``.
+    mutating func sessionChanged(_ status: SessionStatus) -> [Effect] {
+        session = status
+        switch status {
+        case .loggedIn:
+            // A session restored from the token store: skip the login form.
+            if screen == .login, !login.isSubmitting { return enterList() }
+        case .expired:
+            if screen != .login { openReauth(replaying: nil) }
+        case .refreshing, .loggedOut:
+            break
+        }
+        return []
     }
 
     /// The spinner's frames.

@@ -9,10 +9,10 @@ public enum AppAction: Equatable, Sendable {
     /// Time passed: `now` is the time since the program started (drives the spinner and the
     /// expiry of status messages; reducers never read a clock).
     case tick(now: Duration)
-    /// A request made by ``Effect/perform(_:_:)`` finished.
-    case completed(RequestID, Result<Response, UIFailure>)
-    /// The session changed (from the session's state stream).
+    /// A call made by ``Effect/perform(_:_:)`` finished.
+    case completed(CallID, APIOutcome)
+    /// The session changed: the only writer of ``AppState/session``.
     case session(SessionStatus)
-    /// A network exchange was logged (from the logger plugin's event stream).
+    /// A network exchange (or a note of the app's own) was logged.
     case log(LogLine)
 }

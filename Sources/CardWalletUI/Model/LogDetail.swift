@@ -1,17 +1,41 @@
-import Networking
+import Synchronization
 
 /// The detail lines of a log line (headers with tokens as `<private>`, body excerpt), kept as
 /// what they are made from and built only when read: a person opens one line's detail in
 /// hundreds, so the pane does not format every request's headers and body up front.
 ///
-/// Two details are equal when they come from the same source (the same event, or the same
-/// lines) and are cut the same way, which is what building them would give.
+/// The glue says how to build them (a closure over its own record of the exchange); the UI
+/// never sees what they are made from. Two details are equal when they come from the same
+/// source (the same builder, or the same lines) and are cut the same way.
 public struct LogDetail: Equatable, Sendable {
+    /// Builds the lines once, then keeps them; compared by identity.
+    private final class Builder: Sendable {
+        let build: @Sendable () -> [String]
+        let built = Mutex<[String]?>(nil)
+
+        init(_ build: @escaping @Sendable () -> [String]) { self.build = build }
+
+        var lines: [String] {
+            if let lines = built.withLock({ $0 }) { return lines }
+            let lines = build()
+            built.withLock { $0 = lines }
+            return lines
+        }
+    }
+
     private enum Source: Equatable, Sendable {
         /// Lines given as they are.
         case lines([String])
-        /// A network event (already redacted by the logger plugin), formatted on demand.
-        case event(NetworkEvent)
+        /// Lines built on demand.
+        case builder(Builder)
+
+        static func == (lhs: Source, rhs: Source) -> Bool {
+            switch (lhs, rhs) {
+            case (.lines(let left), .lines(let right)): left == right
+            case (.builder(let left), .builder(let right)): left === right
+            default: false
+            }
+        }
     }
 
     /// How lines are cut when built: at most `lines` lines of at most `length` characters each.
@@ -28,18 +52,17 @@ public struct LogDetail: Equatable, Sendable {
         source = .lines(lines)
     }
 
-    /// A detail built from `event` when read, by ``NetworkEventFormatter/detailLines(_:includingLine:)``
-    /// without its one-line form (the pane's line shows that).
-    public init(event: NetworkEvent) {
-        source = .event(event)
+    /// A detail built by `build` the first time it is read (from any thread), then kept.
+    public init(building build: @escaping @Sendable () -> [String]) {
+        source = .builder(Builder(build))
     }
 
-    /// The lines, built now (each read builds them again: read once and keep the result).
+    /// The lines, cut to the limit.
     public var lines: [String] {
         let lines: [String]
         switch source {
         case .lines(let given): lines = given
-        case .event(let event): lines = NetworkEventFormatter().detailLines(event, includingLine: false)
+        case .builder(let builder): lines = builder.lines
         }
         guard let limit else { return lines }
         return Self.cut(lines, to: limit)
@@ -50,7 +73,7 @@ public struct LogDetail: Equatable, Sendable {
         var detail = self
         switch source {
         case .lines(let given): detail.source = .lines(Self.cut(given, to: limit))
-        case .event: detail.limit = limit
+        case .builder: detail.limit = limit
         }
         return detail
     }

@@ -1,4 +1,4 @@
-/// The session as the status bar shows it; the glue forwards the session's state stream here
+/// The session as the status bar shows it; the glue reports the session's changes here
 /// as ``AppAction/session(_:)``.
 public enum SessionStatus: Equatable, Sendable {
     /// No tokens.

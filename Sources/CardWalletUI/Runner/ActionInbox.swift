@@ -1,35 +1,87 @@
 import Synchronization
 
-/// Where actions from other threads wait for the main loop: request results, log lines,
-/// session news. Safe to use from anywhere; the main loop drains it every turn.
+/// News that becomes actions only when the main loop takes it: a producer on a hot path (a
+/// request's task recording a log event) hands over what it has, and the loop does the work of
+/// making actions (redacting, formatting) on its own time.
+public protocol InboxItem: Sendable {
+    /// Appends the actions this item stands for, in order. Runs on the main loop.
+    func actions(into actions: inout [AppAction])
+}
+
+/// The one ordered channel from the rest of the program to the main loop: call results, log
+/// lines and session news, in the order they were sent. Safe to use from any thread; the main
+/// loop drains it every turn.
 ///
-/// An inbox made with a `wake` function calls it after each ``send(_:)``, so a loop waiting for
-/// a key (``TerminalBackend/nextEvent(timeoutMilliseconds:)``) stops waiting and paints the
-/// result at once instead of at the end of its key timeout.
+/// Whoever sends after something happened sends after its causes: a refresh's exchange is
+/// logged (sent here by the logger plugin) before the session publishes the state it caused
+/// (sent here by the session), from the same task, so the loop sees them in that order.
+///
+/// The inbox wakes the loop (``TerminalBackend/waker``) when it goes from empty to not empty,
+/// so a loop waiting for a key paints news at once, and a burst of news costs one wake-up.
 public final class ActionInbox: Sendable {
-    private let queue = Mutex<[AppAction]>([])
-    private let wake: (@Sendable () -> Void)?
+    private enum Entry: Sendable {
+        case action(AppAction)
+        case item(any InboxItem)
+    }
+
+    private struct State {
+        var queue: [Entry] = []
+        var wake: (@Sendable () -> Void)?
+    }
+
+    private let state: Mutex<State>
 
     /// An empty inbox.
     ///
-    /// - Parameter wake: Called from the sending thread after every ``send(_:)``; usually a
-    ///   backend's ``TerminalBackend/waker``. It must be cheap and must not block.
+    /// - Parameter wake: Called from the sending thread when the inbox stops being empty;
+    ///   usually a backend's ``TerminalBackend/waker`` (see ``setWake(_:)``). It must be cheap
+    ///   and must not block.
     public init(wake: (@Sendable () -> Void)? = nil) {
-        self.wake = wake
+        state = Mutex(State(wake: wake))
     }
 
-    /// Queues `action` for the main loop and wakes the loop.
+    /// Wakes the loop with `wake` from now on (the runner sets its backend's waker here).
+    public func setWake(_ wake: (@Sendable () -> Void)?) {
+        state.withLock { $0.wake = wake }
+    }
+
+    /// Queues `action` for the main loop.
     public func send(_ action: AppAction) {
-        queue.withLock { $0.append(action) }
+        enqueue(.action(action))
+    }
+
+    /// Queues `item`, made into actions when the loop drains it.
+    public func send(_ item: some InboxItem) {
+        enqueue(.item(item))
+    }
+
+    private func enqueue(_ entry: Entry) {
+        let wake = state.withLock { state -> (@Sendable () -> Void)? in
+            state.queue.append(entry)
+            return state.queue.count == 1 ? state.wake : nil
+        }
         wake?()
     }
 
-    /// Takes every queued action, oldest first.
+    /// Whether nothing waits.
+    public var isEmpty: Bool { state.withLock { $0.queue.isEmpty } }
+
+    /// Takes everything queued, oldest first, as actions (items are made into actions here,
+    /// outside the lock, so senders never wait for that).
     public func drain() -> [AppAction] {
-        queue.withLock { queue in
-            let actions = queue
-            queue.removeAll(keepingCapacity: true)
-            return actions
+        let entries = state.withLock { state in
+            let entries = state.queue
+            state.queue.removeAll(keepingCapacity: true)
+            return entries
         }
+        var actions: [AppAction] = []
+        actions.reserveCapacity(entries.count)
+        for entry in entries {
+            switch entry {
+            case .action(let action): actions.append(action)
+            case .item(let item): item.actions(into: &actions)
+            }
+        }
+        return actions
     }
 }

@@ -5,21 +5,20 @@
 /// ``TerminalBackend/waker``), so results are painted as soon as they come.
 ///
 /// ```swift
-/// let runner = AppRunner(state: AppState(server: url), backend: terminal) { request in
-///     await glue.perform(request)           // CardAPI → Result<Response, UIFailure>
+/// let inbox = ActionInbox()                   // the glue's sink writes log lines and session news here
+/// let runner = AppRunner(state: AppState(server: url), backend: terminal, inbox: inbox) { call in
+///     await glue.perform(call)                // CardAPI → Result<APIResult, UIFailure>
 /// }
-/// runner.listen(to: logLines)                 // AsyncStream<AppAction> of .log(…)
-/// runner.listen(to: sessionChanges)           // AsyncStream<AppAction> of .session(…)
 /// let finalState = await runner.run()         // returns after `q`; the terminal is restored
 /// ```
 @MainActor
 public final class AppRunner {
-    /// Performs one request; runs off the main actor, as a task per request.
-    public typealias Performer = @Sendable (Request) async -> Result<Response, UIFailure>
+    /// Performs one call; runs off the main actor, as a task per call.
+    public typealias Performer = @Sendable (APICall) async -> APIOutcome
 
     /// The state as of the last turn.
     public private(set) var state: AppState
-    /// Send actions here from any thread (or use ``listen(to:)``); each one wakes the loop.
+    /// The one ordered channel to the loop: send actions here from any thread.
     public let inbox: ActionInbox
     /// How many frames were handed to the backend (for tests and benchmarks).
     public private(set) var framesPresented = 0
@@ -28,8 +27,7 @@ public final class AppRunner {
     private let perform: Performer
     private let uptime: () -> Duration
     private let pollMilliseconds: Int
-    private var requests: [RequestID: Task<Void, Never>] = [:]
-    private var listeners: [Task<Void, Never>] = []
+    private var calls: [CallID: Task<Void, Never>] = [:]
     private var started = false
 
     /// A loop over `backend`, starting from `state`.
@@ -40,15 +38,18 @@ public final class AppRunner {
     ///   - clock: Time for ticks (spinner, message expiry); tests pass their own.
     ///   - pollMilliseconds: How long one turn waits for a key when nothing arrives in the
     ///     inbox: the rate of clock ticks (spinner, message expiry) while idle.
-    ///   - perform: Performs a request through CardAPI and maps its errors to ``UIFailure``.
+    ///   - inbox: The channel the glue writes into (results go there too); the runner makes
+    ///     it wake `backend`.
+    ///   - perform: Performs a call through CardAPI and maps its errors to ``UIFailure``.
     public init<C: Clock>(
         state: AppState, backend: any TerminalBackend, clock: C, pollMilliseconds: Int = 50,
-        perform: @escaping Performer
+        inbox: ActionInbox = ActionInbox(), perform: @escaping Performer
     ) where C.Duration == Duration {
         let start = clock.now
         self.state = state
         self.backend = backend
-        self.inbox = ActionInbox(wake: backend.waker)
+        inbox.setWake(backend.waker)
+        self.inbox = inbox
         self.perform = perform
         self.pollMilliseconds = max(0, pollMilliseconds)
         self.uptime = { start.duration(to: clock.now) }
@@ -56,17 +57,12 @@ public final class AppRunner {
 
     /// A loop over `backend` timed by the continuous clock.
     public convenience init(
-        state: AppState, backend: any TerminalBackend, pollMilliseconds: Int = 50, perform: @escaping Performer
+        state: AppState, backend: any TerminalBackend, pollMilliseconds: Int = 50, inbox: ActionInbox = ActionInbox(),
+        perform: @escaping Performer
     ) {
-        self.init(state: state, backend: backend, clock: ContinuousClock(), pollMilliseconds: pollMilliseconds, perform: perform)
-    }
-
-    /// Forwards every action of `actions` (log lines, session news) to the loop until it ends.
-    public func listen(to actions: AsyncStream<AppAction>) {
-        let inbox = inbox
-        listeners.append(Task.detached {
-            for await action in actions { inbox.send(action) }
-        })
+        self.init(
+            state: state, backend: backend, clock: ContinuousClock(), pollMilliseconds: pollMilliseconds, inbox: inbox,
+            perform: perform)
     }
 
     /// Runs until the user quits, then cancels what is in flight and restores the terminal.
@@ -97,7 +93,7 @@ public final class AppRunner {
                 }
             }
             for action in inbox.drain() {
-                if case .completed(let id, _) = action { requests[id] = nil }
+                if case .completed(let id, _) = action { calls[id] = nil }
                 apply(action)
             }
             apply(.tick(now: uptime()))
@@ -133,7 +129,7 @@ public final class AppRunner {
             if state.isQuitting { break }
         }
         for action in inbox.drain() {
-            if case .completed(let id, _) = action { requests[id] = nil }
+            if case .completed(let id, _) = action { calls[id] = nil }
             apply(action)
             changed = true
         }
@@ -144,12 +140,11 @@ public final class AppRunner {
         return !state.isQuitting
     }
 
-    /// Cancels requests and listeners, and restores the terminal. `run()` calls it.
+    /// Cancels the calls in flight and restores the terminal. `run()` calls it.
     public func finish() {
-        for task in requests.values { task.cancel() }
-        requests = [:]
-        for task in listeners { task.cancel() }
-        listeners = []
+        for task in calls.values { task.cancel() }
+        calls = [:]
+        inbox.setWake(nil)
         backend.restore()
     }
 
@@ -157,12 +152,12 @@ public final class AppRunner {
     public func apply(_ action: AppAction) {
         for effect in state.reduce(action) {
             switch effect {
-            case .perform(let id, let request):
+            case .perform(let id, let call):
                 let perform = perform
                 let inbox = inbox
-                requests[id] = Task.detached {
-                    let result = await perform(request)
-                    inbox.send(.completed(id, result))
+                calls[id] = Task.detached {
+                    let outcome = await perform(call)
+                    inbox.send(.completed(id, outcome))
                 }
             case .redraw:
                 backend.requestFullRepaint()

@@ -2,15 +2,16 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Records every exchange as typed, redacted ``NetworkEvent``s: for a log pane (subscribe with
-/// ``events()``), a log file, or swift-log. It never prints.
+/// Records every exchange as typed, redacted ``NetworkEvent``s: for a log pane or a log file
+/// (through the ``NetworkEventSink`` it is given), ``recent()``, or swift-log. It never prints.
 ///
 /// One instance can serve several providers. Redaction is on by default (see ``Redaction``).
+/// On the request path the plugin only captures (cheap copies of the request or response); the
+/// redacted event is built when someone reads ``RecordedEvent/event``.
 ///
 /// ```swift
-/// let logger = LoggerPlugin(configuration: .init(tagExtractor: .jsonField("errorCode")))
+/// let logger = LoggerPlugin(configuration: .init(tagExtractor: .jsonField("errorCode")), sink: pane)
 /// let provider = Provider<CardService>(transport: transport, plugins: [logger])
-/// Task { for await event in logger.events() { pane.append(formatter.line(event)) } }
 /// ```
 public final class LoggerPlugin: Plugin {
     /// What is recorded and how much is kept.
@@ -19,21 +20,13 @@ public final class LoggerPlugin: Plugin {
         public var redaction: Redaction
         /// The most body bytes shown in a preview. Default: 4096.
         public var bodyPreviewLimit: Int
-        /// How many events ``recent()`` keeps. Default: 500.
+        /// How many events ``recent()`` keeps; 0 keeps none (a sink that keeps its own lines
+        /// needs no second copy). Default: 500.
         public var recentCapacity: Int
-        /// How many undelivered events each ``events()`` stream buffers before dropping the
-        /// oldest, so a slow subscriber never grows memory without bound. Default: 1000.
-        public var subscriberBufferSize: Int
         /// Picks a short tag out of responses, or `nil` (the default) for none.
         public var tagExtractor: TagExtractor?
         /// Whether ``NetworkEvent/Kind/created`` events are recorded. Default: `true`.
         public var recordsCreated: Bool
-        /// How long events may wait to be handed to ``events()`` subscribers: a background task
-        /// redacts and delivers them in batches, so a busy client wakes a subscriber once per
-        /// interval instead of once per event, and never pays for redaction itself. `.zero`
-        /// redacts and hands over each event at once, on the request path. ``recent()`` and the
-        /// swift-log bridge are never delayed. Default: 20 ms.
-        public var deliveryInterval: Duration
         /// The wall clock for timestamps. Default: `Date.init`.
         public var now: @Sendable () -> Date
 
@@ -42,19 +35,15 @@ public final class LoggerPlugin: Plugin {
             redaction: Redaction = .default,
             bodyPreviewLimit: Int = 4096,
             recentCapacity: Int = 500,
-            subscriberBufferSize: Int = 1000,
             tagExtractor: TagExtractor? = nil,
             recordsCreated: Bool = true,
-            deliveryInterval: Duration = .milliseconds(20),
             now: @escaping @Sendable () -> Date = Date.init
         ) {
             self.redaction = redaction
             self.bodyPreviewLimit = max(0, bodyPreviewLimit)
-            self.recentCapacity = recentCapacity
-            self.subscriberBufferSize = max(1, subscriberBufferSize)
+            self.recentCapacity = max(0, recentCapacity)
             self.tagExtractor = tagExtractor
             self.recordsCreated = recordsCreated
-            self.deliveryInterval = max(.zero, deliveryInterval)
             self.now = now
         }
     }
@@ -65,15 +54,11 @@ public final class LoggerPlugin: Plugin {
     }
 
     struct State {
-        var recent: RingBuffer<LoggedEntry>
-        var subscribers: [UInt64: AsyncStream<NetworkEvent>.Continuation] = [:]
-        var nextSubscriber: UInt64 = 0
+        var recent: RingBuffer<RecordedEvent>
         var nextEventID: UInt64 = 0
         var started: [AttemptKey: ContinuousClock.Instant] = [:]
-        var undelivered: [LoggedEntry] = []
-        var deliveryScheduled = false
         /// Entries pushed out of the ring, released together off the request path.
-        var evicted: [LoggedEntry] = []
+        var evicted: [RecordedEvent] = []
     }
 
     /// How many evicted entries are released at once, in the background.
@@ -81,46 +66,35 @@ public final class LoggerPlugin: Plugin {
 
     /// The configuration.
     public let configuration: Configuration
+    /// Where every recorded event goes, in order, or `nil`.
+    public let sink: (any NetworkEventSink)?
     let state: Mutex<State>
-    /// Held while events are handed over, so two deliveries never interleave.
-    private let delivering = Mutex(())
     let materializer: EventMaterializer
     private let keptBodyBytes: Int
     private let logger: Logger?
     private let formatter: NetworkEventFormatter
 
-    /// A logger plugin; `logger`, if given, also receives every event as a formatted line
-    /// with metadata (see ``NetworkEvent/logLevel``).
+    /// A logger plugin.
+    ///
+    /// - Parameters:
+    ///   - configuration: What is recorded and kept.
+    ///   - logger: Also receives every event as a formatted line with metadata, at
+    ///     ``NetworkEvent/logLevel`` (events below its level are never built for it).
+    ///   - formatter: Formats the lines `logger` receives.
+    ///   - sink: Receives every event, synchronously and in order (see ``NetworkEventSink``).
     public init(
         configuration: Configuration = Configuration(),
         logger: Logger? = nil,
-        formatter: NetworkEventFormatter = NetworkEventFormatter()
+        formatter: NetworkEventFormatter = NetworkEventFormatter(),
+        sink: (any NetworkEventSink)? = nil
     ) {
         self.configuration = configuration
+        self.sink = sink
         self.state = Mutex(State(recent: RingBuffer(capacity: configuration.recentCapacity)))
         self.materializer = EventMaterializer(configuration: configuration)
-        self.keptBodyBytes = LoggedEntry.keptBodyBytes(previewLimit: configuration.bodyPreviewLimit)
+        self.keptBodyBytes = RecordedEvent.keptBodyBytes(previewLimit: configuration.bodyPreviewLimit)
         self.logger = logger
         self.formatter = formatter
-    }
-
-    /// A new stream of every event recorded from now on; call once per subscriber. The stream
-    /// ends when the subscriber's task is cancelled or the stream is dropped.
-    ///
-    /// Events are redacted and handed over in batches by a background task (see
-    /// ``Configuration/deliveryInterval``), so the requests being logged never wait for them.
-    public func events() -> AsyncStream<NetworkEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: NetworkEvent.self, bufferingPolicy: .bufferingNewest(configuration.subscriberBufferSize))
-        let id = state.withLock { state -> UInt64 in
-            state.nextSubscriber += 1
-            state.subscribers[state.nextSubscriber] = continuation
-            return state.nextSubscriber
-        }
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
-        }
-        return stream
     }
 
     /// The most recent events, oldest first (at most ``Configuration/recentCapacity``).
@@ -128,88 +102,41 @@ public final class LoggerPlugin: Plugin {
         state.withLock { $0.recent.elements }.map(\.event)
     }
 
-    /// The number of live ``events()`` subscribers.
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
-
     /// Forgets the recent events.
     public func clearRecent() {
         state.withLock { $0.recent.removeAll() }
     }
 
-    /// Stores a capture, hands it to every subscriber (now, or with the next delivery), and
-    /// logs it if a logger wants it.
-    func record(_ capture: LoggedEntry.Capture) {
+    /// Stores a capture in the ring, hands it to the sink, and logs it if the logger wants it.
+    ///
+    /// The sink is called under the plugin's lock, so it receives events in the order of their
+    /// ids even when many requests record at once (its ``NetworkEventSink/record(_:)`` is an
+    /// append, so the lock is held no longer for it).
+    func record(_ capture: RecordedEvent.Capture) {
         let timestamp = configuration.now()
-        let interval = configuration.deliveryInterval
-        let (entry, evicted, scheduleDelivery) = state.withLock { state -> (LoggedEntry, [LoggedEntry], Bool) in
+        let keepsRecent = configuration.recentCapacity > 0
+        let sink = sink
+        let (entry, evicted) = state.withLock { state -> (RecordedEvent, [RecordedEvent]) in
             state.nextEventID += 1
-            let entry = LoggedEntry(
+            let entry = RecordedEvent(
                 id: state.nextEventID, timestamp: timestamp, capture: capture, materializer: materializer)
-            var evicted: [LoggedEntry] = []
-            if let old = state.recent.append(entry) {
+            var evicted: [RecordedEvent] = []
+            if keepsRecent, let old = state.recent.append(entry) {
                 state.evicted.append(old)
                 if state.evicted.count >= Self.releaseBatchSize {
                     swap(&evicted, &state.evicted)
                     state.evicted.reserveCapacity(Self.releaseBatchSize)
                 }
             }
-            guard !state.subscribers.isEmpty else { return (entry, evicted, false) }
-            if interval == .zero {
-                let event = entry.event
-                for continuation in state.subscribers.values { continuation.yield(event) }
-                return (entry, evicted, false)
-            }
-            if state.undelivered.count >= configuration.subscriberBufferSize { state.undelivered.removeFirst() }
-            state.undelivered.append(entry)
-            guard !state.deliveryScheduled else { return (entry, evicted, false) }
-            state.deliveryScheduled = true
-            return (entry, evicted, true)
+            sink?.record(entry)
+            return (entry, evicted)
         }
         if !evicted.isEmpty {
             // Freeing an exchange captured hundreds of requests ago touches memory long gone
             // from the cache (a dozen objects per response): do it off the request path.
             Task.detached(priority: .background) { withExtendedLifetime(evicted) {} }
         }
-        if scheduleDelivery {
-            Task { [weak self] in
-                try? await Task.sleep(for: interval)
-                self?.deliver()
-            }
-        }
         if let logger, logger.logLevel <= capture.logLevel { logger.log(entry.event, formatter: formatter) }
-    }
-
-    /// Hands every event recorded so far to the ``events()`` subscribers now rather than with
-    /// the next batch (see ``Configuration/deliveryInterval``), and returns once they have them.
-    ///
-    /// Call it before telling anyone about something an exchange caused, so that its events come
-    /// first: `CardSession` does before publishing a session change. Cheap when nothing waits.
-    public func flush() {
-        // Scheduled means events wait or a delivery is handing them over: join it.
-        guard state.withLock({ $0.deliveryScheduled }) else { return }
-        deliver()
-    }
-
-    /// Builds every undelivered event and hands it to every subscriber, outside the state lock
-    /// so recording never waits for it; the scheduled flag stays set until nothing is left, and
-    /// one delivery runs at a time (a flush and the scheduled delivery may meet), which keeps
-    /// order.
-    private func deliver() {
-        delivering.withLock { _ in
-            while true {
-                let (entries, subscribers) = state.withLock { state in
-                    let entries = state.undelivered
-                    state.undelivered.removeAll(keepingCapacity: true)
-                    if entries.isEmpty { state.deliveryScheduled = false }
-                    return (entries, Array(state.subscribers.values))
-                }
-                guard !entries.isEmpty else { return }
-                for entry in entries {
-                    let event = entry.event
-                    for continuation in subscribers { continuation.yield(event) }
-                }
-            }
-        }
     }
 
     // MARK: Plugin hooks
@@ -217,7 +144,7 @@ public final class LoggerPlugin: Plugin {
     /// Records `created`.
     public func prepare(_ request: Request, target: any TargetType) -> Request {
         if configuration.recordsCreated {
-            record(.request(.created, LoggedEntry.trimmed(request, to: keptBodyBytes), bodyLength: request.body.length))
+            record(.request(.created, RecordedEvent.trimmed(request, to: keptBodyBytes), bodyLength: request.body.length))
         }
         return request
     }
@@ -226,7 +153,7 @@ public final class LoggerPlugin: Plugin {
     public func willSend(_ request: Request, target: any TargetType) {
         let now = ContinuousClock.now
         state.withLock { $0.started[AttemptKey(request: request.id, attempt: request.attempt)] = now }
-        record(.request(.sent, LoggedEntry.trimmed(request, to: keptBodyBytes), bodyLength: request.body.length))
+        record(.request(.sent, RecordedEvent.trimmed(request, to: keptBodyBytes), bodyLength: request.body.length))
     }
 
     /// Records `received` (any status) or `failed`.
@@ -239,7 +166,7 @@ public final class LoggerPlugin: Plugin {
         case .success(let response), .failure(.unacceptableStatus(let response)):
             record(
                 .response(
-                    LoggedEntry.trimmed(response, to: keptBodyBytes), byteCount: response.byteCount, duration: duration)
+                    RecordedEvent.trimmed(response, to: keptBodyBytes), byteCount: response.byteCount, duration: duration)
             )
         case .failure(let error):
             // Failures are rare: build the event now rather than keep the error alive.

@@ -1,100 +1,69 @@
 import AsyncHTTPClient
 import CardAPI
+import CardWalletLive
 import CardWalletUI
+import Dispatch
 import Foundation
 import Networking
 import Synchronization
 import TokenStore
 
-/// A `CardAPIClient` built the way the TUI builds one (`LiveClient.make` with `TerminalApp`'s
-/// settings): a `LoggerPlugin` with the `errorCode` tag extractor that hands events over in 20 ms
-/// batches and records no `created` events,
-/// and a subscriber draining `events()` through `LiveFeeds.logActions` into log lines, as the
-/// log pane does. Close it with ``close()``.
+/// A `CardAPIClient` built the way the TUI builds one (`LiveClient.makeForTerminal` with the
+/// default `ClientSettings`): a `LoggerPlugin` with the `errorCode` tag extractor, no `created`
+/// events and no ring of recent events, writing into a `LiveEventSink` — the one ordered
+/// channel — whose inbox a thread of its own drains as the TUI's main loop does (woken when the
+/// inbox stops being empty, making every log line). Close it with ``close()``.
 final class AppClient: Sendable {
     /// The client.
     let client: CardAPIClient
     /// The logger plugin every request goes through.
     let log: LoggerPlugin
-    private let pane: Task<Int, Never>
-    /// Log lines the pane has made so far, and how many the requests sent so far will make.
-    private let lines = LineCounts()
-    private let hasPane: Bool
+    private let pane: Pane?
 
-    /// The client settings' defaults (`ClientSettings.defaults` in the `cardwallet` target).
-    enum Defaults {
-        static let connectTimeout: Duration = .seconds(10)
-        static let requestTimeout: Duration = .seconds(60)
-        static let refreshMargin: Duration = .seconds(30)
-        static let logBodyPreviewBytes = 4096
-        /// `TerminalApp.logDelivery`: the TUI's plugin delivers events in 20 ms batches.
-        static let logDelivery: Duration = .milliseconds(20)
-    }
+    /// The settings the TUI starts with.
+    static let settings = ClientSettings.defaults
 
     /// A client on `transport` for `server`, with tokens in `store`, judging expiry by `wallClock`;
-    /// without `logPane`, nothing subscribes to the plugin's events (to tell the plugin's cost
-    /// from the pane's).
+    /// without `logPane`, the plugin has no sink (to tell the plugin's cost from the pane's).
     init(
         server: URL, store: TokenStore, transport: any Transport, wallClock: any SessionClock = SystemSessionClock(),
         logPane: Bool = true
     ) {
+        let pane = logPane ? Pane() : nil
         let log = LoggerPlugin(
-            configuration: LoggerPlugin.Configuration(
-                bodyPreviewLimit: Defaults.logBodyPreviewBytes, tagExtractor: .jsonField("errorCode"),
-                recordsCreated: false, deliveryInterval: Defaults.logDelivery))
+            configuration: LiveClient.loggerConfiguration(
+                for: Self.settings, recordsCreated: LiveClient.terminalRecordsCreated, recentCapacity: 0),
+            sink: pane?.sink)
         self.log = log
-        hasPane = logPane
+        self.pane = pane
         client = CardAPIClient(
-            configuration: CardAPIConfiguration(
-                server: server, session: SessionPolicy(refreshMargin: Defaults.refreshMargin),
-                requestTimeout: Defaults.requestTimeout),
+            configuration: LiveClient.apiConfiguration(server: server, settings: Self.settings),
             tokenStore: store, transport: transport, plugins: [log], wallClock: wallClock)
-        guard logPane else {
-            pane = Task { 0 }
-            return
-        }
-        let actions = LiveFeeds.logActions(from: log.events(), lines: LogLineMaker())
-        let counts = lines
-        pane = Task {
-            var lines = 0
-            for await action in actions {
-                if case .log = action {
-                    lines += 1
-                    counts.made.add(1, ordering: .releasing)
-                }
-            }
-            return lines
-        }
+        if let pane { client.session.report(to: pane.sink) }
     }
 
     /// Makes the log pane catch up with `requests` more requests (two lines each: sent and
     /// received), so a timed block pays for its own log work instead of the next block paying
-    /// for it: hands the plugin's batch over at once and waits (yielding) until the pane has
-    /// made those lines, or 5 s have passed.
+    /// for it: waits (yielding) until the pane has made those lines, or 5 s have passed.
     func settle(after requests: Int) async {
-        log.flush()
-        guard hasPane else { return }
-        let owed = lines.owed.add(2 * requests, ordering: .relaxed).newValue
+        guard let pane else { return }
+        let owed = pane.owed.add(2 * requests, ordering: .relaxed).newValue
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(5)
-        while lines.made.load(ordering: .acquiring) < owed, clock.now < deadline {
+        while pane.made.load(ordering: .acquiring) < owed, clock.now < deadline {
             await Task.yield()
         }
     }
 
-    /// Stops the log pane's subscriber and returns how many lines it made.
+    /// Stops the log pane's thread and returns how many lines it made.
     func close() async -> Int {
-        pane.cancel()
-        return await pane.value
+        guard let pane else { return 0 }
+        return await pane.stop()
     }
 
     /// The transport configuration `LiveClient.make` derives from the default settings.
     static var transportConfiguration: LiveTransport.Configuration {
-        var configuration = LiveTransport.Configuration()
-        configuration.connectTimeout = Defaults.connectTimeout
-        configuration.readTimeout = min(configuration.readTimeout, Defaults.requestTimeout)
-        configuration.requestTimeout = Defaults.requestTimeout
-        return configuration
+        LiveClient.transportConfiguration(for: settings)
     }
 
     /// An `HTTPClient` configured exactly as `LiveTransport(configuration:)` configures its own,
@@ -112,8 +81,46 @@ final class AppClient: Sendable {
     }
 }
 
-/// The log pane's progress: lines made, and lines the requests sent so far will make.
-private final class LineCounts: Sendable {
+/// The TUI's main loop as far as the log pane goes: a thread blocked until the inbox wakes it,
+/// then draining it (which makes the log lines).
+private final class Pane: Sendable {
+    let sink: LiveEventSink
     let made = Atomic<Int>(0)
     let owed = Atomic<Int>(0)
+    private let wakeUp = DispatchSemaphore(value: 0)
+    private let stopping = Atomic<Bool>(false)
+    private let finished = Mutex<CheckedContinuation<Int, Never>?>(nil)
+    private let lines = Atomic<Int>(0)
+
+    init() {
+        let wakeUp = wakeUp
+        sink = LiveEventSink(inbox: ActionInbox(wake: { wakeUp.signal() }))
+        let thread = Thread { [self] in loop() }
+        thread.name = "cardwallet-bench.pane"
+        thread.start()
+    }
+
+    private func loop() {
+        while true {
+            wakeUp.wait()
+            var count = 0
+            for action in sink.inbox.drain() {
+                if case .log = action { count += 1 }
+            }
+            if count > 0 { made.add(count, ordering: .releasing) }
+            if stopping.load(ordering: .acquiring) {
+                let total = made.load(ordering: .acquiring)
+                finished.withLock { $0?.resume(returning: total) }
+                return
+            }
+        }
+    }
+
+    func stop() async -> Int {
+        await withCheckedContinuation { continuation in
+            finished.withLock { $0 = continuation }
+            stopping.store(true, ordering: .releasing)
+            wakeUp.signal()
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CardAPI
+import CardWalletLive
 import Foundation
 import Logging
 

@@ -1,6 +1,7 @@
-import CardModels
 import ArgumentParser
 import CardAPI
+import CardModels
+import CardWalletLive
 import CardWalletUI
 import Foundation
 import Logging

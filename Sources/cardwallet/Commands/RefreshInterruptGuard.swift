@@ -120,12 +120,7 @@ final class RefreshInterruptGuard: Sendable {
     /// Returns once `session` is not refreshing, or after `limit`.
     static func waitWhileRefreshing(_ session: CardSession, upTo limit: Duration) async {
         await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await state in session.states() {
-                    if case .refreshing = state { continue }
-                    return
-                }
-            }
+            group.addTask { await session.finishRefreshInFlight() }
             group.addTask { try? await Task.sleep(for: limit) }
             await group.next()
             group.cancelAll()

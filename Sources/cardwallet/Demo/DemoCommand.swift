@@ -1,6 +1,7 @@
-import CardModels
 import ArgumentParser
 import CardMockServer
+import CardModels
+import CardWalletLive
 import Foundation
 import TokenStore
 
@@ -59,10 +60,9 @@ struct DemoCommand: AsyncParsableCommand {
         settings.server = running.baseURLString
         settings.tokenFile = folder.tokenFilePath
         let live: LiveClient
+        let sink: LiveEventSink
         do {
-            live = try LiveClient.make(
-                settings: settings, environment: environment, deliveryInterval: TerminalApp.logDelivery,
-                recordsCreated: false)
+            (live, sink) = try TerminalApp.makeLive(settings: settings, environment: environment)
         } catch {
             await running.stop()
             throw Self.failure(error.description)
@@ -70,7 +70,7 @@ struct DemoCommand: AsyncParsableCommand {
         let account = configuration.users.first { $0.password != nil } ?? configuration.users.first
         let notes = DemoNotes(baseURL: running.baseURLString, email: account?.email, configuration: configuration)
         let setup = TerminalAppSetup(
-            live: live, stateDirectory: try? StateDirectory(environment: environment),
+            live: live, sink: sink, stateDirectory: try? StateDirectory(environment: environment),
             email: account?.email ?? "", password: account?.password ?? "", notes: notes.whileRunning)
 
         let outcome = await TerminalApp.runCatching(setup)

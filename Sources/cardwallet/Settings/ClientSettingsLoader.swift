@@ -1,5 +1,6 @@
-import CardModels
 import CardMockServer
+import CardModels
+import CardWalletLive
 import Configuration
 import Foundation
 import Logging

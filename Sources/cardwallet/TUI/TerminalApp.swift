@@ -1,17 +1,23 @@
 import CardModels
 import ArgumentParser
 import CardAPI
+import CardWalletLive
 import CardWalletUI
 import CursesTerminal
 import Foundation
+import Logging
 import Networking
 import TokenStore
 
 /// What the interactive interface starts with: the live pieces and what to fill in.
 struct TerminalAppSetup: Sendable {
     /// The client of the server the app starts on, its transport, token store, logger plugin
-    /// and settings (log file, page size). The caller shuts it down.
+    /// and settings (log file, page size), built with ``LiveClient/makeForTerminal(settings:environment:sessionLogger:sink:)``.
+    /// The caller shuts it down.
     var live: LiveClient
+    /// The one ordered channel to the main loop: `live`'s logger plugin writes into it, and the
+    /// session and the call outcomes will.
+    var sink: LiveEventSink
     /// The state folder: `cardwallet.log` and `cardwallet.stderr.log` go there.
     var stateDirectory: StateDirectory?
     /// The email to fill in.
@@ -33,14 +39,20 @@ struct TerminalAppOutcome: Sendable {
 }
 
 /// Runs the interactive interface: the ncurses backend, the UI core's main loop and the live
-/// glue (CardAPI performer, log pane and log file, session news).
+/// glue (CardAPI performer, the one ordered event sink feeding the log pane, the log file and
+/// session news).
 enum TerminalApp {
-    /// How often the logger plugin hands events to the log pane: in 20 ms batches, which a person
-    /// cannot tell from "at once" and which keep the subscriber's wake-ups off the request path
-    /// (delivering every event at once cost ~15% of a request's wall time at concurrency 1; see
-    /// docs/BENCHMARKS.md §1). Order still holds: the session flushes its logger plugins before it
-    /// publishes a change, so an exchange's lines land before the session news they cause.
-    static let logDelivery: Duration = .milliseconds(20)
+    /// The live client and event sink the interface runs on, built from `settings`.
+    ///
+    /// - Throws: ``CardWalletLive/ClientSetupError``.
+    static func makeLive(
+        settings: ClientSettings, environment: [String: String], sessionLogger: Logger? = nil
+    ) throws(ClientSetupError) -> (LiveClient, LiveEventSink) {
+        let sink = LiveEventSink(inbox: ActionInbox())
+        let live = try LiveClient.makeForTerminal(
+            settings: settings, environment: environment, sessionLogger: sessionLogger, sink: sink)
+        return (live, sink)
+    }
 
     /// Runs until the user quits.
     ///
@@ -51,7 +63,7 @@ enum TerminalApp {
     @MainActor
     static func run(_ setup: TerminalAppSetup) async throws -> TerminalAppOutcome {
         let live = setup.live
-        let maker = LogLineMaker()
+        let sink = setup.sink
         var warnings: [String] = []
         var notes = setup.notes
 
@@ -69,9 +81,13 @@ enum TerminalApp {
                 notes.append(text)
             }
         }
+        sink.writeLines(to: logFile)
 
-        let performer = CardAPIPerformer(client: live.client) { server in live.client(for: server) }
-        defer { performer.close() }
+        // A session restored from the token store is known already: the first frame is the
+        // list loading, not the login form. From here on the session's news comes through the sink.
+        let restored = live.client.session.state
+        let performer = CardAPIPerformer(client: live.client, sessionSink: sink) { server in live.client(for: server) }
+        defer { performer.client.session.report(to: nil) }
         let state = AppState(
             server: live.client.configuration.serverKey, email: setup.email, password: setup.password,
             pageSize: live.settings.pageSize, utcOffsetSeconds: TimeZone.current.secondsFromGMT())
@@ -80,19 +96,14 @@ enum TerminalApp {
         let ended: Result<(AppState, [String]), any Error>
         do {
             ended = .success(try await CursesTerminal.run(configuration: configuration) { terminal in
-                let runner = AppRunner(state: state, backend: terminal) { request in await performer.perform(request) }
-                // A session restored from the token store is known already: the first frame is
-                // the list loading, not the login form until the session stream says so.
-                let session = performer.client.session.state
-                if case .loggedIn = session { runner.apply(.session(SessionStatus(session))) }
-                for note in notes {
-                    let line = maker.note(note)
-                    logFile?.write(line)
-                    runner.inbox.send(.log(line))
+                let runner = AppRunner(state: state, backend: terminal, inbox: sink.inbox) { call in
+                    await performer.perform(call)
                 }
-                runner.listen(to: LiveFeeds.logActions(from: live.log.events(), lines: maker, file: logFile))
-                runner.listen(
-                    to: LiveFeeds.sessionActions(from: performer.sessionStates(), lines: maker, file: logFile))
+                if case .loggedIn(let account) = restored {
+                    sink.restored(account)
+                    runner.apply(.session(SessionStatus(restored)))
+                }
+                for note in notes { sink.note(note) }
                 // Ctrl-C and SIGTERM reach the loop as a quit key; the signal check is a second line.
                 while await runner.step(), terminal.terminationSignal == nil {}
                 // A save pressed just before q: wait for it (Ctrl-C or a signal stops waiting).
@@ -116,6 +127,7 @@ enum TerminalApp {
         let (final, unsent) = try ended.get()
         warnings += unsent
         if let problem = logFile?.problem { warnings.append("the log file stopped: \(problem)") }
+        sink.writeLines(to: nil)
         logFile?.close()
         return TerminalAppOutcome(state: final, logPath: logFile?.path, warnings: warnings)
     }
@@ -132,7 +144,7 @@ enum TerminalApp {
         } else if let message = state.message, message.kind == .error {
             lines.append("while quitting: \(TerminalText.escaped(message.text))")
         }
-        let replay = state.reauth?.replay.filter(\.purpose.isChange).count ?? 0
+        let replay = state.reauth?.replay.filter(\.call.isChange).count ?? 0
         if replay > 0 {
             lines.append(
                 "\(replay) change\(replay == 1 ? " was" : "s were") not saved: the session expired (E06); "

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CardAPI
+import CardWalletLive
 import CardWalletUI
 import CursesTerminal
 import Foundation
@@ -22,21 +23,21 @@ enum WalletLauncher {
         }
         let resolved: ResolvedClientSettings
         let live: LiveClient
+        let sink: LiveEventSink
         do {
             resolved = try await options.resolveSettings(environment: environment)
             // swift-log output goes to stderr, which the interface sends to cardwallet.stderr.log.
             ClientCommandRunner.bootstrapLogging(level: resolved.settings.logLevel)
-            live = try LiveClient.make(
+            (live, sink) = try TerminalApp.makeLive(
                 settings: resolved.settings, environment: environment,
-                sessionLogger: Logger(label: "cardwallet.session"), deliveryInterval: TerminalApp.logDelivery,
-                recordsCreated: false)
+                sessionLogger: Logger(label: "cardwallet.session"))
         } catch {
             Console.error("\(error)")
             throw ExitCode(CLIExitCode.usage)
         }
         let stored = (try? live.tokenStore.accounts(server: live.client.configuration.serverKey)) ?? []
         let setup = TerminalAppSetup(
-            live: live, stateDirectory: try? StateDirectory(environment: environment),
+            live: live, sink: sink, stateDirectory: try? StateDirectory(environment: environment),
             email: stored.first ?? "", notes: resolved.warnings)
         let outcome = await TerminalApp.runCatching(setup)
         await live.shutdown()

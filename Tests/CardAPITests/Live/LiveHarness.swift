@@ -24,7 +24,7 @@ struct LiveHarness {
         let folder = try TemporaryFolder()
         let harness = LiveHarness(
             server: server, clock: clock, transport: LiveTransport(),
-            log: LoggerPlugin(configuration: .init(tagExtractor: .jsonField("errorCode"), deliveryInterval: .zero)),
+            log: LoggerPlugin(configuration: .init(tagExtractor: .jsonField("errorCode"))),
             folder: folder)
         var failure: (any Error)?
         do {

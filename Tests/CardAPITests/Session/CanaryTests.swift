@@ -17,10 +17,10 @@ import TokenStore
             await harness.fake.set(echoesSecrets: true)
             let sink = LogSink()
             let log = LoggerPlugin(
-                configuration: .init(tagExtractor: .jsonField("errorCode"), deliveryInterval: .zero),
+                configuration: .init(tagExtractor: .jsonField("errorCode")),
                 logger: sink.logger(label: "network"))
             let client = harness.client(plugins: [log], logger: sink.logger(label: "session"))
-            let states = StateRecorder(client.states())
+            let states = StateRecorder(client)
             var texts: [String] = []
             func record(_ error: CardAPIError?) {
                 guard let error else { return }

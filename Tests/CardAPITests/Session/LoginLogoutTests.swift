@@ -13,7 +13,7 @@ import TokenStore
         try await Harness.with { harness in
             let client = harness.client()
             #expect(client.session.state == .loggedOut(server: Harness.server.absoluteString))
-            let recorder = StateRecorder(client.states())
+            let recorder = StateRecorder(client)
 
             let user = try await client.login(email: "demo@cardwallet.dev", password: FakeCardServer.password)
 

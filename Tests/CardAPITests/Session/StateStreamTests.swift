@@ -8,34 +8,44 @@ import TokenStore
 
 @testable import CardAPI
 
-/// The session's state stream, and the pieces behind the refresh rules.
+/// The session's state and its sink, and the pieces behind the refresh rules.
 @Suite struct StateStreamTests {
-    @Test func everySubscriberSeesLoggedInRefreshingLoggedIn() async throws {
+    @Test func theSinkHearsRefreshingThenLoggedInBeforeTheCallReturns() async throws {
         try await Harness.with { harness in
             try await harness.seedTokens(expired: true)
             let client = harness.client()
-            let first = StateRecorder(client.states())
-            let second = StateRecorder(client.states())
+            let recorder = StateRecorder(client)
             _ = try await client.card(id: "card_1")
             let account = SessionAccount(
                 server: Harness.server.absoluteString, email: "demo@cardwallet.dev", name: "Demo User",
                 userID: "user-demo")
-            let expected: [SessionState] = [.loggedIn(account), .refreshing(account), .loggedIn(account)]
-            try await waitUntil("both subscribers to see the refresh") {
-                first.states == expected && second.states == expected
-            }
-            #expect(client.session.broadcaster.subscriberCount == 2)
+            #expect(recorder.states == [.loggedIn(account), .refreshing(account), .loggedIn(account)])
         }
     }
 
-    @Test func aLateSubscriberStartsWithTheCurrentState() async throws {
+    @Test func aReplacedSinkHearsNothingMoreAndTheNewOneNoReplay() async throws {
+        try await Harness.with { harness in
+            try await harness.seedTokens(expired: true)
+            let client = harness.client()
+            let first = StateRecorder(client)
+            let second = RecordingStateSink()
+            client.session.report(to: second)
+            _ = try await client.card(id: "card_1")
+            #expect(first.states.count == 1, "only the state when it was attached")
+            #expect(second.states.map(\.isRefreshing) == [true, false])
+            client.session.report(to: nil)
+            try await client.logout()
+            #expect(second.states.count == 2)
+            #expect(client.session.state.description == "logged out of http://cards.test/v1")
+        }
+    }
+
+    @Test func theStateIsReadableAtOnce() async throws {
         try await Harness.with { harness in
             let client = harness.client()
             try await client.login(email: "demo@cardwallet.dev", password: FakeCardServer.password)
-            var iterator = client.states().makeAsyncIterator()
-            let first = await iterator.next()
-            #expect(first?.isLoggedIn == true)
-            #expect(first?.description == "logged in as demo@cardwallet.dev at http://cards.test/v1")
+            #expect(client.session.state.isLoggedIn)
+            #expect(client.session.state.description == "logged in as demo@cardwallet.dev at http://cards.test/v1")
         }
     }
 
@@ -59,23 +69,31 @@ import TokenStore
         await #expect(throws: CardAPIError.excessiveRefresh(count: 5, window: .seconds(30))) { try await flight.wait() }
     }
 
-    @Test func sessionNewsComesAfterTheBatchedLogOfItsExchange() async throws {
+    @Test func oneSinkHearsTheLoginExchangeBeforeTheStateItCaused() async throws {
         try await Harness.with { harness in
-            // Batches far apart: the login's events reach the subscriber only because the
-            // session flushes the plugin before publishing "logged in".
-            let log = LoggerPlugin(configuration: .init(deliveryInterval: .seconds(3600)))
-            let kinds = Mutex<[NetworkEvent.Kind]>([])
-            let events = log.events()
-            let reader = Task {
-                for await event in events { kinds.withLock { $0.append(event.kind) } }
-            }
-            defer { reader.cancel() }
+            let sink = OrderSink()
+            let log = LoggerPlugin(sink: sink)
             let client = harness.client(plugins: [log])
-            let states = StateRecorder(client.states())
+            client.session.report(to: sink)
             try await client.login(email: "demo@cardwallet.dev", password: FakeCardServer.password)
-            try await waitUntil("logged in") { states.states.last?.isLoggedIn == true }
-            try await waitUntil("the login's events") { kinds.withLock { $0 } == [.created, .sent, .received] }
-            #expect(log.recent().count == 3)
+            #expect(sink.items == ["created", "sent", "received", "logged in"])
         }
     }
+}
+
+/// A session sink that keeps what it hears (and nothing of the state before).
+final class RecordingStateSink: SessionStateSink {
+    private let storage = Mutex<[SessionState]>([])
+    func sessionChanged(_ state: SessionState) { storage.withLock { $0.append(state) } }
+    var states: [SessionState] { storage.withLock { $0 } }
+}
+
+/// One channel for both network events and session news, as the interface's sink is.
+final class OrderSink: NetworkEventSink, SessionStateSink {
+    private let storage = Mutex<[String]>([])
+    func record(_ event: RecordedEvent) { storage.withLock { $0.append(event.kind.rawValue) } }
+    func sessionChanged(_ state: SessionState) {
+        storage.withLock { $0.append(state.isLoggedIn ? "logged in" : "\(state)") }
+    }
+    var items: [String] { storage.withLock { $0 } }
 }

@@ -147,6 +147,14 @@ actor FakeCardServer {
             var card = Self.card(id: "card_new", at: now)
             card.version = 1
             return Self.success(card, status: 201)
+        case (.put, _) where path.hasSuffix("/image"), (.delete, _) where path.hasSuffix("/image"):
+            // `/v1/card/{id}/image`: the card with or without an image, one version on.
+            let components = path.split(separator: "/")
+            var card = Self.card(id: String(components[components.count - 2]), at: now)
+            card.version = (request.headers["If-Match"].flatMap(EntityTag.version(from:)) ?? 0) + 1
+            card.hasImage = request.method == .put
+            card.image = card.hasImage ? CardImageInfo(contentType: request.headers["Content-Type"] ?? "", size: 1) : nil
+            return Self.success(card)
         case (.get, _) where path.hasSuffix("/image"):
             return StubResponse(
                 statusCode: 200, headers: ["Content-Type": "image/png", "ETag": "\"3\""], body: Fixtures.png)

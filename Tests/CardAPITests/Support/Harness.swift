@@ -83,19 +83,19 @@ func bearer(_ request: Request) -> String? {
     request.headers["Authorization"].flatMap(FakeCardServer.bearer)
 }
 
-/// Collects a state stream's values in the background.
-final class StateRecorder: Sendable {
-    private let storage = Mutex<[SessionState]>([])
-    private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
+/// Records a session's states as its sink: the state when attached, then every change.
+final class StateRecorder: SessionStateSink {
+    private let storage: Mutex<[SessionState]>
 
-    init(_ stream: AsyncStream<SessionState>) {
-        let task = Task { [weak self] in
-            for await state in stream { self?.storage.withLock { $0.append(state) } }
-        }
-        self.task.withLock { $0 = task }
+    /// Records `client`'s session: its state now, then every change it reports.
+    init(_ client: CardAPIClient) {
+        storage = Mutex([client.session.state])
+        client.session.report(to: self)
     }
 
-    deinit { task.withLock { $0?.cancel() } }
+    func sessionChanged(_ state: SessionState) {
+        storage.withLock { $0.append(state) }
+    }
 
     var states: [SessionState] { storage.withLock { $0 } }
 

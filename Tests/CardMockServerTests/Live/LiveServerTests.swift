@@ -103,6 +103,33 @@ import Testing
         }
     }
 
+    @Test func imageReplacementsAreJudgedOnTheWireWhetherDeclaredOrStreamed() async throws {
+        try await LiveServer.with(Self.smallLimits) { live in
+            let token = try await live.login().accessToken
+            func put(_ image: Data, ifMatch: String = #""1""#, declaredLength: Bool = true) async throws -> LiveServer.Reply {
+                let body: HTTPClientRequest.Body =
+                    declaredLength
+                    ? .bytes(ByteBuffer(bytes: image)) : .stream(ChunkedBytes(data: image), length: .unknown)
+                return try await live.send(
+                    .PUT, "/card/\(Seeds.demoCardWithImage)/image", token: token,
+                    headers: ["Content-Type": "image/png", "If-Match": ifMatch], body: body)
+            }
+            let huge = TestImages.png(size: 3 * 1024 * 1024)
+            #expect(try await put(huge).status == 413)
+            #expect(try await put(huge, declaredLength: false).status == 413)
+            // A stale version is refused without waiting for the 60 KB body.
+            let stale = try await put(TestImages.png(size: 60_000), ifMatch: #""7""#)
+            #expect(stale.status == 412 && stale.headers["etag"] == #""1""#)
+            // The server carries on, and a streamed image at the limit is stored whole.
+            let atLimit = TestImages.png(size: 64 * 1024)
+            let stored = try await put(atLimit, declaredLength: false)
+            #expect(stored.status == 200)
+            #expect(try stored.data(Card.self).image == CardImageInfo(contentType: "image/png", size: atLimit.count))
+            let fetched = try await live.send(.GET, "/card/\(Seeds.demoCardWithImage)/image", token: token)
+            #expect(fetched.body == atLimit && fetched.headers["etag"] == #""2""#)
+        }
+    }
+
     @Test func notAnImageIsE09() async throws {
         try await LiveServer.with { live in
             let token = try await live.login().accessToken
@@ -174,7 +201,7 @@ import Testing
             #expect(reply.status == 400 || reply.status == 413)
             let put = try await live.send(
                 .PUT, "/card/demo-01", token: token, headers: ["Content-Type": "application/json", "If-Match": #""1""#],
-                body: .bytes(ByteBuffer(string: #"{"name": ""# + String(repeating: "\\u0000", count: 200_000) + #""}"#)))
+                body: .bytes(ByteBuffer(string: #"{"name": ""# + String(repeating: "\\u0000", count: 400_000) + #""}"#)))
             #expect(put.status == 413)
             let login = try await live.send(
                 .POST, "/auth/login", headers: ["Content-Type": "application/json"],

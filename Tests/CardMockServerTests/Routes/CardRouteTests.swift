@@ -171,7 +171,9 @@ import Testing
     @Test func oversizedJSONIsE08() async throws {
         try await withRouter { api, _ in
             let token = try await api.login().accessToken
-            let huge = CardFields(name: "A", bio: String(repeating: "x", count: 1_000_000))
+            // Past the card body limit (64 KiB plus the allowance for kept vCard lines).
+            let limit = MockServerConfiguration.testing.limits.maxCardJSONBytes
+            let huge = CardFields(name: "A", bio: String(repeating: "x", count: limit + 1))
             let response = try await api.sendJSON(.put, "/card/demo-01", huge, token: token, headers: [.ifMatch: #""1""#])
             try expectError(response, .payloadTooLarge)
         }

@@ -46,6 +46,56 @@ import Testing
         #expect(!text.contains(grant.accessToken.split(separator: ".")[1]), "tokens are stored as digests")
     }
 
+    @Test func imageChangesAndKeptPropertiesSurviveARestart() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = MockServerConfiguration.testing
+        configuration.dataFile = folder.appendingPathComponent("wallet.json").path
+        let kept = ["TEL;TYPE=FAX:+1 555 0100", "X-ABLabel:회사", "UID:urn:uuid:1f6a-42"]
+        let jpeg = TestImages.jpeg
+
+        let first = try await MockServer.makeApp(configuration: configuration)
+        let token = try await first.application.test(.router) { client in
+            let api = API(client: client)
+            let token = try await api.login().accessToken
+            #expect(try await api.putImage(Seeds.demoCardWithoutImage, jpeg, contentType: "image/jpeg", token: token).status == .ok)
+            #expect(try await api.deleteImage(Seeds.demoCardWithImage, token: token).status == .ok)
+            let fields = CardFields(name: "Kept", vcardProperties: kept)
+            #expect(try await api.sendJSON(.put, "/card/demo-02", fields, token: token, headers: [.ifMatch: #""1""#]).status == .ok)
+            return token
+        }
+
+        let second = try await MockServer.makeApp(configuration: configuration)
+        try await second.application.test(.router) { client in
+            let api = API(client: client)
+            let replaced = try await api.send(.get, "/card/\(Seeds.demoCardWithoutImage)", token: token).data(Card.self)
+            #expect(replaced.version == 2 && replaced.image == CardImageInfo(contentType: "image/jpeg", size: jpeg.count))
+            #expect(try await api.imageBytes(Seeds.demoCardWithoutImage, token: token) == jpeg)
+            let removed = try await api.send(.get, "/card/\(Seeds.demoCardWithImage)", token: token).data(Card.self)
+            #expect(removed.version == 2 && !removed.hasImage)
+            try expectError(try await api.send(.get, "/card/\(Seeds.demoCardWithImage)/image", token: token), .cardNotFound)
+            #expect(try await api.send(.get, "/card/demo-02", token: token).data(Card.self).fields.vcardProperties == kept)
+        }
+    }
+
+    @Test func anImageChangeTheDataFileCannotKeepIsE99AndChangesNothing() async throws {
+        let folder = try temporaryFolder()
+        var configuration = MockServerConfiguration.testing
+        configuration.dataFile = folder.appendingPathComponent("wallet.json").path
+        let app = try await MockServer.makeApp(configuration: configuration)
+        try await app.application.test(.router) { client in
+            let api = API(client: client)
+            let token = try await api.login().accessToken
+            let original = try await api.imageBytes(Seeds.demoCardWithImage, token: token)
+            try FileManager.default.removeItem(at: folder)
+            try expectError(try await api.putImage(Seeds.demoCardWithImage, TestImages.jpeg, token: token), .internalError)
+            try expectError(try await api.deleteImage(Seeds.demoCardWithImage, token: token), .internalError)
+            let card = try await api.send(.get, "/card/\(Seeds.demoCardWithImage)", token: token).data(Card.self)
+            #expect(card.version == 1 && card.image?.contentType == "image/png")
+            #expect(try await api.imageBytes(Seeds.demoCardWithImage, token: token) == original)
+        }
+    }
+
     @Test func aCorruptDataFileStopsTheStartWithAClearError() async throws {
         let folder = try temporaryFolder()
         let path = folder.appendingPathComponent("wallet.json").path

@@ -1,3 +1,4 @@
+import CardWalletLive
 import CardAPI
 import CardModels
 import Testing

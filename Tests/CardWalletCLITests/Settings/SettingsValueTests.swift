@@ -1,3 +1,4 @@
+import CardWalletLive
 import Foundation
 import Testing
 

@@ -44,20 +44,26 @@ extension AppState {
     }
 
     /// The last request effect's id and request.
-    static func lastRequest(_ effects: [Effect]) -> (RequestID, Request)? {
+    static func lastRequest(_ effects: [Effect]) -> (CallID, APICall)? {
         for effect in effects.reversed() {
             if case .perform(let id, let request) = effect { return (id, request) }
         }
         return nil
     }
 
-    /// Answers every request of `effects` whose request matches with `response`.
+    /// Answers every call of `effects` with `response`. A successful login is preceded by the
+    /// session's own news, as the live session reports it (through the same channel) before
+    /// the login call returns.
     @discardableResult
-    mutating func answer(_ effects: [Effect], with response: (Request) -> Result<Response, UIFailure>) -> [Effect] {
+    mutating func answer(_ effects: [Effect], with response: (APICall) -> APIOutcome) -> [Effect] {
         var more: [Effect] = []
         for effect in effects {
-            if case .perform(let id, let request) = effect {
-                more += reduce(.completed(id, response(request)))
+            if case .perform(let id, let call) = effect {
+                let outcome = response(call)
+                if case .success(.loggedIn(let email, let server)) = outcome {
+                    more += reduce(.session(.loggedIn(email: email, server: server)))
+                }
+                more += reduce(.completed(id, outcome))
             }
         }
         return more

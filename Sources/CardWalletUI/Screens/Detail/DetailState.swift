@@ -22,9 +22,17 @@ public struct DetailState: Equatable, Sendable {
     public var id: String { summary.id }
 }
 
+/// The calls the detail screen makes.
+public enum DetailCall: Equatable, Sendable {
+    /// Loading card `id`, the one shown.
+    case load(id: String)
+}
+
 /// What can happen to the detail screen.
 public enum DetailAction: Equatable, Sendable {
     case command(DetailCommand)
+    /// A call the screen made finished (the card itself reaches it as ``loaded(_:)``).
+    case finished(DetailCall, APIOutcome)
     /// The card arrived (or was saved).
     case loaded(Card)
     /// Loading failed (other than "not found", which closes the screen).
@@ -35,7 +43,8 @@ public enum DetailAction: Equatable, Sendable {
 public enum DetailEffect: Equatable, Sendable {
     case edit(Card)
     case delete(CardSummary)
-    case reload(id: String)
+    /// Make `call`; its outcome comes back as ``DetailAction/finished(_:_:)`` with `then`.
+    case call(APICall, then: DetailCall)
     case back
     case message(StatusMessage.Kind, String)
 }
@@ -67,7 +76,7 @@ extension DetailState {
             effects = [.delete(card?.summary ?? summary)]
         case .command(.reload):
             isLoading = true
-            effects = [.reload(id: id)]
+            effects = [.call(.loadCard(id: id), then: .load(id: id))]
         case .command(.back):
             effects = [.back]
         case .loaded(let card):
@@ -76,6 +85,13 @@ extension DetailState {
             isLoading = false
         case .loadFailed:
             isLoading = false
+        case .finished(.load(let loaded), let outcome):
+            guard loaded == id, case .failure(let failure) = outcome else { break }
+            isLoading = false
+            effects =
+                failure.kind == .notFound
+                ? [.message(.warning, "That card no longer exists (E05)")]
+                : [.message(.error, FailureText.status(failure, doing: "Could not load the card"))]
         }
         scroll = min(max(0, scroll), max(0, lineCount - viewport))
         return effects

@@ -1,8 +1,18 @@
 import CardModels
 
+/// The calls the form makes.
+public enum FormCall: Equatable, Sendable {
+    /// Saving the card (a create or an update).
+    case save
+    /// Fetching the server's version of card `id` after a conflict that did not carry it.
+    case fetchServerVersion(id: String)
+}
+
 /// What can happen to the form.
 public enum FormAction: Equatable, Sendable {
     case command(FormCommand)
+    /// A call the form made finished.
+    case finished(FormCall, APIOutcome)
     /// Editing the focused field; `typed` is the character for ``TextCommand/insert``.
     case text(TextCommand, typed: Character?)
     /// Saving failed.
@@ -13,12 +23,12 @@ public enum FormAction: Equatable, Sendable {
 
 /// What the form asks the app to do.
 public enum FormEffect: Equatable, Sendable {
-    case create(CardFields, imagePath: String?)
-    case update(id: String, fields: CardFields, version: Int)
+    /// Make `call`; its outcome comes back as ``FormAction/finished(_:_:)`` with `then`.
+    case call(APICall, then: FormCall)
+    /// The card is saved as the server now has it: close the form.
+    case saved(Card, isNew: Bool)
     /// Leave the form; ask first when `discarding` changes.
     case leave(discarding: Bool)
-    /// Fetch the server's version of the card to show the conflict.
-    case fetchServerVersion(id: String)
     case message(StatusMessage.Kind, String)
 }
 
@@ -51,6 +61,7 @@ extension FormState {
                 fields[index] = Field(fields[index].kind, text)
             }
             mode = .edit(id: conflict.id, version: conflict.version)
+            base = conflict.fields
             self.conflict = nil
             takenFromServer = []
             serverProblems = [:]
@@ -63,6 +74,8 @@ extension FormState {
                 fields[focus].isTouched = true
                 serverProblems[fields[focus].kind.key] = nil
             }
+        case .finished(let call, let outcome):
+            return finished(call, outcome)
         case .saveFailed(let failure):
             isSaving = false
             return saveFailed(failure)
@@ -86,9 +99,33 @@ extension FormState {
         isSaving = true
         switch mode {
         case .add:
-            return [.create(values, imagePath: imagePath)]
+            return [.call(.createCard(values, imagePath: imagePath), then: .save)]
         case .edit(let id, let version):
-            return [.update(id: id, fields: values, version: conflict?.version ?? version)]
+            return [.call(.updateCard(id: id, fields: values, version: conflict?.version ?? version), then: .save)]
+        }
+    }
+
+    private mutating func finished(_ call: FormCall, _ outcome: APIOutcome) -> [FormEffect] {
+        switch (call, outcome) {
+        case (.save, .success(.card(let card))):
+            isSaving = false
+            return [.saved(card, isNew: mode == .add)]
+        case (.save, .success):
+            isSaving = false
+            return []
+        case (.save, .failure(let failure)):
+            isSaving = false
+            if failure.kind == .notFound, case .edit = mode {
+                return [.message(.error, "This card was deleted on the server (E05); your text is still here")]
+            }
+            return saveFailed(failure)
+        case (.fetchServerVersion(let id), .success(.card(let card))):
+            guard case .edit(let editing, _) = mode, editing == id else { return [] }
+            return reduce(.serverVersion(card))
+        case (.fetchServerVersion, .success):
+            return []
+        case (.fetchServerVersion, .failure(let failure)):
+            return [.message(.error, FailureText.status(failure, doing: "Could not fetch the server's version"))]
         }
     }
 
@@ -102,7 +139,10 @@ extension FormState {
         case .conflict(let current):
             guard let current else {
                 guard case .edit(let id, _) = mode else { return [.message(.error, failure.message)] }
-                return [.fetchServerVersion(id: id), .message(.warning, "The card changed on the server (E07): fetching its version…")]
+                return [
+                    .call(.loadCard(id: id), then: .fetchServerVersion(id: id)),
+                    .message(.warning, "The card changed on the server (E07): fetching its version…"),
+                ]
             }
             merge(serverVersion: current)
             return [.message(.warning, conflictMessage(current))]
@@ -116,6 +156,8 @@ extension FormState {
             return [.message(.error, "The server accepts only PNG and JPEG images (E09)")]
         case .server(let status?):
             return [.message(.error, "Not saved: server error \(status); Enter tries again")]
+        case .rateLimited:
+            return [.message(.error, FailureText.status(failure, doing: "Not saved"))]
         default:
             return [.message(.error, "Not saved: \(failure.message)")]
         }

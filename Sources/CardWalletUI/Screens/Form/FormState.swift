@@ -77,6 +77,9 @@ public struct FormState: Equatable, Sendable {
     public var isSaving = false
     /// Whether leaving goes back to the card's details (else to the list).
     public var returnsToDetail: Bool
+    /// The card's fields when the form opened: what the form does not show (the kept vCard
+    /// properties) is saved as it was.
+    public var base: CardFields
 
     /// An empty form for a new card.
     public init() {
@@ -84,6 +87,7 @@ public struct FormState: Equatable, Sendable {
         let empty = CardFields(name: "")
         fields = CardField.allCases.map { Field(.card($0), empty[$0]) } + [Field(.imagePath, "")]
         returnsToDetail = false
+        base = empty
     }
 
     /// A form editing `card`.
@@ -91,14 +95,15 @@ public struct FormState: Equatable, Sendable {
         mode = .edit(id: card.id, version: card.version)
         fields = CardField.allCases.map { Field(.card($0), card.fields[$0]) }
         self.returnsToDetail = returnsToDetail
+        base = card.fields
     }
 
     /// Whether anything differs from when the form opened.
     public var isDirty: Bool { fields.contains { $0.input.text != $0.original } }
 
-    /// The card fields as typed (trimmed; lists split).
+    /// The card fields as typed (trimmed; lists split), over what the form does not show.
     public var cardFields: CardFields {
-        var result = CardFields(name: "")
+        var result = base
         for field in fields {
             if case .card(let cardField) = field.kind { result[cardField] = field.input.text }
         }
@@ -142,6 +147,8 @@ public struct FormState: Equatable, Sendable {
     /// every field the user changed keeps the user's text, with the server's shown beside it.
     mutating func merge(serverVersion card: Card) {
         conflict = card
+        // What the form does not show was never the user's to change: keep the server's.
+        base = card.fields
         for index in fields.indices {
             guard case .card(let cardField) = fields[index].kind else { continue }
             let field = fields[index]

@@ -12,18 +12,12 @@ extension ListState {
             effects = apply(command, viewport: viewport)
         case .filter(let command, let typed):
             effects = apply(command, typed: typed, viewport: viewport)
+        case .finished(let call, let outcome):
+            effects = finished(call, outcome)
         case .pageLoaded(let page):
-            isLoadingPage = false
-            hasLoaded = true
-            keepingSelection(fallback: .same) { $0.append(page) }
-            if let id = reselectID, let index = cards.index(ofID: id), let row = cards.row(ofIndex: index) {
-                selection = row
-            }
-            reselectID = nil
+            pageArrived(page)
         case .pageFailed:
-            isLoadingPage = false
-            hasLoaded = true
-            isPagingPaused = true
+            pageDidFail()
         case .cardSaved(let summary, let isNew):
             if isNew {
                 cards.insert(summary)
@@ -39,6 +33,25 @@ extension ListState {
         settle(viewport: viewport)
         if let load = loadAheadIfNeeded(viewport: viewport) { effects.append(load) }
         return effects
+    }
+
+    /// Adds a page of the wallet, keeping the selection (or selecting the card a reload was
+    /// asked for on).
+    mutating func pageArrived(_ page: CardPage) {
+        isLoadingPage = false
+        hasLoaded = true
+        keepingSelection(fallback: .same) { $0.append(page) }
+        if let id = reselectID, let index = cards.index(ofID: id), let row = cards.row(ofIndex: index) {
+            selection = row
+        }
+        reselectID = nil
+    }
+
+    /// Stops loading ahead after a page failed, until the user asks again.
+    mutating func pageDidFail() {
+        isLoadingPage = false
+        hasLoaded = true
+        isPagingPaused = true
     }
 
     private mutating func apply(_ command: ListCommand, viewport: Int) -> [ListEffect] {
@@ -71,7 +84,11 @@ extension ListState {
             guard let card = selectedCard else { return [.message(.info, "No card selected")] }
             switch command {
             case .open: return [.open(card)]
-            case .edit: return [.edit(card)]
+            case .edit:
+                return [
+                    .message(.info, "Loading “\(card.name)” to edit…"),
+                    .call(.loadCard(id: card.id), then: .loadForEdit(id: card.id)),
+                ]
             default: return [.delete(card)]
             }
         case .add:
@@ -112,7 +129,7 @@ extension ListState {
         return []
     }
 
-    private mutating func reload() -> [ListEffect] {
+    mutating func reload() -> [ListEffect] {
         reselectID = selectedCard?.id ?? reselectID
         cards.removeAll()
         generation += 1
@@ -121,7 +138,12 @@ extension ListState {
         hasLoaded = false
         isPagingPaused = false
         isLoadingPage = true
-        return [.loadPage(offset: 0, limit: pageSize)]
+        return [loadPage(offset: 0)]
+    }
+
+    /// The call for `pageSize` cards from `offset` (wallet order), for the list as it is now.
+    private func loadPage(offset: Int) -> ListEffect {
+        .call(.loadCards(offset: offset, limit: pageSize, query: nil), then: .page(generation: generation))
     }
 
     private mutating func move(_ scroll: ScrollCommand, viewport: Int) {
@@ -162,13 +184,23 @@ extension ListState {
             ]
             if !isLoadingPage {
                 isLoadingPage = true
-                effects.append(.loadPage(offset: cards.loadedCount, limit: pageSize))
+                effects.append(loadPage(offset: cards.loadedCount))
             }
             return effects
         }
         guard selectedCard != nil, cards.moveInWallet(from: selection, by: offset) else { return [] }
         selection += offset
-        return [.reorder(cards.walletIDs)]
+        return saveOrder(cards.walletIDs)
+    }
+
+    /// Sends `order`, or keeps it for when the reorder in flight is done.
+    mutating func saveOrder(_ order: [String]) -> [ListEffect] {
+        guard !isReordering else {
+            queuedReorder = order
+            return []
+        }
+        isReordering = true
+        return [.call(.reorderCards(order: order), then: .reorder)]
     }
 
     /// Where the selection goes when its card is no longer shown.
@@ -200,7 +232,7 @@ extension ListState {
         guard hasLoaded, !isLoadingPage, !isPagingPaused, !cards.isComplete else { return nil }
         guard cards.rows.count - selection <= viewport * 2 else { return nil }
         isLoadingPage = true
-        return .loadPage(offset: cards.loadedCount, limit: pageSize)
+        return loadPage(offset: cards.loadedCount)
     }
 }
 

@@ -21,6 +21,11 @@ public struct ListState: Equatable, Sendable {
     public var generation = 0
     /// The card to select again once a reload brings it back.
     public var reselectID: String?
+    /// Whether a new wallet order is on its way to the server.
+    public var isReordering = false
+    /// The newest wallet order, waiting for the reorder in flight to finish: reorders go one at
+    /// a time, so the server cannot apply an older order after a newer one.
+    public var queuedReorder: [String]?
     /// Cards asked for per page.
     public var pageSize: Int
 
@@ -39,6 +44,8 @@ public enum ListAction: Equatable, Sendable {
     case command(ListCommand)
     /// A key of the filter prompt; `typed` is the character for ``FilterCommand/insert``.
     case filter(FilterCommand, typed: Character?)
+    /// A call the list made finished.
+    case finished(ListCall, APIOutcome)
     /// A page arrived.
     case pageLoaded(CardPage)
     /// A page did not.
@@ -51,18 +58,32 @@ public enum ListAction: Equatable, Sendable {
     case reload
 }
 
+/// The calls the list makes, and what it needs to know when they finish.
+public enum ListCall: Equatable, Sendable {
+    /// A page for the list as it was at `generation` (pages for an older list are dropped).
+    case page(generation: Int)
+    /// Deleting `card` (asked for on the list or the detail screen).
+    case delete(CardSummary)
+    /// Saving the wallet's order.
+    case reorder
+    /// Loading card `id` to edit it.
+    case loadForEdit(id: String)
+}
+
 /// What the list asks the app to do.
 public enum ListEffect: Equatable, Sendable {
-    /// Load `limit` cards from `offset` (wallet order).
-    case loadPage(offset: Int, limit: Int)
+    /// Make `call`; its outcome comes back as ``ListAction/finished(_:_:)`` with `then`.
+    case call(APICall, then: ListCall)
     case open(CardSummary)
-    case edit(CardSummary)
+    /// Open the form on `card`, loaded for editing.
+    case edit(Card)
     case add
+    /// Ask, then delete `card`.
     case delete(CardSummary)
-    /// Save the wallet in this order.
-    case reorder([String])
     case logOut
     case quit
-    /// Tell the user something in the status bar.
-    case message(StatusMessage.Kind, String)
+    /// Tell the user something in the status bar (until news `about` that makes it stale).
+    case message(StatusMessage.Kind, String, about: StatusMessage.Topic? = nil)
+    /// The status bar's message about `topic`, if any, is stale now.
+    case clearMessage(about: StatusMessage.Topic)
 }

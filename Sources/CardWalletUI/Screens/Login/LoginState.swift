@@ -80,15 +80,20 @@ public enum LoginAction: Equatable, Sendable {
     case command(LoginCommand)
     /// Editing the focused field; `typed` is the character for ``TextCommand/insert``.
     case text(TextCommand, typed: Character?)
-    /// The login request failed.
+    /// The login call finished.
+    case finished(APIOutcome)
+    /// The login call failed.
     case failed(UIFailure)
-    /// The login request succeeded.
+    /// The login call succeeded.
     case succeeded
 }
 
 /// What the login form asks the app to do.
 public enum LoginEffect: Equatable, Sendable {
+    /// Log in (the app routes the outcome back as ``LoginAction/finished(_:)``).
     case submit(server: String, email: String, password: String)
+    /// Logged in as `email` at `server`.
+    case loggedIn(email: String, server: String)
     case quit
 }
 
@@ -135,6 +140,11 @@ extension LoginState {
             isSubmitting = false
             error = nil
             password = TextFieldState()
+        case .finished(.success(let result)):
+            _ = reduce(.succeeded)
+            if case .loggedIn(let email, let server) = result { return [.loggedIn(email: email, server: server)] }
+        case .finished(.failure(let failure)):
+            return reduce(.failed(failure))
         }
         return []
     }

@@ -38,7 +38,7 @@ enum WalletFixture {
     }
 
     /// The load request among `effects`, if any.
-    private static func pendingLoad(_ effects: [Effect]) -> (RequestID, offset: Int, limit: Int)? {
+    private static func pendingLoad(_ effects: [Effect]) -> (CallID, offset: Int, limit: Int)? {
         for effect in effects {
             if case .perform(let id, .loadCards(let offset, let limit, _)) = effect { return (id, offset, limit) }
         }

@@ -11,26 +11,27 @@ import TokenStore
 /// let resolved = try await options.resolveSettings()
 /// let live = try LiveClient.make(settings: resolved.settings, environment: ProcessInfo.processInfo.environment)
 /// defer { Task { await live.shutdown() } }     // or await it before exiting
-/// Task { for await event in live.log.events() { pane.append(NetworkEventFormatter().line(event)) } }
 /// let cards = try await live.client.allCards()
 /// ```
 ///
+/// The interactive interface builds its client with ``makeForTerminal(settings:environment:sessionLogger:sink:)``.
+///
 /// Call ``shutdown()`` when done: it shuts the transport's HTTP client down.
-struct LiveClient: Sendable {
+public struct LiveClient: Sendable {
     /// The settings the pieces were built from.
-    let settings: ClientSettings
+    public let settings: ClientSettings
     /// The server's base URL (checked, trailing slashes removed).
-    let server: URL
+    public let server: URL
     /// The token file shared by every cardwallet process of the user.
-    let tokenStore: TokenStore
+    public let tokenStore: TokenStore
     /// The HTTP transport (one per process; pooled connections).
-    let transport: LiveTransport
-    /// The logger plugin every request goes through; subscribe with `events()`.
-    let log: LoggerPlugin
+    public let transport: LiveTransport
+    /// The logger plugin every request goes through.
+    public let log: LoggerPlugin
     /// The card API client for ``server``.
-    let client: CardAPIClient
+    public let client: CardAPIClient
     /// The logger the session reports to.
-    let sessionLogger: Logger
+    public let sessionLogger: Logger
 
     /// Builds the live pieces.
     ///
@@ -42,15 +43,16 @@ struct LiveClient: Sendable {
     ///     level (the `LoggerPlugin`'s swift-log bridge); `nil` for none.
     ///   - sessionLogger: where the session reports logins, refreshes and expiry (never a token);
     ///     `nil` discards them.
-    ///   - deliveryInterval: how often the plugin hands events to `events()` subscribers.
+    ///   - eventSink: where the plugin hands every event (the interface's log pane), or `nil`.
     ///   - recordsCreated: whether the plugin records `created` events (a request built, not yet
     ///     adapted); the TUI shows none, the scripting commands' debug log does.
+    ///   - recentCapacity: how many events the plugin keeps for `recent()`.
     /// - Throws: ``ClientSetupError`` for a server that is not an http(s) URL with a host, or no
     ///   usable token location.
-    static func make(
+    public static func make(
         settings: ClientSettings, environment: [String: String], networkLogger: Logger? = nil,
-        sessionLogger: Logger? = nil, deliveryInterval: Duration = .milliseconds(20),
-        recordsCreated: Bool = true
+        sessionLogger: Logger? = nil, eventSink: (any NetworkEventSink)? = nil, recordsCreated: Bool = true,
+        recentCapacity: Int = 500
     ) throws(ClientSetupError) -> LiveClient {
         let server: URL
         do {
@@ -60,16 +62,10 @@ struct LiveClient: Sendable {
         }
         let store = try tokenStore(for: settings, environment: environment)
 
-        var transportConfiguration = LiveTransport.Configuration()
-        transportConfiguration.connectTimeout = settings.connectTimeout
-        transportConfiguration.readTimeout = min(transportConfiguration.readTimeout, settings.requestTimeout)
-        transportConfiguration.requestTimeout = settings.requestTimeout
-        let transport = LiveTransport(configuration: transportConfiguration)
+        let transport = LiveTransport(configuration: transportConfiguration(for: settings))
         let log = LoggerPlugin(
-            configuration: LoggerPlugin.Configuration(
-                bodyPreviewLimit: settings.logBodyPreviewBytes, tagExtractor: .jsonField("errorCode"),
-                recordsCreated: recordsCreated, deliveryInterval: deliveryInterval),
-            logger: networkLogger)
+            configuration: loggerConfiguration(for: settings, recordsCreated: recordsCreated, recentCapacity: recentCapacity),
+            logger: networkLogger, sink: eventSink)
         let sessionLogger =
             sessionLogger ?? Logger(label: "cardwallet.session", factory: { _ in SwiftLogNoOpLogHandler() })
         let live = LiveClient(
@@ -81,26 +77,71 @@ struct LiveClient: Sendable {
         return live
     }
 
+    /// Whether the interface's plugin records `created` events: no, the pane shows `sent`.
+    public static let terminalRecordsCreated = false
+
+    /// The transport configuration `settings` ask for.
+    public static func transportConfiguration(for settings: ClientSettings) -> LiveTransport.Configuration {
+        var configuration = LiveTransport.Configuration()
+        configuration.connectTimeout = settings.connectTimeout
+        configuration.readTimeout = min(configuration.readTimeout, settings.requestTimeout)
+        configuration.requestTimeout = settings.requestTimeout
+        return configuration
+    }
+
+    /// The logger plugin's configuration for `settings`: the server's `errorCode` as each
+    /// response's tag; the interface passes `recordsCreated: false, recentCapacity: 0`.
+    public static func loggerConfiguration(
+        for settings: ClientSettings, recordsCreated: Bool = true, recentCapacity: Int = 500
+    ) -> LoggerPlugin.Configuration {
+        LoggerPlugin.Configuration(
+            bodyPreviewLimit: settings.logBodyPreviewBytes, recentCapacity: recentCapacity,
+            tagExtractor: .jsonField("errorCode"), recordsCreated: recordsCreated)
+    }
+
+    /// The card API configuration for `server` under `settings`.
+    public static func apiConfiguration(
+        server: URL, account: String? = nil, settings: ClientSettings
+    ) -> CardAPIConfiguration {
+        CardAPIConfiguration(
+            server: server, account: account, session: SessionPolicy(refreshMargin: settings.refreshMargin),
+            requestTimeout: settings.requestTimeout)
+    }
+
+    /// The live pieces as the interactive interface uses them: every event goes to `sink` (the
+    /// log pane, in order with the session's news), `created` events are not recorded (the pane
+    /// shows `sent`), and the plugin keeps no ring of recent events (the pane keeps its lines).
+    ///
+    /// - Throws: ``ClientSetupError``, as ``make(settings:environment:networkLogger:sessionLogger:eventSink:recordsCreated:recentCapacity:)``.
+    public static func makeForTerminal(
+        settings: ClientSettings, environment: [String: String], sessionLogger: Logger? = nil,
+        sink: LiveEventSink
+    ) throws(ClientSetupError) -> LiveClient {
+        try make(
+            settings: settings, environment: environment, sessionLogger: sessionLogger, eventSink: sink,
+            recordsCreated: terminalRecordsCreated, recentCapacity: 0)
+    }
+
     /// Another client on the same transport, plugin and token store, for a different server
     /// (say, one typed into the TUI's login form).
     ///
     /// - Parameters:
     ///   - server: the server's base URL (see `CardAPIConfiguration.serverURL(_:)`).
     ///   - account: the account to use; `nil` for the only one stored for `server`.
-    func client(for server: URL, account: String? = nil) -> CardAPIClient {
+    public func client(for server: URL, account: String? = nil) -> CardAPIClient {
         Self.client(
             server: server, account: account, settings: settings, store: tokenStore, transport: transport, log: log,
             logger: sessionLogger)
     }
 
     /// Shuts the transport down; call once, after the last request.
-    func shutdown() async {
+    public func shutdown() async {
         try? await transport.shutdown()
     }
 
     /// The token store the settings name: `tokenFile` (with `~/` expanded), else the default
     /// location under `XDG_STATE_HOME` or `~/.local/state`.
-    static func tokenStore(
+    public static func tokenStore(
         for settings: ClientSettings, environment: [String: String]
     ) throws(ClientSetupError) -> TokenStore {
         if var path = settings.tokenFile {
@@ -123,25 +164,23 @@ struct LiveClient: Sendable {
         server: URL, account: String? = nil, settings: ClientSettings, store: TokenStore, transport: LiveTransport,
         log: LoggerPlugin, logger: Logger
     ) -> CardAPIClient {
-        let configuration = CardAPIConfiguration(
-            server: server, account: account, session: SessionPolicy(refreshMargin: settings.refreshMargin),
-            requestTimeout: settings.requestTimeout)
+        let configuration = apiConfiguration(server: server, account: account, settings: settings)
         return CardAPIClient(
             configuration: configuration, tokenStore: store, transport: transport, plugins: [log], logger: logger)
     }
 }
 
 /// Why the live client cannot be built.
-enum ClientSetupError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ClientSetupError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server setting is not an `http` or `https` URL with a host.
     case invalidServer(String)
     /// There is no usable place for the token file.
     case tokenStore(TokenStoreError)
 
     /// Where the server address is set, for messages about a wrong one.
-    static let whereToSetTheServer = "Set it with --server, CARDWALLET_SERVER or \"server\" in the config file."
+    public static let whereToSetTheServer = "Set it with --server, CARDWALLET_SERVER or \"server\" in the config file."
 
-    var description: String {
+    public var description: String {
         switch self {
         case .invalidServer(let text):
             CardAPIError.invalidServerURL(text).description + " " + Self.whereToSetTheServer

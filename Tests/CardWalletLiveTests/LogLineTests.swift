@@ -5,6 +5,7 @@ import Networking
 import Testing
 import TokenStore
 
+@testable import CardWalletLive
 @testable import CardWalletUI
 
 /// `NetworkEvent` → `LogLine`, and the whole chain (client → plugin → lines → pane and file)
@@ -126,10 +127,8 @@ struct LogLineTests {
         try await GlueHarness.with { harness in
             let directory = StateDirectory(path: harness.folder.file("state"))
             let file = try LogFileWriter(directory: directory)
-            let maker = LogLineMaker()
-            let lines = Collector(LiveFeeds.logActions(from: harness.logger.events(), lines: maker, file: file))
+            harness.sink.writeLines(to: file)
             let performer = harness.performer()
-            let session = Collector(LiveFeeds.sessionActions(from: performer.sessionStates(), lines: maker, file: file))
 
             try await harness.logIn(performer)
             var secrets = Set<String>([GlueHarness.password])
@@ -145,11 +144,10 @@ struct LogLineTests {
             _ = await performer.perform(.loadCards(offset: 0, limit: 100, query: nil))
             #expect(secrets.count == 5)
 
-            await eventually {
-                lines.elements.contains { $0.line?.errorCode == "E06" }
-                    && session.elements.contains { $0.line?.text.contains("session expired (E06)") == true }
-            }
-            let all = (lines.elements + session.elements).compactMap(\.line)
+            // Everything reached the one channel before the calls returned.
+            let all = harness.actions.compactMap(\.line)
+            #expect(all.contains { $0.errorCode == "E06" })
+            #expect(all.contains { $0.text.contains("session expired (E06)") })
             let texts = all.map { LogFormat.summary($0, utcOffsetSeconds: 0) } + all.flatMap(\.detail)
             for secret in secrets {
                 #expect(!texts.contains { $0.contains(secret) }, "a secret reached the pane")

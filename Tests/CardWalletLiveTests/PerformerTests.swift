@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 import TokenStore
 
+@testable import CardWalletLive
 @testable import CardWalletUI
 
 /// The performer against the real mock server: every `Request` becomes the right call and
@@ -168,21 +169,16 @@ struct PerformerTests {
         }
     }
 
-    @Test("E06 is sessionExpired, and the session stream says expired")
+    @Test("E06 is sessionExpired, and the session said expired before the call returned")
     func sessionEndIsSessionExpired() async throws {
         try await GlueHarness.with { harness in
             let performer = harness.performer()
-            let states = Collector(performer.sessionStates())
             try await harness.logIn(performer)
             try await harness.server.revokeRefreshTokens(email: GlueHarness.email)
             try await harness.server.expireAccessTokens(email: GlueHarness.email)
             let result = await performer.perform(.loadCards(offset: 0, limit: 10, query: nil))
             #expect(result.failureKind == .sessionExpired)
-            await eventually {
-                states.elements.contains {
-                    SessionStatus($0) == .expired(email: GlueHarness.email, server: harness.url)
-                }
-            }
+            #expect(harness.statuses.last == .expired(email: GlueHarness.email, server: harness.url))
             // Fails fast now, without the network.
             let before = harness.server.statistics.total
             #expect(await performer.perform(.loadCard(id: "demo-01")).failureKind == .sessionExpired)
@@ -190,26 +186,21 @@ struct PerformerTests {
         }
     }
 
-    @Test("Logging in to another server switches the client; the session stream follows it")
+    @Test("Logging in to another server switches the client and re-points the session sink")
     func switchingServers() async throws {
         try await GlueHarness.with { harness in
             let other = try await MockServer.start(configuration: .testing)
             defer { Task { await other.stop() } }
             let performer = harness.performer()
-            let states = Collector(performer.sessionStates())
             try await harness.logIn(performer)
-            await eventually {
-                states.elements.last.map(SessionStatus.init) == .loggedIn(email: GlueHarness.email, server: harness.url)
-            }
+            let first = performer.client
+            #expect(harness.statuses.last == .loggedIn(email: GlueHarness.email, server: harness.url))
 
             let login = await performer.perform(
                 .logIn(server: other.baseURLString, email: "minji@cardwallet.dev", password: "minji1234"))
             #expect(login == .success(.loggedIn(email: "minji@cardwallet.dev", server: other.baseURLString)))
             #expect(performer.client.configuration.serverKey == other.baseURLString)
-            await eventually {
-                states.elements.last.map(SessionStatus.init)
-                    == .loggedIn(email: "minji@cardwallet.dev", server: other.baseURLString)
-            }
+            #expect(harness.statuses.last == .loggedIn(email: "minji@cardwallet.dev", server: other.baseURLString))
             let page = try await performer.perform(.loadCards(offset: 0, limit: 10, query: nil)).get()
             #expect(page.page?.total == 3)
             #expect(other.statistics.count("GET /cards", status: 200) == 1)
@@ -219,6 +210,11 @@ struct PerformerTests {
             // The same logger saw the exchanges of both servers.
             let hosts = Set(harness.logger.recent().compactMap { URL(string: $0.url)?.port })
             #expect(hosts == [harness.server.port, other.port])
+            // The first server's session no longer reports: its news is not the app's any more.
+            let before = harness.statuses.count
+            try await first.logout()
+            #expect(harness.statuses.count == before)
+            #expect(first.session.state == .loggedOut(server: harness.url))
             await other.stop()
         }
     }
@@ -265,24 +261,9 @@ struct PerformerTests {
             #expect(try harness.store.items().isEmpty)
         }
     }
-
-    @Test("close() ends every session stream")
-    func closeEndsStreams() async throws {
-        try await GlueHarness.with { harness in
-            let performer = harness.performer()
-            let stream = performer.sessionStates()
-            let ended = Task {
-                var count = 0
-                for await _ in stream { count += 1 }
-                return count
-            }
-            performer.close()
-            #expect(await ended.value <= 1)
-        }
-    }
 }
 
-extension Result where Success == CardWalletUI.Response, Failure == UIFailure {
+extension Result where Success == APIResult, Failure == UIFailure {
     var failureKind: UIFailure.Kind? {
         if case .failure(let failure) = self { return failure.kind }
         return nil
@@ -294,7 +275,7 @@ extension Result where Success == CardWalletUI.Response, Failure == UIFailure {
     }
 }
 
-extension CardWalletUI.Response {
+extension APIResult {
     var page: CardPage? {
         if case .cards(let page) = self { return page }
         return nil

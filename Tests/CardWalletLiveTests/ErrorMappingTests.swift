@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import TokenStore
 
+@testable import CardWalletLive
 @testable import CardWalletUI
 
 /// `CardAPIError` → `UIFailure`: the error code decides the kind, for every kind the UI knows.
@@ -147,37 +148,32 @@ struct SessionMappingTests {
                 == .expired(email: nil, server: "http://a.test/v1"))
     }
 
-    @Test("Refreshes, E06 and a restored session get a log line; logins and logouts show as exchanges")
+    @Test("Refreshes and E06 get a log line; logins and logouts show as exchanges")
     func sessionLines() {
         let maker = LogLineMaker(now: { Date(timeIntervalSince1970: 1_000) })
-        let restored = maker.line(from: nil, to: .loggedIn(Self.account))
-        #expect(restored?.text == "restored the session of demo@cardwallet.dev at http://a.test/v1")
-        #expect(restored?.kind == .session)
-        #expect(
-            maker.line(from: .loggedIn(Self.account), to: .refreshing(Self.account))?.text
-                == "refreshing the access token of demo@cardwallet.dev")
-        #expect(maker.line(from: .refreshing(Self.account), to: .loggedIn(Self.account)) == nil)
-        let expired = maker.line(
-            from: .refreshing(Self.account), to: .expired(server: "http://a.test/v1", account: Self.account))
+        let time = Date(timeIntervalSince1970: 2_000)
+        let refreshing = maker.line(for: .refreshing(Self.account), at: time)
+        #expect(refreshing?.text == "refreshing the access token of demo@cardwallet.dev")
+        #expect(refreshing?.kind == .session)
+        #expect(refreshing?.time == time)
+        let expired = maker.line(for: .expired(server: "http://a.test/v1", account: Self.account), at: time)
         #expect(expired?.text == "session expired (E06) for demo@cardwallet.dev: log in again")
         #expect(expired?.isFailure == true)
-        #expect(maker.line(from: .loggedOut(server: "http://a.test/v1"), to: .loggedIn(Self.account)) == nil)
-        #expect(maker.line(from: .loggedIn(Self.account), to: .loggedOut(server: "http://a.test/v1")) == nil)
-        #expect(maker.line(from: nil, to: .loggedOut(server: "http://a.test/v1")) == nil)
+        let anonymous = maker.line(for: .expired(server: "http://a.test/v1", account: nil), at: time)
+        #expect(anonymous?.text == "session expired (E06) at http://a.test/v1: log in again")
+        #expect(maker.line(for: .loggedIn(Self.account), at: time) == nil)
+        #expect(maker.line(for: .loggedOut(server: "http://a.test/v1"), at: time) == nil)
     }
 
-    @Test("The session feed sends a line before the status it explains")
-    func sessionFeed() async {
-        let (states, continuation) = AsyncStream.makeStream(of: SessionState.self)
-        let maker = LogLineMaker()
-        var actions: [AppAction] = []
-        let feed = LiveFeeds.sessionActions(from: states, lines: maker)
-        continuation.yield(.loggedIn(Self.account))
-        continuation.yield(.refreshing(Self.account))
-        continuation.yield(.loggedIn(Self.account))
-        continuation.yield(.expired(server: "http://a.test/v1", account: Self.account))
-        continuation.finish()
-        for await action in feed { actions.append(action) }
+    @Test("The sink sends a session change's line before the status it explains, in the order written")
+    func sessionFeed() {
+        let inbox = ActionInbox()
+        let sink = LiveEventSink(inbox: inbox)
+        sink.restored(Self.account)
+        sink.sessionChanged(.refreshing(Self.account))
+        sink.sessionChanged(.loggedIn(Self.account))
+        sink.sessionChanged(.expired(server: "http://a.test/v1", account: Self.account))
+        let actions = inbox.drain()
         let shape = actions.map { action -> String in
             switch action {
             case .log(let line): "log: \(line.text)"
@@ -188,7 +184,6 @@ struct SessionMappingTests {
         #expect(
             shape == [
                 "log: restored the session of demo@cardwallet.dev at http://a.test/v1",
-                "session: loggedIn(email: \"demo@cardwallet.dev\", server: \"http://a.test/v1\")",
                 "log: refreshing the access token of demo@cardwallet.dev",
                 "session: refreshing(email: \"demo@cardwallet.dev\", server: \"http://a.test/v1\")",
                 "session: loggedIn(email: \"demo@cardwallet.dev\", server: \"http://a.test/v1\")",
@@ -198,5 +193,6 @@ struct SessionMappingTests {
         // Ids increase in the order the lines were made.
         let ids = actions.compactMap { if case .log(let line) = $0 { line.id } else { nil } }
         #expect(ids == ids.sorted())
+        #expect(inbox.isEmpty)
     }
 }

@@ -1,23 +1,24 @@
 import CardModels
 
-/// Names one request the UI asked for, so that its result finds its way back.
-public struct RequestID: Hashable, Sendable, Comparable, CustomStringConvertible {
-    /// Increases by one for every request a state makes.
+/// Names one call the UI asked for, so that its result finds its way back.
+public struct CallID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// Increases by one for every call a state makes.
     public let rawValue: Int
 
-    /// Wraps a raw number (tests and the glue only ever echo IDs the reducer made).
+    /// Wraps a raw number (tests and the glue only ever echo ids the reducer made).
     public init(_ rawValue: Int) { self.rawValue = rawValue }
 
-    /// Earlier requests have smaller ids.
-    public static func < (lhs: RequestID, rhs: RequestID) -> Bool { lhs.rawValue < rhs.rawValue }
+    /// Earlier calls have smaller ids.
+    public static func < (lhs: CallID, rhs: CallID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// `#7`.
     public var description: String { "#\(rawValue)" }
 }
 
-/// A network call the UI wants made. The glue performs it through CardAPI and answers with a
-/// ``Response`` or a ``UIFailure``, which come back as ``AppAction/completed(_:_:)``.
-public enum Request: Equatable, Sendable, CustomStringConvertible {
+/// A call to the card server the UI wants made. The live glue performs it through CardAPI and
+/// answers with an ``APIResult`` or a ``UIFailure``, which come back as
+/// ``AppAction/completed(_:_:)``.
+public enum APICall: Equatable, Sendable, CustomStringConvertible {
     /// `POST /auth/login` against `server` (the base URL, e.g. `http://127.0.0.1:8080/v1`).
     case logIn(server: String, email: String, password: String)
     /// `POST /auth/logout`, then forget the stored tokens.
@@ -34,6 +35,23 @@ public enum Request: Equatable, Sendable, CustomStringConvertible {
     case deleteCard(id: String)
     /// `PUT /cards` with the whole wallet in its new order.
     case reorderCards(order: [String])
+
+    /// Whether the call changes the wallet on the server (a save, a delete, a new order):
+    /// quitting waits for these.
+    public var isChange: Bool {
+        switch self {
+        case .createCard, .updateCard, .deleteCard, .reorderCards: true
+        case .logIn, .logOut, .loadCards, .loadCard: false
+        }
+    }
+
+    /// The card the call is about, when it is about one that exists.
+    public var cardID: String? {
+        switch self {
+        case .loadCard(let id), .updateCard(let id, _, _), .deleteCard(let id): id
+        default: nil
+        }
+    }
 
     /// A one-line summary that never shows the password.
     public var description: String {
@@ -52,8 +70,8 @@ public enum Request: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// What a successful ``Request`` gave back.
-public enum Response: Equatable, Sendable {
+/// What a successful ``APICall`` gave back.
+public enum APIResult: Equatable, Sendable {
     /// `logIn` succeeded: the account and server now in use.
     case loggedIn(email: String, server: String)
     /// `logOut` finished (also when the server could not be told).
@@ -68,10 +86,13 @@ public enum Response: Equatable, Sendable {
     case reordered
 }
 
+/// How an ``APICall`` ended.
+public typealias APIOutcome = Result<APIResult, UIFailure>
+
 /// Something the reducer wants done outside the pure core.
 public enum Effect: Equatable, Sendable {
-    /// Perform `request` (as a task) and send back `.completed(id, result)`.
-    case perform(RequestID, Request)
+    /// Perform `call` (as a task) and send back `.completed(id, outcome)`.
+    case perform(CallID, APICall)
     /// Stop the main loop and restore the terminal.
     case quit
     /// Clear the terminal and paint the next frame whole.

@@ -4,9 +4,14 @@ import NIOCore
 import NIOFoundationCompat
 import Synchronization
 
-/// One recorded moment: what the plugin captured on the request path (cheap copies), turned
-/// into a ``NetworkEvent`` the first time someone reads it, then kept.
-final class LoggedEntry: Sendable {
+/// One moment of an exchange as a ``LoggerPlugin`` recorded it: what the plugin captured on the
+/// request path (cheap copies), turned into a redacted ``NetworkEvent`` the first time someone
+/// reads ``event``, then kept.
+///
+/// This is what a ``NetworkEventSink`` receives: recording costs the request a capture, and
+/// the redaction and formatting happen wherever the sink's reader reads the event (a log
+/// pane's main loop, say), not on the request path.
+public final class RecordedEvent: Sendable {
     /// What was captured.
     enum Capture: Sendable {
         /// `created` or `sent`; the body may be trimmed, `bodyLength` is the real length.
@@ -31,8 +36,10 @@ final class LoggedEntry: Sendable {
         }
     }
 
-    let id: UInt64
-    let timestamp: Date
+    /// Increases with every event of one plugin, in the order they were recorded.
+    public let id: UInt64
+    /// When it happened (wall clock).
+    public let timestamp: Date
     let capture: Capture
     private let materializer: EventMaterializer
     /// The event once built, boxed: most entries are never read, and an inline
@@ -51,8 +58,17 @@ final class LoggedEntry: Sendable {
         self.materializer = materializer
     }
 
-    /// The redacted event, built once.
-    var event: NetworkEvent {
+    /// What happened, known without building the event.
+    public var kind: NetworkEvent.Kind {
+        switch capture {
+        case .request(let kind, _, _): kind
+        case .response: .received
+        case .built(let event): event.kind
+        }
+    }
+
+    /// The redacted event, built on the first read and kept (safe from any thread).
+    public var event: NetworkEvent {
         if let cached = cache.withLock({ $0 }) { return cached.event }
         var event: NetworkEvent
         switch capture {

@@ -1,11 +1,13 @@
 import Foundation
 import Networking
+import Synchronization
 import Testing
 
+@testable import CardWalletLive
 @testable import CardWalletUI
 
-/// A log line's detail is kept as its event and built when read: it must read what building it
-/// up front gave, cut the same way in the pane, and compare by what it is made from.
+/// A log line's detail is kept as a builder over its event and built when read (once): it must
+/// read what building it up front gave, cut the same way in the pane, and compare by identity.
 struct LogDetailTests {
     static func received(body: String?, headers: Headers = ["Authorization": "<private>"]) -> NetworkEvent {
         NetworkEvent(
@@ -20,7 +22,8 @@ struct LogDetailTests {
         let line = try #require(LogLineMaker().line(for: event))
         #expect(line.detail == NetworkEventFormatter().detailLines(event, includingLine: false))
         #expect(line.detail.contains("  Authorization: <private>"))
-        #expect(line.lazyDetail == LogDetail(event: event))
+        let copy = line
+        #expect(copy.lazyDetail == line.lazyDetail)
     }
 
     @Test("The pane cuts a built-on-demand detail as it cuts given lines")
@@ -43,12 +46,22 @@ struct LogDetailTests {
         #expect(cut.allSatisfy { $0.count <= LogBuffer.maxTextLength + 1 })
     }
 
-    @Test("Details compare by what they are made from; setting lines replaces the event")
+    @Test("Details compare by identity or by lines; a builder runs once, when first read")
     func equality() throws {
         let first = Self.received(body: "a")
-        let second = Self.received(body: "b")
-        #expect(LogDetail(event: first) == LogDetail(event: first))
-        #expect(LogDetail(event: first) != LogDetail(event: second))
+        let builds = Mutex(0)
+        let detail = LogDetail {
+            builds.withLock { $0 += 1 }
+            return ["built"]
+        }
+        var buffer = LogBuffer(capacity: 2)
+        buffer.append(LogLine(id: 1, time: LogLineTests.time, kind: .response, lazyDetail: detail))
+        #expect(builds.withLock { $0 } == 0, "appending to the pane builds nothing")
+        #expect(buffer[0].detail == ["built"])
+        #expect(buffer[0].detail == ["built"])
+        #expect(builds.withLock { $0 } == 1)
+        #expect(detail == detail)
+        #expect(LogDetail { ["built"] } != LogDetail { ["built"] })
         #expect(LogDetail(lines: ["x"]) == LogDetail(lines: ["x"]))
 
         var line = try #require(LogLineMaker().line(for: first))

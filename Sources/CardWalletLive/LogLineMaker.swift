@@ -1,12 +1,14 @@
 import CardAPI
 import CardModels
+import CardWalletUI
 import Foundation
 import Networking
 import Synchronization
 
-/// Makes the log pane's lines: from the logger plugin's events (already redacted: tokens and
-/// passwords read `<private>`), from session changes (refreshes, E06) and from the app's own
-/// notes. Ids increase across all three, so the pane keeps them in order.
+/// Makes the log pane's lines: from the logger plugin's events (redacted when built: tokens
+/// and passwords read `<private>`), from session changes (refreshes, E06) and from the app's
+/// own notes. Ids increase across all three, so the pane keeps them in order. The main loop
+/// makes them (see ``LiveEventSink``), so ids follow the order of the one channel.
 public final class LogLineMaker: Sendable {
     private let nextID = Mutex<UInt64>(1)
     private let now: @Sendable () -> Date
@@ -16,21 +18,27 @@ public final class LogLineMaker: Sendable {
         self.now = now
     }
 
-    /// The line of a network event, or `nil` for events the pane does not show (`created`:
-    /// `sent` follows at once).
+    /// The line of a recorded exchange, or `nil` for events the pane does not show
+    /// (`created`: `sent` follows at once). Builds the redacted event.
+    public func line(for recorded: RecordedEvent) -> LogLine? {
+        if recorded.kind == .created { return nil }
+        return line(for: recorded.event)
+    }
+
+    /// The line of a network event, or `nil` for events the pane does not show.
     public func line(for event: NetworkEvent) -> LogLine? {
         if event.kind == .created { return nil }
         let method = TerminalText.escaped(event.method.rawValue)
         let path = Self.pathAndQuery(of: event)
         // Built only when the detail view opens: formatting headers and body per line cost
         // more than the rest of the line.
-        let detail = LogDetail(event: event)
-        let endpoint = Endpoint(path: event.path)
+        let detail = LogDetail { NetworkEventFormatter().detailLines(event, includingLine: false) }
+        let endpoint = AuthService.Endpoint.Kind(path: event.path)
         switch event.kind {
         case .created:
             return nil
         case .sent:
-            var text = endpoint.requestLabel ?? ""
+            var text = endpoint?.requestLabel ?? ""
             if event.attempt > 1 { text += (text.isEmpty ? "" : ", ") + "attempt \(event.attempt)" }
             return LogLine(
                 id: takeID(), time: event.timestamp, kind: .request, method: method, path: path,
@@ -42,7 +50,8 @@ public final class LogLineMaker: Sendable {
                 id: takeID(), time: event.timestamp, kind: .response, method: method, path: path,
                 status: event.statusCode,
                 errorCode: code, duration: event.duration, bytes: event.byteCount.map { Int(clamping: $0) },
-                isFailure: status >= 400, text: endpoint.responseLabel(status: status, code: code), lazyDetail: detail)
+                isFailure: status >= 400, text: Self.responseLabel(endpoint, status: status, code: code),
+                lazyDetail: detail)
         case .failed:
             return LogLine(
                 id: takeID(), time: event.timestamp, kind: .failure, method: method, path: path,
@@ -58,26 +67,24 @@ public final class LogLineMaker: Sendable {
         }
     }
 
-    /// The line for a session change from `previous` (`nil` for the first state) to `state`, or
-    /// `nil` when the change is not worth a line: logins, logouts and the end of a refresh show
-    /// as their own exchanges. A refresh starting, E06 and a restored session get a line.
-    public func line(from previous: SessionState?, to state: SessionState) -> LogLine? {
-        switch (previous, state) {
-        case (_, .refreshing(let account)):
-            return note("refreshing the access token of \(account.email)")
-        case (_, .expired(let server, let account)):
+    /// The line for a session change, or `nil` when it is not worth a line: logins, logouts
+    /// and the end of a refresh show as their own exchanges. A refresh starting and E06 get one.
+    public func line(for state: SessionState, at time: Date) -> LogLine? {
+        switch state {
+        case .refreshing(let account):
+            return note("refreshing the access token of \(account.email)", at: time)
+        case .expired(let server, let account):
             let whose = account.map { " for \($0.email)" } ?? " at \(server)"
-            return note("session expired (E06)\(whose): log in again", isFailure: true)
-        case (nil, .loggedIn(let account)):
-            return note("restored the session of \(account.email) at \(account.server)")
-        case (_, .loggedIn), (_, .loggedOut):
+            return note("session expired (E06)\(whose): log in again", isFailure: true, at: time)
+        case .loggedIn, .loggedOut:
             return nil
         }
     }
 
     /// A session line of the app's own (the demo's server address, a log file problem).
-    public func note(_ text: String, isFailure: Bool = false) -> LogLine {
-        LogLine(id: takeID(), time: now(), kind: .session, isFailure: isFailure, text: TerminalText.escaped(text))
+    public func note(_ text: String, isFailure: Bool = false, at time: Date? = nil) -> LogLine {
+        LogLine(
+            id: takeID(), time: time ?? now(), kind: .session, isFailure: isFailure, text: TerminalText.escaped(text))
     }
 
     private func takeID() -> UInt64 {
@@ -111,31 +118,33 @@ public final class LogLineMaker: Sendable {
     }
 }
 
-/// What an API path is about, for the pane's short labels.
-private struct Endpoint {
-    let path: String
-
-    private var isLogin: Bool { path.hasSuffix("/auth/login") }
-    private var isRefresh: Bool { path.hasSuffix("/auth/refresh") }
-    private var isLogout: Bool { path.hasSuffix("/auth/logout") }
-
-    var requestLabel: String? {
-        if isLogin { return "logging in" }
-        if isRefresh { return "refreshing the access token" }
-        if isLogout { return "logging out" }
-        return nil
-    }
-
-    func responseLabel(status: Int, code: String?) -> String {
-        if (200..<300).contains(status) {
-            if isLogin { return "logged in" }
-            if isRefresh { return "access token refreshed" }
-            if isLogout { return "logged out" }
-            return ""
-        }
+extension LogLineMaker {
+    /// The short label of a response: what an auth call did, or what the error code means.
+    static func responseLabel(_ endpoint: AuthService.Endpoint.Kind?, status: Int, code: String?) -> String {
+        if (200..<300).contains(status) { return endpoint?.responseLabel ?? "" }
         guard let code else { return "" }
         let errorCode = ErrorCode(rawValue: code)
         if errorCode == .refreshTokenExpired { return "session over: log in again" }
         return errorCode.isKnown ? errorCode.summary : ""
+    }
+}
+
+extension AuthService.Endpoint.Kind {
+    /// What a request to this endpoint is doing, for the pane.
+    var requestLabel: String {
+        switch self {
+        case .login: "logging in"
+        case .refresh: "refreshing the access token"
+        case .logout: "logging out"
+        }
+    }
+
+    /// What a success of this endpoint did, for the pane.
+    var responseLabel: String {
+        switch self {
+        case .login: "logged in"
+        case .refresh: "access token refreshed"
+        case .logout: "logged out"
+        }
     }
 }

@@ -1,3 +1,4 @@
+import CardWalletUI
 import CardAPI
 
 extension SessionStatus {

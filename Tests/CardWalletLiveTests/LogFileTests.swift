@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TokenStore
 
+@testable import CardWalletLive
 @testable import CardWalletUI
 
 /// The log file: 0600 in a 0700 folder, one escaped line per log line, rotated to `.1` past

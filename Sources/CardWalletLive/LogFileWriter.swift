@@ -1,4 +1,5 @@
 import CardModels
+import CardWalletUI
 import Foundation
 import Networking
 import Synchronization

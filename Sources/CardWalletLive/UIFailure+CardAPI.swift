@@ -1,5 +1,6 @@
 import CardAPI
 import CardModels
+import CardWalletUI
 import Networking
 
 extension UIFailure {

@@ -1,5 +1,6 @@
 import CardAPI
 import CardMockServer
+import CardWalletLive
 import CardWalletUI
 import Foundation
 import Networking
@@ -26,29 +27,47 @@ struct ScratchFolder {
     }
 }
 
-/// The mock server in-process on 127.0.0.1 port 0, a live transport, a logger plugin that
-/// delivers at once, and a private token file: the glue's real surroundings.
+/// The mock server in-process on 127.0.0.1 port 0, a live transport, the interface's one
+/// ordered sink (the logger plugin and every performer's session write into it), and a private
+/// token file: the glue's real surroundings.
 struct GlueHarness {
     static let email = "demo@cardwallet.dev"
     static let password = "demo1234"
 
     let server: RunningMockServer
     let transport: LiveTransport
+    let sink: LiveEventSink
     let logger: LoggerPlugin
     let folder: ScratchFolder
+    private let taken = Taken()
 
     var store: TokenStore { folder.tokenStore }
     var url: String { server.baseURLString }
+    var inbox: ActionInbox { sink.inbox }
+
+    /// Everything that reached the inbox so far, in order (drains it; earlier drains are kept).
+    var actions: [AppAction] {
+        let new = inbox.drain()
+        return taken.actions.withLock { taken in
+            taken += new
+            return taken
+        }
+    }
+
+    /// The session statuses that reached the inbox so far.
+    var statuses: [SessionStatus] {
+        actions.compactMap { if case .session(let status) = $0 { status } else { nil } }
+    }
 
     /// Runs `body` against a fresh server and always stops it, the transport and the folder.
     static func with(_ body: (GlueHarness) async throws -> Void) async throws {
         let server = try await MockServer.start(configuration: .testing)
         let folder = try ScratchFolder()
+        let sink = LiveEventSink(inbox: ActionInbox())
         let harness = GlueHarness(
-            server: server, transport: LiveTransport(),
+            server: server, transport: LiveTransport(), sink: sink,
             logger: LoggerPlugin(
-                configuration: .init(
-                    tagExtractor: .jsonField("errorCode"), recordsCreated: false, deliveryInterval: .zero)),
+                configuration: .init(tagExtractor: .jsonField("errorCode"), recordsCreated: false), sink: sink),
             folder: folder)
         var failure: (any Error)?
         do {
@@ -63,11 +82,11 @@ struct GlueHarness {
     }
 
     /// A performer starting on `server` (this harness's by default), sharing the transport,
-    /// token file and logger.
+    /// token file, logger and sink.
     func performer(server: URL? = nil) -> CardAPIPerformer {
         CardAPIPerformer(
             configuration: CardAPIConfiguration(server: server ?? self.server.baseURL), tokenStore: store,
-            transport: transport, plugins: [logger])
+            transport: transport, plugins: [logger], sessionSink: sink)
     }
 
     /// Logs the demo user in through `performer`.
@@ -80,40 +99,26 @@ struct GlueHarness {
     }
 }
 
-/// Collects what an async sequence yields, in the background.
-final class Collector<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
-    private let task = Mutex<Task<Void, Never>?>(nil)
-
-    init(_ stream: AsyncStream<Element>) {
-        let task = Task { [weak self] in
-            for await element in stream {
-                guard let self else { return }
-                self.storage.withLock { $0.append(element) }
-            }
-        }
-        self.task.withLock { $0 = task }
-    }
-
-    deinit { task.withLock { $0?.cancel() } }
-
-    var elements: [Element] { storage.withLock { $0 } }
-
-    func stop() { task.withLock { $0?.cancel() } }
+/// The actions a harness has taken from its inbox.
+private final class Taken: Sendable {
+    let actions = Mutex<[AppAction]>([])
 }
 
-/// Waits until `condition` holds, polling; records an issue after `timeout`.
-func eventually(
-    timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: () async throws -> Bool
-) async rethrows {
-    let deadline = ContinuousClock.now + timeout
-    while try await !condition() {
-        if ContinuousClock.now >= deadline {
-            Issue.record("condition not met within \(timeout)", sourceLocation: sourceLocation)
-            return
+extension AppState {
+    /// Sends each key and returns all effects.
+    @discardableResult
+    mutating func press(_ keys: Key...) -> [Effect] {
+        keys.flatMap { reduce(.key($0)) }
+    }
+
+    /// Answers every call of `effects` with `response`.
+    @discardableResult
+    mutating func answer(_ effects: [Effect], with response: (APICall) -> APIOutcome) -> [Effect] {
+        var more: [Effect] = []
+        for effect in effects {
+            if case .perform(let id, let call) = effect { more += reduce(.completed(id, response(call))) }
         }
-        try? await Task.sleep(for: .milliseconds(10))
+        return more
     }
 }
 

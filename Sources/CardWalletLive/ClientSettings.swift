@@ -1,0 +1,80 @@
+import Logging
+
+/// The client's settings, resolved from every layer: command-line flags, then the environment,
+/// then the user's config file, then ``defaults`` (the same values as `Config/cardwallet.json`).
+///
+/// Load them with ``ClientSettingsLoader/load(overrides:environment:)``, or through
+/// ``ClientOptions/resolveSettings(environment:)`` in a command. See `Config/README.md` for
+/// every key.
+public struct ClientSettings: Sendable, Equatable {
+    /// The card API's base URL as written, e.g. `http://127.0.0.1:8080/v1` (checked when the
+    /// client is built: see ``LiveClient/make(settings:environment:networkLogger:sessionLogger:eventSink:recordsCreated:recentCapacity:)``).
+    public var server: String
+    /// The token file, or `nil` for the default `$XDG_STATE_HOME/cardwallet/tokens.json`
+    /// (`~/.local/state/cardwallet/tokens.json`). Empty text in any layer means the default.
+    public var tokenFile: String?
+    /// How long to wait for a connection to the server.
+    public var connectTimeout: Duration
+    /// The most time one card request may take (uploads included).
+    public var requestTimeout: Duration
+    /// Refresh the access token when it expires within this margin (for clock skew).
+    public var refreshMargin: Duration
+    /// swift-log messages at this level or more severe are written (to standard error by the
+    /// scripting commands). `critical` keeps them quiet: commands report failures themselves.
+    public var logLevel: Logger.Level
+    /// Whether the TUI writes its network log to `cardwallet.log` in the state folder.
+    public var logFile: Bool
+    /// The log file's size limit in bytes, after which the TUI starts it afresh.
+    public var logMaxBytes: Int
+    /// The most body bytes shown in a network log event's preview.
+    public var logBodyPreviewBytes: Int
+    /// How many cards the TUI's list asks for per request (1–200).
+    public var pageSize: Int
+
+    /// Settings with every value given.
+    public init(
+        server: String, tokenFile: String?, connectTimeout: Duration, requestTimeout: Duration,
+        refreshMargin: Duration, logLevel: Logger.Level, logFile: Bool, logMaxBytes: Int, logBodyPreviewBytes: Int,
+        pageSize: Int
+    ) {
+        self.server = server
+        self.tokenFile = tokenFile
+        self.connectTimeout = connectTimeout
+        self.requestTimeout = requestTimeout
+        self.refreshMargin = refreshMargin
+        self.logLevel = logLevel
+        self.logFile = logFile
+        self.logMaxBytes = logMaxBytes
+        self.logBodyPreviewBytes = logBodyPreviewBytes
+        self.pageSize = pageSize
+    }
+
+    /// The built-in defaults; `Config/cardwallet.json` holds the same values (a test checks).
+    public static let defaults = ClientSettings(
+        server: "http://127.0.0.1:8080/v1",
+        tokenFile: nil,
+        connectTimeout: .seconds(10),
+        requestTimeout: .seconds(60),
+        refreshMargin: .seconds(30),
+        logLevel: .critical,
+        logFile: true,
+        logMaxBytes: 1_048_576,
+        logBodyPreviewBytes: 4096,
+        pageSize: 50)
+
+    /// The accepted range of each numeric key, so a value can never stall or flood the program.
+    public enum Limits {
+        /// `timeouts.connect`: 100 ms to 10 minutes.
+        public static let connectTimeout: ClosedRange<Duration> = .milliseconds(100) ... .seconds(600)
+        /// `timeouts.request`: 1 second to 1 hour.
+        public static let requestTimeout: ClosedRange<Duration> = .seconds(1) ... .seconds(3600)
+        /// `session.refreshMargin`: none to 1 hour.
+        public static let refreshMargin: ClosedRange<Duration> = .zero ... .seconds(3600)
+        /// `log.maxBytes`: 4 KiB to 1 GiB.
+        public static let logMaxBytes: ClosedRange<Int> = 4096...(1 << 30)
+        /// `log.bodyPreviewBytes`: none to 1 MiB.
+        public static let logBodyPreviewBytes: ClosedRange<Int> = 0...(1 << 20)
+        /// `ui.pageSize`: what `GET /cards` accepts.
+        public static let pageSize: ClosedRange<Int> = 1...200
+    }
+}

@@ -1,0 +1,110 @@
+import CardModels
+
+extension AppState {
+    /// Registers `call` with the screen its result goes to and returns the effect that starts it.
+    mutating func call(_ call: APICall, route: CallRoute) -> Effect {
+        let id = CallID(nextCallID)
+        nextCallID += 1
+        pending[id] = PendingCall(call: call, route: route)
+        return .perform(id, call)
+    }
+
+    /// Hands a call's outcome to the screen that asked for it, with what crosses screens: an
+    /// expired session (E06) opens the login dialog and keeps the call to replay; a card the
+    /// server returned is news for every screen that shows it; a card the server says is gone
+    /// leaves every screen (after the screen that asked has said so). Outcomes nobody waits for any more change nothing.
+    mutating func complete(_ id: CallID, _ outcome: APIOutcome) -> [Effect] {
+        guard let pending = pending.removeValue(forKey: id) else { return [] }
+        let route = pending.route
+        if case .failure(let failure) = outcome, failure.kind == .sessionExpired, route.replaysAfterLogin {
+            openReauth(replaying: pending)
+            return []
+        }
+        if case .success(.card(let card)) = outcome { noteCard(card, isNew: pending.call.isCreate) }
+        let effects = self.route(outcome, to: route)
+        // The screen said what it makes of a deleted card or "no such card"; every screen lets
+        // the card go.
+        switch outcome {
+        case .success(.deleted(let id)): removeCard(id)
+        case .failure(let failure) where failure.kind == .notFound:
+            if let id = pending.call.cardID { removeCard(id) }
+        default: break
+        }
+        return effects
+    }
+
+    /// The outcome, given to the screen that asked.
+    private mutating func route(_ outcome: APIOutcome, to route: CallRoute) -> [Effect] {
+        switch route {
+        case .list(let tag):
+            return reduceList(.finished(tag, outcome))
+        case .detail(let tag):
+            return reduceDetail(.finished(tag, outcome))
+        case .form(let tag):
+            return reduceForm(.finished(tag, outcome))
+        case .login:
+            return reduceLogin(.finished(outcome))
+        case .reauth:
+            return reduceReauth(.finished(outcome))
+        case .logOut:
+            returnToLogin()
+            if case .failure(let failure) = outcome {
+                showMessage(.warning, "Logged out here; the server was not told: \(failure.message)")
+            } else {
+                showMessage(.info, "Logged out")
+            }
+            return []
+        }
+    }
+
+    /// A card as the server now has it: the list and the detail screen show it.
+    private mutating func noteCard(_ card: Card, isNew: Bool) {
+        _ = reduceList(.cardSaved(card.summary, isNew: isNew))
+        if detail?.id == card.id { _ = reduceDetail(.loaded(card)) }
+    }
+
+    /// Card `id` is gone: out of the list, and the detail screen closes if it shows it.
+    mutating func removeCard(_ id: String) {
+        _ = reduceList(.cardRemoved(id: id))
+        if detail?.id == id {
+            detail = nil
+            if screen == .detail { screen = .list }
+        }
+    }
+}
+
+extension CallRoute {
+    /// Whether an E06 answer keeps the call for after the login dialog (logins and logouts
+    /// report it themselves).
+    var replaysAfterLogin: Bool {
+        switch self {
+        case .login, .reauth, .logOut: false
+        case .list, .detail, .form: true
+        }
+    }
+}
+
+extension APICall {
+    /// Whether the call makes a new card.
+    var isCreate: Bool {
+        if case .createCard = self { return true }
+        return false
+    }
+}
+
+/// The status-bar text for a failure while doing `what`: short enough to read in one line; the
+/// log pane keeps the server's whole answer.
+enum FailureText {
+    static func status(_ failure: UIFailure, doing what: String) -> String {
+        switch failure.kind {
+        case .rateLimited(let seconds):
+            "\(what): too many requests (E10); try again \(seconds.map { "in \($0) s" } ?? "shortly")"
+        case .cannotConnect(let url):
+            "\(what): cannot connect to \(url) (\(failure.message))"
+        case .server(let status?):
+            "\(what): server error \(status); see the log (l)"
+        default:
+            "\(what): \(failure.message)"
+        }
+    }
+}

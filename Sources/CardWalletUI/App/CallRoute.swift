@@ -1,0 +1,17 @@
+/// Who gets a call's result, and what they need to know to use it: the screen that asked,
+/// with its own tag. The app keeps the route beside the call while it is in flight and hands
+/// the outcome to that screen's reducer.
+public enum CallRoute: Equatable, Sendable {
+    /// The card list (pages, deletes, new orders, a card to edit).
+    case list(ListCall)
+    /// The detail screen (the card it shows).
+    case detail(DetailCall)
+    /// The add/edit form (saving, the server's version after a conflict).
+    case form(FormCall)
+    /// The login screen.
+    case login
+    /// The session-expired dialog's login.
+    case reauth
+    /// Logging out (from any screen).
+    case logOut
+}
