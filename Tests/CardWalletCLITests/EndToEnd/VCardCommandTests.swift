@@ -134,15 +134,49 @@ extension EndToEndTests {
         try await CLIWorld.with { world in
             try await world.login()
             #expect(try await world.run("import", Self.fixture("ios-30-grouped.vcf")).status == 0)
-            let found = try await world.run("query", "lovelace")
+            // The demo wallet has an Ada Lovelace of its own, at another address.
+            let found = try await world.run("query", "ada@example")
             #expect(found.status == 0, "\(found)")
             let lines = found.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-            #expect(lines.first == "cardwallet: 2 addresses for “lovelace”")
+            #expect(lines.first == "cardwallet: 2 addresses for “ada@example”")
             #expect(lines[1] == "ada@example.com\tAda Lovelace\tAnalytical Engines Ltd")
             #expect(lines[2] == "ada.work@example.com\tAda Lovelace\tAnalytical Engines Ltd")
+            #expect(lines.count == 4 && lines[3].isEmpty)
+            let both = try await world.run("query", "lovelace")
+            #expect(both.stdout.hasPrefix("cardwallet: 3 addresses for “lovelace”\n"), "\(both)")
             let none = try await world.run("query", "nobody-here")
             #expect(none.status == 1 && none.stderr.isEmpty, "\(none)")
             #expect(none.stdout == "cardwallet: 0 addresses for “nobody-here”\n")
+        }
+    }
+
+    @Test func reimportingAChangedPhotoReplacesTheImage() async throws {
+        try await CLIWorld.with { world in
+            try await world.login()
+            #expect(try await world.run("import", Self.fixture("ios-30-grouped.vcf")).status == 0)
+            let original = String(decoding: try Data(contentsOf: Self.corpus.appendingPathComponent("ios-30-grouped.vcf")), as: UTF8.self)
+            let photo = try Data(contentsOf: Self.corpus.appendingPathComponent("photo-jisoo.jpg"))
+            // The same card with another photo and another title.
+            let head = try #require(original.components(separatedBy: "PHOTO;ENCODING=b").first)
+            let changed = head.replacingOccurrences(of: "TITLE:Programmer", with: "TITLE:Countess")
+                + "PHOTO;ENCODING=b;TYPE=JPEG:" + photo.base64EncodedString() + "\r\nEND:VCARD\r\n"
+            let path = try world.folder.write(changed, to: "ada-new.vcf")
+            let result = try await world.run("import", path, "--json")
+            #expect(result.status == 0, "\(result)")
+            let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            #expect(report?["updated"] as? Int == 1)
+            let entry = (report?["cards"] as? [[String: Any]])?.first
+            #expect(entry?["changes"] as? [String] == ["fields", "photo"])
+            let ada = try #require(try await Self.wallet(world).first { $0.fields.email == "ada@example.com" })
+            #expect(ada.fields.title == "Countess")
+            #expect(ada.image == CardImageInfo(contentType: "image/jpeg", size: photo.count))
+            #expect(ada.version == 3)
+            let exported = try await world.run("export", ada.id, "--output", world.folder.path("ada.vcf"))
+            #expect(exported.status == 0)
+            #expect(try Self.photos(inFile: world.folder.path("ada.vcf"))["Ada Lovelace"]?.bytes == [UInt8](photo))
+            // Once more: the same bytes, nothing to do.
+            let again = try await world.run("import", path)
+            #expect(again.stdout == "created 0, updated 0, unchanged 1, skipped 0.\n", "\(again)")
         }
     }
 

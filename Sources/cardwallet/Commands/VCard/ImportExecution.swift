@@ -58,10 +58,9 @@ struct ImportExecution {
         return outcome
     }
 
-    /// Replaces the image of card `id` with `photo`.
+    /// Replaces the image of card `id` with `photo` (`PUT /card/{id}/image`, at `version`).
     private func replacePhoto(of id: String, version: Int, photo: VCardPhoto, files: PhotoFiles) async throws {
-        // PUT /card/{id}/image arrives with the server helper's CardAPIClient.replaceImage.
-        throw CardAPIError.invalidRequest("this build cannot replace the image of an existing card yet")
+        _ = try await client.replaceImage(id: id, version: version, imageAt: try files.write(photo))
     }
 
     /// Failures after which no other card can do better.
