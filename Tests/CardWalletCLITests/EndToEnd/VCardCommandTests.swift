@@ -38,8 +38,13 @@ extension EndToEndTests {
 
             let demo = try await Self.wallet(world)
             #expect(demo.count == seeded + 10)
-            let ada = try #require(demo.first { $0.fields.name == "Ada Lovelace" })
+            let ada = try #require(demo.first { $0.fields.email == "ada@example.com" })
             #expect(ada.fields.vcardProperties.contains("item1.X-ABLabel:_$!<Other>!$_"))
+            let shown = try await world.run("show", ada.id)
+            #expect(shown.stdout.contains("vCard:      ORG:Analytical Engines Ltd;Research;\n"), "\(shown)")
+            #expect(shown.stdout.contains("            item1.EMAIL;TYPE=INTERNET,pref:ada@example.com\n"))
+            #expect(shown.stdout.contains("            item1.X-ABLabel:_$!<Other>!$_\n"))
+            #expect(!shown.stdout.contains("X-CARDWALLET"))
             #expect(ada.image == CardImageInfo(contentType: "image/jpeg", size: try Data(contentsOf: Self.corpus.appendingPathComponent("photo-ada.jpg")).count))
 
             let export = try await world.run("export", "--output", world.folder.path("demo.vcf"))
