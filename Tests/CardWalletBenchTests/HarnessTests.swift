@@ -109,7 +109,7 @@ import Testing
         #expect(command.figures == [.startup])
         #expect(command.quick)
         #expect(throws: (any Error).self) { try RunCommand.parse(["no-such-figure"]) }
-        #expect(FigureID.allCases.map(\.section) == ["§1", "§2", "§3", "§4", "§5", "§6"])
+        #expect(FigureID.allCases.map(\.section) == ["§1", "§2", "§3", "§4", "§5", "§6", "§7"])
     }
 
     @Test func aSampleLogKeepsValuesByVariantInOrder() {

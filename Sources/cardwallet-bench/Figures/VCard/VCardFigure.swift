@@ -64,7 +64,7 @@ struct VCardFigure: Figure {
         speed.notes = [
             "The file: \(Formatting.grouped(cards)) cards as CardWallet writes them (vCard 3.0, \(Formatting.format(Double(fileBytes), as: .bytes))), with kept lines (a grouped email and its label, a second phone, a year-less birthday, a social profile) and a 633-byte JPEG on one card in ten.",
             "Ours: VCardDocument.read from the file in 64 KiB chunks (every card mapped to the wallet's fields), then VCardWriter into one buffer. vobject \(Self.vobjectVersion() ?? ""): a fresh python3 per round, timed inside (file read + readComponents, then serialize of each card), so interpreter start-up is not counted.",
-            "\(rounds) rounds after one warm-up of ours, alternating which side runs first; the ratio is the median of the per-round ratios.",
+            "\(rounds) round\(rounds == 1 ? "" : "s") after one warm-up of ours, alternating which side runs first; the ratio is the median of the per-round ratios.",
         ]
 
         let sizes = [cards, cards * 4]
