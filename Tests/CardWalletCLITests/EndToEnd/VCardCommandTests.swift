@@ -147,6 +147,8 @@ extension EndToEndTests {
             #expect(lines[1] == "ada@example.com\tAda Lovelace\tAnalytical Engines Ltd")
             #expect(lines[2] == "ada.work@example.com\tAda Lovelace\tAnalytical Engines Ltd")
             #expect(lines.count == 4 && lines[3].isEmpty)
+            let aerc = try await world.run("query", "--remove-first-line", "ada@example")
+            #expect(aerc.stdout == lines[1...2].map { $0 + "\n" }.joined(), "\(aerc)")
             let both = try await world.run("query", "lovelace")
             #expect(both.stdout.hasPrefix("cardwallet: 3 addresses for “lovelace”\n"), "\(both)")
             let none = try await world.run("query", "nobody-here")

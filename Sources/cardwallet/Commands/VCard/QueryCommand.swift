@@ -16,8 +16,9 @@ struct QueryCommand: AsyncParsableCommand {
 
             In ~/.muttrc (or neomuttrc):
               set query_command = "cardwallet query %s"
-            In aerc's accounts.conf:
-              address-book-cmd = cardwallet query "%s"
+            In aerc.conf's [compose] section (aerc reads every line as an address, so the status \
+            line is left out, as with khard):
+              address-book-cmd = cardwallet query --remove-first-line %s
 
             Exit status: 0 found; 1 nothing found; 3 log in first; 6 server unreachable.
             """)
@@ -27,6 +28,10 @@ struct QueryCommand: AsyncParsableCommand {
     /// The text.
     @Argument(help: ArgumentHelp("What to look for.", valueName: "text"))
     var text: String
+
+    /// `--remove-first-line`.
+    @Flag(name: .customLong("remove-first-line"), help: "Leave out the status line (for aerc, like khard's option).")
+    var removeFirstLine = false
 
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
@@ -38,7 +43,9 @@ struct QueryCommand: AsyncParsableCommand {
                     [email, card.fields.name, card.fields.company ?? ""].map(Self.cell).joined(separator: "\t")
                 }
             }
-            Console.out("cardwallet: \(lines.count) address\(lines.count == 1 ? "" : "es") for “\(TerminalText.escaped(text))”\n")
+            if !removeFirstLine {
+                Console.out("cardwallet: \(lines.count) address\(lines.count == 1 ? "" : "es") for “\(TerminalText.escaped(text))”\n")
+            }
             // Nothing on standard error: mail programs may paint it over their screen.
             if lines.isEmpty { throw ExitCode(CLIExitCode.failure) }
             Console.out(lines.map { $0 + "\n" }.joined())
