@@ -37,7 +37,15 @@ struct ImportExecution {
                         current = try await client.updateCard(id: id, fields: fields, version: version).version
                     }
                     if let photo {
-                        try await replacePhoto(of: id, version: current, photo: photo, files: photos)
+                        do {
+                            try await replacePhoto(of: id, version: current, photo: photo, files: photos)
+                        } catch let error as CardAPIError where fields != nil && !Self.stopsEverything(error) {
+                            // Two requests: say exactly which one did not go through.
+                            outcome.add(
+                                entry, "skipped", id: id,
+                                problem: "the fields were updated, but the server refused the photo: " + error.description)
+                            continue
+                        }
                     }
                     outcome.add(entry, "updated", id: id, changes: ImportOutcome.changes(fields, photo))
                 case .unchanged(let id):
