@@ -148,15 +148,22 @@ enum BirthdayValue {
     /// `YYYY-MM-DD` for `1990-03-15`, `19900315`, `1990-03-15T00:00:00Z` (or with a time
     /// zone); `nil` for a date without a year (`--0315`, `--03-15`) or anything else.
     static func fullDate(_ text: String) -> String? {
-        let value = text.trimmingVCardWhitespace
-        let date = value.prefix { $0 != "T" && $0 != "t" }
-        let digits = date.filter { $0 != "-" }
-        guard !date.hasPrefix("-"), digits.count == 8, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else {
-            return nil
+        // On the bytes: a date is ASCII, and anything else is not one.
+        var bytes = Array(text.trimmingVCardWhitespace.utf8)
+        if let time = bytes.firstIndex(where: { $0 == UInt8(ascii: "T") || $0 == UInt8(ascii: "t") }) {
+            bytes.removeSubrange(time...)
         }
+        let dash = UInt8(ascii: "-")
+        guard bytes.first != dash else { return nil }
         // The dashes, when present, must be where ISO 8601 puts them.
-        if date.contains("-"), date.count != 10 { return nil }
-        let result = "\(digits.prefix(4))-\(digits.dropFirst(4).prefix(2))-\(digits.suffix(2))"
+        if bytes.contains(dash) {
+            guard bytes.count == 10, bytes[4] == dash, bytes[7] == dash else { return nil }
+            bytes.removeAll { $0 == dash }
+        }
+        guard bytes.count == 8, bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        bytes.insert(dash, at: 6)
+        bytes.insert(dash, at: 4)
+        let result = String(decoding: bytes, as: UTF8.self)
         return CardFormat.isCalendarDate(result) ? result : nil
     }
 }

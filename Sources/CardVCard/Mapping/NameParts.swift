@@ -27,7 +27,7 @@ enum NameParts {
         {
             let given = String(name[..<space])
             let family = String(name[name.utf8.index(after: space)...])
-            if !family.isEmpty { return "N:" + VCardText.join([family, given, "", "", ""], separator: ";") }
+            if !family.isEmpty { return "N:" + VCardText.escape(family) + ";" + VCardText.escape(given) + ";;;" }
         }
         let words = name.split(separator: " ", omittingEmptySubsequences: true)
         let family = words.count > 1 ? String(words.last!) : ""

@@ -131,7 +131,18 @@ public struct VCardImporter: Sendable {
     static func isCanonical(_ property: VCardProperty, _ canonical: String) -> Bool {
         guard property.group == nil, property.binary == nil else { return false }
         // Written the same way: the same (the common case, without parsing anything).
-        if ContentLine.render(property) == canonical { return true }
+        if property.parameters.isEmpty {
+            let key = property.key.utf8
+            let value = property.value.utf8
+            let line = canonical.utf8
+            if line.count == key.count + 1 + value.count, line.starts(with: key),
+                line[line.index(line.startIndex, offsetBy: key.count)] == UInt8(ascii: ":"), line.suffix(value.count).elementsEqual(value)
+            {
+                return true
+            }
+        } else if ContentLine.render(property) == canonical {
+            return true
+        }
         guard let written = ContentLine.parse(canonical) else { return false }
         return property.parameters == written.parameters && property.components == written.components
     }

@@ -109,14 +109,27 @@ struct LogicalLines {
     /// `ENCODING=` parameter.
     private static func kind(of bytes: ArraySlice<UInt8>) -> Kind {
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return .plain }
-        let head = bytes[bytes.startIndex..<colon]
-        guard head.contains(UInt8(ascii: ";")) else { return .plain }
-        for segment in head.split(separator: UInt8(ascii: ";")).dropFirst() {
-            let word = segment.filter { $0 != 32 && $0 != 9 }.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }
-            if word == quotedPrintableWord || word == encodingQuotedPrintable { return .quotedPrintable }
-            if word == base64Word || word == encodingBase64 || word == encodingB { return .base64 }
+        guard var start = bytes[bytes.startIndex..<colon].firstIndex(of: UInt8(ascii: ";")) else { return .plain }
+        // Each parameter between semicolons, compared without copying it.
+        while start < colon {
+            let from = start + 1
+            let end = bytes[from..<colon].firstIndex(of: UInt8(ascii: ";")) ?? colon
+            let segment = bytes[from..<end]
+            if matches(segment, quotedPrintableWord) || matches(segment, encodingQuotedPrintable) { return .quotedPrintable }
+            if matches(segment, base64Word) || matches(segment, encodingBase64) || matches(segment, encodingB) { return .base64 }
+            start = end
         }
         return .plain
+    }
+
+    /// Whether `segment`, without spaces and tabs and ignoring ASCII case, is `word`.
+    private static func matches(_ segment: ArraySlice<UInt8>, _ word: [UInt8]) -> Bool {
+        var index = 0
+        for byte in segment where byte != 32 && byte != 9 {
+            guard index < word.count, (byte >= 97 && byte <= 122 ? byte - 32 : byte) == word[index] else { return false }
+            index += 1
+        }
+        return index == word.count
     }
 
     private static let quotedPrintableWord = Array("QUOTED-PRINTABLE".utf8)

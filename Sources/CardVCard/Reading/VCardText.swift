@@ -84,6 +84,11 @@ public enum VCardText {
 
     /// The parts escaped and joined with `separator` (a structured or list value).
     public static func join(_ parts: [String], separator: String) -> String {
-        parts.map(escape).joined(separator: separator)
+        var out = ""
+        for (index, part) in parts.enumerated() {
+            if index > 0 { out += separator }
+            out += escape(part)
+        }
+        return out
     }
 }

@@ -11,6 +11,8 @@ struct KeptLine {
     let grouped: Bool
     /// The parsed line, when its parameters hold a marker or an encoding.
     let property: VCardProperty?
+    /// Whether the parameters mention a preference at all (`PREF`, `TYPE=pref`).
+    private let mentionsPreference: Bool
 
     init(_ text: String) {
         self.text = text
@@ -25,6 +27,14 @@ struct KeptLine {
         let header = utf8[nameEnd..<headerEnd]
         let inside = Self.contains(header, Self.markerWord) || Self.contains(header, Self.encodingWord)
         property = inside ? ContentLine.parse(text) : nil
+        mentionsPreference = Self.contains(header, Self.preferenceWord)
+    }
+
+    /// The line's preference (``VCardProperty/preference``), parsing it only when its
+    /// parameters mention one.
+    var preference: Int {
+        guard mentionsPreference else { return .max }
+        return parsed()?.preference ?? .max
     }
 
     /// The parsed line (parsing it now when it was not).
@@ -35,6 +45,7 @@ struct KeptLine {
 
     private static let markerWord = Array("X-CARDWALLET-".utf8)
     private static let encodingWord = Array("ENCODING=".utf8)
+    private static let preferenceWord = Array("PREF".utf8)
 
     /// Whether `bytes` hold `word` (upper-case ASCII), ignoring ASCII case.
     private static func contains(_ bytes: Substring.UTF8View.SubSequence, _ word: [UInt8]) -> Bool {

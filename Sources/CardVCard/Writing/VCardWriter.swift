@@ -73,7 +73,7 @@ public struct VCardWriter: Sendable {
                     lines.append(Line(text: Self.unmarked(property), expendability: expendability))
                 } else if var text = rule.write(fields, version) {
                     if rule.choice == .preferred, kept.indices.contains(where: { index in
-                        !used[index] && kept[index].key == rule.property && (kept[index].parsed()?.preference ?? .max) < .max
+                        !used[index] && kept[index].key == rule.property && kept[index].preference < .max
                     }) {
                         text = markPreferred(text)
                     }
@@ -169,9 +169,35 @@ public struct VCardWriter: Sendable {
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let date = "\(year)" + (version == .v40 ? "" : "-") + two(month) + (version == .v40 ? "" : "-") + two(day)
-        let clock = [two(time / 3600), two(time / 60 % 60), two(time % 60)].joined(separator: version == .v40 ? "" : ":")
-        return date + "T" + clock + "Z"
+        guard (0...9999).contains(year) else {
+            return "\(year)-\(month)-\(day)T\(time / 3600):\(time / 60 % 60):\(time % 60)Z"
+        }
+        // Digits straight into bytes: this runs once per card written.
+        var out: [UInt8] = []
+        out.reserveCapacity(20)
+        func digits(_ value: Int64, _ count: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<count { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                out.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        let extended = version != .v40
+        digits(year, 4)
+        if extended { out.append(UInt8(ascii: "-")) }
+        digits(month, 2)
+        if extended { out.append(UInt8(ascii: "-")) }
+        digits(day, 2)
+        out.append(UInt8(ascii: "T"))
+        digits(time / 3600, 2)
+        if extended { out.append(UInt8(ascii: ":")) }
+        digits(time / 60 % 60, 2)
+        if extended { out.append(UInt8(ascii: ":")) }
+        digits(time % 60, 2)
+        out.append(UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
     }
 }
