@@ -4,24 +4,27 @@ import Foundation
 /// process on the same file: parse (`readComponents`, file read included) and export
 /// (`serialize` of every card).
 enum Vobject {
-    /// One round's times, in seconds, and what it read.
+    /// One round's times, in seconds (wall clock and CPU), and what it read.
     struct Round: Decodable {
         var cards: Int
         var parse: Double
         var export: Double
+        var parseCPU: Double
+        var exportCPU: Double
     }
 
     static let script = """
         import json, sys, time
         import vobject
         path = sys.argv[1]
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         with open(path, encoding="utf-8") as handle:
             cards = list(vobject.readComponents(handle.read()))
-        parsed = time.perf_counter()
+        parsed, parsed_cpu = time.perf_counter(), time.process_time()
         text = "".join(card.serialize() for card in cards)
-        done = time.perf_counter()
-        print(json.dumps({"cards": len(cards), "parse": parsed - start, "export": done - parsed, "bytes": len(text)}))
+        done, done_cpu = time.perf_counter(), time.process_time()
+        print(json.dumps({"cards": len(cards), "parse": parsed - start, "export": done - parsed,
+                          "parseCPU": parsed_cpu - start_cpu, "exportCPU": done_cpu - parsed_cpu, "bytes": len(text)}))
         """
 
     /// Why vobject cannot run here, or `nil` when it can.
