@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "CardWalletLive", targets: ["CardWalletLive"]),
         .library(name: "CursesTerminal", targets: ["CursesTerminal"]),
         .library(name: "CardMockServer", targets: ["CardMockServer"]),
+        .library(name: "CardImages", targets: ["CardImages"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -31,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // SQLite for the mock server's --data file; links the system SQLite (libsqlite3-dev).
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // MARK: Libraries, lowest layer first. Dependencies only point up this list.
@@ -90,15 +93,25 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ]
         ),
+
+        // Pictures in the terminal: PNG/JPEG decoding, scaling, the kitty/iTerm2/sixel/half-block
+        // encoders, protocol detection, QR codes (docs/Images.md). One system library per C library.
+        .systemLibrary(name: "CPNG", providers: [.apt(["libpng-dev"])]),
+        // libjpeg's error exit must longjmp; shim.h keeps every setjmp/longjmp inside C functions.
+        .systemLibrary(name: "CJPEG", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CQRencode", providers: [.apt(["libqrencode-dev"])]),
+        .target(name: "CardImages", dependencies: ["CardModels", "CPNG", "CJPEG", "CQRencode"]),
 
         // MARK: The thin executable that wires the live pieces.
         .executableTarget(
             name: "cardwallet",
             dependencies: [
                 "Networking", "TokenStore", "CardModels", "CardAPI", "CardVCard",
-                "CardWalletUI", "CardWalletLive", "CursesTerminal", "CardMockServer",
+                "CardWalletUI", "CardWalletLive", "CursesTerminal", "CardMockServer", "CardImages",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -108,12 +121,13 @@ let package = Package(
         // MARK: Benchmarks (`swift run -c release cardwallet-bench`; `--quick` is the CI smoke run).
         // openpty(3), for running the TUI and abook in a pseudo-terminal (§4, §6).
         .systemLibrary(name: "CPseudoTerminal"),
+        // libchafa, only to compare our image scaler and encoders with (images figure).
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
         .executableTarget(
             name: "cardwallet-bench",
             dependencies: [
                 "CardModels", "CardWalletUI", "CardWalletLive", "CardMockServer", "CardAPI", "CardVCard", "Networking",
-                "TokenStore",
-                "CPseudoTerminal",
+                "TokenStore", "CPseudoTerminal", "CardImages", "CChafa",
                 // Not linked: listed so that `swift run cardwallet-bench` also builds the
                 // `cardwallet` binary the startup figure spawns.
                 "cardwallet",
@@ -132,6 +146,8 @@ let package = Package(
         // MARK: Test helpers
         // The child process of TokenStoreTests' multi-process tests (not shipped).
         .executableTarget(name: "tokenstore-stress", dependencies: ["TokenStore"]),
+        // CardImages from the command line, for scripts/image-peers.py (not shipped).
+        .executableTarget(name: "cardimages-tool", dependencies: ["CardImages"]),
 
         // MARK: Tests
         // What several test targets share: waiting on a condition with a deadline, a manual clock.
@@ -154,6 +170,7 @@ let package = Package(
         .testTarget(name: "CardModelsTests", dependencies: ["CardModels"]),
         // The corpus in Fixtures/ is read through #filePath (the CLI tests and scripts use it too).
         .testTarget(name: "CardVCardTests", dependencies: ["CardVCard", "CardModels"], exclude: ["Fixtures"]),
+        .testTarget(name: "CardImagesTests", dependencies: ["CardImages", "CPseudoTerminal"]),
         .testTarget(
             name: "CardAPITests",
             dependencies: [
@@ -175,6 +192,7 @@ let package = Package(
             name: "CardMockServerTests",
             dependencies: [
                 "CardMockServer", "CardModels",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -189,7 +207,7 @@ let package = Package(
             name: "CardWalletCLITests",
             dependencies: [
                 "cardwallet", "CardAPI", "CardModels", "CardMockServer", "CardVCard", "CardWalletUI", "CardWalletLive",
-                "Networking", "TokenStore", "TestSupport",
+                "Networking", "TokenStore", "TestSupport", "CardImages",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -198,10 +216,14 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// One settings loop, as swift-log does: the same strictness for every target.
+// One settings loop, as swift-log does: the same strictness for every target. With internal
+// imports by default and member import visibility, every `public import` is a decision: a
+// module's public API shows only the modules it says it shows.
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     settings.append(.enableExperimentalFeature("StrictConcurrency"))
     target.swiftSettings = settings
 }

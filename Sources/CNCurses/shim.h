@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
+#include <ncursesw/term.h>
 
 // Swift cannot import function-like macros, macros built from casts and shifts, or use mutable
 // C globals (stdscr, LINES, COLS, COLORS) under Swift 6 strict concurrency. These wrappers are
@@ -60,6 +61,39 @@ static inline int cn_key_sf(void) { return KEY_SF; }
 static inline int cn_key_shome(void) { return KEY_SHOME; }
 static inline int cn_key_send(void) { return KEY_SEND; }
 static inline int cn_key_sdc(void) { return KEY_SDC; }
+
+// MARK: - Mouse (KEY_MOUSE and the button masks are macros built from shifts)
+
+static inline int cn_key_mouse(void) { return KEY_MOUSE; }
+static inline mmask_t cn_button1_pressed(void) { return BUTTON1_PRESSED; }
+static inline mmask_t cn_button1_released(void) { return BUTTON1_RELEASED; }
+static inline mmask_t cn_button1_clicked(void) { return BUTTON1_CLICKED; }
+static inline mmask_t cn_button1_double_clicked(void) { return BUTTON1_DOUBLE_CLICKED; }
+static inline mmask_t cn_button4_pressed(void) { return BUTTON4_PRESSED; }
+static inline mmask_t cn_button5_pressed(void) {
+#ifdef BUTTON5_PRESSED
+    return BUTTON5_PRESSED;
+#else
+    return 0;
+#endif
+}
+static inline int cn_key_max(void) { return KEY_MAX; }
+
+/// Whether the terminal type `term` can address the cursor (terminfo `cup`): 1 yes, 0 no, -1
+/// when the type is unknown. Reads the entry without touching the terminal's modes.
+static inline int cn_terminal_addresses_cursor(const char *term, int fd) {
+    int error = 0;
+    TERMINAL *previous = cur_term;
+    if (setupterm(term, fd, &error) != OK) {
+        return -1;
+    }
+    TERMINAL *probe = cur_term;
+    char *cup = tigetstr("cup");
+    int result = (cup != NULL && cup != (char *)-1 && cup[0] != 0) ? 1 : 0;
+    set_curterm(previous);
+    del_curterm(probe);
+    return result;
+}
 
 // MARK: - Attributes (NCURSES_BITS macros)
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `POST /auth/login` body.
 public struct LoginRequest: Codable, Sendable, Equatable {

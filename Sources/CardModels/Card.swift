@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What the server says about a card's image.
 public struct CardImageInfo: Codable, Sendable, Equatable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The JSON conventions of the contract: camelCase keys, ISO 8601 dates (UTC, milliseconds).
 public enum CardWalletJSON {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A length of time written the way people type it: `200ms`, `30s`, `5m`, `1h`, `1d`, or
 /// several of those run together (`1h30m`). `0` alone means no time at all.

@@ -1,10 +1,10 @@
-import CardAPI
+public import CardAPI
 import CardModels
-import CardWalletUI
-import Foundation
-import Networking
+public import CardWalletUI
+public import Foundation
+public import Networking
 import Synchronization
-import TokenStore
+public import TokenStore
 
 /// Performs the UI's ``CardWalletUI/APICall``s through a ``CardAPI/CardAPIClient`` and answers
 /// with an ``CardWalletUI/APIResult`` or a ``CardWalletUI/UIFailure``: the `perform` closure of

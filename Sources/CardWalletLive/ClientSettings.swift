@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 
 /// The client's settings, resolved from every layer: command-line flags, then the environment,
 /// then the user's config file, then ``defaults`` (the same values as `Config/cardwallet.json`).
@@ -49,7 +49,9 @@ public struct ClientSettings: Sendable, Equatable {
         self.pageSize = pageSize
     }
 
-    /// The built-in defaults; `Config/cardwallet.json` holds the same values (a test checks).
+    /// The built-in defaults: the one place they are defined. `--help` prints them from here;
+    /// `Config/cardwallet.json` is a template holding the same values for people to copy (a
+    /// test checks it against these).
     public static let defaults = ClientSettings(
         server: "http://127.0.0.1:8080/v1",
         tokenFile: nil,

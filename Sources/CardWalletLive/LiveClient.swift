@@ -1,8 +1,8 @@
-import CardAPI
-import Foundation
-import Logging
-import Networking
-import TokenStore
+public import CardAPI
+public import Foundation
+public import Logging
+public import Networking
+public import TokenStore
 
 /// The live pieces one set of ``ClientSettings`` describes: the token store, one
 /// `LiveTransport`, one `LoggerPlugin` and a `CardAPIClient` built on them.

@@ -1,8 +1,8 @@
-import CardAPI
+public import CardAPI
 import CardModels
-import CardWalletUI
+public import CardWalletUI
 import Foundation
-import Networking
+public import Networking
 import Synchronization
 
 /// The one ordered channel from the live layers to the interface's main loop: the logger

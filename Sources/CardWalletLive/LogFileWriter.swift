@@ -1,9 +1,9 @@
 import CardModels
-import CardWalletUI
+public import CardWalletUI
 import Foundation
 import Networking
 import Synchronization
-import TokenStore
+public import TokenStore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,8 +1,8 @@
-import CardAPI
+public import CardAPI
 import CardModels
-import CardWalletUI
-import Foundation
-import Networking
+public import CardWalletUI
+public import Foundation
+public import Networking
 import Synchronization
 
 /// Makes the log pane's lines: from the logger plugin's events (redacted when built: tokens

@@ -1,5 +1,5 @@
-import CardWalletUI
-import CardAPI
+public import CardWalletUI
+public import CardAPI
 
 extension SessionStatus {
     /// The status bar's view of a session state from ``CardAPI/CardSession/states()``.

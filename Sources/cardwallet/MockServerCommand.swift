@@ -1,5 +1,6 @@
 import ArgumentParser
 import CardMockServer
+import CardModels
 import Foundation
 import Logging
 
@@ -16,19 +17,38 @@ struct MockServerCommand: AsyncParsableCommand {
 
             Durations take a unit: ms, s, m, h or d (200ms, 30s, 5m, 1h, 1d, or 1h30m).
 
+            Every setting is taken from its option, else its environment variable, else the \
+            configuration file, else its default. The variables and the defaults (the variable \
+            names the key in the file: CARDWALLET_MOCK_LIMITS_MAX_IMAGE_BYTES is \
+            limits.maxImageBytes; Config/README.md explains each):
+            \(MockServerCommand.settingsTable)
+
             Exit status: 0 after SIGINT or SIGTERM; 1 when the server cannot start (the address \
             is taken, the --data file cannot be used); 64 for invalid options or configuration.
             """)
 
     @OptionGroup var server: MockServerOptions
 
+    /// The request log level when `--log-level` is not given.
+    static let defaultLogLevel = Logger.Level.info
+
     @Option(
         name: .customLong("log-level"),
         help: ArgumentHelp(
-            "Request log level on standard error: trace, debug, info, notice, warning, error or critical. (default: info)",
+            "Request log level on standard error: trace, debug, info, notice, warning, error or critical. (default: \(MockServerCommand.defaultLogLevel.rawValue))",
             valueName: "level"),
         transform: Self.parseLogLevel)
-    var logLevel: Logger.Level = .info
+    var logLevel: Logger.Level = MockServerCommand.defaultLogLevel
+
+    /// One line per setting: its environment variable and its default, from the values in
+    /// ``MockServerConfiguration/default``.
+    static var settingsTable: String {
+        let width = MockServerSettingKey.allCases.map(\.environmentVariable.count).max() ?? 0
+        return MockServerSettingKey.allCases.map { key in
+            "  " + key.environmentVariable.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+                + key.helpText(in: .default)
+        }.joined(separator: "\n")
+    }
 
     private static func parseLogLevel(_ text: String) throws -> Logger.Level {
         guard let level = Logger.Level(rawValue: text.lowercased()) else {
@@ -38,7 +58,11 @@ struct MockServerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (configuration, source) = try server.makeConfiguration()
+        let resolved = try server.makeConfiguration()
+        let configuration = resolved.configuration
+        for warning in resolved.warnings {
+            Console.warning(warning)
+        }
         let level = logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -50,14 +74,25 @@ struct MockServerCommand: AsyncParsableCommand {
         do {
             running = try await MockServer.start(configuration: configuration, logger: logger, handlesShutdownSignals: true)
         } catch {
-            FileHandle.standardError.write(Data("cardwallet mock-server: \(error.description)\n".utf8))
+            Console.error(error.description)
             throw ExitCode.failure
         }
         var lines = await running.banner()
-        lines.append("configuration: \(source)")
+        lines.append("configuration: \(Self.source(of: resolved))")
         // Written straight to the file descriptor: nothing is left in a buffer when stdout is a pipe.
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         try await running.waitUntilStopped()
         logger.info("Mock server stopped")
+    }
+
+    /// The banner's account of where the settings came from: the file (or the built-in
+    /// defaults), and the environment variables that changed any.
+    static func source(of resolved: ResolvedMockServerConfiguration) -> String {
+        let file = resolved.configFile.map { TerminalText.escaped($0) } ?? "built-in defaults"
+        let variables = MockServerSettingKey.allCases.compactMap { key -> String? in
+            guard case .environment(let name) = resolved.origin(of: key) else { return nil }
+            return name
+        }
+        return variables.isEmpty ? file : file + " with " + variables.joined(separator: ", ")
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Testing
 
 @testable import cardwallet_bench
@@ -109,7 +110,7 @@ import Testing
         #expect(command.figures == [.startup])
         #expect(command.quick)
         #expect(throws: (any Error).self) { try RunCommand.parse(["no-such-figure"]) }
-        #expect(FigureID.allCases.map(\.section) == ["§1", "§2", "§3", "§4", "§5", "§6", "§7"])
+        #expect(FigureID.allCases.map(\.section) == ["§1", "§2", "§3", "§4", "§5", "§6", "#15", "#16", "#17"])
     }
 
     @Test func aSampleLogKeepsValuesByVariantInOrder() {

@@ -1,3 +1,4 @@
+import CardMockServer
 import CardAPI
 import CardModels
 import Foundation

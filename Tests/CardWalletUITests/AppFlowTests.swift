@@ -200,6 +200,70 @@ import Testing
         #expect(state.screen == .list)
     }
 
+    @Test func aFailedReloadKeepsTheListAndSaysSo() throws {
+        var state = AppState.loggedIn(cards: 5)
+        let effects = state.press(.char("r"))
+        // Nothing blanks while the reload waits.
+        #expect(state.list.cards.loadedCount == 5)
+        #expect(Renderer.render(state).text.contains("Kim Min-ji"))
+        let (id, _) = try #require(AppState.lastRequest(effects))
+        state.send(.completed(id, .failure(UIFailure(.cannotConnect(url: testServer), message: "connection refused"))))
+        #expect(state.list.cards.loadedCount == 5)
+        #expect(state.message?.kind == .error)
+        #expect(state.message?.text.hasPrefix("Reload failed (the list is as it was): cannot connect") == true)
+        #expect(Renderer.render(state).text.contains("Kim Min-ji"))
+    }
+
+    @Test func theSelectionStaysVisibleAfterAResizeOnAnotherScreen() {
+        var state = AppState.loggedIn(cards: 40, width: 80, height: 40)
+        state.press(.char("G"))
+        #expect(state.list.selection == 39)
+        state.press(.enter)
+        #expect(state.screen == .detail)
+        state.send(.resize(width: 80, height: 20))
+        state.press(.char("q"))
+        #expect(state.screen == .list)
+        let viewport = state.listViewport
+        #expect(state.list.selection >= state.list.scrollTop)
+        #expect(state.list.selection < state.list.scrollTop + viewport)
+        #expect(Renderer.render(state).text.contains(SampleCards.summaries(count: 40)[39].name))
+    }
+
+    @Test func messagesAboutAScreenGoWithIt() throws {
+        var state = AppState.loggedIn(cards: 3)
+        state.press(.char("s"))
+        state.press(.char("J"))
+        #expect(state.message?.text == "Cards move only in wallet order (sorted by name): press s to go back")
+        state.press(.enter)
+        #expect(state.screen == .detail)
+        #expect(state.message == nil, "a hint about moving cards is not true on the card screen")
+        // The form's "your text is still here" goes when the text does.
+        var edit = AppState.loggedIn(cards: 2)
+        let card = SampleCards.card(SampleCards.summary(number: 0))
+        edit.form = FormState(editing: card, returnsToDetail: false)
+        edit.screen = .form
+        edit.type("x")
+        let save = edit.press(.ctrl("s"))
+        let (id, _) = try #require(AppState.lastRequest(save))
+        edit.send(.completed(id, .failure(UIFailure(.notFound, message: "gone"))))
+        #expect(edit.message?.text.contains("your text is still here") == true)
+        // What was a deleted card's form now saves a new card with the text.
+        #expect(edit.form?.mode == .add)
+        let again = edit.press(.ctrl("s"))
+        #expect(AppState.lastRequest(again).map { if case .createCard = $0.1 { true } else { false } } == true)
+        edit.send(.completed(AppState.lastRequest(again)!.0, .failure(UIFailure(.server(status: 500), message: "x"))))
+        edit.press(.escape)
+        edit.press(.char("y"))
+        #expect(edit.form == nil)
+        #expect(edit.message == nil)
+    }
+
+    @Test func anUnboundKeySaysSo() {
+        var state = AppState.loggedIn(cards: 2)
+        state.press(.char("Z"))
+        #expect(state.message?.text == "Key is not bound. Press ? for help.")
+    }
+
     @Test func stalePagesOfAReloadedListAreDropped() throws {
         var state = AppState.loggedIn(cards: 100, total: 300, height: 60)
         // The list already asked for the next page (a tall screen shows most of the first).
@@ -208,9 +272,12 @@ import Testing
         let (newID, newRequest) = try #require(AppState.lastRequest(effects))
         #expect(newRequest == .loadCards(offset: 0, limit: 100, query: nil))
         state.send(.completed(oldID, .success(.cards(SampleCards.page(offset: 100, limit: 100, total: 300)))))
-        #expect(state.list.cards.loadedCount == 0)
+        // The old list's page is dropped; what was shown stays until the reload's page comes.
+        #expect(state.list.cards.loadedCount == 100)
+        #expect(state.list.isReloading)
         state.send(.completed(newID, .success(.cards(SampleCards.page(offset: 0, limit: 100, total: 300)))))
         #expect(state.list.cards.loadedCount == 100)
+        #expect(!state.list.isReloading)
     }
 
     @Test func aFirstPageThatFailedSaysSoAndMovingDownRetries() throws {
@@ -278,7 +345,7 @@ import Testing
         var state = AppState.loggedIn(cards: 1)
         state.send(.tick(now: .seconds(100)))
         state.press(.char("n"))
-        #expect(state.message == StatusMessage(.info, "No filter: press / and type to find cards", expires: .seconds(104)))
+        #expect(state.message == StatusMessage(.info, "No filter: press / and type to find cards", expires: .seconds(104), topic: .listScreen))
         state.send(.tick(now: .seconds(103)))
         #expect(state.message != nil)
         state.send(.tick(now: .seconds(104)))
@@ -304,9 +371,54 @@ import Testing
         #expect(list.isQuitting)
         var form = AppState.loggedIn(cards: 1)
         form.press(.char("a"))
-        form.type("q")
-        #expect(!form.isQuitting)
-        #expect(form.press(.ctrl("c")) == [.quit])
+        #expect(form.press(.ctrl("c")) == [.quit], "nothing typed: Ctrl-C quits at once")
+        var typed = AppState.loggedIn(cards: 1)
+        typed.press(.char("a"))
+        typed.type("q")
+        #expect(!typed.isQuitting)
+        // Typed and not saved: Ctrl-C asks, No by default; a second Ctrl-C quits.
+        #expect(typed.press(.ctrl("c")).isEmpty)
+        #expect(typed.modal == .confirm(ConfirmState(.quitDiscarding)))
+        #expect(typed.press(.enter).isEmpty)
+        #expect(typed.modal == nil && !typed.isQuitting)
+        #expect(typed.form?.fields[0].input.text == "q")
+        typed.press(.ctrl("c"))
+        #expect(typed.press(.ctrl("c")) == [.quit])
+        #expect(typed.isQuitting)
+    }
+
+    @Test func theSessionDialogCanBeDismissedKeepingTheDraft() throws {
+        var state = AppState.loggedIn(cards: 2)
+        state.press(.char("a"))
+        state.type("Draft")
+        let save = state.press(.ctrl("s"))
+        let (id, _) = try #require(AppState.lastRequest(save))
+        state.send(.session(.expired(email: testEmail, server: testServer)))
+        state.send(.completed(id, .failure(UIFailure(.sessionExpired, message: "E06"))))
+        #expect(state.reauth != nil)
+        state.press(.escape)
+        #expect(state.reauth == nil)
+        #expect(state.screen == .form)
+        #expect(state.form?.fields[0].input.text == "Draft")
+        #expect(state.message?.text == "Not logged in (E06): your text stays here; saving asks you to log in again")
+        // Saving again fails fast with E06 and opens the dialog again, the save kept to replay.
+        let again = state.press(.ctrl("s"))
+        let (retry, call) = try #require(AppState.lastRequest(again))
+        state.send(.completed(retry, .failure(UIFailure(.sessionExpired, message: "E06"))))
+        #expect(state.reauth?.replay.map(\.call) == [call])
+    }
+
+    @Test func theSessionDialogStartsInThePasswordAndDropsTypeahead() {
+        var state = AppState.loggedIn(cards: 2)
+        let effects = state.send(.session(.expired(email: testEmail, server: testServer)))
+        #expect(effects == [.discardTypeahead])
+        #expect(state.reauth?.login.focus == .password)
+        #expect(state.reauth?.login.email.text == testEmail)
+        // News naming no account: the last one the session named is filled in, still.
+        var anonymous = AppState.loggedIn(cards: 2)
+        anonymous.send(.session(.expired(email: nil, server: testServer)))
+        #expect(anonymous.reauth?.login.email.text == testEmail)
+        #expect(anonymous.reauth?.login.focus == .password)
     }
 
     @Test func resizeRelaysOutAndTooSmallKeepsRunning() {

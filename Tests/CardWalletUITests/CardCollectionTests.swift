@@ -144,3 +144,17 @@ struct SplitMix: RandomNumberGenerator {
         #expect(cards.rows.map { cards.summary(atIndex: $0).id } == ["card-1"])
     }
 }
+
+@Suite struct AccentInsensitiveSearchTests {
+    @Test(arguments: [("angstrom", "Ångström Labs"), ("zoe", "Zoë Fox"), ("jose alvarez", "José Álvarez"),
+                      ("ＫＩＭ", "Kim Min-ji"), ("데이터", "서울데이터랩"), ("CAFE", "Café Müller")])
+    func theFilterIgnoresCaseAccentsAndWidth(query: String, name: String) {
+        var cards = CardCollection()
+        let summaries = [name, "Somebody Else"].enumerated().map { index, name in
+            CardSummary(id: "c\(index)", name: name, updatedAt: SampleCards.epoch)
+        }
+        cards.append(CardPage(cards: summaries, total: 2, offset: 0, limit: 10))
+        cards.setQuery(query)
+        #expect(cards.rows.map { cards.summary(atIndex: $0).name } == [name])
+    }
+}

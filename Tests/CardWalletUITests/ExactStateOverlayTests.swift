@@ -57,15 +57,15 @@ import Testing
         check(&state, .char("n")) { $0.list.selection = 2 }
         check(&state, .char("n")) {
             $0.list.selection = 0
-            $0.showMessage(.info, "Search wrapped to the first match")
+            $0.showMessage(.info, "Search wrapped to the first match", topic: .listScreen)
         }
         check(&state, .char("N")) {
             $0.list.selection = 2
-            $0.showMessage(.info, "Search wrapped to the last match")
+            $0.showMessage(.info, "Search wrapped to the last match", topic: .listScreen)
         }
         check(&state, .char("N")) { $0.list.selection = 1 }
         check(&state, .char("J")) {
-            $0.showMessage(.warning, "Clear the filter (Esc) to move cards in the wallet")
+            $0.showMessage(.warning, "Clear the filter (Esc) to move cards in the wallet", topic: .listScreen)
         }
         check(&state, .escape) {
             $0.list.cards.setQuery("")
@@ -93,13 +93,13 @@ import Testing
         var state = AppState.loggedIn(cards: 3)
         let card = SampleCards.summary(number: 0)
         check(&state, .char("e"), effects: [.perform(CallID(3), .loadCard(id: card.id))]) {
-            $0.showMessage(.info, "Loading “\(card.name)” to edit…")
+            $0.showMessage(.info, "Loading “\(card.name)” to edit…", topic: .listScreen)
             $0.pending[CallID(3)] = .init(call: .loadCard(id: card.id), route: .list(.loadForEdit(id: card.id)))
             $0.nextCallID = 4
         }
         check(&state, .char("d")) { $0.modal = .confirm(ConfirmState(.deleteCard(card))) }
-        // Over the question only its keys work: j, q and r mean nothing.
-        check(&state, .char("j"))
+        // Over the question only its keys work: j, q and r mean nothing, and it says so.
+        check(&state, .char("j")) { $0.showMessage(.info, "Key is not bound here: answer y (yes) or n (no)") }
         check(&state, .char("q"))
         check(&state, .tab) { $0.modal = .confirm(ConfirmState(.deleteCard(card), yes: true)) }
         check(&state, .backTab) { $0.modal = .confirm(ConfirmState(.deleteCard(card))) }
@@ -114,10 +114,10 @@ import Testing
             $0.nextCallID = 5
         }
         check(&state, .char("r"), effects: [.perform(CallID(5), .loadCards(offset: 0, limit: 100, query: nil))]) {
+            // The cards stay on screen until the server's first page replaces them.
             $0.list.reselectID = card.id
-            $0.list.cards.removeAll()
             $0.list.generation += 1
-            $0.list.hasLoaded = false
+            $0.list.isReloading = true
             $0.list.isLoadingPage = true
             $0.pending[CallID(5)] = .init(
                 call: .loadCards(offset: 0, limit: 100, query: nil),
@@ -149,7 +149,7 @@ import Testing
         let half = state.layout.pageViewport / 2
         check(&state, .ctrl("d")) { $0.modal = .help(scroll: min(last, half)) }
         // Keys of the list beneath do nothing while help shows.
-        check(&state, .char("d"))
+        check(&state, .char("d")) { $0.showMessage(.info, "Key is not bound here: Esc closes this page") }
         check(&state, .char("?")) { $0.modal = nil }
         check(&state, .char("?")) { $0.modal = .help(scroll: 0) }
         check(&state, .enter) { $0.modal = nil }
@@ -200,7 +200,6 @@ import Testing
         check(&state, .backspace) { $0.reauth?.login.password = TextFieldState("p") }
         check(&state, .tab) { $0.reauth?.login.focus = .email }
         check(&state, .down) { $0.reauth?.login.focus = .password }
-        check(&state, .escape)
         check(&state, .function(1)) { $0.modal = .help(scroll: 0) }
         check(&state, .escape) { $0.modal = nil }
         let login = APICall.logIn(server: testServer, email: testEmail, password: "p")
@@ -210,8 +209,9 @@ import Testing
             $0.nextCallID = 4
         }
         check(&state, .char("x"))
-        // The form under the dialog kept what was typed.
+        // The form under the dialog kept what was typed: Ctrl-C asks, a second one quits.
         #expect(state.form?.fields[0].input.text == "Half")
+        check(&state, .ctrl("c")) { $0.modal = .confirm(ConfirmState(.quitDiscarding)) }
         check(&state, .ctrl("c"), effects: [.quit]) { $0.isQuitting = true }
     }
 
@@ -235,10 +235,10 @@ import Testing
         check(&state, .ctrl("g")) {
             $0.form = FormState(editing: theirs, returnsToDetail: false)
             $0.form?.focus = 1
-            $0.showMessage(.info, "Took the server's version (7); your changes are gone")
+            $0.showMessage(.info, "Took the server's version (7); your changes are gone", topic: .form)
         }
         // Without a conflict ^T means nothing in the form.
-        check(&state, .ctrl("t"))
+        check(&state, .ctrl("t")) { $0.showMessage(.info, "Key is not bound. Press F1 for help.") }
     }
 
     @Test func tooSmallTakesOnlyCtrlC() {

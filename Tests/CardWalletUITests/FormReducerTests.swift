@@ -127,6 +127,35 @@ import Testing
         #expect(!form.isDirty)
     }
 
+    @Test func aLocalImageProblemCarriesNoServerCode() {
+        var form = FormState()
+        type("Kim", into: &form)
+        _ = form.reduce(.command(.save))
+        let effects = form.reduce(.saveFailed(UIFailure(.localImage(problem: "there is no such file"), message: "x")))
+        #expect(effects == [.message(.error, "The image file cannot be used: there is no such file. Nothing was sent.")])
+        #expect(form.visibleProblem(at: form.fields.count - 1) == "there is no such file")
+        #expect(form.focus == form.fields.count - 1)
+        #expect(!effects.description.contains("E0"))
+    }
+
+    @Test func onlyFieldsBothSidesChangedAreMarkedAsConflicts() {
+        let card = SampleCards.card(SampleCards.summary(number: 1))
+        var form = FormState(editing: card, returnsToDetail: false)
+        form.focus = index(of: .title, in: form)
+        type("!", into: &form)
+        form.focus = index(of: .company, in: form)
+        type("?", into: &form)
+        var theirs = card
+        theirs.version += 1
+        theirs.fields.company = "Theirs"
+        theirs.fields.phone = "+82 10 1234"
+        _ = form.reduce(.saveFailed(UIFailure(.conflict(current: theirs), message: "changed")))
+        #expect(form.conflictMark(at: index(of: .title, in: form)) == .changedByYou)
+        #expect(form.conflictMark(at: index(of: .company, in: form)) == .changedByBoth)
+        #expect(form.conflictMark(at: index(of: .phone, in: form)) == .takenFromServer)
+        #expect(form.conflictMark(at: index(of: .name, in: form)) == .same)
+    }
+
     @Test func editingKeepsWhatTheFormDoesNotShow() {
         var card = SampleCards.card(SampleCards.summary(number: 2))
         card.fields.vcardProperties = ["TEL;TYPE=FAX:+1 555 0100", "X-SOCIAL:@kim"]

@@ -117,6 +117,20 @@ import Testing
 }
 
 extension RenderSnapshotTests {
+    /// With `CARDWALLET_RECORD_SNAPSHOTS=FILE` in the environment, writes every frame as a new
+    /// `ExpectedSnapshots.swift` to FILE (to review by eye, then copy over the old one).
+    @Test func recordWhenAsked() throws {
+        guard let path = ProcessInfo.processInfo.environment["CARDWALLET_RECORD_SNAPSHOTS"] else { return }
+        var text = "// Expected frames of RenderSnapshotTests.states(), as Grid.text. Review changes to these by eye.\n\n"
+        text += "let expectedSnapshots: [String: String] = [\n"
+        for (name, state) in Self.states() {
+            let frame = Renderer.render(state).text.split(separator: "\n", omittingEmptySubsequences: false)
+            text += "    \"\(name)\": #\"\"\"\n" + frame.map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n") + "\n    \"\"\"#,\n"
+        }
+        text += "]\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
     @Test(arguments: expectedSnapshots.keys.sorted())
     func snapshot(name: String) throws {
         let state = try #require(Self.states().first { $0.0 == name }?.1)
@@ -196,6 +210,7 @@ extension RenderSnapshotTests {
         state.press(.char("j"))
         let after = Renderer.render(state)
         let rows = Set(after.changes(from: before).map(\.y))
-        #expect(rows == [2, 3])
+        // The two card rows, and the title bar's position counter (1/50 → 2/50).
+        #expect(rows == [0, 2, 3])
     }
 }

@@ -70,12 +70,18 @@ struct KeyMappingTests {
         arguments: [
             0x00, 0x1C, 0x1D, 0x1E, 0x1F,  // Ctrl-@, Ctrl-\, Ctrl-], Ctrl-^, Ctrl-_
             0x85, 0x9B,  // C1: NEL, CSI
-            0x202E, 0x200D, 0x2028,  // bidi override, zero-width joiner, line separator
+            0x202E, 0x2066, 0x2028,  // bidi override, bidi isolate, line separator
             0xD800, 0x11_0000,  // a surrogate and a value beyond Unicode
         ] as [UInt32]
     )
     func droppedCharacters(_ value: UInt32) {
         #expect(KeyMapping.input(for: .character(value)) == nil)
+    }
+
+    @Test("Zero-width joiners and non-joiners are typed: emoji and Persian and Indic text need them")
+    func joinersAreTyped() {
+        #expect(KeyMapping.input(for: .character(0x200D)) == .key(.char("\u{200D}")))
+        #expect(KeyMapping.input(for: .character(0x200C)) == .key(.char("\u{200C}")))
     }
 
     @Test("Key codes without a Key (Insert, F13, mouse) are dropped")

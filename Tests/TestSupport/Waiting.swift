@@ -1,4 +1,4 @@
-import Testing
+public import Testing
 
 /// Polls `condition` until it holds, recording an issue and throwing ``WaitTimeout`` if
 /// `timeout` passes first.

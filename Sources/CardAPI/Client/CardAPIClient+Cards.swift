@@ -1,5 +1,5 @@
-import CardModels
-import Foundation
+public import CardModels
+public import Foundation
 import Networking
 
 extension CardAPIClient {

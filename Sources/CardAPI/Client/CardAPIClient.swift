@@ -1,8 +1,8 @@
-import CardModels
+public import CardModels
 import Foundation
-import Logging
-import Networking
-import TokenStore
+public import Logging
+public import Networking
+public import TokenStore
 
 /// The card API for one server: async methods that return model types and throw
 /// ``CardAPIError``, with a ``CardSession`` that keeps the tokens fresh.

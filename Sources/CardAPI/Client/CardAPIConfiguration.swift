@@ -1,5 +1,5 @@
-import CardModels
-import Foundation
+public import CardModels
+public import Foundation
 import TokenStore
 
 /// How a ``CardAPIClient`` talks to one server.

@@ -1,5 +1,6 @@
+import TokenStore
 import CardModels
-import Foundation
+public import Foundation
 import Networking
 
 extension ServerError: CustomStringConvertible {

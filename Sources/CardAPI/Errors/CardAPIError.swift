@@ -1,6 +1,6 @@
-import CardModels
+public import CardModels
 import Foundation
-import TokenStore
+public import TokenStore
 
 /// Everything a ``CardAPIClient`` call can fail with.
 ///

@@ -1,5 +1,5 @@
-import CardModels
-import Foundation
+public import CardModels
+public import Foundation
 
 /// A card's image as `GET /card/{cardId}/image` returns it.
 public struct CardImage: Sendable, Hashable {

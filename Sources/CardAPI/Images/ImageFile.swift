@@ -1,5 +1,5 @@
-import CardModels
-import Foundation
+public import CardModels
+public import Foundation
 
 /// An image file checked before upload: it exists, is a readable regular file (or a symbolic
 /// link to one), starts like a PNG or JPEG, and is no larger than the limit. Only its first bytes are read here; the

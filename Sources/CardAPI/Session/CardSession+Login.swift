@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 import Foundation
 import Logging
 import Networking

@@ -1,9 +1,9 @@
 import CardModels
-import Foundation
+public import Foundation
 import Logging
 import Networking
 import Synchronization
-import TokenStore
+public import TokenStore
 
 /// The tokens of one account at one server, and the rules that keep them fresh.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the session reads the wall-clock time it compares token expiry dates with.
 ///

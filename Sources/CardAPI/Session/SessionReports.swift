@@ -1,5 +1,5 @@
 import CardModels
-import Foundation
+public import Foundation
 import Networking
 
 /// What ``CardSession/logout()`` did.

@@ -1,6 +1,6 @@
-import CardModels
-import Foundation
-import Networking
+public import CardModels
+public import Foundation
+public import Networking
 
 /// The auth endpoints of `docs/API.md` as a ``Networking/TargetType``: log in, refresh, log out.
 ///

@@ -1,6 +1,6 @@
-import CardModels
-import Foundation
-import Networking
+public import CardModels
+public import Foundation
+public import Networking
 
 /// The card endpoints of `docs/API.md` as a ``Networking/TargetType``.
 ///

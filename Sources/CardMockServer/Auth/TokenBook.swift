@@ -6,7 +6,8 @@ import Foundation
 /// reuse rules are tested without a server. Refresh tokens rotate: a successful refresh marks
 /// the presented token `rotated` and issues a new pair in the same family. Presenting a
 /// rotated token again is reuse (RFC 9700 §4.14.2): the whole family is revoked, access tokens
-/// included.
+/// included. The tables record what each operation touched (``TrackedTable``), so the server
+/// persists only those records.
 struct TokenBook: Codable, Sendable, Equatable {
     struct AccessRecord: Codable, Sendable, Equatable {
         var verifier: Data
@@ -61,10 +62,37 @@ struct TokenBook: Codable, Sendable, Equatable {
         var refresh: TimeInterval
     }
 
-    private(set) var accessRecords: [String: AccessRecord] = [:]
-    private(set) var refreshRecords: [String: RefreshRecord] = [:]
-    private(set) var families: [String: Family] = [:]
+    /// Access tokens by selector.
+    private(set) var accessRecords = TrackedTable<String, AccessRecord>()
+    /// Refresh tokens by selector.
+    private(set) var refreshRecords = TrackedTable<String, RefreshRecord>()
+    /// Token families (one per login) by id.
+    private(set) var families = TrackedTable<String, Family>()
     private var lastPrune: Date?
+
+    /// What operations touched since the last ``takeChanges()``.
+    struct Changes: Sendable {
+        var accessRecords: [String: RowChange<AccessRecord>] = [:]
+        var refreshRecords: [String: RowChange<RefreshRecord>] = [:]
+        var families: [String: RowChange<Family>] = [:]
+
+        var isEmpty: Bool { accessRecords.isEmpty && refreshRecords.isEmpty && families.isEmpty }
+    }
+
+    /// An empty book.
+    init() {}
+
+    /// A book of stored records (as the database holds them).
+    init(accessRecords: [String: AccessRecord], refreshRecords: [String: RefreshRecord], families: [String: Family]) {
+        self.accessRecords = TrackedTable(accessRecords)
+        self.refreshRecords = TrackedTable(refreshRecords)
+        self.families = TrackedTable(families)
+    }
+
+    static func == (lhs: TokenBook, rhs: TokenBook) -> Bool {
+        lhs.accessRecords == rhs.accessRecords && lhs.refreshRecords == rhs.refreshRecords
+            && lhs.families == rhs.families
+    }
 
     /// How long expired records are kept so that they still answer "expired" rather than
     /// "unknown", and rotated refresh tokens can still be recognised as reuse.
@@ -133,7 +161,7 @@ struct TokenBook: Codable, Sendable, Equatable {
     /// - Returns: how many live access tokens were expired.
     mutating func expireAccessTokens(userID: String, now: Date) -> Int {
         var count = 0
-        for (selector, record) in accessRecords where record.userID == userID && record.expiresAt > now {
+        for (selector, record) in accessRecords.rows where record.userID == userID && record.expiresAt > now {
             accessRecords[selector]?.expiresAt = now
             count += 1
         }
@@ -145,7 +173,7 @@ struct TokenBook: Codable, Sendable, Equatable {
     /// - Returns: how many active refresh tokens were revoked.
     mutating func revokeRefreshTokens(userID: String) -> Int {
         var count = 0
-        for (selector, record) in refreshRecords where record.userID == userID && record.state == .active {
+        for (selector, record) in refreshRecords.rows where record.userID == userID && record.state == .active {
             refreshRecords[selector]?.state = .revoked
             count += 1
         }
@@ -155,11 +183,32 @@ struct TokenBook: Codable, Sendable, Equatable {
     /// Drops records that expired more than ``retentionAfterExpiry`` ago, and empty families.
     mutating func prune(now: Date) {
         let cutoff = now.addingTimeInterval(-Self.retentionAfterExpiry)
-        accessRecords = accessRecords.filter { $0.value.expiresAt > cutoff }
-        refreshRecords = refreshRecords.filter { $0.value.expiresAt > cutoff }
-        let used = Set(accessRecords.values.map(\.familyID)).union(refreshRecords.values.map(\.familyID))
-        families = families.filter { used.contains($0.key) }
+        for (selector, record) in accessRecords.rows where record.expiresAt <= cutoff { accessRecords[selector] = nil }
+        for (selector, record) in refreshRecords.rows where record.expiresAt <= cutoff { refreshRecords[selector] = nil }
+        let used = Set(accessRecords.rows.values.map(\.familyID)).union(refreshRecords.rows.values.map(\.familyID))
+        for familyID in families.rows.keys where !used.contains(familyID) { families[familyID] = nil }
         lastPrune = now
+    }
+
+    /// What changed since the last call, forgetting it.
+    mutating func takeChanges() -> Changes {
+        Changes(
+            accessRecords: accessRecords.takeChanges(), refreshRecords: refreshRecords.takeChanges(),
+            families: families.takeChanges())
+    }
+
+    /// Puts back what `changes` replaced.
+    mutating func revert(_ changes: Changes) {
+        accessRecords.revert(changes.accessRecords)
+        refreshRecords.revert(changes.refreshRecords)
+        families.revert(changes.families)
+    }
+
+    /// Puts back everything changed since the last ``takeChanges()``.
+    mutating func discardChanges() {
+        accessRecords.discardChanges()
+        refreshRecords.discardChanges()
+        families.discardChanges()
     }
 
     private mutating func pruneIfDue(now: Date) {
@@ -176,7 +225,7 @@ struct TokenBook: Codable, Sendable, Equatable {
 
     private mutating func revokeFamily(_ familyID: String) {
         families[familyID]?.revoked = true
-        for (selector, record) in refreshRecords where record.familyID == familyID {
+        for (selector, record) in refreshRecords.rows where record.familyID == familyID {
             refreshRecords[selector]?.state = .revoked
         }
     }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A source of wall-clock time for the mock server: token expiry, rate-limit windows and card

@@ -1,5 +1,5 @@
 import CardModels
-import Foundation
+public import Foundation
 
 extension MockServerConfiguration {
     /// The cards file as `Config/demo-cards.json` holds it: `{"cards": [SeedCard]}`.
@@ -11,34 +11,14 @@ extension MockServerConfiguration {
         public init(cards: [SeedCard]) { self.cards = cards }
     }
 
-    private struct FileReferences: Decodable {
-        var cardsFile: String?
-    }
-
-    /// Reads a `mock-server.json`-style file and the cards file it names.
+    /// Reads a `mock-server.json`-style file alone (no command line, no environment).
     ///
     /// Absent keys take their built-in defaults. `"cardsFile"` is resolved against the folder
     /// of `url`; without it the built-in demo cards are used. The result is not validated yet:
     /// call ``validate()``.
     /// - Throws: ``MockServerError`` naming the file and the problem.
     public static func load(from url: URL) throws(MockServerError) -> MockServerConfiguration {
-        let data = try readFile(url)
-        let decoder = CardWalletJSON.decoder()
-        var configuration: MockServerConfiguration
-        let references: FileReferences
-        do {
-            configuration = try decoder.decode(MockServerConfiguration.self, from: data)
-            references = try decoder.decode(FileReferences.self, from: data)
-        } catch {
-            throw .configurationFile(path: url.path, reason: Self.describe(error))
-        }
-        if let cardsFile = references.cardsFile {
-            let cardsURL = URL(fileURLWithPath: cardsFile, relativeTo: url.deletingLastPathComponent())
-            configuration.seedCards = try loadCards(from: cardsURL)
-        } else {
-            configuration.seedCards = Self.demoCards
-        }
-        return configuration
+        try resolve(MockServerSettingsSources(configFile: url.path)).configuration
     }
 
     /// Reads a `demo-cards.json`-style file.
@@ -52,7 +32,7 @@ extension MockServerConfiguration {
         }
     }
 
-    private static func readFile(_ url: URL) throws(MockServerError) -> Data {
+    static func readFile(_ url: URL) throws(MockServerError) -> Data {
         do {
             return try Data(contentsOf: url)
         } catch {

@@ -1,30 +1,33 @@
-import CardModels
+public import CardModels
 import Foundation
 
 /// Everything the mock server needs to start: where to listen, token lifetimes, limits, fault
 /// injection, persistence and the seed data (users and their cards).
 ///
-/// `Config/mock-server.json` and `Config/demo-cards.json` hold the defaults; ``default`` is the
-/// same configuration compiled in, so the server runs anywhere (see `Config/README.md` for
-/// every key). Use ``load(from:)`` to read a file and ``validate()`` before starting.
-public struct MockServerConfiguration: Codable, Sendable, Equatable {
+/// Every default is defined once, here, as the default of an initializer parameter: ``default``
+/// is this configuration; `Config/mock-server.json` and `Config/demo-cards.json` hold the same
+/// values (tests compare them), and `--help` and `Config/README.md` show them (see
+/// ``MockServerSettingKey``). Use ``resolve(_:)`` to read the command line, the environment and
+/// a config file, ``load(from:)`` for a file alone, and ``validate()`` before starting.
+public struct MockServerConfiguration: Sendable, Equatable {
     /// The address to bind, e.g. `127.0.0.1`.
     public var host: String
     /// The TCP port; `0` picks a free one.
     public var port: Int
-    /// How long an access token lives (default 5 minutes).
+    /// How long an access token lives.
     public var accessTokenTTL: TimeSpan
-    /// How long a refresh token lives (default 1 day); every refresh starts a new one.
+    /// How long a refresh token lives; every refresh starts a new one.
     public var refreshTokenTTL: TimeSpan
-    /// Delay added to every response (fault injection; default none).
+    /// Delay added to every response (fault injection).
     public var latency: TimeSpan
-    /// The share (0–1) of card requests answered with 503 (fault injection; default 0).
+    /// The share (0–1) of card requests answered with 503 (fault injection).
     public var failRate: Double
-    /// Whether the `/_admin/*` endpoints exist (default false).
+    /// Whether the `/_admin/*` endpoints exist.
     public var admin: Bool
-    /// A JSON file the data is kept in across restarts; `nil` keeps it in memory only.
+    /// The SQLite database the data is kept in across restarts (`--data`); `nil` keeps it in
+    /// memory only. A JSON data file of an earlier version found there is migrated once.
     public var dataFile: String?
-    /// The bcrypt cost (4–31) used to hash seed passwords; 10 by default. Tests use 4.
+    /// The bcrypt cost (4–31) used to hash seed passwords. Tests use 4.
     public var passwordHashCost: Int
     /// Size and rate limits.
     public var limits: Limits
@@ -33,7 +36,8 @@ public struct MockServerConfiguration: Codable, Sendable, Equatable {
     /// The cards the server starts with, each owned by one of ``users``.
     public var seedCards: [SeedCard]
 
-    /// Creates a configuration; every parameter defaults to the value in ``default``.
+    /// Creates a configuration. The parameters' defaults are the server's defaults: the one
+    /// place each is defined.
     public init(
         host: String = "127.0.0.1", port: Int = 8080,
         accessTokenTTL: TimeSpan = .minutes(5), refreshTokenTTL: TimeSpan = .days(1),
@@ -66,18 +70,18 @@ public struct MockServerConfiguration: Codable, Sendable, Equatable {
     }
 
     /// Size and rate limits. A rate limit of `0` turns that limit off.
-    public struct Limits: Codable, Sendable, Equatable {
-        /// The largest image `POST /card` accepts, in bytes (default 2 MiB).
+    public struct Limits: Sendable, Equatable {
+        /// The largest image `POST /card` accepts, in bytes.
         public var maxImageBytes: Int
-        /// The largest JSON request body, in bytes (default 64 KiB). A card body may be larger
+        /// The largest JSON request body, in bytes. A card body may be larger
         /// by ``keptPropertiesAllowance`` (see ``maxCardJSONBytes`` and ``maxMultipartBytes``).
         public var maxJSONBytes: Int
-        /// Failed logins allowed per client address and account in any minute (default 10).
+        /// Failed logins allowed per client address and account in any minute.
         public var failedLoginsPerMinute: Int
-        /// Refresh requests allowed per client address in any minute (default 120).
+        /// Refresh requests allowed per client address in any minute.
         public var refreshesPerMinute: Int
 
-        /// Creates limits; every parameter defaults to the documented default.
+        /// Creates limits; the parameters' defaults are the server's.
         public init(
             maxImageBytes: Int = CardLimits.imageMaxBytes, maxJSONBytes: Int = 64 * 1024,
             failedLoginsPerMinute: Int = 10, refreshesPerMinute: Int = 120
@@ -102,21 +106,6 @@ public struct MockServerConfiguration: Codable, Sendable, Equatable {
         /// The largest multipart body `POST /card` reads before answering E08:
         /// ``maxImageBytes`` plus ``maxCardJSONBytes``.
         public var maxMultipartBytes: Int { maxImageBytes + maxCardJSONBytes }
-
-        enum CodingKeys: String, CodingKey {
-            case maxImageBytes, maxJSONBytes, failedLoginsPerMinute, refreshesPerMinute
-        }
-
-        /// Decodes limits; absent keys take their defaults.
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let base = Limits()
-            maxImageBytes = try c.decodeIfPresent(Int.self, forKey: .maxImageBytes) ?? base.maxImageBytes
-            maxJSONBytes = try c.decodeIfPresent(Int.self, forKey: .maxJSONBytes) ?? base.maxJSONBytes
-            failedLoginsPerMinute =
-                try c.decodeIfPresent(Int.self, forKey: .failedLoginsPerMinute) ?? base.failedLoginsPerMinute
-            refreshesPerMinute = try c.decodeIfPresent(Int.self, forKey: .refreshesPerMinute) ?? base.refreshesPerMinute
-        }
     }
 
     /// A user the server starts with.
@@ -144,45 +133,5 @@ public struct MockServerConfiguration: Codable, Sendable, Equatable {
             self.password = password
             self.passwordHash = passwordHash
         }
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case host, port, accessTokenTTL, refreshTokenTTL, latency, failRate, admin, dataFile
-        case passwordHashCost, limits, users
-    }
-
-    /// Decodes the keys of `mock-server.json`; absent keys take their defaults and the seed
-    /// cards are left empty (they come from the cards file, see ``load(from:)``).
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let base = MockServerConfiguration()
-        host = try c.decodeIfPresent(String.self, forKey: .host) ?? base.host
-        port = try c.decodeIfPresent(Int.self, forKey: .port) ?? base.port
-        accessTokenTTL = try c.decodeIfPresent(TimeSpan.self, forKey: .accessTokenTTL) ?? base.accessTokenTTL
-        refreshTokenTTL = try c.decodeIfPresent(TimeSpan.self, forKey: .refreshTokenTTL) ?? base.refreshTokenTTL
-        latency = try c.decodeIfPresent(TimeSpan.self, forKey: .latency) ?? base.latency
-        failRate = try c.decodeIfPresent(Double.self, forKey: .failRate) ?? base.failRate
-        admin = try c.decodeIfPresent(Bool.self, forKey: .admin) ?? base.admin
-        dataFile = try c.decodeIfPresent(String.self, forKey: .dataFile)
-        passwordHashCost = try c.decodeIfPresent(Int.self, forKey: .passwordHashCost) ?? base.passwordHashCost
-        limits = try c.decodeIfPresent(Limits.self, forKey: .limits) ?? base.limits
-        users = try c.decodeIfPresent([SeedUser].self, forKey: .users) ?? base.users
-        seedCards = []
-    }
-
-    /// Encodes the keys of `mock-server.json` (not the seed cards).
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(host, forKey: .host)
-        try c.encode(port, forKey: .port)
-        try c.encode(accessTokenTTL, forKey: .accessTokenTTL)
-        try c.encode(refreshTokenTTL, forKey: .refreshTokenTTL)
-        try c.encode(latency, forKey: .latency)
-        try c.encode(failRate, forKey: .failRate)
-        try c.encode(admin, forKey: .admin)
-        try c.encodeIfPresent(dataFile, forKey: .dataFile)
-        try c.encode(passwordHashCost, forKey: .passwordHashCost)
-        try c.encode(limits, forKey: .limits)
-        try c.encode(users, forKey: .users)
     }
 }

@@ -1,5 +1,5 @@
-import CardModels
-import Foundation
+public import CardModels
+public import Foundation
 
 /// A card the server starts with, as `Config/demo-cards.json` lists it: the card fields at the
 /// top level beside `id`, `owner` (a seed user's email) and an optional `image`.

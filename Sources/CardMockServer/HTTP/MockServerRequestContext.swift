@@ -1,4 +1,4 @@
-import Hummingbird
+public import Hummingbird
 import NIOCore
 
 /// The per-request context of the mock server: who is calling, from where.

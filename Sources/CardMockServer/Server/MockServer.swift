@@ -1,5 +1,6 @@
-import Hummingbird
-import Logging
+import CardModels
+public import Hummingbird
+public import Logging
 import NIOCore
 
 /// The Hummingbird application type of the mock server, for `app.test(.router)` tests.
@@ -29,6 +30,18 @@ public enum MockServer {
         try await build(configuration: configuration, clock: clock, logger: logger, onServerRunning: { _ in })
     }
 
+    /// Builds the application keeping its `--data` file in `dataFileFormat`: how tests write a
+    /// JSON data file of an earlier version, and how the benchmark measures one.
+    @_spi(Benchmarks)
+    public static func makeApp(
+        configuration: MockServerConfiguration, dataFileFormat: DataFileFormat, clock: any WallClock = SystemWallClock(),
+        logger: Logger = Logger(label: "cardwallet.mock-server", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws(MockServerError) -> MockServerApp {
+        try await build(
+            configuration: configuration, clock: clock, logger: logger, dataFileFormat: dataFileFormat,
+            onServerRunning: { _ in })
+    }
+
     /// Starts the server on `configuration.host` and `configuration.port` (0 picks a free
     /// port) and returns once it is listening.
     ///
@@ -46,8 +59,23 @@ public enum MockServer {
         logger: Logger = Logger(label: "cardwallet.mock-server", factory: { _ in SwiftLogNoOpLogHandler() }),
         handlesShutdownSignals: Bool = false
     ) async throws(MockServerError) -> RunningMockServer {
+        try await start(
+            configuration: configuration, dataFileFormat: .sqlite, clock: clock, logger: logger,
+            handlesShutdownSignals: handlesShutdownSignals)
+    }
+
+    /// Starts the server keeping its `--data` file in `dataFileFormat`: the benchmark's way to
+    /// run the JSON file of earlier versions beside the database.
+    @_spi(Benchmarks)
+    public static func start(
+        configuration: MockServerConfiguration, dataFileFormat: DataFileFormat, clock: any WallClock = SystemWallClock(),
+        logger: Logger = Logger(label: "cardwallet.mock-server", factory: { _ in SwiftLogNoOpLogHandler() }),
+        handlesShutdownSignals: Bool = false
+    ) async throws(MockServerError) -> RunningMockServer {
         let started = StartupSignal()
-        let app = try await build(configuration: configuration, clock: clock, logger: logger) { channel in
+        let app = try await build(
+            configuration: configuration, clock: clock, logger: logger, dataFileFormat: dataFileFormat
+        ) { channel in
             started.complete(.success(channel.localAddress?.port ?? configuration.port))
         }
         return try await RunningMockServer.run(
@@ -56,9 +84,11 @@ public enum MockServer {
 
     private static func build(
         configuration: MockServerConfiguration, clock: any WallClock, logger: Logger,
+        dataFileFormat: DataFileFormat = .sqlite,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void
     ) async throws(MockServerError) -> MockServerApp {
-        let state = try await ServerState.make(configuration: configuration, clock: clock, logger: logger)
+        let state = try await ServerState.make(
+            configuration: configuration, clock: clock, logger: logger, dataFileFormat: dataFileFormat)
         let statistics = StatisticsRecorder()
         let router = makeRouter(state: state, statistics: statistics, configuration: configuration)
         let application = Application(

@@ -1,9 +1,12 @@
+import CardModels
+
 /// Why the mock server could not start or load its data. The description says what to fix.
 public struct MockServerError: Error, Sendable, Equatable, CustomStringConvertible {
     private enum Kind: Sendable, Equatable {
         case invalidConfiguration([String])
         case configurationFile(path: String, reason: String)
         case dataFile(path: String, reason: String)
+        case setting(key: String, origin: String, problem: String)
         case bind(host: String, port: Int, reason: String)
     }
 
@@ -24,9 +27,30 @@ public struct MockServerError: Error, Sendable, Equatable, CustomStringConvertib
         MockServerError(kind: .dataFile(path: path, reason: reason))
     }
 
+    /// A setting has a value of the wrong type, e.g. `CARDWALLET_MOCK_PORT=eighty`.
+    public static func invalidSetting(
+        key: MockServerSettingKey, origin: MockServerSettingOrigin, problem: String
+    ) -> MockServerError {
+        let source: String
+        switch origin {
+        case .flag(let name): source = "The option \(name)"
+        case .environment(let name): source = "The setting \(key.key) (from \(name))"
+        case .file(let path): source = "The setting \(key.key) in \(TerminalText.escaped(path))"
+        case .defaults: source = "The setting \(key.key)"
+        }
+        return MockServerError(kind: .setting(key: key.key, origin: source, problem: problem))
+    }
+
     /// The server could not listen on the address.
     public static func bind(host: String, port: Int, reason: String) -> MockServerError {
         MockServerError(kind: .bind(host: host, port: port, reason: reason))
+    }
+
+    /// The same error naming `path` as the data file: for a failure on a temporary file
+    /// beside it, which the user never named.
+    func namingDataFile(_ path: String) -> MockServerError {
+        guard case .dataFile(_, let reason) = kind else { return self }
+        return .dataFile(path: path, reason: reason)
     }
 
     /// The problems listed by an invalid configuration, else empty.
@@ -44,6 +68,8 @@ public struct MockServerError: Error, Sendable, Equatable, CustomStringConvertib
             "Cannot use the configuration file \(path): \(reason)"
         case .dataFile(let path, let reason):
             "Cannot use the data file \(path): \(reason)."
+        case .setting(_, let source, let problem):
+            "\(source) \(problem)."
         case .bind(let host, let port, let reason):
             "Cannot listen on \(host):\(port): \(reason). Choose another --port (0 picks a free one) or --host."
         }

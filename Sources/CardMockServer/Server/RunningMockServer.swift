@@ -1,5 +1,6 @@
+import UnixSignals
 import CardModels
-import Foundation
+public import Foundation
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -100,11 +101,15 @@ public final class RunningMockServer: Sendable {
                 services: [app.application],
                 gracefulShutdownSignals: handlesShutdownSignals ? [.sigterm, .sigint] : [],
                 logger: logger))
+        let controls = app.controls
         let runTask = Task {
             do {
                 try await serviceGroup.run()
+                // Requests in flight have finished, their writes included: let go of the file.
+                await controls.state.closeStore()
                 started.complete(.failure(.bind(host: configuration.host, port: configuration.port, reason: "the server stopped before it listened")))
             } catch {
+                await controls.state.closeStore()
                 started.complete(.failure(.bind(host: configuration.host, port: configuration.port, reason: Self.reason(error))))
                 throw error
             }

@@ -3,10 +3,14 @@ import Foundation
 
 /// Every card and each user's wallet order. A pure value; ownership is checked on every read
 /// and write, and another user's card is indistinguishable from a missing one.
-struct CardBook: Codable, Sendable, Equatable {
-    private(set) var cards: [String: StoredCard] = [:]
+///
+/// Both tables record what each change touched (``TrackedTable``): the server persists
+/// exactly those cards, and puts them back when persisting fails. The wallet order is kept on
+/// disk as each card's ``StoredCard/position``; the `order` lists are its in-memory index.
+struct CardBook: Sendable, Equatable {
+    private(set) var cards = TrackedTable<String, StoredCard>()
     /// Each user's wallet, in order, by user id.
-    private(set) var order: [String: [String]] = [:]
+    private(set) var order = TrackedTable<String, [String]>()
 
     /// Why a card operation failed.
     enum Failure: Error, Sendable, Equatable {
@@ -16,6 +20,30 @@ struct CardBook: Codable, Sendable, Equatable {
         case versionConflict(current: Int)
         /// The new order is not a permutation of the wallet: E01 with this problem.
         case badOrder(String)
+    }
+
+    /// What changes touched since the last ``takeChanges()``.
+    struct Changes: Sendable {
+        var cards: [String: RowChange<StoredCard>] = [:]
+        var orders: [String: RowChange<[String]>] = [:]
+    }
+
+    /// An empty book.
+    init() {}
+
+    /// A book of `stored` cards, each wallet ordered by position (then id, for equal ones).
+    init(cards stored: [StoredCard]) {
+        var rows: [String: StoredCard] = [:]
+        var wallets: [String: [StoredCard]] = [:]
+        for card in stored {
+            rows[card.card.id] = card
+            wallets[card.ownerID, default: []].append(card)
+        }
+        cards = TrackedTable(rows)
+        order = TrackedTable(
+            wallets.mapValues { wallet in
+                wallet.sorted { ($0.position, $0.card.id) < ($1.position, $1.card.id) }.map(\.card.id)
+            })
     }
 
     /// The caller's card, or `nil` when it is missing or someone else's.
@@ -34,10 +62,14 @@ struct CardBook: Codable, Sendable, Equatable {
         return CardPage(cards: matching[start..<end].map(\.summary), total: matching.count, offset: offset, limit: limit)
     }
 
-    /// Adds a card at the end of its owner's wallet.
+    /// Adds a card at the end of its owner's wallet (its position is set here).
     mutating func insert(_ stored: StoredCard) {
+        var stored = stored
+        var wallet = order[stored.ownerID] ?? []
+        stored.position = wallet.last.flatMap { cards[$0]?.position }.map { $0 + 1 } ?? 0
         cards[stored.card.id] = stored
-        order[stored.ownerID, default: []].append(stored.card.id)
+        wallet.append(stored.card.id)
+        order[stored.ownerID] = wallet
     }
 
     /// Replaces a card's fields when `precondition` allows its current version.
@@ -85,7 +117,8 @@ struct CardBook: Codable, Sendable, Equatable {
             return .failure(.versionConflict(current: stored.card.version))
         }
         cards[id] = nil
-        order[ownerID]?.removeAll { $0 == id }
+        let remaining = (order[ownerID] ?? []).filter { $0 != id }
+        order[ownerID] = remaining.isEmpty ? nil : remaining
         return .success(stored.card)
     }
 
@@ -111,16 +144,63 @@ struct CardBook: Codable, Sendable, Equatable {
         if !missing.isEmpty { problems.append("leaves out cards of your wallet: \(Self.list(missing))") }
         guard problems.isEmpty else { return .failure(.badOrder(problems.joined(separator: "; "))) }
         order[ownerID] = newOrder
+        // Positions follow the new order; cards whose position is unchanged are not rewritten.
+        for (position, id) in newOrder.enumerated() where cards[id]?.position != position {
+            cards[id]?.position = position
+        }
         return .success(newOrder)
     }
 
     /// A user's wallet order.
     func walletOrder(ownerID: String) -> [String] { order[ownerID] ?? [] }
 
+    /// What changed since the last call, forgetting it.
+    mutating func takeChanges() -> Changes {
+        Changes(cards: cards.takeChanges(), orders: order.takeChanges())
+    }
+
+    /// Puts back what `changes` replaced.
+    mutating func revert(_ changes: Changes) {
+        cards.revert(changes.cards)
+        order.revert(changes.orders)
+    }
+
+    /// Puts back everything changed since the last ``takeChanges()``.
+    mutating func discardChanges() {
+        cards.discardChanges()
+        order.discardChanges()
+    }
+
     private static func list(_ ids: [String]) -> String {
         // Ids are echoed only when well formed; anything else is summarised.
         let shown = ids.prefix(5).map { CardIdentifier.isWellFormed($0) ? $0 : "(malformed id)" }
         return shown.joined(separator: ", ") + (ids.count > 5 ? " and \(ids.count - 5) more" : "")
+    }
+}
+
+extension CardBook: Codable {
+    enum CodingKeys: String, CodingKey {
+        case cards, order
+    }
+
+    /// Decodes the `cards` object of a JSON data file. Files written before positions existed
+    /// have only the `order` lists: positions are taken from them.
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        var rows = try c.decode([String: StoredCard].self, forKey: .cards)
+        let wallets = try c.decode([String: [String]].self, forKey: .order)
+        for (_, wallet) in wallets {
+            for (position, id) in wallet.enumerated() { rows[id]?.position = position }
+        }
+        cards = TrackedTable(rows)
+        order = TrackedTable(wallets)
+    }
+
+    /// Encodes the book as the JSON data file holds it.
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(cards, forKey: .cards)
+        try c.encode(order, forKey: .order)
     }
 }
 

@@ -9,20 +9,13 @@ import Musl
 import Darwin
 #endif
 
-/// What `--data` keeps: users (password hashes only), cards with their images, wallet orders
-/// and token records (digests only). Rate-limit windows and statistics are not kept.
-struct DataSnapshot: Codable, Sendable, Equatable {
-    static let currentFormat = 1
-
-    var format: Int = DataSnapshot.currentFormat
-    var users: [UserRecord]
-    var cards: CardBook
-    var tokens: TokenBook
-}
-
-/// The `--data` file, written atomically: a temporary file in the same folder is written and
-/// fsynced, renamed over the old file, and the folder is fsynced. A crash (even `kill -9`) at
-/// any moment leaves either the old or the new file, never a torn one.
+/// The JSON data file of earlier versions (format 1): read once to migrate it to the database
+/// (``DataFileOpening``), and written only by the benchmark that compares the two.
+///
+/// It is written atomically: a temporary file in the same folder is written and fsynced,
+/// renamed over the old file, and the folder is fsynced. A crash (even `kill -9`) at any
+/// moment leaves either the old or the new file, never a torn one — but every change rewrites
+/// all the data, so writes slow down as the data grows.
 struct DataFile: Sendable {
     let path: String
 
@@ -54,18 +47,6 @@ struct DataFile: Sendable {
                 reason: "it has format \(snapshot.format), this build reads \(DataSnapshot.currentFormat)" + Self.loadAdvice)
         }
         return snapshot
-    }
-
-    /// Removes temporary files a crash (`kill -9` in the middle of a save) left beside the file.
-    /// They never hold anything the file lacks: a save is answered only after its rename.
-    func removeStaleTemporaries() {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent()
-        let prefix = Self.temporaryPrefix(for: url.lastPathComponent)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
-        for name in names where name.hasPrefix(prefix) {
-            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
-        }
     }
 
     private static func temporaryPrefix(for fileName: String) -> String { "." + fileName + ".tmp-" }

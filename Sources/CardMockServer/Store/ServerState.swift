@@ -4,14 +4,15 @@ import Logging
 
 /// The server's data and its rules, in one actor: users, cards, tokens and rate limits.
 ///
-/// The persisted part (``DataSnapshot``) changes only through ``mutate(_:)``, which — with
-/// `--data` — writes the new snapshot durably before it becomes current, so an answered
-/// request is always on disk and a failed write changes nothing.
+/// The persisted part (``DataSnapshot``) is kept in memory, where every read is answered from,
+/// and changes only through ``mutate(_:)``, which — with `--data` — writes the rows the change
+/// touched to the database before it returns, so an answered request is always in the file
+/// and a failed write changes nothing. Without `--data` there is no database at all.
 actor ServerState {
     let configuration: MockServerConfiguration
     let clock: any WallClock
     let logger: Logger
-    private let dataFile: DataFile?
+    private let store: (any DataStore)?
     private(set) var snapshot: DataSnapshot
     private var usersByEmail: [String: String] = [:]
     private var failedLogins: LoginThrottle<String>
@@ -27,13 +28,13 @@ actor ServerState {
     }
 
     private init(
-        configuration: MockServerConfiguration, clock: any WallClock, logger: Logger, dataFile: DataFile?,
+        configuration: MockServerConfiguration, clock: any WallClock, logger: Logger, store: (any DataStore)?,
         snapshot: DataSnapshot, decoyHash: String
     ) {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
-        self.dataFile = dataFile
+        self.store = store
         self.snapshot = snapshot
         self.decoyHash = decoyHash
         failedLogins = LoginThrottle(limit: configuration.limits.failedLoginsPerMinute)
@@ -41,32 +42,30 @@ actor ServerState {
         usersByEmail = Self.emailIndex(snapshot.users)
     }
 
-    /// Loads the data file when there is one, else seeds from the configuration (and writes
-    /// the file, so the next start finds it).
+    /// Opens the data file when there is one (creating it from the seed data, or migrating a
+    /// JSON data file, as needed), else seeds from the configuration.
     static func make(
-        configuration: MockServerConfiguration, clock: any WallClock, logger: Logger
+        configuration: MockServerConfiguration, clock: any WallClock, logger: Logger,
+        dataFileFormat: DataFileFormat = .sqlite
     ) async throws(MockServerError) -> ServerState {
         try configuration.validate()
-        let dataFile = configuration.dataFile.map { DataFile(path: $0) }
         // Hashed on the thread pool while the data file is read or the seed users are hashed.
         async let decoy = PasswordHasher.hash(
             OpaqueToken.base64URL(OpaqueToken.randomBytes(16)), cost: configuration.passwordHashCost)
-        dataFile?.removeStaleTemporaries()
-        if let dataFile, let stored = try dataFile.load() {
-            logger.info("Loaded data file", metadata: ["path": "\(dataFile.path)", "cards": "\(stored.cards.cards.count)"])
-            let decoyHash = await decoy
-            return ServerState(
-                configuration: configuration, clock: clock, logger: logger, dataFile: dataFile, snapshot: stored,
-                decoyHash: decoyHash)
-        }
-        let seeded = await seed(configuration, now: clock.now)
-        if let dataFile {
-            try dataFile.save(seeded)
-            logger.info("Created data file from the seed data", metadata: ["path": "\(dataFile.path)"])
+        let now = clock.now
+        let store: (any DataStore)?
+        let snapshot: DataSnapshot
+        if let path = configuration.dataFile {
+            let opened = try await DataFileOpening.open(path: path, format: dataFileFormat, logger: logger) {
+                await seed(configuration, now: now)
+            }
+            (store, snapshot) = (opened.store, opened.snapshot)
+        } else {
+            (store, snapshot) = (nil, await seed(configuration, now: now))
         }
         let decoyHash = await decoy
         return ServerState(
-            configuration: configuration, clock: clock, logger: logger, dataFile: dataFile, snapshot: seeded,
+            configuration: configuration, clock: clock, logger: logger, store: store, snapshot: snapshot,
             decoyHash: decoyHash)
     }
 
@@ -97,7 +96,10 @@ actor ServerState {
                 createdAt: now, updatedAt: now, version: 1)
             cards.insert(StoredCard(ownerID: ownerID, card: card, image: seed.image))
         }
-        return DataSnapshot(users: users, cards: cards, tokens: TokenBook())
+        var snapshot = DataSnapshot(users: users, cards: cards, tokens: TokenBook())
+        // The seed data is where changes start from, not a change itself.
+        _ = snapshot.takeChanges()
+        return snapshot
     }
 
     private static func emailIndex(_ users: [UserRecord]) -> [String: String] {
@@ -106,20 +108,31 @@ actor ServerState {
         return index
     }
 
-    /// Applies a change to the persisted data; with `--data`, saves it before it takes effect.
+    /// Applies a change to the persisted data; with `--data`, writes the rows it touched
+    /// before returning. When that write fails, the change is undone and the caller gets E99.
     func mutate<T>(_ change: (inout DataSnapshot) throws(APIError) -> T) throws(APIError) -> T {
-        guard let dataFile else { return try change(&snapshot) }
-        var copy = snapshot
-        let result = try change(&copy)
-        guard copy != snapshot else { return result }
+        let result: T
         do {
-            try dataFile.save(copy)
+            result = try change(&snapshot)
         } catch {
-            logger.error("Saving the data file failed", metadata: ["reason": "\(error)"])
+            snapshot.discardChanges()
+            throw error
+        }
+        let changes = snapshot.takeChanges()
+        guard let store, !changes.isEmpty else { return result }
+        do {
+            try store.write(changes, in: snapshot)
+        } catch {
+            snapshot.revert(changes)
+            logger.error("Saving to the data file failed", metadata: ["reason": "\(error)"])
             throw .internalError("The server could not save the change; nothing was changed.")
         }
-        snapshot = copy
         return result
+    }
+
+    /// Lets go of the data file; the server calls it once it has stopped.
+    func closeStore() {
+        store?.close()
     }
 
     // MARK: Users

@@ -17,9 +17,34 @@ struct UserRecord: Codable, Sendable, Equatable {
     }
 }
 
-/// A card as the server keeps it: its owner, the card, and the image bytes.
+/// A card as the server keeps it: its owner, the card, the image bytes, and where it sits in
+/// its owner's wallet.
 struct StoredCard: Codable, Sendable, Equatable {
     var ownerID: String
     var card: Card
     var image: SeedImage?
+    /// The card's place in its owner's wallet: cards are listed by increasing position. Only
+    /// the order matters (deleting a card leaves a gap), so adding a card writes one row.
+    var position: Int
+
+    init(ownerID: String, card: Card, image: SeedImage? = nil, position: Int = 0) {
+        self.ownerID = ownerID
+        self.card = card
+        self.image = image
+        self.position = position
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case ownerID, card, image, position
+    }
+
+    /// Decodes a card; JSON data files written before positions existed take theirs from the
+    /// wallet order (see ``CardBook``).
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        ownerID = try c.decode(String.self, forKey: .ownerID)
+        card = try c.decode(Card.self, forKey: .card)
+        image = try c.decodeIfPresent(SeedImage.self, forKey: .image)
+        position = try c.decodeIfPresent(Int.self, forKey: .position) ?? 0
+    }
 }

@@ -17,8 +17,7 @@ extension AppState {
         guard let pending = pending.removeValue(forKey: id) else { return [] }
         let route = pending.route
         if case .failure(let failure) = outcome, failure.kind == .sessionExpired, route.replaysAfterLogin {
-            openReauth(replaying: pending)
-            return []
+            return openReauth(replaying: pending)
         }
         if case .success(.card(let card)) = outcome { noteCard(card, isNew: pending.call.isCreate) }
         let effects = self.route(outcome, to: route)

@@ -5,13 +5,34 @@ extension AppState {
     /// no I/O; time arrives as ``AppAction/tick(now:)`` and outcomes as
     /// ``AppAction/completed(_:_:)``.
     public mutating func reduce(_ action: AppAction) -> [Effect] {
+        let effects = apply(action)
+        // Whatever changed the layout (a resize on another screen, the log pane, the filter
+        // prompt), the selected card stays on screen.
+        list.settle(viewport: listViewport)
+        // A message about a screen that is no longer shown is no longer true.
+        switch message?.topic {
+        case .listScreen? where screen != .list: message = nil
+        case .form? where form == nil: message = nil
+        default: break
+        }
+        return effects
+    }
+
+    private mutating func apply(_ action: AppAction) -> [Effect] {
         switch action {
         case .key(let key):
-            guard let command = command(for: key) else { return [] }
+            guard let command = command(for: key) else {
+                if !layout.isTooSmall { showMessage(.info, unboundKeyMessage) }
+                return []
+            }
             // Too small, nothing of the app shows: a key would act unseen (d then y deleting a
             // card nobody can see). Only Ctrl-C, which the notice names, still works.
             if layout.isTooSmall, command != .global(.quitNow), command != .global(.redraw) { return [] }
             return perform(command, key: key)
+        case .paste(let text):
+            return paste(text)
+        case .mouse(let event):
+            return mouse(event)
         case .resize(let width, let height):
             self.width = max(0, width)
             self.height = max(0, height)
@@ -83,6 +104,11 @@ extension AppState {
                 focus = .log
             }
         case .quitNow:
+            // Typed and not saved: ask first (No by default); Ctrl-C over the question quits.
+            if hasUnsavedEdits, !isAskingToQuit {
+                modal = .confirm(ConfirmState(.quitDiscarding))
+                return []
+            }
             return quit()
         case .redraw:
             return [.redraw]
@@ -133,10 +159,25 @@ extension AppState {
         case .discardChanges:
             leaveForm()
             return []
+        case .quitDiscarding:
+            return quit()
         }
     }
 
-    private mutating func page(_ command: PagerCommand) -> [Effect] {
+    /// Whether the "quit and lose your changes?" question is showing.
+    var isAskingToQuit: Bool {
+        if case .confirm(let question) = modal, question.purpose == .quitDiscarding { return true }
+        return false
+    }
+
+    /// Whether the form holds text the user typed and has not saved (also under the
+    /// session-expired dialog): quitting at once would lose it.
+    var hasUnsavedEdits: Bool {
+        guard let form else { return false }
+        return form.isDirty && !form.isSaving
+    }
+
+    mutating func page(_ command: PagerCommand) -> [Effect] {
         switch (modal, command) {
         case (_, .close):
             modal = nil
@@ -168,6 +209,17 @@ extension AppState {
             showMessage(.warning, "Quitting once your change reaches the server… (Ctrl-C quits now)")
         }
         return [.quit]
+    }
+
+    /// What a key that means nothing here is told.
+    var unboundKeyMessage: String {
+        switch modal {
+        case .confirm: return "Key is not bound here: answer y (yes) or n (no)"
+        case .help, .logDetail: return "Key is not bound here: Esc closes this page"
+        case nil: break
+        }
+        return activeKeyTables.contains { $0.title == KeyTables.typingGlobal.title }
+            ? "Key is not bound. Press F1 for help." : "Key is not bound. Press ? for help."
     }
 
     /// Shows `text` in the status bar until it expires.

@@ -95,7 +95,7 @@ extension AppState {
                     leaveForm()
                 }
             case .message(let kind, let text):
-                showMessage(kind, text)
+                showMessage(kind, text, topic: .form)
             }
         }
         return result
@@ -136,10 +136,29 @@ extension AppState {
                     result += reauth.replay.map { call($0.call, route: $0.route) }
                 }
             case .quit:
-                break
+                // Not now: the dialog goes, what was typed beneath it stays; the next call
+                // that needs the server opens it again.
+                self.reauth = nil
+                for dropped in reauth.replay { abandon(dropped) }
+                showMessage(
+                    .warning,
+                    form != nil
+                        ? "Not logged in (E06): your text stays here; saving asks you to log in again"
+                        : "Not logged in (E06): anything that needs the server asks you to log in again")
             }
         }
         return result
+    }
+
+    /// Forgets a call that will not be replayed: the screen that made it stops waiting.
+    mutating func abandon(_ call: PendingCall) {
+        switch call.route {
+        case .form(.save): form?.isSaving = false
+        case .list(.reorder): list.isReordering = false
+        case .list(.page): list.pageDidFail()
+        case .detail(.load): detail?.isLoading = false
+        default: break
+        }
     }
 
     // MARK: Navigation
@@ -183,15 +202,19 @@ extension AppState {
 
     /// Opens the session-expired dialog over the current screen (once), keeping `failed` to
     /// replay after the login. The session's own news says it expired; this changes nothing
-    /// else.
-    mutating func openReauth(replaying failed: PendingCall?) {
+    /// else. The keyboard starts in the password when the email is known, and keys typed
+    /// before the dialog shows are dropped (they were meant for the screen beneath).
+    mutating func openReauth(replaying failed: PendingCall?) -> [Effect] {
+        var effects: [Effect] = []
         if reauth == nil {
             let server = session.server ?? login.server.text
-            let email = session.email ?? login.email.text
-            reauth = ReauthState(
-                login: LoginState(server: server, email: email, editable: [.email, .password]),
-                replay: [], previousEmail: session.email)
+            let email = session.email ?? lastEmail ?? login.email.text
+            var form = LoginState(server: server, email: email, editable: [.email, .password])
+            if !email.isEmpty { form.focus = .password }
+            reauth = ReauthState(login: form, replay: [], previousEmail: session.email ?? lastEmail)
+            effects.append(.discardTypeahead)
         }
         if let failed { reauth?.replay.append(failed) }
+        return effects
     }
 }

@@ -59,6 +59,9 @@ public struct AppState: Equatable, Sendable {
     public var log: LogPaneState
     /// Whether keys go to the screen or to the log pane.
     public var focus: Focus = .screen
+    /// The last account the session named, kept when the session forgets it (the re-login
+    /// dialog fills it in).
+    public var lastEmail: String?
     /// The status bar's short-lived message.
     public var message: StatusMessage?
     /// Calls in flight, by id (the spinner turns while there are any).
@@ -112,13 +115,14 @@ public struct AppState: Equatable, Sendable {
 
     /// Follows the session's own news: the one writer of ``session``.
     mutating func sessionChanged(_ status: SessionStatus) -> [Effect] {
+        if let email = status.email { lastEmail = email }
         session = status
         switch status {
         case .loggedIn:
             // A session restored from the token store: skip the login form.
             if screen == .login, !login.isSubmitting { return enterList() }
         case .expired:
-            if screen != .login { openReauth(replaying: nil) }
+            if screen != .login { return openReauth(replaying: nil) }
         case .refreshing, .loggedOut:
             break
         }

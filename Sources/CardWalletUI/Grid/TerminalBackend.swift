@@ -26,6 +26,10 @@ public protocol TerminalBackend: AnyObject {
     /// Makes the next ``present(_:)`` clear the terminal and paint every cell (Ctrl-L, after
     /// something else wrote on the screen).
     func requestFullRepaint()
+
+    /// Drops the keys the terminal sent that ``nextEvent(timeoutMilliseconds:)`` has not yet
+    /// returned (typeahead).
+    func discardPendingInput()
 }
 
 extension TerminalBackend {
@@ -34,4 +38,7 @@ extension TerminalBackend {
 
     /// Does nothing: for backends whose every frame is whole anyway.
     public func requestFullRepaint() {}
+
+    /// Does nothing: for backends without typeahead.
+    public func discardPendingInput() {}
 }

@@ -94,8 +94,8 @@ public enum KeyTables {
     /// Editing one line of text.
     public static let textField = KeyTable("Editing text", [
         KeyBinding([.printable], .text(.insert), "type"),
-        KeyBinding(.left, command: .text(.moveLeft), "cursor left"),
-        KeyBinding(.right, command: .text(.moveRight), "cursor right"),
+        KeyBinding(.left, .ctrl("b"), command: .text(.moveLeft), "cursor left"),
+        KeyBinding(.right, .ctrl("f"), command: .text(.moveRight), "cursor right"),
         KeyBinding(.home, .ctrl("a"), command: .text(.moveToStart), "start of the field"),
         KeyBinding(.end, .ctrl("e"), command: .text(.moveToEnd), "end of the field"),
         KeyBinding(.backspace, command: .text(.deleteBackward), "delete before the cursor"),
@@ -118,6 +118,7 @@ public enum KeyTables {
         KeyBinding(.tab, .down, command: .login(.nextField), "next field", hint: KeyHint("Tab", "next")),
         KeyBinding(.backTab, .up, command: .login(.previousField), "previous field"),
         KeyBinding(.enter, command: .login(.submit), "log in again and carry on", hint: KeyHint("Enter", "log in")),
+        KeyBinding(.escape, command: .login(.quit), "not now: close the dialog, keeping what you typed", hint: KeyHint("Esc", "not now")),
     ])
 
     /// A yes/no question.

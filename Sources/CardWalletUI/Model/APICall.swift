@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 
 /// Names one call the UI asked for, so that its result finds its way back.
 public struct CallID: Hashable, Sendable, Comparable, CustomStringConvertible {
@@ -97,4 +97,7 @@ public enum Effect: Equatable, Sendable {
     case quit
     /// Clear the terminal and paint the next frame whole.
     case redraw
+    /// Drop the keys typed but not yet read: they were typed before a dialog that takes text
+    /// was on screen, and must not land in it.
+    case discardTypeahead
 }

@@ -4,6 +4,10 @@
 public enum AppAction: Equatable, Sendable {
     /// The user pressed a key.
     case key(Key)
+    /// The user pasted text (never commands: see ``AppState/paste(_:)``).
+    case paste(String)
+    /// The user clicked or turned the wheel.
+    case mouse(MouseEvent)
     /// The terminal now has this many columns and rows.
     case resize(width: Int, height: Int)
     /// Time passed: `now` is the time since the program started (drives the spinner and the

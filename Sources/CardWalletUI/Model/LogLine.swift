@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One line of the network log pane, made by the glue from a logger-plugin event.
 ///

@@ -1,5 +1,5 @@
-import CardModels
-import Foundation
+public import CardModels
+public import Foundation
 
 /// Made-up cards for previews, snapshot tests and benchmarks: deterministic, varied (Korean,
 /// Japanese, Chinese and Latin names, emoji, long fields) and as many as asked for.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Dates, sizes and durations as the UI writes them, with the time zone offset passed in
 /// (nothing here reads the clock or the environment).

@@ -20,6 +20,10 @@ extension Renderer {
                 grid.draw(line.text, x: 1 + DetailLines.labelWidth, y: y)
             }
         }
+        if scroll > 0 {
+            let above = "↑ \(scroll) above"
+            grid.draw(above, x: grid.width - DisplayWidth.of(above) - 1, y: layout.content.lowerBound, style: Theme.muted)
+        }
         if lines.count > scroll + viewport {
             let more = "↓ \(lines.count - scroll - viewport) more"
             grid.draw(more, x: grid.width - DisplayWidth.of(more) - 1, y: layout.content.upperBound - 1, style: Theme.muted)

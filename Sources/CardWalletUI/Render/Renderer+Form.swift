@@ -1,3 +1,4 @@
+import CardModels
 extension Renderer {
     /// One row of the form: a field, or its problem.
     enum FormRow {
@@ -93,13 +94,17 @@ extension Renderer {
             &grid, field.input, x: columns.inputX, y: y, width: columns.inputWidth, focused: isFocused && !form.isSaving)
         guard columns.sideWidth > 0 else { return }
         if form.conflict != nil {
-            guard let theirs = form.serverText(at: index) else { return }
-            if form.takenFromServer.contains(index), field.input.text == theirs {
+            guard let theirs = form.serverText(at: index), let mark = form.conflictMark(at: index) else { return }
+            let text = theirs.isEmpty ? "(empty)" : theirs
+            switch mark {
+            case .takenFromServer:
                 grid.draw("= taken: you had not changed it", x: columns.sideX, y: y, width: columns.sideWidth, style: Theme.muted)
-            } else if form.serverValue(at: index) == nil {
+            case .same:
                 grid.draw("= same", x: columns.sideX, y: y, width: columns.sideWidth, style: Theme.muted)
-            } else {
-                let text = theirs.isEmpty ? "(empty)" : theirs
+            case .changedByYou:
+                // Not a conflict: the server still has what you started from.
+                grid.draw("← yours; server unchanged: " + text, x: columns.sideX, y: y, width: columns.sideWidth, style: Theme.muted)
+            case .changedByBoth:
                 grid.draw("≠ " + text, x: columns.sideX, y: y, width: columns.sideWidth, style: Theme.warning)
             }
         } else if isFocused, columns.sideWidth >= 15 {

@@ -94,11 +94,12 @@ extension Renderer {
 
     static func drawFilterPrompt(_ grid: inout Grid, _ state: AppState, y: Int) {
         let cards = state.list.cards
-        var x = grid.draw("/", x: 1, y: y, style: Theme.key)
+        var x = 1 + grid.draw("Filter /", x: 1, y: y, style: Theme.key)
+        x += 1
         let count = cards.rows.count
         let status = cards.isFiltered
             ? "\(count) match\(count == 1 ? "" : "es")" + (cards.isComplete ? "" : " in \(cards.loadedCount) loaded")
-            : ""
+            : (state.list.isEditingFilter ? "name, company, title, email" : "")
         let statusWidth = DisplayWidth.of(status)
         let room = max(1, grid.width - x - statusWidth - 4)
         x += grid.draw(TextLayout.clipLeading(TerminalText.escaped(cards.query), to: room), x: x, y: y, width: room)

@@ -63,8 +63,12 @@ extension Renderer {
         guard let pane = layout.logPane else { return }
         let log = state.log
         let shown = log.shownIndices
-        var title = " Network log · \(shown.count) line\(shown.count == 1 ? "" : "s")"
-        if log.failuresOnly { title += " · failures only" }
+        var title: String
+        if log.failuresOnly {
+            title = shown.isEmpty ? " Network log · no failures" : " Network log · \(shown.count) failure\(shown.count == 1 ? "" : "s")"
+        } else {
+            title = " Network log · \(shown.count) line\(shown.count == 1 ? "" : "s")"
+        }
         title += state.focus == .log ? " · Esc back · f failures · Enter detail" : " · Tab to browse · L size · l hide"
         grid.fill(x: 0, y: pane.lowerBound, width: grid.width, height: 1, style: Theme.paneTitle)
         grid.draw(title, x: 0, y: pane.lowerBound, style: Theme.paneTitle)

@@ -62,14 +62,18 @@ public enum Renderer {
         case .list:
             let cards = state.list.cards
             if cards.isTotalKnown {
-                var text = "CardWallet · \(cards.total) card\(cards.total == 1 ? "" : "s")"
+                let total = "\(cards.total) card\(cards.total == 1 ? "" : "s")"
+                var text = "CardWallet · " + (cards.isFiltered ? "\(cards.rows.count) of \(total)" : total)
                 if !cards.isComplete { text += " (\(cards.loadedCount) loaded)" }
+                if state.list.isReloading { text += " · reloading…" }
                 title = text
             } else {
                 let loading = !state.list.hasLoaded || state.list.isLoadingPage
                 title = loading ? "CardWallet · loading cards…" : "CardWallet · cards not loaded"
             }
-            right = "sorted by \(cards.sortOrder.label)"
+            let count = cards.rows.count
+            let position = count > 0 ? "\(state.list.selection + 1)/\(count) · " : ""
+            right = position + "sorted by \(cards.sortOrder.label)"
         case .detail:
             title = "CardWallet · card"
         case .form:

@@ -88,7 +88,7 @@ public final class AppRunner {
             if let event = backend.nextEvent(timeoutMilliseconds: pollMilliseconds) {
                 switch event {
                 case .key(.ctrl("c")): return false
-                case .key: break
+                case .key, .paste, .mouse: break
                 case .resize(let width, let height): apply(.resize(width: width, height: height))
                 }
             }
@@ -125,6 +125,8 @@ public final class AppRunner {
             switch event {
             case .key(let key): apply(.key(key))
             case .resize(let width, let height): apply(.resize(width: width, height: height))
+            case .paste(let text): apply(.paste(text))
+            case .mouse(let mouse): apply(.mouse(mouse))
             }
             if state.isQuitting { break }
         }
@@ -161,6 +163,8 @@ public final class AppRunner {
                 }
             case .redraw:
                 backend.requestFullRepaint()
+            case .discardTypeahead:
+                backend.discardPendingInput()
             case .quit:
                 break
             }

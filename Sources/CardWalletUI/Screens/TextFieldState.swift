@@ -11,6 +11,24 @@ public struct TextFieldState: Equatable, Sendable {
         self.cursor = text.count
     }
 
+    /// Inserts `string` at the cursor and puts the cursor after it. A joiner (ZWJ, ZWNJ) or a
+    /// combining mark that merges with the character before it makes one character of the two:
+    /// the cursor stays after what was typed, in characters as they show.
+    ///
+    /// - Returns: Whether the text changed.
+    @discardableResult
+    public mutating func insert(_ string: String) -> Bool {
+        guard !string.isEmpty else { return false }
+        cursor = min(max(0, cursor), text.count)
+        let index = text.index(text.startIndex, offsetBy: cursor)
+        let scalars = text.unicodeScalars
+        let after = scalars.distance(from: scalars.startIndex, to: index) + string.unicodeScalars.count
+        text.insert(contentsOf: string, at: index)
+        let end = text.unicodeScalars.index(text.unicodeScalars.startIndex, offsetBy: after)
+        cursor = text.unicodeScalars[..<end].isEmpty ? 0 : String(text.unicodeScalars[..<end]).count
+        return true
+    }
+
     /// Applies an editing command; `typed` is the character for ``TextCommand/insert``.
     ///
     /// - Returns: Whether the text changed (cursor moves alone return `false`).
@@ -21,9 +39,7 @@ public struct TextFieldState: Equatable, Sendable {
         switch command {
         case .insert:
             guard let typed else { return false }
-            text.insert(typed, at: index)
-            cursor += 1
-            return true
+            return insert(String(typed))
         case .moveLeft:
             cursor = max(0, cursor - 1)
         case .moveRight:

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+    public import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+    public import Darwin
 #endif
 
 extension CursesBackend {
@@ -34,6 +34,9 @@ extension CursesBackend {
         public var suspendsOnCtrlZ: Bool
         /// How long after ESC another byte still belongs to an escape sequence.
         public var escapeDelayMilliseconds: Int
+        /// Whether mouse presses and the wheel are reported (the terminal's own selection then
+        /// needs Shift held, as in every program that reads the mouse).
+        public var usesMouse: Bool
 
         /// A configuration for the process's own terminal.
         /// - Parameters:
@@ -45,6 +48,7 @@ extension CursesBackend {
         ///   - handlesSignals: Whether to install the restoring signal handlers.
         ///   - suspendsOnCtrlZ: Whether Ctrl-Z suspends the program.
         ///   - escapeDelayMilliseconds: The escape-sequence delay; 25 ms by default.
+        ///   - usesMouse: Whether mouse presses and the wheel are reported; yes by default.
         public init(
             inputDescriptor: Int32 = STDIN_FILENO,
             outputDescriptor: Int32 = STDOUT_FILENO,
@@ -53,7 +57,8 @@ extension CursesBackend {
             colors: ColorMode = .automatic,
             handlesSignals: Bool = true,
             suspendsOnCtrlZ: Bool = true,
-            escapeDelayMilliseconds: Int = 25
+            escapeDelayMilliseconds: Int = 25,
+            usesMouse: Bool = true
         ) {
             self.inputDescriptor = inputDescriptor
             self.outputDescriptor = outputDescriptor
@@ -63,6 +68,7 @@ extension CursesBackend {
             self.handlesSignals = handlesSignals
             self.suspendsOnCtrlZ = suspendsOnCtrlZ
             self.escapeDelayMilliseconds = escapeDelayMilliseconds
+            self.usesMouse = usesMouse
         }
     }
 }

@@ -1,5 +1,5 @@
 import CNCurses
-import CardWalletUI
+public import CardWalletUI
 
 #if canImport(Glibc)
     import Glibc
@@ -71,6 +71,11 @@ extension CursesBackend {
         case cn_key_code_yes(): raw = .code(Int32(bitPattern: UInt32(value)))
         default: return .nothing
         }
+        if case .code(let code) = raw {
+            if code == EscapeSequences.pasteStart { return .event(.paste(readPaste(window))) }
+            if code == EscapeSequences.pasteEnd { return .event(nil) }
+            if code == cn_key_mouse() { return .event(readMouse().map(TerminalEvent.mouse)) }
+        }
         switch KeyMapping.input(for: raw) {
         case nil:
             return .event(nil)
@@ -83,6 +88,55 @@ extension CursesBackend {
         case .key(let key):
             return .event(.key(key))
         }
+    }
+
+    /// The most characters a paste keeps; the rest of a larger paste is read and dropped.
+    static let maximumPasteCharacters = 100_000
+
+    /// Reads a bracketed paste up to its end marker: text, whatever keys it holds (a line break
+    /// is a line break, never Enter). A terminal that never sends the end marker ends the paste
+    /// after half a second of silence.
+    private func readPaste(_ window: UnsafeMutablePointer<WINDOW>) -> String {
+        var text = ""
+        var count = 0
+        var lastWasCarriageReturn = false
+        wtimeout(window, 500)
+        while true {
+            var value: wint_t = 0
+            let status = wget_wch(window, &value)
+            if status == cn_key_code_yes() {
+                if Int32(bitPattern: UInt32(value)) == EscapeSequences.pasteEnd { break }
+                continue  // a key sequence inside the paste: not text
+            }
+            guard status == OK else { break }
+            let character = UInt32(value)
+            // CR LF is one line break.
+            defer { lastWasCarriageReturn = character == 0x0D }
+            if character == 0x0A, lastWasCarriageReturn { continue }
+            guard count < Self.maximumPasteCharacters else { continue }
+            let piece = KeyMapping.pasted(character)
+            text += piece
+            count += piece.isEmpty ? 0 : 1
+        }
+        return text
+    }
+
+    /// The mouse event curses holds, if it is one the interface uses.
+    private func readMouse() -> MouseEvent? {
+        var event = MEVENT()
+        guard getmouse(&event) == OK else { return nil }
+        let state = event.bstate
+        let kind: MouseEvent.Kind
+        if state & cn_button4_pressed() != 0 {
+            kind = .wheelUp
+        } else if cn_button5_pressed() != 0, state & cn_button5_pressed() != 0 {
+            kind = .wheelDown
+        } else if state & (cn_button1_pressed() | cn_button1_clicked() | cn_button1_double_clicked()) != 0 {
+            kind = .press
+        } else {
+            return nil
+        }
+        return MouseEvent(kind, x: Int(event.x), y: Int(event.y))
     }
 
     /// Waits in `poll(2)` until the terminal has input, the wake-up pipe is readable, a signal

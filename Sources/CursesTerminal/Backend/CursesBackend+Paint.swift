@@ -1,5 +1,5 @@
 import CNCurses
-import CardWalletUI
+public import CardWalletUI
 
 extension CursesBackend {
     /// Paints the cells of `grid` that differ from the last frame painted (all of them after a

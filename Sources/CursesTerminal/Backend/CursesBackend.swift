@@ -1,5 +1,5 @@
 import CNCurses
-import CardWalletUI
+public import CardWalletUI
 
 #if canImport(Glibc)
     import Glibc
@@ -61,6 +61,9 @@ public final class CursesBackend: TerminalBackend {
         guard isatty(configuration.outputDescriptor) == 1 else { throw .notATerminal(.output) }
         let type = configuration.terminalType ?? Self.environment("TERM")
         guard let type, !type.isEmpty else { throw .terminalTypeUnset }
+        if let problem = Self.capabilityProblem(type: type, descriptor: configuration.outputDescriptor) {
+            throw problem
+        }
         guard TerminalLocale.ensureUTF8() else { throw .noUTF8Locale }
         guard tcgetattr(configuration.outputDescriptor, &originalModes) == 0 else {
             throw .systemCallFailed(call: "tcgetattr", reason: SystemError.describe(errno))
@@ -72,6 +75,17 @@ public final class CursesBackend: TerminalBackend {
         } catch {
             restore()
             throw error
+        }
+    }
+
+    /// Why a terminal of `type` on `descriptor` cannot run the interface (an unknown type, or
+    /// one that cannot move the cursor, such as `dumb`), or `nil`. Reads the terminfo entry
+    /// without changing the terminal, so it can run before anything else starts.
+    public nonisolated static func capabilityProblem(type: String, descriptor: Int32) -> CursesTerminalError? {
+        switch cn_terminal_addresses_cursor(type, descriptor) {
+        case 1: nil
+        case 0: .cannotAddressCursor(type)
+        default: .unknownTerminalType(type)
         }
     }
 
@@ -95,6 +109,12 @@ public final class CursesBackend: TerminalBackend {
         needsFullRepaint = true
     }
 
+    /// Drops typeahead: keys the terminal sent that have not been read (`flushinp`).
+    public func discardPendingInput() {
+        guard window != nil else { return }
+        _ = flushinp()
+    }
+
     /// Leaves curses mode: the terminal's modes, cursor, keypad and main screen are as before,
     /// fds 1 and 2 point where they did, and the signal handlers are the previous ones.
     /// Safe to call more than once.
@@ -102,6 +122,8 @@ public final class CursesBackend: TerminalBackend {
         guard ownsTerminal else { return }
         if window != nil {
             lastKnownSize = size
+            writeToTerminal(EscapeSequences.disableBracketedPaste)
+            if configuration.usesMouse { _ = mousemask(0, nil) }
             _ = endwin()
         }
         if terminal >= 0 {
@@ -198,6 +220,28 @@ public final class CursesBackend: TerminalBackend {
         _ = scrollok(window, false)
         _ = idlok(window, false)
         EscapeSequences.install()
+        if configuration.usesMouse {
+            // Presses and the wheel only: no motion reports, no click delay.
+            _ = mousemask(cn_button1_pressed() | cn_button4_pressed() | cn_button5_pressed(), nil)
+            _ = mouseinterval(0)
+        }
+        writeToTerminal(EscapeSequences.enableBracketedPaste)
+    }
+
+    /// Writes `text` to the terminal as it is (a mode change curses does not know).
+    func writeToTerminal(_ text: String) {
+        guard terminal >= 0 else { return }
+        if let outputFile { fflush(outputFile) }
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { buffer in
+                write(terminal, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written < 0, errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
+        }
     }
 
     private func startColors() -> Palette {
@@ -238,6 +282,7 @@ public final class CursesBackend: TerminalBackend {
             let length = cn_string_capability(capability, &buffer, buffer.count)
             bytes += TerminfoString.removingPadding(buffer[..<length].map { UInt8(bitPattern: $0) })
         }
+        bytes += Array((EscapeSequences.disableBracketedPaste + EscapeSequences.disableMouse).utf8)
         return bytes
     }
 

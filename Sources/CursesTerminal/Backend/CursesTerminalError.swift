@@ -18,6 +18,9 @@ public enum CursesTerminalError: Error, Sendable, Hashable, CustomStringConverti
     case terminalTypeUnset
     /// The terminfo database has no entry for this `TERM`.
     case unknownTerminalType(String)
+    /// This `TERM` cannot move the cursor (`TERM=dumb`, a printing terminal): nothing could be
+    /// drawn where it belongs.
+    case cannotAddressCursor(String)
     /// Neither the environment's locale nor a fallback is UTF-8.
     case noUTF8Locale
     /// Another ``CursesBackend`` of this process owns the terminal.
@@ -49,6 +52,10 @@ public enum CursesTerminalError: Error, Sendable, Hashable, CustomStringConverti
             return "the terminal type TERM=\(type.debugDescription) is not in the terminfo database. "
                 + "Set TERM to a known type (e.g. `export TERM=xterm-256color`; `toe -a` lists them) "
                 + "or install its description (Debian: `apt-get install ncurses-term`)."
+        case .cannotAddressCursor(let type):
+            return "the terminal type TERM=\(type.debugDescription) cannot move the cursor, so the "
+                + "interactive interface cannot draw on it. Run it in a full terminal (TERM=xterm-256color, "
+                + "screen, tmux…), or use the scripting commands (cardwallet list, show, add…)."
         case .noUTF8Locale:
             return "no UTF-8 locale is available (tried the environment's locale, then "
                 + "\(TerminalLocale.fallbacks.joined(separator: ", "))). "

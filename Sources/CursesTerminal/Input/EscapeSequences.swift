@@ -32,10 +32,26 @@ enum EscapeSequences {
         return list
     }()
 
-    /// Binds every sequence the current screen's terminal does not already know.
+    /// The code curses gives the start of a bracketed paste (`ESC [ 200 ~`).
+    static var pasteStart: Int32 { cn_key_max() + 1 }
+    /// The code curses gives the end of a bracketed paste (`ESC [ 201 ~`).
+    static var pasteEnd: Int32 { cn_key_max() + 2 }
+
+    /// Turns bracketed paste on: the terminal wraps pasted text in these markers, so a line
+    /// break in it is text, never Enter.
+    static let enableBracketedPaste = "\u{1B}[?2004h"
+    /// Turns bracketed paste off again.
+    static let disableBracketedPaste = "\u{1B}[?2004l"
+    /// Turns every mouse-reporting mode off (for restoring after a crash, when curses cannot).
+    static let disableMouse = "\u{1B}[?1006l\u{1B}[?1003l\u{1B}[?1002l\u{1B}[?1000l"
+
+    /// Binds every sequence the current screen's terminal does not already know, and the
+    /// bracketed-paste markers.
     static func install() {
         for (sequence, code) in bindings where key_defined(sequence) == 0 {
             _ = define_key(sequence, code)
         }
+        _ = define_key("\u{1B}[200~", pasteStart)
+        _ = define_key("\u{1B}[201~", pasteEnd)
     }
 }

@@ -53,12 +53,27 @@ enum KeyMapping {
         keyCodes[code]
     }
 
-    /// Format characters (bidi overrides, zero-width joiners) and separators never become text
-    /// typed into a field: pasted, they could reorder what the user sees.
-    private static func isTypable(_ scalar: Unicode.Scalar) -> Bool {
+    /// Format characters (bidi overrides and isolates) and separators never become text typed
+    /// into a field: they could reorder what the user sees. The zero-width joiner and
+    /// non-joiner are kept: they join emoji (👩‍👩‍👧) and shape Persian and Indic text.
+    static func isTypable(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value == 0x200C || scalar.value == 0x200D { return true }
         switch scalar.properties.generalCategory {
-        case .control, .format, .surrogate, .lineSeparator, .paragraphSeparator: false
-        default: true
+        case .control, .format, .surrogate, .lineSeparator, .paragraphSeparator: return false
+        default: return true
+        }
+    }
+
+    /// What one character read inside a bracketed paste adds to the pasted text: itself, a
+    /// line break for CR or LF, a tab, or nothing (other controls, format characters).
+    static func pasted(_ value: UInt32) -> String {
+        switch value {
+        case 0x0D, 0x0A: return "\n"
+        case 0x09: return "\t"
+        case 0x00...0x1F, 0x7F...0x9F: return ""
+        default:
+            guard let scalar = Unicode.Scalar(value), isTypable(scalar) else { return "" }
+            return String(Character(scalar))
         }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One endpoint of an API, usually a case of an enum:
 ///

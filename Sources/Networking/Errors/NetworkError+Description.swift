@@ -1,5 +1,5 @@
 import TextSafety
-import Foundation
+public import Foundation
 import NIOHTTP1
 
 extension NetworkError: CustomStringConvertible, LocalizedError {

@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 
 extension NetworkEvent {
     /// The swift-log level for this event: `debug` for created and sent, `info` for a response

@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 import Synchronization
 
 /// Records every exchange as typed, redacted ``NetworkEvent``s: for a log pane or a log file

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One moment of an exchange, as the ``LoggerPlugin`` records it: already redacted, safe to
 /// store and show (escape control characters before painting free text on a terminal; the

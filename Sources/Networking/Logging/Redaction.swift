@@ -1,4 +1,5 @@
-import Foundation
+import NIOHTTP1
+public import Foundation
 
 /// What counts as secret, and how it is hidden: on by default.
 ///

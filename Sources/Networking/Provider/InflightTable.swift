@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Shares one exchange between identical requests in flight at the same time.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Makes requests for one kind of target: builds each request once, runs the plugins and
 /// interceptors, sends it through a ``Transport`` (or a stub) and validates the status.

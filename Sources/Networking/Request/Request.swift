@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A request ready to send: what plugins and interceptors see and change, and what a
 /// ``Transport`` sends.

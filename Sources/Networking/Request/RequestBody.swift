@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a target's request carries (Moya calls this `Task`).
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension Response {
     /// Decodes the JSON body as `T`, optionally at a key path such as `data` or `data.cards`.

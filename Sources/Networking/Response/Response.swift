@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A server's answer: status, headers, body, and the request that was sent.
 public struct Response: Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
-import Foundation
+import NIOFoundationEssentialsCompat
+public import Foundation
 
 /// How a provider stubs a target (Moya's stub closure): not at all, at once, or after a delay
 /// measured on the provider's clock.

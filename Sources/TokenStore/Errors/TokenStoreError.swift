@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Everything that can go wrong with the token file, its folder or its lock.
 ///

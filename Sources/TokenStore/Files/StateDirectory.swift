@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// cardwallet's private state folder, `$XDG_STATE_HOME/cardwallet` (or
 /// `~/.local/state/cardwallet`), where the token file and the log file live.

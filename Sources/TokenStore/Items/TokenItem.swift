@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One stored login: the token pair a server issued to an account, with their expiry dates.
 ///

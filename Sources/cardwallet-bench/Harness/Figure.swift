@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The figures of issue 6 (and §7 of issue 15), by the name `run` (and `--figure`) takes.
+/// The figures of issue 6 (§1–§6) and of later issues (#15, #16, #17), by the name `run` (and `--figure`) takes.
 ///
 /// Adding a figure: add its case here (with its section and title), write a type conforming
 /// to ``Figure`` in `Figures/<Name>/`, and return it from ``figure``.
@@ -12,8 +12,10 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
     case mockServer = "mock-server"
     case startup
     case vcard
+    case images
+    case mockServerWrites = "mock-server-writes"
 
-    /// The section of issue 6 it answers.
+    /// The section of docs/BENCHMARKS.md it fills (§1–§6 answer issue 6, #16 and #17 their issues).
     var section: String {
         switch self {
         case .layerOverhead: "§1"
@@ -22,7 +24,9 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .terminalBytes: "§4"
         case .mockServer: "§5"
         case .startup: "§6"
-        case .vcard: "§7"
+        case .vcard: "#15"
+        case .images: "#16"
+        case .mockServerWrites: "#17"
         }
     }
 
@@ -36,6 +40,8 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .mockServer: "Mock server throughput"
         case .startup: "Startup"
         case .vcard: "vCard parse and export, vs vobject"
+        case .images: "Card images: decode, scale, encode per protocol; vs libchafa"
+        case .mockServerWrites: "Mock server writes with --data"
         }
     }
 
@@ -49,6 +55,8 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .mockServer: MockServerFigure()
         case .startup: StartupFigure()
         case .vcard: VCardFigure()
+        case .images: ImagesFigure()
+        case .mockServerWrites: MockServerWritesFigure()
         }
     }
 }

@@ -14,7 +14,8 @@ struct ClientOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The card API's base URL, e.g. http://127.0.0.1:8080/v1. Overrides CARDWALLET_SERVER and the config file. (default: http://127.0.0.1:8080/v1)",
+            "The card API's base URL, e.g. http://127.0.0.1:8080/v1. Overrides CARDWALLET_SERVER and the config file. "
+                + "(default: \(ClientSettings.defaults.server))",
             valueName: "url"))
     var server: String?
 
@@ -36,13 +37,16 @@ struct ClientOptions: ParsableArguments {
     @Option(
         name: .customLong("log-level"),
         help: ArgumentHelp(
-            "swift-log messages at this level or above go to standard error: trace, debug, info, notice, warning, error or critical. Also CARDWALLET_LOG_LEVEL. (default: critical, i.e. quiet)",
+            "swift-log messages at this level or above go to standard error: trace, debug, info, notice, warning, "
+                + "error or critical. Also CARDWALLET_LOG_LEVEL. (default: \(ClientSettings.defaults.logLevel.rawValue)"
+                + (ClientSettings.defaults.logLevel == .critical ? ", i.e. quiet)" : ")"),
             valueName: "level"),
         transform: ClientOptions.parseLogLevel)
     var logLevel: Logger.Level?
 
     /// Rejects a `--server` that is not an http or https URL before anything runs.
     func validate() throws {
+        guard ArgumentChecks.apply else { return }
         if let server {
             do {
                 _ = try CardAPIConfiguration.serverURL(server)

@@ -14,8 +14,8 @@ enum TerminalCheck {
     static func problem(environment: [String: String] = ProcessInfo.processInfo.environment) -> CursesTerminalError? {
         if isatty(STDIN_FILENO) == 0 { return .notATerminal(.input) }
         if isatty(STDOUT_FILENO) == 0 { return .notATerminal(.output) }
-        if environment["TERM"]?.isEmpty ?? true { return .terminalTypeUnset }
-        return nil
+        guard let type = environment["TERM"], !type.isEmpty else { return .terminalTypeUnset }
+        return CursesBackend.capabilityProblem(type: type, descriptor: STDOUT_FILENO)
     }
 
     /// Prints `error` as `cardwallet: …` on standard error, with the commands that work without

@@ -1,3 +1,6 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
 import CardMockServer
 import CardModels
 import Foundation

@@ -1,3 +1,4 @@
+import Foundation
 import CardMockServer
 import CardModels
 import HTTPTypes

@@ -1,6 +1,7 @@
 import CardMockServer
 import CardModels
 import Foundation
+import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -41,9 +42,12 @@ import Testing
             #expect(refreshed.status == .ok)
             try expectError(try await api.refresh(grant.refreshToken), .refreshTokenExpired)
         }
-        let text = try String(contentsOfFile: configuration.dataFile ?? "", encoding: .utf8)
-        #expect(!text.contains("demo1234"), "passwords are stored hashed")
-        #expect(!text.contains(grant.accessToken.split(separator: ".")[1]), "tokens are stored as digests")
+        // The database and its write-ahead log (where the latest changes are until a checkpoint).
+        let bytes = try DataFileBytes(configuration.dataFile ?? "")
+        #expect(bytes.contain("Persisted 카드") && bytes.contain("Ada v2"), "the changes are in the file")
+        #expect(!bytes.contain("demo1234"), "passwords are stored hashed")
+        #expect(!bytes.contain(String(grant.accessToken.split(separator: ".")[1])), "tokens are stored as digests")
+        #expect(!bytes.contain(String(grant.refreshToken.split(separator: ".")[1])), "tokens are stored as digests")
     }
 
     @Test func imageChangesAndKeptPropertiesSurviveARestart() async throws {
@@ -80,14 +84,18 @@ import Testing
 
     @Test func anImageChangeTheDataFileCannotKeepIsE99AndChangesNothing() async throws {
         let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = MockServerConfiguration.testing
         configuration.dataFile = folder.appendingPathComponent("wallet.json").path
         let app = try await MockServer.makeApp(configuration: configuration)
+        let path = configuration.dataFile ?? ""
         try await app.application.test(.router) { client in
             let api = API(client: client)
             let token = try await api.login().accessToken
             let original = try await api.imageBytes(Seeds.demoCardWithImage, token: token)
-            try FileManager.default.removeItem(at: folder)
+            // Another connection holds the write lock: the server's next write fails.
+            let lock = try WriteLock(path)
+            defer { lock.release() }
             try expectError(try await api.putImage(Seeds.demoCardWithImage, TestImages.jpeg, token: token), .internalError)
             try expectError(try await api.deleteImage(Seeds.demoCardWithImage, token: token), .internalError)
             let card = try await api.send(.get, "/card/\(Seeds.demoCardWithImage)", token: token).data(Card.self)
@@ -109,20 +117,76 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "garbage", "the file is left alone")
     }
 
-    @Test func anUnwritableDataFileAnswersE99AndChangesNothing() async throws {
+    @Test func aWriteTheDataFileCannotTakeAnswersE99AndChangesNothing() async throws {
         let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = MockServerConfiguration.testing
         configuration.dataFile = folder.appendingPathComponent("wallet.json").path
         let app = try await MockServer.makeApp(configuration: configuration)
+        let path = configuration.dataFile ?? ""
         try await app.application.test(.router) { client in
             let api = API(client: client)
-            let token = try await api.login().accessToken
-            // Take the folder away: the next write fails.
-            try FileManager.default.removeItem(at: folder)
+            let grant = try await api.login()
+            let token = grant.accessToken
+            let lock = try WriteLock(path)
             let response = try await api.sendJSON(.put, "/card/demo-01", CardFields(name: "Lost"), token: token, headers: [.ifMatch: #""1""#])
             try expectError(response, .internalError)
+            let created = try await api.createCard(MultipartForm(fields: CardFields(name: "Never")), token: token)
+            try expectError(created, .internalError)
+            try expectError(try await api.send(.delete, "/card/demo-02", token: token, headers: [.ifMatch: "*"]), .internalError)
+            try expectError(try await api.refresh(grant.refreshToken), .internalError)
             let card = try await api.send(.get, "/card/demo-01", token: token).data(Card.self)
             #expect(card.fields.name == "Ada Lovelace" && card.version == 1)
+            let page = try await api.send(.get, "/cards?limit=100", token: token).data(CardPage.self)
+            #expect(page.total == 12 && !page.cards.contains { $0.name == "Never" })
+            #expect(page.cards.map(\.id) == (1...12).map { String(format: "demo-%02d", $0) })
+
+            // Once the lock is gone, writes work again, and the refresh token is still unused.
+            lock.release()
+            #expect(try await api.refresh(grant.refreshToken).status == .ok)
+            let edited = try await api.sendJSON(.put, "/card/demo-01", CardFields(name: "Kept"), token: token, headers: [.ifMatch: #""1""#])
+            #expect(try edited.data(Card.self).version == 2)
         }
+        // What the file holds is what the server answered.
+        let reopened = try await MockServer.makeApp(configuration: configuration)
+        try await reopened.application.test(.router) { client in
+            let api = API(client: client)
+            let token = try await api.login().accessToken
+            #expect(try await api.send(.get, "/card/demo-01", token: token).data(Card.self).fields.name == "Kept")
+            #expect(try await api.send(.get, "/cards", token: token).data(CardPage.self).total == 12)
+        }
+    }
+}
+
+/// The bytes of a data file and its write-ahead log, to look for text that must (or must not)
+/// be stored.
+struct DataFileBytes {
+    let bytes: [Data]
+
+    init(_ path: String) throws {
+        var bytes = [try Data(contentsOf: URL(fileURLWithPath: path))]
+        if let wal = try? Data(contentsOf: URL(fileURLWithPath: path + "-wal")) { bytes.append(wal) }
+        self.bytes = bytes
+    }
+
+    func contain(_ text: String) -> Bool {
+        bytes.contains { $0.range(of: Data(text.utf8)) != nil }
+    }
+}
+
+/// A second connection to a data file holding its write lock (`BEGIN IMMEDIATE`), as another
+/// process writing to it would: the server's writes fail with SQLITE_BUSY until it is released.
+final class WriteLock: Sendable {
+    private let queue: DatabaseQueue
+
+    init(_ path: String) throws {
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+        try queue.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
+    }
+
+    func release() {
+        try? queue.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }
     }
 }

@@ -1,3 +1,4 @@
+import NIOFoundationEssentialsCompat
 import CardMockServer
 import CardModels
 import Foundation

@@ -36,6 +36,50 @@ import Testing
         #expect(configuration.dataFile == nil)
     }
 
+    /// Every setting is written in `Config/mock-server.json`, with its default.
+    @Test func theRepositoryFileWritesEverySettingWithItsDefault() throws {
+        let data = try Data(contentsOf: Self.configFolder.appendingPathComponent("mock-server.json"))
+        guard case .object(let root) = try JSONDecoder().decode(JSONValue.self, from: data) else {
+            Issue.record("mock-server.json is not an object")
+            return
+        }
+        for key in MockServerSettingKey.allCases {
+            var value: JSONValue? = .object(root)
+            for component in key.components {
+                guard case .object(let object) = value else { value = nil; break }
+                value = object[component]
+            }
+            let written = try #require(value, "\(key.key) is not in mock-server.json")
+            #expect(Self.jsonText(written) == key.jsonText(in: .default), "\(key.key)")
+        }
+    }
+
+    /// The settings table of `Config/README.md` lists every setting with its variable, option
+    /// and default, as the code defines them.
+    @Test func theReadmeTableStatesEveryDefaultAsTheCodeDefinesIt() throws {
+        let readme = try String(contentsOf: Self.configFolder.appendingPathComponent("README.md"), encoding: .utf8)
+        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") }.map { line in
+            line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        for key in MockServerSettingKey.allCases {
+            let row = try #require(rows.first { $0.first == "`\(key.key)`" && $0.count >= 5 }, "\(key.key) is not in the table")
+            #expect(row[1] == "`\(key.environmentVariable)`", "\(key.key)")
+            #expect(row[2] == (key.flag.map { "`\($0)`" } ?? "—"), "\(key.key)")
+            #expect(row[4] == "`\(key.jsonText(in: .default))`", "\(key.key): the README says \(row[4])")
+        }
+    }
+
+    static func jsonText(_ value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool(let flag): "\(flag)"
+        case .int(let number): "\(number)"
+        case .double(let number): "\(number)"
+        case .string(let text): "\"\(text)\""
+        case .array, .object: "(structured)"
+        }
+    }
+
     @Test func demoDataIsVaried() {
         let cards = MockServerConfiguration.demoCards
         let demo = cards.filter { $0.owner == "demo@cardwallet.dev" }
@@ -79,7 +123,11 @@ import Testing
         let file = folder.appendingPathComponent("bad.json")
         try Data(#"{"port": "eighty"}"#.utf8).write(to: file)
         let wrongType = #expect(throws: MockServerError.self) { try MockServerConfiguration.load(from: file) }
-        #expect(wrongType?.description.contains("“port” should be a number") == true)
+        #expect(wrongType?.description.contains("The setting port in \(file.path) must be a whole number") == true)
+
+        try Data(#"{"users": [{"id": "u1"}]}"#.utf8).write(to: file)
+        let badUser = #expect(throws: MockServerError.self) { try MockServerConfiguration.load(from: file) }
+        #expect(badUser?.description.contains("“users.[0].email” is missing") == true, "\(badUser?.description ?? "")")
 
         try Data("{not json".utf8).write(to: file)
         let notJSON = #expect(throws: MockServerError.self) { try MockServerConfiguration.load(from: file) }

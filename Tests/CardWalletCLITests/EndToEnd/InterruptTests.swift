@@ -1,3 +1,4 @@
+import CardModels
 import CardMockServer
 import Foundation
 import TestSupport

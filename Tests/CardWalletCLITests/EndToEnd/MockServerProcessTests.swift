@@ -58,10 +58,12 @@ extension EndToEndTests {
             #expect(server.terminationReason == .exit)
             #expect(server.stderr.contains("Mock server stopped"))
             #expect(!server.stderr.contains("Fatal error"))
-            // The answered write is in the file.
-            let saved = try String(contentsOfFile: dataFile, encoding: .utf8)
-            #expect(saved.contains(name))
-            #expect(!saved.contains("demo1234"), "passwords are stored hashed")
+            // The answered write is in the file, and the file is whole: a clean stop leaves no
+            // write-ahead log beside it.
+            let saved = try Data(contentsOf: URL(fileURLWithPath: dataFile))
+            #expect(saved.range(of: Data(name.utf8)) != nil)
+            #expect(saved.range(of: Data("demo1234".utf8)) == nil, "passwords are stored hashed")
+            #expect(!FileManager.default.fileExists(atPath: dataFile + "-wal"))
         }
     }
 
@@ -103,12 +105,19 @@ extension EndToEndTests {
         // has every card whose creation was answered.
         try await ServerProcess.with(arguments, in: folder) { server in
             let base = try await server.baseURL()
-            let page = try await HTTP.send("GET", base + "/cards?limit=200", token: token)
-            #expect(page.status == 200, "the access token survived the restart")
-            let listed = Set(((page.data?["cards"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String })
+            var listed = Set<String>()
+            var total = 1
+            while listed.count < total {
+                let page = try await HTTP.send("GET", base + "/cards?limit=200&offset=\(listed.count)", token: token)
+                #expect(page.status == 200, "the access token survived the restart")
+                let ids = ((page.data?["cards"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
+                total = page.data?["total"] as? Int ?? 0
+                guard page.status == 200, !ids.isEmpty else { break }
+                listed.formUnion(ids)
+            }
             #expect(confirmed.isSubset(of: listed), "lost: \(confirmed.subtracting(listed))")
             let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            #expect(!names.contains { $0.hasPrefix(".wallet.json.tmp-") }, "leftovers of the crash are removed")
+            #expect(!names.contains { $0.hasPrefix(".wallet.json.new-") }, "leftovers of the crash are removed")
             server.kill(SIGTERM)
             #expect(try await server.waitForExit() == 0)
         }
@@ -150,9 +159,11 @@ extension EndToEndTests {
         let folder = try TestFolder("mock-server")
         defer { folder.remove() }
         let corrupt = try folder.write("garbage", to: "corrupt.json")
+        let empty = try folder.write("", to: "empty.db")
         for (arguments, message) in [
             (["--data", folder.path], "it is a folder"),
             (["--data", corrupt], "it is not a mock server data file"),
+            (["--data", empty], "it is empty"),
             (["--data", folder.path("missing/wallet.json")], "cannot create a file beside it"),
         ] {
             let server = try ServerProcess(["--port", "0"] + arguments, in: folder)
@@ -162,6 +173,25 @@ extension EndToEndTests {
             #expect(!server.stderr.contains("Fatal error"))
         }
         #expect(try String(contentsOfFile: corrupt, encoding: .utf8) == "garbage", "a bad file is never overwritten")
+    }
+
+    @Test func environmentVariablesSetWhatNoOptionSetsAndTheBannerSaysSo() async throws {
+        let folder = try TestFolder("mock-server")
+        defer { folder.remove() }
+        let environment = ["CARDWALLET_MOCK_ACCESS_TOKEN_TTL": "45s", "CARDWALLET_MOCK_PORT": "1", "CARDWALLET_MOCK_ADMIN": "true"]
+        try await ServerProcess.with(["--port", "0", "--no-admin"], in: folder, environment: environment) { server in
+            let base = try await server.baseURL()
+            try await waitUntil(timeout: .seconds(30), "the banner") { server.stdout.contains("configuration:") }
+            #expect(server.stdout.contains("tokens: access 45s, refresh 1d"))
+            #expect(server.stdoutLines.last == "configuration: built-in defaults with CARDWALLET_MOCK_ACCESS_TOKEN_TTL")
+            #expect(!server.stdout.contains("admin endpoints"), "--no-admin beats CARDWALLET_MOCK_ADMIN")
+            #expect(try await HTTP.send("GET", base + "/_admin/stats").status == 404)
+            server.kill(SIGTERM)
+            #expect(try await server.waitForExit() == 0)
+        }
+        let bad = try ServerProcess(["--port", "0"], in: folder, environment: ["CARDWALLET_MOCK_LATENCY": "soon"])
+        #expect(try await bad.waitForExit() == 64)
+        #expect(bad.stderr.contains("The setting latency (from CARDWALLET_MOCK_LATENCY) must be a duration"), "\(bad.stderr)")
     }
 }
 

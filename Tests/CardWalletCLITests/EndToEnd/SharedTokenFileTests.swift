@@ -1,3 +1,4 @@
+import CardMockServer
 import CardModels
 import Foundation
 import Testing

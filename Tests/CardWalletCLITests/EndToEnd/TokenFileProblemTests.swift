@@ -1,3 +1,5 @@
+import Networking
+import CardMockServer
 import Foundation
 import Testing
 import TokenStore

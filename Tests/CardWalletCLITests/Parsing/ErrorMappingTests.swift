@@ -1,3 +1,5 @@
+import Networking
+import Foundation
 import CardWalletLive
 import CardAPI
 import CardModels

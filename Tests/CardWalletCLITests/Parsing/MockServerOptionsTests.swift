@@ -1,3 +1,4 @@
+import CardModels
 import ArgumentParser
 import CardMockServer
 import Foundation
@@ -81,7 +82,10 @@ import Testing
         let help = CardWalletCommand.helpMessage(for: MockServerCommand.self, columns: 400)
         let lines = help.split(separator: "\n").map(String.init)
         for option in Self.documentedOptions {
-            let index = lines.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix(option + " ") }
+            let index = lines.firstIndex {
+                let line = $0.trimmingCharacters(in: .whitespaces)
+                return line.hasPrefix(option + " ") || line.hasPrefix(option + "/--no-")
+            }
             #expect(index != nil, "\(option) is not in --help")
             // A description follows the option's name and value, on its line or the next.
             guard let index else { continue }
@@ -92,8 +96,48 @@ import Testing
         #expect(help.contains("0 picks a free one. (default: 8080)"))
         #expect(help.contains("(default: 5m)"))
         #expect(help.contains("(default: 1d)"))
+        #expect(help.contains("(default: \(MockServerCommand.defaultLogLevel.rawValue))"))
+        // Every setting's default, from the configuration's own values: on its option's line,
+        // and in the table of environment variables.
+        for key in MockServerSettingKey.allCases {
+            let shown = key.helpText(in: .default)
+            if let flag = key.flag, let index = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(flag) }) {
+                // A long option name puts its description on the next line.
+                let line = lines[index].hasSuffix(">") && index + 1 < lines.count ? lines[index + 1] : lines[index]
+                #expect(line.hasSuffix("(default: \(shown))"), "\(flag): \(line)")
+            }
+            #expect(
+                lines.contains { $0.hasPrefix("  " + key.environmentVariable + " ") && $0.hasSuffix(" " + shown) },
+                "\(key.environmentVariable) and its default are not in --help")
+        }
         #expect(help.contains("listening on http://HOST:PORT/v1"))
         #expect(!help.contains("unexpected"), "the passthrough guard stays out of the help")
+    }
+
+    @Test func theEnvironmentSetsWhatNoOptionSets() throws {
+        let command = try #require(try CardWalletCommand.parseAsRoot(["mock-server", "--port", "0"]) as? MockServerCommand)
+        let environment = ["CARDWALLET_MOCK_PORT": "9999", "CARDWALLET_MOCK_ACCESS_TOKEN_TTL": "45s"]
+        let resolved = try command.server.makeConfiguration(environment: environment)
+        #expect(resolved.configuration.port == 0 && resolved.origin(of: .port) == .flag("--port"))
+        #expect(resolved.configuration.accessTokenTTL == .seconds(45))
+        #expect(resolved.origin(of: .accessTokenTTL) == .environment("CARDWALLET_MOCK_ACCESS_TOKEN_TTL"))
+    }
+
+    @Test func theDemoKeepsItsDefaultsOverAFileButNotOverTheEnvironment() throws {
+        let folder = try TestFolder("demo-layers")
+        defer { folder.remove() }
+        let path = try folder.write(#"{"port": 9000, "accessTokenTTL": "10m"}"#, to: "server.json")
+        let plain = try #require(try CardWalletCommand.parseAsRoot(["demo", "--config", path]) as? DemoCommand)
+        let fromFile = try DemoDefaults.apply(to: plain.server, environment: [:])
+        #expect(fromFile.port == 0 && fromFile.accessTokenTTL == DemoDefaults.accessTokenLifetime)
+        let fromEnvironment = try DemoDefaults.apply(
+            to: plain.server,
+            environment: ["CARDWALLET_MOCK_PORT": "9001", "CARDWALLET_MOCK_ACCESS_TOKEN_TTL": "2m", "CARDWALLET_MOCK_PASSWORD_HASH_COST": "6"])
+        #expect(fromEnvironment.port == 9001 && fromEnvironment.accessTokenTTL == .minutes(2))
+        #expect(fromEnvironment.passwordHashCost == 6)
+        let named = try #require(try CardWalletCommand.parseAsRoot(["demo"]) as? DemoCommand)
+        let cheap = try DemoDefaults.apply(to: named.server, environment: [MockServerSettingsSources.configFileVariable: path])
+        #expect(cheap.passwordHashCost == MockServerConfiguration.default.passwordHashCost, "a named file keeps its cost")
     }
 
     @Test func demoHelpStatesTheDemosOwnDefaults() {

@@ -18,8 +18,9 @@ final class ServerProcess: Sendable {
     private let errorPath: String
     private let exit = ExitSignal()
 
-    /// Starts `cardwallet mock-server` with `arguments`, in `folder`, with an empty environment.
-    init(_ arguments: [String], in folder: TestFolder) throws {
+    /// Starts `cardwallet mock-server` with `arguments`, in `folder`, with an environment of
+    /// `PATH`, `HOME` and `environment` only.
+    init(_ arguments: [String], in folder: TestFolder, environment: [String: String] = [:]) throws {
         self.arguments = ["mock-server"] + arguments
         let id = UUID().uuidString
         outputPath = folder.path("server-out-\(id)")
@@ -29,7 +30,7 @@ final class ServerProcess: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try CardWalletBinary.path())
         process.arguments = self.arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": folder.path]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": folder.path].merging(environment) { $1 }
         process.currentDirectoryURL = folder.url
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle(forWritingAtPath: outputPath)
@@ -42,9 +43,10 @@ final class ServerProcess: Sendable {
 
     /// Runs `body` with a started server, and kills the server afterwards whatever happens.
     static func with<T>(
-        _ arguments: [String], in folder: TestFolder, _ body: (ServerProcess) async throws -> T
+        _ arguments: [String], in folder: TestFolder, environment: [String: String] = [:],
+        _ body: (ServerProcess) async throws -> T
     ) async throws -> T {
-        let server = try ServerProcess(arguments, in: folder)
+        let server = try ServerProcess(arguments, in: folder, environment: environment)
         do {
             let result = try await body(server)
             server.kill(SIGKILL)

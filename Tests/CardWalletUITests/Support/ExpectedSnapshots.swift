@@ -2,7 +2,7 @@
 
 let expectedSnapshots: [String: String] = [
     "list 80x24": #"""
-     CardWallet · 14 cards                                   sorted by wallet order
+     CardWallet · 14 cards                            2/14 · sorted by wallet order
      Name                  Company            Title           Email
      김민지                Acme               Engineer        person0@example.com
      Kim Min-ji            네이버             디자이너        person1@example.com
@@ -28,7 +28,7 @@ let expectedSnapshots: [String: String] = [
      ? help  j/k move  / filter  s sort  Enter open  a add  e edit  d delete  q quit
     """#,
     "filter 80x24": #"""
-     CardWallet · 14 cards                                   sorted by wallet order
+     CardWallet · 1 of 14 cards                        1/1 · sorted by wallet order
      Name                  Company            Title           Email
      김민지                Acme               Engineer        person0@example.com
 
@@ -49,7 +49,7 @@ let expectedSnapshots: [String: String] = [
 
 
 
-     김                                                                     1 match
+     Filter / 김                                                            1 match
       demo@cardwallet.dev @ http://127.0.0.1:8080/v1
      F1 help  Enter keep  Esc clear  ↑/↓ move
     """#,
@@ -95,128 +95,8 @@ let expectedSnapshots: [String: String] = [
       demo@cardwallet.dev @ http://127.0.0.1:8080/v1
      ? help  e edit  d delete  q back  l log
     """#,
-    "too small 59x14": #"""
-
-
-
-
-
-                        Terminal too small
-                   59×14; CardWallet needs 60×15
-            Enlarge the window, or press Ctrl-C to quit
-
-
-
-
-
-
-    """#,
-    "login error 80x24": #"""
-     CardWallet · log in
-
-      Log in to a card server
-
-      Server    http://127.0.0.1:8080/v1
-                ! Cannot connect to http://127.0.0.1:8080/v1: connection refused
-
-      Email     demo@cardwallet.dev
-
-      Password  ******
-
-
-
-
-
-
-
-
-
-
-
-
-      not logged in
-     F1 help  Tab next  Enter log in  Esc quit
-    """#,
-    "conflict 80x24": #"""
-     CardWallet · edit card (version 9)
-     Edit “Kim Min-ji”
-     The card changed on the server while you edited it (E07).
-                  Yours                             Server, version 9
-     Name         Kim Min-ji                        = same
-    *Title        Boss                              ≠ 디자이너
-     Company      Their Co                          = taken: you had not changed it
-     Department   R&D                               = same
-     Email        person1@example.com               = same
-     Phone        +82 10-1234-5678                  = same
-     Website      https://example.com/card-1        = same
-     Address      1 Sample Street, Seoul            = same
-     Bio          Likes terminals, keyboards and…   = same
-     Birthday     1990-04-01                        = same
-     TMI          Has 3 cats                        = same
-     Tags         demo, sample                      = same
-     Avatar       1                                 = same
-
-
-
-
-
-      demo@cardwallet.dev… │ Changed on the server (E07): Enter saves yours over ve…
-     F1 help  Tab next  Enter save  Esc cancel  ^T take theirs  ^G take all
-    """#,
-    "log detail 80x24": #"""
-     CardWallet · 14 cards                                   sorted by wallet order
-     Log line (Esc closes)
-     03:04:05 ← GET /card/^[[2J 404 E05 3.0 ms 120 B
-     no such card ^[]52;c;eA==^G\u{202E}
-     Authorization: <private>
-
-
-
-
-
-
-
-
-
-
-
-
-     Network log · 1 line · Esc back · f failures · Enter detail
-     03:04:05 ← GET /card/^[[2J 404 E05 3.0 ms 120 B no such card ^[]52;c;eA==^G\u…
-
-
-
-      demo@cardwallet.dev @ http://127.0.0.1:8080/v1
-     Esc close
-    """#,
-    "reauth 80x24": #"""
-     CardWallet · 14 cards                                   sorted by wallet order
-     Name                  Company            Title           Email
-     김민지                Acme               Engineer        person0@example.com
-     Kim Min-ji            네이버             디자이너        person1@example.com
-     ^[[2J^[[31mCLEARED    ^[]52;c;cm0gLXJm…                  a@b.co
-     abc┌─ Session expired (E06) ──────────────────────────────────────────────┐
-     Zer│ Log in again to carry on; nothing you typed is lost.                 │
-     山 │                                                                      │m
-     王 │                                                                      │m
-     Ada│ Server    http://127.0.0.1:8080/v1                                   │m
-     Jos│                                                                      │m
-     Zoë│ Email     demo@cardwallet.dev                                        │m
-     Gra│                                                                      │m
-     이 │ Password  **                                                         │m
-     Pri│                                                                      │
-     Max│                                                                      │er…
-        │                                                                      │
-        └──────────────────────────────────────────────────────────────────────┘
-
-
-
-
-      session expired for demo@cardwallet.dev
-     F1 help  Tab next  Enter log in
-    """#,
     "list 120x40": #"""
-     CardWallet · 14 cards                                                                                   sorted by name
+     CardWallet · 14 cards                                                                            6/14 · sorted by name
      Name                             Company                     Title                   Email
      ^[[2J^[[31mCLEARED               ^[]52;c;cm0gLXJmIC8=^G                              a@b.co
      abc\u{202E}fdp.exe               Null^@Corp                  \u{2066}isolate\u{206…  bell^G@x.io
@@ -283,8 +163,128 @@ let expectedSnapshots: [String: String] = [
       demo@cardwallet.dev… │ Could not load cards: server error 503; see the log (l)
      ? help  j/k move  / filter  s sort  Enter open  a add  e edit  d delete  q quit
     """#,
+    "too small 59x14": #"""
+
+
+
+
+
+                        Terminal too small
+                   59×14; CardWallet needs 60×15
+            Enlarge the window, or press Ctrl-C to quit
+
+
+
+
+
+
+    """#,
+    "login error 80x24": #"""
+     CardWallet · log in
+
+      Log in to a card server
+
+      Server    http://127.0.0.1:8080/v1
+                ! Cannot connect to http://127.0.0.1:8080/v1: connection refused
+
+      Email     demo@cardwallet.dev
+
+      Password  ******
+
+
+
+
+
+
+
+
+
+
+
+
+      not logged in
+     F1 help  Tab next  Enter log in  Esc quit
+    """#,
+    "conflict 80x24": #"""
+     CardWallet · edit card (version 9)
+     Edit “Kim Min-ji”
+     The card changed on the server while you edited it (E07).
+                  Yours                             Server, version 9
+     Name         Kim Min-ji                        = same
+    *Title        Boss                              ← yours; server unchanged: 디 …
+     Company      Their Co                          = taken: you had not changed it
+     Department   R&D                               = same
+     Email        person1@example.com               = same
+     Phone        +82 10-1234-5678                  = same
+     Website      https://example.com/card-1        = same
+     Address      1 Sample Street, Seoul            = same
+     Bio          Likes terminals, keyboards and…   = same
+     Birthday     1990-04-01                        = same
+     TMI          Has 3 cats                        = same
+     Tags         demo, sample                      = same
+     Avatar       1                                 = same
+
+
+
+
+
+      demo@cardwallet.dev… │ Changed on the server (E07): Enter saves yours over ve…
+     F1 help  Tab next  Enter save  Esc cancel  ^T take theirs  ^G take all
+    """#,
+    "log detail 80x24": #"""
+     CardWallet · 14 cards                            2/14 · sorted by wallet order
+     Log line (Esc closes)
+     03:04:05 ← GET /card/^[[2J 404 E05 3.0 ms 120 B
+     no such card ^[]52;c;eA==^G\u{202E}
+     Authorization: <private>
+
+
+
+
+
+
+
+
+
+
+
+
+     Network log · 1 line · Esc back · f failures · Enter detail
+     03:04:05 ← GET /card/^[[2J 404 E05 3.0 ms 120 B no such card ^[]52;c;eA==^G\u…
+
+
+
+      demo@cardwallet.dev @ http://127.0.0.1:8080/v1
+     Esc close
+    """#,
+    "reauth 80x24": #"""
+     CardWallet · 14 cards                            2/14 · sorted by wallet order
+     Name                  Company            Title           Email
+     김민지                Acme               Engineer        person0@example.com
+     Kim Min-ji            네이버             디자이너        person1@example.com
+     ^[[2J^[[31mCLEARED    ^[]52;c;cm0gLXJm…                  a@b.co
+     abc┌─ Session expired (E06) ──────────────────────────────────────────────┐
+     Zer│ Log in again to carry on; nothing you typed is lost.                 │
+     山 │                                                                      │m
+     王 │                                                                      │m
+     Ada│ Server    http://127.0.0.1:8080/v1                                   │m
+     Jos│                                                                      │m
+     Zoë│ Email     demo@cardwallet.dev                                        │m
+     Gra│                                                                      │m
+     이 │ Password  **                                                         │m
+     Pri│                                                                      │
+     Max│                                                                      │er…
+        │                                                                      │
+        └──────────────────────────────────────────────────────────────────────┘
+
+
+
+
+      session expired for demo@cardwallet.dev
+     F1 help  Tab next  Enter log in  Esc not now
+    """#,
     "reauth with log 60x15": #"""
-     CardWallet · 14 cards               sorted by wallet order
+     CardWallet · 14 cards        2/14 · sorted by wallet order
      ┌─ Session expired (E06) ────────────────────────────────┐
      │ Log in again to carry on; nothing you typed is lost.   │
      │                                                        │
@@ -298,6 +298,6 @@ let expectedSnapshots: [String: String] = [
      │                                                        │
      └────────────────────────────────────────────────────────┘
       session expired for demo@cardwallet.dev
-     F1 help  Tab next  Enter log in
+     F1 help  Tab next  Enter log in  Esc not now
     """#,
 ]

@@ -1,3 +1,4 @@
+import NIOFoundationEssentialsCompat
 // The in-process HTTP server the live tests talk to. This file does not import Networking:
 // Hummingbird's `Request`/`Response` would clash with ours.
 import Foundation

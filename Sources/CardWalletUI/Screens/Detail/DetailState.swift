@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 
 /// One card's details: shown from its summary at once, completed when the card loads.
 public struct DetailState: Equatable, Sendable {

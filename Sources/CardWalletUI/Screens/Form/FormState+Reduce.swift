@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 
 /// The calls the form makes.
 public enum FormCall: Equatable, Sendable {
@@ -15,6 +15,9 @@ public enum FormAction: Equatable, Sendable {
     case finished(FormCall, APIOutcome)
     /// Editing the focused field; `typed` is the character for ``TextCommand/insert``.
     case text(TextCommand, typed: Character?)
+    /// Text pasted into the focused field: line breaks kept in fields of several lines, spaces
+    /// elsewhere.
+    case paste(String)
     /// Saving failed.
     case saveFailed(UIFailure)
     /// The server's version of the card, fetched after a conflict that did not carry it.
@@ -43,6 +46,10 @@ extension FormState {
         case .command(.save):
             return save()
         case .command(.cancel):
+            // The save is on the wire: asking "discard?" now would be a lie.
+            if isSaving {
+                return [.message(.warning, "Saving… it cannot be undone now; the form closes when the server answers")]
+            }
             return [.leave(discarding: isDirty)]
         case .command(.takeServerField):
             guard let conflict, case .card(let field) = fields[focus].kind else {
@@ -68,7 +75,7 @@ extension FormState {
             showsAllProblems = false
             return [.message(.info, "Took the server's version (\(conflict.version)); your changes are gone")]
         case .text(let command, let typed):
-            guard !isSaving else { return [] }
+            guard !isSaving else { return [.message(.info, Self.savingNotice)] }
             if command == .insert, typed?.isControl ?? true { return [] }
             if fields[focus].input.apply(command, typed: typed) {
                 fields[focus].isTouched = true
@@ -76,6 +83,14 @@ extension FormState {
             }
         case .finished(let call, let outcome):
             return finished(call, outcome)
+        case .paste(let text):
+            guard !isSaving else { return [.message(.info, Self.savingNotice)] }
+            let kind = fields[focus].kind
+            let pasted = kind.isMultiline ? text : AppState.oneLine(text)
+            if fields[focus].input.insert(pasted) {
+                fields[focus].isTouched = true
+                serverProblems[kind.key] = nil
+            }
         case .saveFailed(let failure):
             isSaving = false
             return saveFailed(failure)
@@ -116,7 +131,10 @@ extension FormState {
         case (.save, .failure(let failure)):
             isSaving = false
             if failure.kind == .notFound, case .edit = mode {
-                return [.message(.error, "This card was deleted on the server (E05); your text is still here")]
+                // Gone on the server: the text is not lost, it can become a new card.
+                mode = .add
+                conflict = nil
+                return [.message(.warning, "This card was deleted on the server (E05): your text is still here; Enter saves it as a new card")]
             }
             return saveFailed(failure)
         case (.fetchServerVersion(let id), .success(.card(let card))):
@@ -146,6 +164,10 @@ extension FormState {
             }
             merge(serverVersion: current)
             return [.message(.warning, conflictMessage(current))]
+        case .localImage(let problem):
+            serverProblems["image"] = problem
+            focusImage()
+            return [.message(.error, "The image file cannot be used: \(problem). Nothing was sent.")]
         case .tooLarge:
             serverProblems["image"] = "is too large for the server (E08)"
             focusImage()

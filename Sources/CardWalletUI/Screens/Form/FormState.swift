@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 
 /// The add/edit form: every card field as a line of text, validated as you type.
 public struct FormState: Equatable, Sendable {
@@ -28,6 +28,11 @@ public struct FormState: Equatable, Sendable {
             case .card(let field): field.label
             case .imagePath: "Image file"
             }
+        }
+
+        /// Whether the field holds several lines (Enter starts a new line there).
+        public var isMultiline: Bool {
+            self == .card(.bio) || self == .card(.address)
         }
 
         /// The expected format.
@@ -81,6 +86,9 @@ public struct FormState: Equatable, Sendable {
     /// properties) is saved as it was.
     public var base: CardFields
 
+    /// What a key typed while the save is in flight is told.
+    static let savingNotice = "Saving… the text cannot change until the server answers"
+
     /// An empty form for a new card.
     public init() {
         mode = .add
@@ -133,6 +141,34 @@ public struct FormState: Equatable, Sendable {
         mine[cardField] = fields[index].input.text
         let theirs = conflict.fields[cardField]
         return mine[cardField] == theirs ? nil : theirs
+    }
+
+    /// How field `index` stands after a conflict (E07), when there is one.
+    public enum ConflictMark: Equatable, Sendable {
+        /// Both sides hold the same text.
+        case same
+        /// The server changed it and you had not: the form took the server's value.
+        case takenFromServer
+        /// Only you changed it: the server still has what the form opened with.
+        case changedByYou
+        /// Both changed it, differently: a real conflict.
+        case changedByBoth
+    }
+
+    /// How field `index` stands after a conflict; `nil` without one or for the image field.
+    public func conflictMark(at index: Int) -> ConflictMark? {
+        guard let theirs = serverText(at: index) else { return nil }
+        let field = fields[index]
+        if takenFromServer.contains(index), field.input.text == theirs { return .takenFromServer }
+        if serverValue(at: index) == nil { return .same }
+        var original = CardFields(name: "")
+        var server = CardFields(name: "")
+        if case .card(let cardField) = field.kind {
+            original[cardField] = field.original
+            server[cardField] = theirs
+            if original[cardField] == server[cardField] { return .changedByYou }
+        }
+        return .changedByBoth
     }
 
     /// The server's value of field `index` after a conflict, equal to the form's or not; `nil`

@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 
 /// The loaded part of the wallet, sorted and filtered, stored for 100,000 cards and more.
 ///

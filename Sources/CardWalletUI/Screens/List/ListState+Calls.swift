@@ -14,7 +14,12 @@ extension ListState {
                 pageDidFail()
                 return []
             case .failure(let failure):
+                let wasReloading = isReloading
                 pageDidFail()
+                if wasReloading {
+                    let text = FailureText.status(failure, doing: "Reload failed (the list is as it was)")
+                    return [.message(.error, text, about: .loadingCards)]
+                }
                 let text = FailureText.status(failure, doing: "Could not load cards")
                 return [.message(.error, text, about: .loadingCards)]
             }

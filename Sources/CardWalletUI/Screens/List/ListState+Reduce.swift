@@ -9,11 +9,18 @@ extension ListState {
         var effects: [ListEffect] = []
         switch action {
         case .command(let command):
-            effects = apply(command, viewport: viewport)
+            // A key's answer is about the list as it is on screen: stale once it is not.
+            effects = apply(command, viewport: viewport).map { effect in
+                if case .message(let kind, let text, nil) = effect { return .message(kind, text, about: .listScreen) }
+                return effect
+            }
         case .filter(let command, let typed):
             effects = apply(command, typed: typed, viewport: viewport)
         case .finished(let call, let outcome):
             effects = finished(call, outcome)
+        case .pasteFilter(let text):
+            let typed = text.filter { !$0.isControl }
+            if !typed.isEmpty { keepingSelection(fallback: .first) { $0.setQuery($0.query + typed) } }
         case .pageLoaded(let page):
             pageArrived(page)
         case .pageFailed:
@@ -40,6 +47,12 @@ extension ListState {
     mutating func pageArrived(_ page: CardPage) {
         isLoadingPage = false
         hasLoaded = true
+        if isReloading {
+            // The server's wallet replaces what was shown, in one step: no blank list between.
+            isReloading = false
+            cards.removeAll()
+            selection = 0
+        }
         keepingSelection(fallback: .same) { $0.append(page) }
         if let id = reselectID, let index = cards.index(ofID: id), let row = cards.row(ofIndex: index) {
             selection = row
@@ -52,6 +65,8 @@ extension ListState {
         isLoadingPage = false
         hasLoaded = true
         isPagingPaused = true
+        // A reload that failed keeps the cards shown before it.
+        isReloading = false
     }
 
     private mutating func apply(_ command: ListCommand, viewport: Int) -> [ListEffect] {
@@ -131,11 +146,16 @@ extension ListState {
 
     mutating func reload() -> [ListEffect] {
         reselectID = selectedCard?.id ?? reselectID
-        cards.removeAll()
         generation += 1
-        selection = 0
-        scrollTop = 0
-        hasLoaded = false
+        if hasLoaded, cards.isTotalKnown {
+            // What is shown stays until the server's first page replaces it.
+            isReloading = true
+        } else {
+            cards.removeAll()
+            selection = 0
+            scrollTop = 0
+            hasLoaded = false
+        }
         isPagingPaused = false
         isLoadingPage = true
         return [loadPage(offset: 0)]

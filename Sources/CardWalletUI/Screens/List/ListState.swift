@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 
 /// The card list screen: the loaded cards, the selection, the filter prompt and paging.
 public struct ListState: Equatable, Sendable {
@@ -14,6 +14,9 @@ public struct ListState: Equatable, Sendable {
     public var isLoadingPage = false
     /// Whether the first page has arrived since the last reset.
     public var hasLoaded = false
+    /// Whether a reload is on its way while the cards loaded before stay on screen: its first
+    /// page replaces them; if it fails, they stay.
+    public var isReloading = false
     /// Set when a page failed to load: stops loading ahead until the user asks (`r`, or
     /// moving past the end), so a broken server is not asked again on every key.
     public var isPagingPaused = false
@@ -44,6 +47,8 @@ public enum ListAction: Equatable, Sendable {
     case command(ListCommand)
     /// A key of the filter prompt; `typed` is the character for ``FilterCommand/insert``.
     case filter(FilterCommand, typed: Character?)
+    /// Text pasted into the filter prompt (on one line).
+    case pasteFilter(String)
     /// A call the list made finished.
     case finished(ListCall, APIOutcome)
     /// A page arrived.

@@ -1,9 +1,10 @@
 import CardModels
+import Foundation
 
 /// The folded search and sort keys of every loaded card, in one contiguous byte buffer.
 ///
-/// A card's key is its name, company, title and email, lower-cased with fullwidth ASCII
-/// folded to ASCII (as the server's `q` matches), joined by NUL so a word never matches across
+/// A card's key is its name, company, title and email, lower-cased, without accents, with
+/// fullwidth ASCII folded to ASCII, joined by NUL so a word never matches across
 /// fields. One buffer and 12 bytes of bookkeeping per card keep 100,000 cards in a few MB and
 /// let a filter pass scan memory linearly.
 struct SearchKeys: Equatable, Sendable {
@@ -56,8 +57,11 @@ struct SearchKeys: Equatable, Sendable {
                 byte == 0 ? nil : (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
             }
         }
+        // Case, accents and width fold away: `angstrom` finds Ångström, `zoe` finds Zoë,
+        // `ｋｉｍ` finds Kim. Hangul syllables and CJK stay as they are.
+        let foldedText = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var folded = String.UnicodeScalarView()
-        for scalar in text.lowercased().unicodeScalars {
+        for scalar in foldedText.lowercased().unicodeScalars {
             switch scalar.value {
             case 0: continue
             case 0xFF01...0xFF5E: folded.append(Unicode.Scalar(scalar.value - 0xFEE0) ?? scalar)

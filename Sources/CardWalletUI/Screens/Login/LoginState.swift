@@ -80,6 +80,8 @@ public enum LoginAction: Equatable, Sendable {
     case command(LoginCommand)
     /// Editing the focused field; `typed` is the character for ``TextCommand/insert``.
     case text(TextCommand, typed: Character?)
+    /// Text pasted into the focused field (already on one line).
+    case paste(String)
     /// The login call finished.
     case finished(APIOutcome)
     /// The login call failed.
@@ -115,6 +117,9 @@ extension LoginState {
             if self[focus].apply(command, typed: typed), error?.field == focus || error?.field == nil {
                 error = nil
             }
+        case .paste(let text):
+            guard !isSubmitting else { return [] }
+            if self[focus].insert(text), error?.field == focus || error?.field == nil { error = nil }
         case .failed(let failure):
             isSubmitting = false
             switch failure.kind {
@@ -122,6 +127,11 @@ extension LoginState {
                 password = TextFieldState()
                 focus = editable.contains(.password) ? .password : focus
                 error = InlineError(.password, "Wrong email or password (E02). Try again.")
+            case .wrongAddress:
+                focus = editable.contains(.server) ? .server : focus
+                error = InlineError(
+                    editable.contains(.server) ? .server : nil,
+                    "No card API at this address (404): its base URL usually ends in /v1, e.g. http://127.0.0.1:8080/v1")
             case .cannotConnect(let url):
                 focus = editable.contains(.server) ? .server : focus
                 error = InlineError(editable.contains(.server) ? .server : nil, "Cannot connect to \(url): \(failure.message)")
@@ -155,8 +165,14 @@ extension LoginState {
         let email = trimmed(self.email.text)
         if !CardFormat.isWebURL(server) {
             focus = .server
-            error = InlineError(editable.contains(.server) ? .server : nil,
-                                "Enter the server's address, e.g. http://127.0.0.1:8080/v1")
+            let lower = server.lowercased()
+            let message =
+                server.isEmpty
+                ? "Enter the server's address, e.g. http://127.0.0.1:8080/v1"
+                : lower.hasPrefix("http://") || lower.hasPrefix("https://") || server.contains(where: \.isWhitespace)
+                    ? "That is not a web address: write it as http://HOST:PORT/v1"
+                    : "The address must start with http:// or https://, e.g. http://\(server)"
+            error = InlineError(editable.contains(.server) ? .server : nil, message)
             return []
         }
         if !CardFormat.isEmail(email) {

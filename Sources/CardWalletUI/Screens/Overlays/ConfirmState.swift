@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 
 /// A yes/no question over the current screen. The default answer is No: Enter without
 /// moving, Esc and `n` all say No.
@@ -7,6 +7,8 @@ public struct ConfirmState: Equatable, Sendable {
     public enum Purpose: Equatable, Sendable {
         case deleteCard(CardSummary)
         case discardChanges
+        /// Ctrl-C with changes typed and not saved: a second Ctrl-C quits too.
+        case quitDiscarding
     }
 
     /// What is asked.
@@ -24,6 +26,7 @@ public struct ConfirmState: Equatable, Sendable {
         switch purpose {
         case .deleteCard(let card): "Delete the card “\(card.name)”?"
         case .discardChanges: "Discard your changes?"
+        case .quitDiscarding: "Quit and lose the changes you have not saved? (Ctrl-C again quits)"
         }
     }
 

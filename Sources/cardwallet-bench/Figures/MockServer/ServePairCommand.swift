@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import ArgumentParser
 import Foundation
 

@@ -1,3 +1,4 @@
+import NIOFoundationEssentialsCompat
 import AsyncHTTPClient
 import CardMockServer
 import CardModels
@@ -79,7 +80,7 @@ struct ServerPair: Sendable {
     }
 
     /// Logs in and returns the access token (kept in memory only, never printed).
-    private static func logIn(_ base: String, _ email: String, _ password: String, client: HTTPClient) async throws -> String {
+    static func logIn(_ base: String, _ email: String, _ password: String, client: HTTPClient) async throws -> String {
         var request = HTTPClientRequest(url: base + "/auth/login")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")

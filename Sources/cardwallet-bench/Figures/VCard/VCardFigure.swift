@@ -28,7 +28,7 @@ struct Times {
     }
 }
 
-/// §7 (issue 15): parse and export of 10,000 vCards against vobject on the same file, as ratios
+/// #15 (issue 15): parse and export of 10,000 vCards against vobject on the same file, as ratios
 /// measured in interleaved rounds; and the memory of streaming a file 4× larger.
 struct VCardFigure: Figure {
     /// The issue's target: at least 20× vobject's speed.
@@ -41,13 +41,13 @@ struct VCardFigure: Figure {
         let folder = try TemporaryFolder("vcard")
         defer { folder.remove() }
         let file = folder.path + "/cards.vcf"
-        context.progress("§7: writing \(cards) cards")
+        context.progress("#15: writing \(cards) cards")
         try VCardFixture.write(cards: cards, to: file)
         let fileBytes = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
 
         let skip = Vobject.unavailable()
         if skip != nil, !context.quick {
-            throw BenchError("§7 compares with vobject: \(skip!)")
+            throw BenchError("#15 compares with vobject: \(skip!)")
         }
         let rounds = context.pick(full: 7, quick: 1)
         var ours = Times()
@@ -55,7 +55,7 @@ struct VCardFigure: Figure {
         // A warm-up of ours (page cache, lazy tables), then rounds alternating who goes first.
         _ = try Self.ours(file: file, expected: cards)
         for round in 0..<rounds {
-            context.progress("§7: round \(round + 1) of \(rounds)")
+            context.progress("#15: round \(round + 1) of \(rounds)")
             for side in Sampler.order(count: 2, round: round) {
                 if side == 0 {
                     ours.add(try Self.ours(file: file, expected: cards))
@@ -70,7 +70,7 @@ struct VCardFigure: Figure {
         let full = !context.quick
         let target: [Target] = full ? [.ratio(.atLeast(Self.speedTarget), "≥ 20× vobject")] : []
         var speed = ResultTable(
-            title: "§7 vCard — parse and export, CardWallet vs vobject" + (skip.map { " (\($0): skipped)" } ?? ""),
+            title: "#15 vCard — parse and export, CardWallet vs vobject" + (skip.map { " (\($0): skipped)" } ?? ""),
             ratioHeader: "vobject ÷ ours")
         speed.rows = [
             ResultRow(label: "parse, CPU time: read, unfold, decode, map to cards (ours)", size: size, summary: Summary(ours.parseCPU),
@@ -96,12 +96,12 @@ struct VCardFigure: Figure {
         let sizes = [cards, cards * 4]
         let second = folder.path + "/cards-4x.vcf"
         try VCardFixture.write(cards: sizes[1], to: second)
-        context.progress("§7: memory probes")
+        context.progress("#15: memory probes")
         let probes = try [file, second].map { try Self.probe(file: $0, executable: context.benchExecutable) }
         for (probe, expected) in zip(probes, sizes) where probe.cards != expected {
             throw BenchError("the vCard probe streamed \(probe.cards) cards of \(expected)")
         }
-        var memory = ResultTable(title: "§7 vCard — peak memory streaming a file through reader, mapping and writer", ratioHeader: "÷ \(size)")
+        var memory = ResultTable(title: "#15 vCard — peak memory streaming a file through reader, mapping and writer", ratioHeader: "÷ \(size)")
         memory.rows = zip(sizes, probes).enumerated().map { position, pair in
             ResultRow(
                 label: "VmHWM, one fresh child process", size: "\(Formatting.grouped(pair.0)) cards",

@@ -2,7 +2,7 @@ import CardModels
 import CardVCard
 import Foundation
 
-/// The file §7 reads: N cards as CardWallet writes them (vCard 3.0), with what real address
+/// The file #15 reads: N cards as CardWallet writes them (vCard 3.0), with what real address
 /// books hold — names in three scripts, organisations, typed and grouped phones and emails,
 /// addresses, notes with escapes, categories, a birthday without a year — and a small JPEG on
 /// one card in ten.
