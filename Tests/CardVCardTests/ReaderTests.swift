@@ -1,3 +1,4 @@
+import CardModels
 import CardVCard
 import Foundation
 import Testing

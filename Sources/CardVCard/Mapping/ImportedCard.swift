@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 
 /// A card's picture from its vCard: PNG or JPEG bytes, exactly as they were in the file.
 public struct VCardPhoto: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 
 /// A card read from a named input (a file, a vdir entry, standard input).
 public struct SourcedCard: Sendable, Hashable {

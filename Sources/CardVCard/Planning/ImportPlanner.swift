@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 
 /// Decides what an import does, as a pure function of the cards read and the wallet's cards.
 ///

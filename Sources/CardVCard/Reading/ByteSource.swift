@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where a reader's bytes come from, a chunk at a time, so that a file is never loaded whole.
 public protocol VCardByteSource {

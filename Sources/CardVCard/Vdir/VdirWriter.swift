@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Writes cards into a vdir, the folder layout khard and vdirsyncer read: one `UID.vcf` per
 /// card (<https://vdirsyncer.pimutils.org/en/stable/vdir.html>).

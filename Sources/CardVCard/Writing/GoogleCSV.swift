@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 
 /// Cards as a CSV file Google Contacts imports: the header of Google's own "Google CSV" export
 /// (the columns it reads back by name), one row per card, RFC 4180 quoting, CR LF line ends,

@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 
 extension VCardWriter {
     /// The card in at most `budget` bytes, for a QR code: no picture, no `PRODID` or `REV`, and

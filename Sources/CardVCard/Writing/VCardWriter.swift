@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 import Foundation
 
 /// Writes cards as vCard 3.0 (the default: what most programs read best) or 4.0.

@@ -2,6 +2,7 @@ import ArgumentParser
 import CardAPI
 import CardModels
 import CardVCard
+import Foundation
 
 /// `cardwallet query TEXT`: address lookup for mutt and aerc.
 struct QueryCommand: AsyncParsableCommand {
