@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "TextSafety", targets: ["TextSafety"]),
         .library(name: "CardModels", targets: ["CardModels"]),
         .library(name: "CardAPI", targets: ["CardAPI"]),
+        .library(name: "CardVCard", targets: ["CardVCard"]),
         .library(name: "CardWalletUI", targets: ["CardWalletUI"]),
         .library(name: "CardWalletLive", targets: ["CardWalletLive"]),
         .library(name: "CursesTerminal", targets: ["CursesTerminal"]),
@@ -58,6 +59,8 @@ let package = Package(
         ),
         .target(name: "TokenStore"),
         .target(name: "CardModels", dependencies: ["TextSafety"]),
+        // vCard 2.1/3.0/4.0 in and out, pure Swift; CHARSET conversion through glibc's iconv.
+        .target(name: "CardVCard", dependencies: ["CardModels"]),
         .target(
             name: "CardAPI",
             dependencies: [
@@ -116,7 +119,7 @@ let package = Package(
         .executableTarget(
             name: "cardwallet",
             dependencies: [
-                "Networking", "TokenStore", "CardModels", "CardAPI",
+                "Networking", "TokenStore", "CardModels", "CardAPI", "CardVCard",
                 "CardWalletUI", "CardWalletLive", "CursesTerminal", "CardMockServer", "CardImages", "CardScanCore", "CardScan",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -133,7 +136,7 @@ let package = Package(
             name: "cardwallet-bench",
             dependencies: [
                 "CardModels", "CardWalletUI", "CardWalletLive", "CardMockServer", "CardAPI", "Networking", "TokenStore",
-                "CPseudoTerminal", "CardImages", "CChafa", "CardScan", "CardScanCore",
+                "CPseudoTerminal", "CardImages", "CChafa", "CardScan", "CardScanCore", "CardVCard",
                 // Not linked: listed so that `swift run cardwallet-bench` also builds the
                 // `cardwallet` binary the startup figure spawns.
                 "cardwallet",
@@ -174,6 +177,8 @@ let package = Package(
         ),
         .testTarget(name: "TokenStoreTests", dependencies: ["TokenStore", "TestSupport", "tokenstore-stress"]),
         .testTarget(name: "CardModelsTests", dependencies: ["CardModels"]),
+        // The corpus in Fixtures/ is read through #filePath (the CLI tests and scripts use it too).
+        .testTarget(name: "CardVCardTests", dependencies: ["CardVCard", "CardModels"], exclude: ["Fixtures"]),
         .testTarget(name: "CardImagesTests", dependencies: ["CardImages", "CPseudoTerminal"]),
 
         .testTarget(name: "CardScanCoreTests", dependencies: ["CardScanCore", "CardModels"]),
@@ -214,8 +219,8 @@ let package = Package(
         .testTarget(
             name: "CardWalletCLITests",
             dependencies: [
-                "cardwallet", "CardAPI", "CardModels", "CardMockServer", "CardWalletUI", "CardWalletLive", "Networking",
-                "TokenStore", "TestSupport", "CardImages",
+                "cardwallet", "CardAPI", "CardModels", "CardMockServer", "CardVCard", "CardWalletUI", "CardWalletLive",
+                "Networking", "TokenStore", "TestSupport", "CardImages",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

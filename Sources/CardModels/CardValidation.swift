@@ -59,9 +59,11 @@ extension CardFields {
         }
         for line in vcardProperties {
             if line.isEmpty { return "must not hold empty lines" }
-            if line.unicodeScalars.contains(where: { $0 == "\u{0}" || $0 == "\r" || $0 == "\n" }) {
+            if line.utf8.contains(where: { $0 == 0 || $0 == 13 || $0 == 10 }) {
                 return "must hold unfolded lines without NUL, CR or LF"
             }
+            // At most as many characters as bytes: short lines need no counting.
+            if line.utf8.count <= CardLimits.vcardPropertyMaxLength { continue }
             var count = 0
             for _ in line {
                 count += 1
@@ -110,7 +112,9 @@ extension CardFields {
     }
 
     private func textProblem(_ text: String, field: CardField) -> String? {
-        if text.unicodeScalars.contains("\u{0}") { return "must not contain NUL characters" }
+        if text.utf8.contains(0) { return "must not contain NUL characters" }
+        // A string has at most as many characters as bytes: short ones need no counting.
+        if text.utf8.count <= field.maxLength { return nil }
         // Count characters lazily so a 1 MB string is rejected without walking all of it.
         var count = 0
         for _ in text {
@@ -125,34 +129,67 @@ extension CardFields {
 public enum CardFormat {
     /// A pragmatic email check: one `@`, a non-empty local part, a dotted domain, no spaces.
     public static func isEmail(_ text: String) -> Bool {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return isASCIIEmail(text.utf8) }
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty else { return false }
         let domain = parts[1]
-        guard domain.contains("."), !domain.hasPrefix("."), !domain.hasSuffix("."), !domain.contains("..")
+        // Character comparisons (not Foundation's substring search, which costs ~100× more:
+        // the vCard import checks every email it reads).
+        let dot: Character = "."
+        guard domain.contains(dot), domain.first != dot, domain.last != dot,
+            !zip(domain, domain.dropFirst()).contains(where: { $0 == dot && $1 == dot })
         else { return false }
         return !text.contains(where: { $0.isWhitespace || $0.isNewline })
     }
 
+    /// ``isEmail(_:)`` for ASCII text, on its bytes (where characters and bytes are the same
+    /// thing, CR LF aside, which is whitespace either way).
+    private static func isASCIIEmail(_ bytes: String.UTF8View) -> Bool {
+        let at = UInt8(ascii: "@")
+        let dot = UInt8(ascii: ".")
+        guard let sign = bytes.firstIndex(of: at), sign != bytes.startIndex else { return false }
+        let domain = bytes[bytes.index(after: sign)...]
+        guard !domain.contains(at), domain.contains(dot), domain.first != dot, domain.last != dot,
+            !zip(domain, domain.dropFirst()).contains(where: { $0 == dot && $1 == dot })
+        else { return false }
+        // The ASCII characters that are whitespace or line breaks: tab, LF, VT, FF, CR, space.
+        return !bytes.contains(where: { $0 == 32 || (9...13).contains($0) })
+    }
+
     /// Digits, spaces and `+ - ( ) .`, with at least three digits.
     public static func isPhone(_ text: String) -> Bool {
-        let allowed = Set("0123456789 +-().")
-        guard text.allSatisfy({ allowed.contains($0) }) else { return false }
-        return text.filter(\.isASCII).filter(\.isNumber).count >= 3
+        // Every allowed character is one ASCII byte, so the bytes decide (a combining mark after
+        // a digit is a non-ASCII byte, refused as the character check refused it).
+        var digits = 0
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+            case UInt8(ascii: " "), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "."): break
+            default: return false
+            }
+        }
+        return digits >= 3
     }
 
     /// `http://` or `https://` followed by a host without spaces.
     public static func isWebURL(_ text: String) -> Bool {
-        let lower = text.lowercased()
+        // The scheme, ignoring ASCII case (no other character lower-cases to h, t, p or s).
+        func scheme(_ prefix: String) -> Bool {
+            text.utf8.count >= prefix.utf8.count
+                && zip(text.utf8, prefix.utf8).allSatisfy { ($0 >= 65 && $0 <= 90 ? $0 + 32 : $0) == $1 }
+        }
         let rest: Substring
-        if lower.hasPrefix("https://") {
+        if scheme("https://") {
             rest = text.dropFirst(8)
-        } else if lower.hasPrefix("http://") {
+        } else if scheme("http://") {
             rest = text.dropFirst(7)
         } else {
             return false
         }
         let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        return !host.isEmpty && !text.contains(where: { $0.isWhitespace || $0.isNewline })
+        guard !host.isEmpty else { return false }
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return !text.utf8.contains(where: { $0 == 32 || (9...13).contains($0) }) }
+        return !text.contains(where: { $0.isWhitespace || $0.isNewline })
     }
 
     /// A real Gregorian date written `YYYY-MM-DD` (leap years included).

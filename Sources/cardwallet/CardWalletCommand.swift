@@ -27,7 +27,8 @@ struct CardWalletCommand: AsyncParsableCommand {
             $XDG_STATE_HOME/cardwallet/tokens.json (~/.local/state/cardwallet/ by default), a plain \
             file of mode 0600 shared by the wallet and the scripting commands; `cardwallet status` \
             says where and how. Scripting commands exit 0 on success, 3 when you must log in, 4 for \
-            no such card, 5 for a conflict, 6 when the server cannot be reached, 64 for a usage error.
+            no such card, 5 for a conflict, 6 when the server cannot be reached, 64 for a usage error, \
+            65 when import skipped cards or refused a file.
 
             No server of your own? Try: cardwallet demo
             """,
@@ -36,6 +37,7 @@ struct CardWalletCommand: AsyncParsableCommand {
             LoginCommand.self, LogoutCommand.self, StatusCommand.self,
             ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self,
             RemoveCommand.self, ReorderCommand.self, ImageCommand.self, ScanCommand.self,
+            ImportCommand.self, ExportCommand.self, QueryCommand.self,
         ]
     )
 

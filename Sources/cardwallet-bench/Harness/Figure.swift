@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The figures of issue 6 (§1–§6) and of later issues (#16, #17, #18), by the name `run` (and `--figure`) takes.
+/// The figures of issue 6 (§1–§6) and of later issues (#15, #16, #17, #18), by the name `run` (and `--figure`) takes.
 ///
 /// Adding a figure: add its case here (with its section and title), write a type conforming
 /// to ``Figure`` in `Figures/<Name>/`, and return it from ``figure``.
@@ -11,6 +11,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
     case terminalBytes = "terminal-bytes"
     case mockServer = "mock-server"
     case startup
+    case vcard
     case images
     case mockServerWrites = "mock-server-writes"
     case scan
@@ -24,6 +25,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .terminalBytes: "§4"
         case .mockServer: "§5"
         case .startup: "§6"
+        case .vcard: "#15"
         case .images: "#16"
         case .mockServerWrites: "#17"
         case .scan: "#18"
@@ -39,6 +41,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .terminalBytes: "Bytes to the terminal, vs abook"
         case .mockServer: "Mock server throughput"
         case .startup: "Startup"
+        case .vcard: "vCard parse and export, vs vobject"
         case .images: "Card images: decode, scale, encode per protocol; vs libchafa"
         case .mockServerWrites: "Mock server writes with --data"
         case .scan: "Scan a paper card (issue 18)"
@@ -54,6 +57,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .terminalBytes: TerminalBytesFigure()
         case .mockServer: MockServerFigure()
         case .startup: StartupFigure()
+        case .vcard: VCardFigure()
         case .images: ImagesFigure()
         case .mockServerWrites: MockServerWritesFigure()
         case .scan: ScanFigure()

@@ -13,6 +13,7 @@ import CardModels
 /// | 5 | conflict: the card changed since it was read (E07); re-run the command |
 /// | 6 | network failure: cannot connect, timed out, or the connection broke |
 /// | 64 | usage error: bad options or settings (a server address that is not a URL or has no such endpoint: 404 E01), or values the server refused as invalid (E01) |
+/// | 65 | bad data: `import` skipped cards it could not import, or refused an input that is not vCard |
 /// | 130 | cancelled at a prompt (Ctrl-C) |
 enum CLIExitCode {
     /// Any other failure.
@@ -27,6 +28,8 @@ enum CLIExitCode {
     static let networkFailure: Int32 = 6
     /// Bad command line, settings or values; swift-argument-parser's own code (EX_USAGE).
     static let usage: Int32 = ExitCode.validationFailure.rawValue
+    /// Input data that cannot be used (EX_DATAERR): skipped or refused cards of `import`.
+    static let dataError: Int32 = 65
     /// Cancelled at a prompt.
     static let cancelled: Int32 = 130
 

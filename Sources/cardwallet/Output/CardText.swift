@@ -1,4 +1,5 @@
 import CardModels
+import CardVCard
 import CardWalletUI
 import Foundation
 
@@ -32,6 +33,10 @@ enum CardText {
             rows.append((field.label, values(of: field, in: card.fields)))
         }
         rows.append(("Image", [card.image.map(imageText) ?? (card.hasImage ? "yes" : "none")]))
+        // What an imported vCard held that the card does not model, as `export` writes it back.
+        if !card.fields.vcardProperties.isEmpty {
+            rows.append(("vCard", card.fields.vcardProperties.map { TerminalText.escaped(ContentLine.displayText($0)) }))
+        }
         rows.append(("Created", [CardWalletJSON.formatDate(card.createdAt)]))
         rows.append(("Updated", [CardWalletJSON.formatDate(card.updatedAt)]))
         rows.append(("Version", [String(card.version)]))

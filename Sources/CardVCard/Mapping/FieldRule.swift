@@ -1,0 +1,133 @@
+import CardModels
+
+/// One row of the mapping between vCard properties and card fields: how a property is read
+/// into fields and how fields are written as a property. The table (``FieldRule/table``) drives
+/// both the importer and the writer, so they cannot disagree.
+struct FieldRule: Sendable {
+    /// Which property of several of the same name fills the fields.
+    enum Choice: Sendable {
+        /// The first usable one.
+        case first
+        /// The most preferred usable one (`PREF`), the first among equals.
+        case preferred
+        /// Every one, each adding a value to a list field.
+        case every
+    }
+
+    /// The property name, upper-case.
+    let property: String
+    /// The fields it fills.
+    let fields: [CardField]
+    /// Which property fills them.
+    let choice: Choice
+    /// The field values a property holds, or `nil` when it is not usable here (empty, or not a
+    /// valid email, phone, web address or full date): then it is kept as a line instead.
+    let read: @Sendable (VCardProperty) -> FieldValues?
+    /// The content line for the fields, or `nil` when they are empty.
+    let write: @Sendable (CardFields, VCardVersion) -> String?
+
+    /// The values of the rule's fields in `fields`, to compare with what a property reads.
+    func values(in fields: CardFields) -> FieldValues {
+        var values = FieldValues(self.fields[0], "")
+        values.value = fields.value(of: self.fields[0])
+        if self.fields.count > 1 {
+            values.secondField = self.fields[1]
+            values.secondValue = fields.value(of: self.fields[1])
+        }
+        return values
+    }
+}
+
+/// The values of a rule's fields (one or two), as a property holds them or a card has them.
+///
+/// No collections: a value is text or a list, and a rule has at most two fields, so reading a
+/// property allocates nothing beyond its strings (the importer reads tens of thousands).
+struct FieldValues: Sendable, Equatable {
+    /// One field's value.
+    enum Value: Sendable, Equatable {
+        /// A text field (`nil`: absent).
+        case text(String?)
+        /// A list field (tmi, tags).
+        case list([String])
+
+        var isEmpty: Bool {
+            switch self {
+            case .text(let text): text == nil
+            case .list(let list): list.isEmpty
+            }
+        }
+    }
+
+    var field: CardField
+    var value: Value
+    var secondField: CardField?
+    var secondValue: Value?
+
+    /// One text field; empty text is absent.
+    init(_ field: CardField, _ text: String) {
+        self.field = field
+        value = .text(text.isEmpty ? nil : text)
+    }
+
+    /// One list field.
+    init(_ field: CardField, list: [String]) {
+        self.field = field
+        value = .list(list)
+    }
+
+    /// Two text fields; empty text is absent.
+    init(_ field: CardField, _ text: String, _ second: CardField, _ secondText: String) {
+        self.init(field, text)
+        secondField = second
+        secondValue = .text(secondText.isEmpty ? nil : secondText)
+    }
+
+    /// Whether every field is absent.
+    var isEmpty: Bool { value.isEmpty && (secondValue?.isEmpty ?? true) }
+
+    /// Sets the fields in `card`.
+    func apply(to card: inout CardFields) {
+        card.set(value, of: field)
+        if let secondField, let secondValue { card.set(secondValue, of: secondField) }
+    }
+}
+
+extension CardFields {
+    /// A field as a ``FieldValues/Value``.
+    func value(of field: CardField) -> FieldValues.Value {
+        switch field {
+        case .tmi: return .list(tmi)
+        case .tags: return .list(tags)
+        case .defaultImage: return .text(defaultImage == 0 ? nil : String(defaultImage))
+        default:
+            let text = self[field]
+            return .text(text.isEmpty ? nil : text)
+        }
+    }
+
+    /// A field as a list: tmi and tags as they are, other fields as one value or none.
+    func values(of field: CardField) -> [String] {
+        switch value(of: field) {
+        case .list(let list): list
+        case .text(let text): text.map { [$0] } ?? []
+        }
+    }
+
+    /// Sets a field from a ``FieldValues/Value``.
+    mutating func set(_ value: FieldValues.Value, of field: CardField) {
+        switch value {
+        case .list(let list):
+            switch field {
+            case .tmi: tmi = list
+            case .tags: tags = list
+            default: self[field] = list.first ?? ""
+            }
+        case .text(let text):
+            if field == .defaultImage {
+                defaultImage = text.flatMap { Int($0) } ?? 0
+            } else {
+                self[field] = text ?? ""
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+/// Splits bytes into physical lines at CR LF, LF or a lone CR (all three occur in the wild),
+/// numbering them from 1. Holds at most one line (up to the limit) plus a chunk in memory.
+struct PhysicalLines {
+    /// One line; ``PhysicalLines/bytes(of:)`` gives its bytes until the next call.
+    struct Line {
+        fileprivate var range: Range<Int>
+        /// Its number, from 1.
+        var number: Int
+        /// The line was longer than the limit: only its first bytes are kept, the rest was skipped.
+        var truncated: Bool
+    }
+
+    private var source: any VCardByteSource
+    private var buffer: [UInt8] = []
+    private var position = 0
+    private var exhausted = false
+    private var number = 0
+    /// The longest line held; the rest of a longer one is dropped.
+    var maximumLength: Int
+    /// Whether the rest of an overlong line is read and dropped (inside a card) or left to be
+    /// read as further lines (before the first card, where the reader stops at once anyway).
+    var drainsOverlongLines = true
+    /// The first bytes of the last overlong line.
+    private var overlong: [UInt8] = []
+    /// Bytes read so far.
+    private(set) var bytesRead = 0
+    /// The error that ended the input early, if any.
+    private(set) var readError: (any Error)?
+
+    init(source: any VCardByteSource, maximumLength: Int) {
+        self.source = source
+        self.maximumLength = maximumLength
+    }
+
+    /// The bytes of `line` (valid until the next call of ``next()``).
+    func bytes(of line: Line) -> ArraySlice<UInt8> {
+        line.truncated ? overlong[line.range] : buffer[line.range]
+    }
+
+    /// The next line (without its line break), or `nil` at the end.
+    mutating func next() -> Line? {
+        // How far past `position` has been scanned without finding a break (kept across refills,
+        // which move the bytes).
+        var scanned = 0
+        while true {
+            if let end = lineBreak(from: position + scanned) {
+                // A CR at the very end of the buffer may be the first half of CR LF.
+                if buffer[end] == 13, end + 1 == buffer.count, !exhausted {
+                    scanned = end - position
+                    if refill() { continue }
+                }
+                return take(upTo: end)
+            }
+            if buffer.count - position > maximumLength { return skipOverlongLine() }
+            scanned = buffer.count - position
+            if !refill() {
+                guard position < buffer.count else { return nil }
+                number += 1
+                let range = position..<buffer.count
+                position = buffer.count
+                return Line(range: range, number: number, truncated: false)
+            }
+        }
+    }
+
+    private mutating func take(upTo end: Int) -> Line {
+        let start = position
+        number += 1
+        position = end + 1
+        if buffer[end] == 13, position < buffer.count, buffer[position] == 10 { position += 1 }
+        if end - start > maximumLength {
+            overlong = Array(buffer[start..<start + maximumLength])
+            return Line(range: 0..<overlong.count, number: number, truncated: true)
+        }
+        return Line(range: start..<end, number: number, truncated: false)
+    }
+
+    /// Keeps the first `maximumLength` bytes of a line too long to hold and drops the rest of
+    /// it chunk by chunk, so memory stays bounded whatever the input.
+    private mutating func skipOverlongLine() -> Line {
+        overlong = Array(buffer[position..<position + maximumLength])
+        position += maximumLength
+        if !drainsOverlongLines {
+            number += 1
+            return Line(range: 0..<overlong.count, number: number, truncated: true)
+        }
+        while true {
+            if let end = lineBreak(from: position) {
+                if buffer[end] == 13, end + 1 == buffer.count, !exhausted {
+                    position = end
+                    if refill() { continue }
+                }
+                var line = take(upTo: end)
+                line.range = 0..<overlong.count
+                line.truncated = true
+                return line
+            }
+            position = buffer.count
+            if !refill() {
+                number += 1
+                return Line(range: 0..<overlong.count, number: number, truncated: true)
+            }
+        }
+    }
+
+    private func lineBreak(from start: Int) -> Int? {
+        buffer.withUnsafeBufferPointer { bytes in
+            var index = start
+            let end = bytes.count
+            while index < end {
+                let byte = bytes[index]
+                if byte == 10 || byte == 13 { return index }
+                index += 1
+            }
+            return nil
+        }
+    }
+
+    /// Drops consumed bytes and appends the next chunk; false at the end of the input.
+    private mutating func refill() -> Bool {
+        guard !exhausted else { return false }
+        let chunk: [UInt8]?
+        do {
+            chunk = try source.nextChunk()
+        } catch {
+            readError = error
+            chunk = nil
+        }
+        guard let chunk else {
+            exhausted = true
+            return false
+        }
+        bytesRead += chunk.count
+        if position > 0 {
+            if position == buffer.count {
+                buffer.removeAll(keepingCapacity: true)
+            } else {
+                buffer.removeSubrange(0..<position)
+            }
+            position = 0
+        }
+        buffer.append(contentsOf: chunk)
+        return true
+    }
+}

@@ -1,0 +1,106 @@
+/// Base64 (RFC 4648) and quoted-printable (RFC 2045), the transfer encodings of vCard values.
+///
+/// Written here rather than taken from Foundation: the reader decodes straight from the line's
+/// bytes, skipping the folding whitespace, without building an intermediate `String` or `Data`.
+public enum TransferEncoding {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    private static let decodeTable: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (index, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(index) }
+        // The URL-safe alphabet too: some writers use it in data: URIs.
+        table[Int(UInt8(ascii: "-"))] = 62
+        table[Int(UInt8(ascii: "_"))] = 63
+        return table
+    }()
+
+    /// The bytes of base64 `text`; whitespace is skipped, padding is optional. `nil` when a
+    /// character is not base64 or the length cannot be.
+    public static func base64Decode(_ text: some Collection<UInt8>) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        var padding = 0
+        let table = decodeTable
+        for byte in text {
+            if byte == 32 || byte == 9 || byte == 10 || byte == 13 { continue }
+            if byte == UInt8(ascii: "=") {
+                padding += 1
+                continue
+            }
+            // Data after padding is not base64.
+            if padding > 0 { return nil }
+            let value = table[Int(byte)]
+            if value == 0xFF { return nil }
+            accumulator = (accumulator << 6) | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            }
+        }
+        // Six leftover bits cannot end a base64 text.
+        if bits >= 6 || padding > 2 { return nil }
+        return out
+    }
+
+    /// `bytes` as base64 with padding, on one line.
+    public static func base64Encode(_ bytes: some Collection<UInt8>) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var iterator = bytes.makeIterator()
+        let alphabet = Self.alphabet
+        while let first = iterator.next() {
+            let second = iterator.next()
+            let third = iterator.next()
+            let value = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
+            out.append(alphabet[Int(value >> 18 & 63)])
+            out.append(alphabet[Int(value >> 12 & 63)])
+            out.append(second == nil ? UInt8(ascii: "=") : alphabet[Int(value >> 6 & 63)])
+            out.append(third == nil ? UInt8(ascii: "=") : alphabet[Int(value & 63)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The bytes of quoted-printable `text`: `=XX` is a byte, `=` before a line break is a
+    /// soft break (already joined by the reader; kept here for safety). A malformed `=` stays.
+    public static func quotedPrintableDecode(_ text: some Collection<UInt8>) -> [UInt8] {
+        let bytes = Array(text)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "=") {
+                if let high = hex(bytes[safe: index + 1]), let low = hex(bytes[safe: index + 2]) {
+                    out.append(high << 4 | low)
+                    index += 3
+                    continue
+                }
+                if bytes[safe: index + 1] == 13 || bytes[safe: index + 1] == 10 {
+                    index += 1
+                    while index < bytes.count, bytes[index] == 13 || bytes[index] == 10 { index += 1 }
+                    continue
+                }
+            }
+            out.append(byte)
+            index += 1
+        }
+        return out
+    }
+
+    private static func hex(_ byte: UInt8?) -> UInt8? {
+        guard let byte else { return nil }
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        default: return nil
+        }
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

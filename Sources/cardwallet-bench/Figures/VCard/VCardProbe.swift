@@ -1,0 +1,53 @@
+import ArgumentParser
+import CardModels
+import CardVCard
+import Foundation
+
+/// `cardwallet-bench vcard-probe --file PATH` (hidden): reads a vCard file a card at a time,
+/// maps each card and writes it back (into a buffer that is reused), keeping nothing, and
+/// prints one JSON line with its memory: the pipeline's peak must not grow with the file.
+struct VCardProbeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vcard-probe",
+        abstract: "Stream a vCard file through the reader, the mapping and the writer (run by the bench itself).",
+        shouldDisplay: false)
+
+    @Option(help: "The vCard file.")
+    var file: String
+
+    func run() throws {
+        let before = try ProcessMemory.current()
+        guard let handle = FileHandle(forReadingAtPath: file) else { throw ValidationError("cannot read \(file)") }
+        defer { try? handle.close() }
+        var reader = VCardReader(source: FileByteSource(handle: handle))
+        let importer = VCardImporter()
+        let writer = VCardWriter()
+        var buffer: [UInt8] = []
+        var cards = 0
+        var written = 0
+        let date = Date(timeIntervalSince1970: 1_700_000_000)
+        while let item = reader.next() {
+            guard case .card(let vcard) = item, case .success(let imported) = importer.card(from: vcard) else { continue }
+            buffer.removeAll(keepingCapacity: true)
+            writer.append(Card(id: "c\(cards)", fields: imported.fields, createdAt: date, updatedAt: date), photo: imported.photo, to: &buffer)
+            written += buffer.count
+            cards += 1
+        }
+        let after = try ProcessMemory.current()
+        let result = VCardProbeResult(
+            cards: cards, bytesWritten: written, baselineBytes: before.residentBytes, peakResidentBytes: after.peakResidentBytes)
+        print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
+    }
+}
+
+/// What one probe prints.
+struct VCardProbeResult: Codable, Sendable {
+    /// Cards streamed through.
+    var cards: Int
+    /// Bytes the writer produced.
+    var bytesWritten: Int
+    /// `VmRSS` before reading.
+    var baselineBytes: Int
+    /// `VmHWM` at the end: the peak while streaming.
+    var peakResidentBytes: Int
+}

@@ -1,0 +1,141 @@
+import ArgumentParser
+import CardAPI
+import CardModels
+import CardVCard
+import Foundation
+
+/// `cardwallet export [ID…]`: cards out as vCard, CSV or JSON, to standard output, a file or a vdir.
+struct ExportCommand: AsyncParsableCommand {
+    /// The formats.
+    enum Format: String, CaseIterable, ExpressibleByArgument {
+        case vcard3, vcard4, csv, json
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export cards as vCard 3.0 or 4.0, Google Contacts CSV or JSON.",
+        discussion: """
+            Writes every card of the wallet in wallet order, or the cards given by id, to standard \
+            output (or --output FILE, replaced atomically). vCards have CRLF line ends, lines folded \
+            at 75 octets, the card's picture (PHOTO;ENCODING=b in 3.0, a data: URI in 4.0), a UID \
+            (the one kept from its import, else one derived from the card id), REV from the last \
+            change, and everything kept from an import, in its place. --format csv writes the \
+            columns Google Contacts imports; json the API's JSON (without pictures).
+
+            --vdir DIR writes one UID.vcf per card, as khard and vdirsyncer read them: a file whose \
+            card did not change is left alone (same bytes, same modification time), others are \
+            replaced atomically, and a file of a card that no longer exists is removed when \
+            CardWallet wrote it (when exporting the whole wallet); nothing else in DIR is touched.
+
+            Examples:
+              cardwallet export > contacts.vcf
+              cardwallet export card_3kVq --format vcard4
+              cardwallet export --vdir ~/.local/share/contacts/cardwallet && khard list
+              cardwallet export --format csv --output google.csv
+
+            Exit status: 0 exported; 3 log in first; 4 no such card; 6 server unreachable; 64 bad \
+            options; 1 the file or folder cannot be written.
+            """)
+
+    @OptionGroup(title: "Server and logging options") var client: ClientOptions
+
+    /// The ids.
+    @Argument(help: ArgumentHelp("Cards to export (default: the whole wallet).", valueName: "id"))
+    var ids: [String] = []
+
+    /// `--format`.
+    @Option(help: ArgumentHelp("vcard3, vcard4, csv or json.", valueName: "format"))
+    var format: Format = .vcard3
+
+    /// `--output`.
+    @Option(name: .long, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    /// `--vdir`.
+    @Option(name: .long, help: ArgumentHelp("Write one UID.vcf per card into this folder (a vdir).", valueName: "dir"))
+    var vdir: String?
+
+    func validate() throws {
+        if output != nil, vdir != nil { throw ValidationError("--output and --vdir cannot be used together.") }
+        if vdir != nil, format == .csv || format == .json {
+            throw ValidationError("--vdir writes vCards: use --format vcard3 or vcard4 with it.")
+        }
+    }
+
+    func run() async throws {
+        try await ClientCommandRunner.run(client) { context in
+            let fetching = Progress("fetching cards")
+            let cards = ids.isEmpty
+                ? try await WalletFetch.allCards(context.client, progress: fetching)
+                : try await WalletFetch.cards(ids: ids, context.client, progress: fetching)
+            fetching.finish()
+            if let vdir {
+                try await writeVdir(cards, to: vdir, client: context.client)
+                return
+            }
+            let bytes = try await render(cards, client: context.client)
+            if let output {
+                do {
+                    try Data(bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
+                } catch {
+                    throw CommandFailure("cannot write \(TerminalText.escaped(output)): \(error.localizedDescription)")
+                }
+                Console.err("cardwallet: exported \(cards.count) card\(cards.count == 1 ? "" : "s") to \(TerminalText.escaped(output)).\n")
+            } else {
+                Console.out(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+    }
+
+    private var writer: VCardWriter { VCardWriter(version: format == .vcard4 ? .v40 : .v30) }
+
+    /// The whole export in the chosen format.
+    private func render(_ cards: [Card], client: CardAPIClient) async throws -> [UInt8] {
+        switch format {
+        case .json:
+            return Array(try CardText.json(cards).utf8)
+        case .csv:
+            return Array((GoogleCSV.headerLine + cards.map(GoogleCSV.row).joined()).utf8)
+        case .vcard3, .vcard4:
+            var out: [UInt8] = []
+            let progress = Progress("writing cards")
+            defer { progress.finish() }
+            // Pictures are fetched a few at a time, in order, a batch at a time so memory stays
+            // bounded by the batch.
+            let writer = self.writer
+            for start in stride(from: 0, to: cards.count, by: 64) {
+                let batch = Array(cards[start..<min(start + 64, cards.count)])
+                let photos = try await WalletFetch.inOrder(batch) { card in try await WalletFetch.photo(of: card, client) }
+                for (card, photo) in zip(batch, photos) { writer.append(card, photo: photo, to: &out) }
+                progress.update(start + batch.count, of: cards.count)
+            }
+            return out
+        }
+    }
+
+    private func writeVdir(_ cards: [Card], to path: String, client: CardAPIClient) async throws {
+        let progress = Progress("writing cards")
+        defer { progress.finish() }
+        do {
+            var vdir = try VdirWriter(directory: URL(fileURLWithPath: path))
+            let writer = self.writer
+            for start in stride(from: 0, to: cards.count, by: 64) {
+                let batch = Array(cards[start..<min(start + 64, cards.count)])
+                let photos = try await WalletFetch.inOrder(batch) { card in try await WalletFetch.photo(of: card, client) }
+                for (card, photo) in zip(batch, photos) {
+                    try vdir.write(VdirWriter.Entry(uid: VCardWriter.uid(of: card), cardID: card.id, bytes: writer.write(card, photo: photo)))
+                }
+                progress.update(start + batch.count, of: cards.count)
+            }
+            // Exporting some ids updates their files only: the others are not gone.
+            let report = try vdir.finish(removeStale: ids.isEmpty)
+            progress.finish()
+            var parts = ["\(report.written.count) written", "\(report.unchanged.count) unchanged"]
+            if !report.removed.isEmpty { parts.append("\(report.removed.count) removed") }
+            if !report.foreign.isEmpty { parts.append("\(report.foreign.count) not ours left alone") }
+            Console.err("cardwallet: exported \(cards.count) card\(cards.count == 1 ? "" : "s") to \(TerminalText.escaped(path)) (\(parts.joined(separator: ", "))).\n")
+        } catch let failure as VdirWriter.Failure {
+            throw CommandFailure(TerminalText.escaped(failure.description))
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import CardAPI
+import CardModels
+import CardVCard
+import Foundation
+
+/// `cardwallet query TEXT`: address lookup for mutt and aerc.
+struct QueryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Look up email addresses for mutt, neomutt and aerc.",
+        discussion: """
+            Prints one status line, then email<TAB>name<TAB>company for every email of every card \
+            whose name, company, title or email contains TEXT (ignoring case): the format of mutt's \
+            query_command and aerc's address-book-cmd. A card with several emails (kept from an \
+            import) gives one line per email, its main one first; cards without an email are left out.
+
+            In ~/.muttrc (or neomuttrc):
+              set query_command = "cardwallet query %s"
+            In aerc.conf's [compose] section (aerc reads every line as an address, so the status \
+            line is left out, as with khard):
+              address-book-cmd = cardwallet query --remove-first-line %s
+
+            Exit status: 0 found; 1 nothing found; 3 log in first; 6 server unreachable.
+            """)
+
+    @OptionGroup(title: "Server and logging options") var client: ClientOptions
+
+    /// The text.
+    @Argument(help: ArgumentHelp("What to look for.", valueName: "text"))
+    var text: String
+
+    /// `--remove-first-line`.
+    @Flag(name: .customLong("remove-first-line"), help: "Leave out the status line (for aerc, like khard's option).")
+    var removeFirstLine = false
+
+    func run() async throws {
+        try await ClientCommandRunner.run(client) { context in
+            let matches = try await context.client.allCards(query: text)
+            // Only cards that can have an email: kept emails need the whole card.
+            let cards = try await WalletFetch.cards(ids: matches.map(\.id), context.client)
+            let lines = cards.flatMap { card in
+                Self.emails(of: card.fields).map { email in
+                    [email, card.fields.name, card.fields.company ?? ""].map(Self.cell).joined(separator: "\t")
+                }
+            }
+            if !removeFirstLine {
+                Console.out("cardwallet: \(lines.count) address\(lines.count == 1 ? "" : "es") for “\(TerminalText.escaped(text))”\n")
+            }
+            // Nothing on standard error: mail programs may paint it over their screen.
+            if lines.isEmpty { throw ExitCode(CLIExitCode.failure) }
+            Console.out(lines.map { $0 + "\n" }.joined())
+        }
+    }
+
+    /// The card's email, then the other emails it keeps from an import.
+    static func emails(of fields: CardFields) -> [String] {
+        var emails = fields.email.map { [$0] } ?? []
+        for line in fields.vcardProperties where line.uppercased().contains("EMAIL") {
+            guard let property = ContentLine.property(line), property.key == "EMAIL" else { continue }
+            var address = property.text.trimmingCharacters(in: .whitespaces)
+            if address.lowercased().hasPrefix("mailto:") { address = String(address.dropFirst(7)) }
+            if CardFormat.isEmail(address), !emails.contains(where: { $0.lowercased() == address.lowercased() }) {
+                emails.append(address)
+            }
+        }
+        return emails
+    }
+
+    /// A cell of the tab-separated line: control characters (tabs and line breaks included)
+    /// made visible, so a card cannot break the format or drive the terminal.
+    static func cell(_ text: String) -> String { TerminalText.escaped(text) }
+}

@@ -1,0 +1,61 @@
+import CardAPI
+import CardModels
+import CardVCard
+
+/// Fetching many cards (and images) at once, a few requests at a time, results in order.
+enum WalletFetch {
+    /// How many requests run at once: enough to hide latency, few enough to stay polite.
+    static let concurrency = 8
+
+    /// Every card of the wallet with all its fields, in wallet order (`GET /cards`, then
+    /// `GET /card/{id}` for each).
+    ///
+    /// - Parameter progress: called with the number fetched so far.
+    static func allCards(_ client: CardAPIClient, progress: Progress? = nil) async throws -> [Card] {
+        let summaries = try await client.allCards()
+        return try await cards(ids: summaries.map(\.id), client, progress: progress)
+    }
+
+    /// The cards with these ids, in this order.
+    ///
+    /// - Throws: the first failure (E05 for a card that does not exist).
+    static func cards(ids: [String], _ client: CardAPIClient, progress: Progress? = nil) async throws -> [Card] {
+        try await inOrder(ids, progress: progress) { id in try await client.card(id: id) }
+    }
+
+    /// The photo of a card that has an image, or `nil`; an image the server holds that is not
+    /// PNG or JPEG (it cannot, but the bytes decide) is left out.
+    static func photo(of card: Card, _ client: CardAPIClient) async throws -> VCardPhoto? {
+        guard card.hasImage else { return nil }
+        let image = try await client.cardImage(id: card.id)
+        guard let format = CardImageFormat(sniffing: image.data) else { return nil }
+        return VCardPhoto(bytes: [UInt8](image.data), format: format)
+    }
+
+    /// `work` on every element, at most ``concurrency`` at a time, results in input order.
+    static func inOrder<Input: Sendable, Output: Sendable>(
+        _ inputs: [Input], progress: Progress? = nil, _ work: @escaping @Sendable (Input) async throws -> Output
+    ) async throws -> [Output] {
+        var results = [Output?](repeating: nil, count: inputs.count)
+        try await withThrowingTaskGroup(of: (Int, Output).self) { group in
+            var next = 0
+            var done = 0
+            while next < min(concurrency, inputs.count) {
+                let index = next
+                group.addTask { (index, try await work(inputs[index])) }
+                next += 1
+            }
+            while let (index, output) = try await group.next() {
+                results[index] = output
+                done += 1
+                progress?.update(done, of: inputs.count)
+                if next < inputs.count {
+                    let index = next
+                    group.addTask { (index, try await work(inputs[index])) }
+                    next += 1
+                }
+            }
+        }
+        return results.map { $0! }
+    }
+}

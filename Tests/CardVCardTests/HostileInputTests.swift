@@ -1,0 +1,96 @@
+import CardModels
+import CardVCard
+import Foundation
+import Testing
+
+/// What is not vCard is refused in one line, within bounds; what is too big is a problem.
+@Suite struct HostileInputTests {
+    static func refusal(_ bytes: [UInt8], limits: VCardLimits = .standard) -> String? {
+        VCardDocument.read(source: InMemoryByteSource(bytes), limits: limits).refusal?.reason
+    }
+
+    @Test func emptyAndBlankInputs() {
+        #expect(Self.refusal([]) == "empty: no vCard in it")
+        #expect(Self.refusal(Array(" \r\n\n\t\n".utf8)) == "empty: no vCard in it")
+    }
+
+    @Test func binaryFilesAreRefusedAtOnce() throws {
+        let png = try Fixture.bytes("photo-minji.png")
+        #expect(Self.refusal(png) == "not a vCard file (it holds binary data)")
+        // A binary file of 32 MiB is refused after its first chunk of 64 KiB.
+        let source = RepeatingSource(chunk: [UInt8](repeating: 0, count: 64 << 10), chunks: 512)
+        let document = VCardDocument.read(source: source)
+        #expect(document.refusal?.reason == "not a vCard file (it holds binary data)")
+        #expect(document.statistics.bytes <= 256 << 10)
+    }
+
+    @Test func textThatIsNotVCard() {
+        let text = String(repeating: "Lorem ipsum dolor sit amet, consectetur adipiscing elit.\n", count: 2000)
+        #expect(Self.refusal(Array(text.utf8)) == "not a vCard file (no BEGIN:VCARD line near its start)")
+    }
+
+    @Test func fiftyThousandBeginLinesAreOneRefusal() {
+        let bytes = Array(String(repeating: "BEGIN:VCARD\r\n", count: 50_000).utf8)
+        let document = VCardDocument.read(source: InMemoryByteSource(bytes))
+        #expect(document.refusal?.reason == "not a vCard file: 50000 BEGIN:VCARD lines but no complete card")
+        #expect(document.cards.isEmpty && document.problems.isEmpty)
+        #expect(document.statistics.begun == 50_000)
+    }
+
+    @Test func problemsAreCountedButOnlyTheFirstAreKept() {
+        var text = String(repeating: "BEGIN:VCARD\nEMAIL:nobody@example.com\nEND:VCARD\n", count: 5_000)
+        text += "BEGIN:VCARD\nFN:Somebody\nEND:VCARD\n"
+        let document = VCardDocument.read(bytes: Array(text.utf8))
+        #expect(document.refusal == nil)
+        #expect(document.cards.map(\.fields.name) == ["Somebody"])
+        #expect(document.skipped == 5_000)
+        #expect(document.problems.count == 100)
+        #expect(document.problems.first?.message == "the card has no name (no FN, no N)")
+    }
+
+    @Test func aLineOverTheLimitBreaksOnlyItsCard() {
+        let limits = VCardLimits(maximumLineBytes: 1_000)
+        let text = "BEGIN:VCARD\nFN:Big\nNOTE:" + String(repeating: "x", count: 50_000) + "\nEND:VCARD\nBEGIN:VCARD\nFN:Small\nEND:VCARD\n"
+        let document = VCardDocument.read(source: InMemoryByteSource(Array(text.utf8)), limits: limits)
+        #expect(document.cards.map(\.fields.name) == ["Small"])
+        #expect(document.problems.map(\.description) == ["line 3: a property is longer than 1000 bytes"])
+        // Folded continuation lines count too.
+        let folded = "BEGIN:VCARD\nFN:Big\nNOTE:x\n" + String(repeating: " " + String(repeating: "y", count: 70) + "\n", count: 100)
+            + "END:VCARD\nBEGIN:VCARD\nFN:Small\nEND:VCARD\n"
+        let second = VCardDocument.read(source: InMemoryByteSource(Array(folded.utf8)), limits: limits)
+        #expect(second.problems.map(\.description) == ["line 3: a property is longer than 1000 bytes"])
+        // With no card left, the file is refused whole.
+        let alone = "BEGIN:VCARD\nFN:Big\nNOTE:" + String(repeating: "z", count: 5_000) + "\nEND:VCARD\n"
+        #expect(Self.refusal(Array(alone.utf8), limits: limits) == "not a vCard file: one BEGIN:VCARD but no complete card")
+    }
+
+    @Test func cardsWithTooManyPropertiesAndFilesWithTooManyCards() {
+        let limits = VCardLimits(maximumProperties: 10, maximumCards: 3)
+        let many = "BEGIN:VCARD\nFN:Many\n" + String(repeating: "X-A:1\n", count: 20) + "END:VCARD\nBEGIN:VCARD\nFN:Few\nEND:VCARD\n"
+        let document = VCardDocument.read(source: InMemoryByteSource(Array(many.utf8)), limits: limits)
+        #expect(document.cards.map(\.fields.name) == ["Few"])
+        #expect(document.problems.first?.message == "the card has more than 10 properties")
+        let cards = String(repeating: "BEGIN:VCARD\nFN:A\nEND:VCARD\n", count: 5)
+        #expect(Self.refusal(Array(cards.utf8), limits: limits) == "more than 3 cards in one file; split it")
+    }
+
+    @Test func nestedAgentsCannotGoDeep() {
+        let text = "BEGIN:VCARD\nFN:A\nAGENT:\n" + String(repeating: "BEGIN:VCARD\n", count: 10) + String(repeating: "END:VCARD\n", count: 11)
+            + "BEGIN:VCARD\nFN:B\nEND:VCARD\n"
+        let document = VCardDocument.read(bytes: Array(text.utf8))
+        #expect(document.cards.map(\.fields.name) == ["B"])
+        #expect(document.problems.first?.message == "AGENT cards are nested too deeply")
+    }
+}
+
+/// The same chunk, again and again.
+struct RepeatingSource: VCardByteSource {
+    var chunk: [UInt8]
+    var chunks: Int
+
+    mutating func nextChunk() throws -> [UInt8]? {
+        guard chunks > 0 else { return nil }
+        chunks -= 1
+        return chunk
+    }
+}

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Interop test of CardWallet's vCards against programs we did not write: vobject and khard.
+
+Starts `cardwallet mock-server --port 0` (the already-built binary, .build/debug/cardwallet by
+default) with private HOME, XDG_STATE_HOME and XDG_CONFIG_HOME folders, logs in as the demo
+user, imports the corpus in Tests/CardVCardTests/Fixtures (Android 2.1 quoted-printable Korean,
+Outlook 2.1 Windows-1252, iOS 3.0 grouped with a photo, Google 3.0 multi-card, 4.0 with a data:
+photo) and then checks that:
+
+  · `cardwallet export` (vCard 3.0) and `--format vcard4` parse with vobject, one component per
+    card of the wallet, with the right FN, the right main EMAIL, and PHOTO bytes equal to the
+    photo files of the corpus;
+  · `cardwallet export --vdir` is a vdir khard reads: `khard list --parsable` shows every card's
+    name, `khard email --parsable` every card's email, with nothing unparsable (`--skip-unparsable`
+    is not given, so khard would stop on a bad file).
+
+    scripts/interop-vcard.py                 # after `swift build`
+    scripts/interop-vcard.py --binary path/to/cardwallet --keep
+
+Exit status: 0 when every check passed, 1 when one failed, 2 when a peer or the binary is
+missing (pip install -r scripts/requirements-interop.txt).
+"""
+
+import argparse
+import base64
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "Tests" / "CardVCardTests" / "Fixtures"
+CORPUS = ["android-21-korean.vcf", "outlook-21-cp1252.vcf", "ios-30-grouped.vcf", "google-30-multi.vcf", "v40-data-photo-lf.vcf"]
+# The corpus's photos, by the email of their card (the demo wallet has an Ada Lovelace of its own).
+PHOTOS = {"ada@example.com": "photo-ada.jpg", "minji@example.kr": "photo-minji.png", "jisoo@example.kr": "photo-jisoo.jpg"}
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise CheckFailed(message)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--binary", default=str(ROOT / ".build" / "debug" / "cardwallet"))
+    parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
+    args = parser.parse_args()
+    try:
+        import vobject  # noqa: F401
+    except ImportError:
+        print("interop-vcard: vobject is missing: pip install -r scripts/requirements-interop.txt", file=sys.stderr)
+        return 2
+    if importlib.util.find_spec("khard") is None:
+        print("interop-vcard: khard is missing: pip install -r scripts/requirements-interop.txt", file=sys.stderr)
+        return 2
+    if not os.access(args.binary, os.X_OK):
+        print(f"interop-vcard: {args.binary} is not built (swift build)", file=sys.stderr)
+        return 2
+
+    scratch = Path(tempfile.mkdtemp(prefix="cardwallet-interop-"))
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(scratch / "home"),
+        "XDG_STATE_HOME": str(scratch / "state"),
+        "XDG_CONFIG_HOME": str(scratch / "config"),
+        "LANG": "C.UTF-8",
+    }
+    for folder in ("home", "state", "config"):
+        (scratch / folder).mkdir()
+    server = subprocess.Popen([args.binary, "mock-server", "--port", "0"], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True)
+    try:
+        first = server.stdout.readline().strip()
+        check(first.startswith("listening on "), f"the mock server said {first!r}")
+        env["CARDWALLET_SERVER"] = first.removeprefix("listening on ")
+        run_checks(args.binary, env, scratch)
+        print("interop-vcard: vobject and khard read our exports: OK")
+        return 0
+    except CheckFailed as failure:
+        print(f"interop-vcard: FAILED: {failure}", file=sys.stderr)
+        return 1
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        if args.keep:
+            print(f"interop-vcard: kept {scratch}", file=sys.stderr)
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def cardwallet(binary, env, *arguments, input=None):
+    result = subprocess.run([binary, *arguments], env=env, input=input, capture_output=True, text=True, timeout=120)
+    check(result.returncode == 0, f"cardwallet {' '.join(arguments)} exited {result.returncode}: {result.stderr.strip()}")
+    return result.stdout
+
+
+def run_checks(binary, env, scratch):
+    cardwallet(binary, env, "login", "--email", "demo@cardwallet.dev", "--password-stdin", input="demo1234\n")
+    for name in CORPUS:
+        cardwallet(binary, env, "import", str(FIXTURES / name))
+    wallet = json.loads(cardwallet(binary, env, "export", "--format", "json"))
+    check(len(wallet) >= 10, f"the wallet holds {len(wallet)} cards")
+    check(all(email in (card.get("email") for card in wallet) for email in PHOTOS), "a card of the corpus is missing")
+
+    for version, extra in (("3.0", []), ("4.0", ["--format", "vcard4"])):
+        path = scratch / f"export-{version}.vcf"
+        cardwallet(binary, env, "export", "--output", str(path), *extra)
+        check_vobject(path.read_bytes().decode("utf-8"), wallet, version)
+
+    vdir = scratch / "contacts"
+    cardwallet(binary, env, "export", "--vdir", str(vdir))
+    check_khard(vdir, wallet, env, scratch)
+
+
+def check_vobject(text, wallet, version):
+    import vobject
+
+    components = list(vobject.readComponents(text))
+    blocks = text.split("BEGIN:VCARD\r\n")[1:]
+    check(len(components) == len(wallet), f"vobject read {len(components)} cards of {len(wallet)} ({version})")
+    for component, block, card in zip(components, blocks, wallet):
+        check(component.version.value == version, f"VERSION {component.version.value}, not {version}")
+        check(component.fn.value == card["name"], f"vobject FN {component.fn.value!r}, not {card['name']!r} ({version})")
+        if card.get("email"):
+            check(component.email.value == card["email"],
+                  f"vobject's first EMAIL of {card['name']} is {component.email.value!r}, not {card['email']!r}")
+        expected = PHOTOS.get(card.get("email"))
+        if expected:
+            photo = photo_bytes(component, block)
+            check(photo == (FIXTURES / expected).read_bytes(), f"the photo of {card['name']} ({version}) differs from {expected}")
+
+
+def photo_bytes(component, block):
+    value = component.photo.value
+    if isinstance(value, bytes):
+        return value
+    # vCard 4.0: a data: URI. vobject is a vCard 3.0 library whose text decoding cuts the URI at
+    # its comma (vobject 0.9.9), so the value is read from the card's own PHOTO line, unfolded.
+    unfolded = block.replace("\r\n ", "")
+    line = next((line for line in unfolded.split("\r\n") if line.startswith("PHOTO:")), "")
+    head, _, data = line.removeprefix("PHOTO:").partition(",")
+    check(head.startswith("data:image/") and head.endswith(";base64"), f"PHOTO is {head!r}")
+    return base64.b64decode(data)
+
+
+def check_khard(vdir, wallet, env, scratch):
+    config = scratch / "khard.conf"
+    config.write_text(
+        "[addressbooks]\n[[cardwallet]]\npath = " + str(vdir) + "\n\n"
+        "[general]\ndefault_action = list\neditor = /bin/true\nmerge_editor = /bin/true\n\n"
+        "[contact table]\ndisplay = formatted_name\nsort = formatted_name\n", encoding="utf-8")
+    # As a module of this Python, so a `pip install --user` works whatever the PATH.
+    khard = [sys.executable, "-m", "khard", "-c", str(config)]
+    khard_env = dict(env, LANG="C.UTF-8")
+
+    def run(*arguments):
+        result = subprocess.run([*khard, *arguments], env=khard_env, capture_output=True, text=True, timeout=120)
+        check(result.returncode == 0, f"khard {' '.join(arguments)} exited {result.returncode}: {result.stderr.strip()}")
+        return result.stdout
+
+    names = sorted(line.split("\t")[1] for line in run("list", "--parsable").splitlines() if line.strip())
+    check(names == sorted(card["name"] for card in wallet), f"khard lists {names}")
+    emails = {}
+    # The first line is a status line ("searching for 'ALL' ..."), as mutt's query format has.
+    for line in run("email", "--parsable").splitlines()[1:]:
+        address, name, *_ = line.split("\t")
+        emails.setdefault(name, []).append(address)
+    for card in wallet:
+        if card.get("email"):
+            check(card["email"] in emails.get(card["name"], []),
+                  f"khard shows {emails.get(card['name'])} for {card['name']}, not {card['email']}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
