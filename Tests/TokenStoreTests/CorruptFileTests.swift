@@ -85,6 +85,10 @@ struct CorruptCase: Sendable, CustomTestStringConvertible {
             fileWithItem(replacing: "\"2030-01-01T00:00:00Z\", \"refreshToken\"", by: "1893456000, \"refreshToken\""),
             .wrongFormat(detail: "`items[0].accessTokenExpiresAt` should be a string")),
         CorruptCase(
+            "lifetime as a string",
+            fileWithItem(replacing: "\"refreshToken\":", by: "\"accessTokenLifetime\": \"30s\", \"refreshToken\":"),
+            .wrongFormat(detail: "`items[0].accessTokenLifetime` should be a number")),
+        CorruptCase(
             "empty account", fileWithItem(replacing: "\"a@b\"", by: "\" \""),
             .wrongFormat(detail: "`items[0]` has an empty server or account")),
         CorruptCase(
