@@ -29,7 +29,7 @@ import Testing
                 for: .defaults, recordsCreated: LiveClient.terminalRecordsCreated, recentCapacity: 0),
             sink: sink)
         // The loop guard is not what this test is about: let every refresh through.
-        let policy = SessionPolicy(maximumRefreshes: Int.max, refreshWindow: .seconds(1))
+        let policy = SessionPolicy(maximumRejectedRefreshes: Int.max)
         let performer = CardAPIPerformer(
             configuration: CardAPIConfiguration(server: server.baseURL, session: policy), tokenStore: folder.tokenStore,
             transport: transport, plugins: [logger], sessionSink: sink)
