@@ -101,9 +101,12 @@ import TokenStore
                 _ = try await client.card(id: "card_1")
             }
             #expect(await harness.fake.refreshCalls == 3)
+            // Past the window the guard lets refreshes through again: the due token is refreshed
+            // before sending, and the retry after its 401 refreshes once more.
             harness.wallClock.advance(by: .seconds(2))
-            await #expect(throws: CardAPIError.self) { _ = try await client.card(id: "card_1") }
-            #expect(await harness.fake.refreshCalls == 4)
+            let after = await #expect(throws: CardAPIError.self) { _ = try await client.card(id: "card_1") }
+            #expect(after?.errorCode == .accessTokenExpired)
+            #expect(await harness.fake.refreshCalls == 5)
         }
     }
 
