@@ -39,7 +39,7 @@ extension UIFailure {
             return .notFound
         case .unexpectedResponse(let response):
             return .server(status: response.statusCode)
-        case .excessiveRefresh, .tokenStore, .invalidServerURL, .invalidRequest, .cancelled:
+        case .excessiveRefresh, .tokenStore, .invalidServerURL, .insecureServer, .invalidRequest, .cancelled:
             return .other
         }
     }
@@ -71,6 +71,8 @@ extension UIFailure {
             return TerminalText.escaped("\(reason); \(hint)")
         case .invalidImage(_, let problem) where !problem.isSizeOrFormat:
             return problem.description
+        case .insecureServer:
+            return error.description + " To allow it, start cardwallet with --allow-insecure-http."
         default:
             return error.description
         }

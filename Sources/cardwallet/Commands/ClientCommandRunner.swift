@@ -47,7 +47,7 @@ enum ClientCommandRunner {
         if options.verbose {
             let level = resolved.settings.logLevel
             networkLogger = Logger(label: "cardwallet.network") { label in
-                var standard = StreamLogHandler.standardError(label: label)
+                var standard = TerminalSafeLogHandler(label: label)
                 standard.logLevel = level
                 return MultiplexLogHandler([EventLineLogHandler(), standard])
             }
@@ -104,7 +104,7 @@ enum ClientCommandRunner {
             return error.rawValue
         default:
             // Anything else (an encoding failure, say): its description, never a dump.
-            Console.error("unexpected failure: \(String(describing: error))")
+            Console.error("unexpected failure: \(TerminalText.escaped(String(describing: error)))")
             return CLIExitCode.failure
         }
     }
@@ -129,7 +129,8 @@ enum ClientCommandRunner {
 
     private static let bootstrapped = Mutex(false)
 
-    /// Sends swift-log output at `level` and above to standard error, once per process.
+    /// Sends swift-log output at `level` and above to standard error, once per process, with
+    /// messages and metadata made terminal-safe (``TerminalSafeLogHandler``).
     static func bootstrapLogging(level: Logger.Level) {
         let first = bootstrapped.withLock { done in
             defer { done = true }
@@ -137,7 +138,7 @@ enum ClientCommandRunner {
         }
         guard first else { return }
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = TerminalSafeLogHandler(label: label)
             handler.logLevel = level
             return handler
         }

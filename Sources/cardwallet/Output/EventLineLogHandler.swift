@@ -1,3 +1,4 @@
+import CardModels
 import Foundation
 import Logging
 
@@ -22,6 +23,8 @@ struct EventLineLogHandler: LogHandler {
     func log(event: LogEvent) {
         // "created" is followed at once by "sent" for the same request: one line is enough.
         if case .string("created") = event.metadata?["event"] { return }
-        Console.err(prefix + "\(event.message)\n")
+        // The formatter's lines are escaped already; escaping again costs a scan of ASCII and
+        // keeps any other message that reaches this handler on one visible line.
+        Console.err(prefix + TerminalText.escaped(event.message.description) + "\n")
     }
 }
