@@ -49,7 +49,7 @@ extension LiveTransport {
                 if case .body = phase {
                     return failure(.timedOut, "the answer was not complete within \(Self.seconds(limit))")
                 }
-                return failure(.timedOut, "no response header within \(Self.seconds(limit)), the most this request may take")
+                return failure(.timedOut, "no complete answer within \(Self.seconds(limit))")
             case .remoteConnectionClosed:
                 return failure(.connectionLost, "the server closed the connection")
             case .bodyLengthMismatch:
