@@ -18,6 +18,9 @@ let package = Package(
         .library(name: "CursesTerminal", targets: ["CursesTerminal"]),
         .library(name: "CardMockServer", targets: ["CardMockServer"]),
         .library(name: "CardImages", targets: ["CardImages"]),
+
+        .library(name: "CardScanCore", targets: ["CardScanCore"]),
+        .library(name: "CardScan", targets: ["CardScan"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -103,12 +106,18 @@ let package = Package(
         .systemLibrary(name: "CQRencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "CardImages", dependencies: ["CardModels", "CPNG", "CJPEG", "CQRencode"]),
 
+        // Reading a photo of a paper card (docs/Scan.md): the pure field extraction, and the
+        // Tesseract and Leptonica wrapper that owns every C pointer.
+        .target(name: "CardScanCore", dependencies: ["CardModels"]),
+        .systemLibrary(name: "CTesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
+        .target(name: "CardScan", dependencies: ["CTesseract", "CardScanCore"]),
+
         // MARK: The thin executable that wires the live pieces.
         .executableTarget(
             name: "cardwallet",
             dependencies: [
                 "Networking", "TokenStore", "CardModels", "CardAPI",
-                "CardWalletUI", "CardWalletLive", "CursesTerminal", "CardMockServer", "CardImages",
+                "CardWalletUI", "CardWalletLive", "CursesTerminal", "CardMockServer", "CardImages", "CardScanCore", "CardScan",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -124,7 +133,7 @@ let package = Package(
             name: "cardwallet-bench",
             dependencies: [
                 "CardModels", "CardWalletUI", "CardWalletLive", "CardMockServer", "CardAPI", "Networking", "TokenStore",
-                "CPseudoTerminal", "CardImages", "CChafa",
+                "CPseudoTerminal", "CardImages", "CChafa", "CardScan", "CardScanCore",
                 // Not linked: listed so that `swift run cardwallet-bench` also builds the
                 // `cardwallet` binary the startup figure spawns.
                 "cardwallet",
@@ -166,6 +175,10 @@ let package = Package(
         .testTarget(name: "TokenStoreTests", dependencies: ["TokenStore", "TestSupport", "tokenstore-stress"]),
         .testTarget(name: "CardModelsTests", dependencies: ["CardModels"]),
         .testTarget(name: "CardImagesTests", dependencies: ["CardImages", "CPseudoTerminal"]),
+
+        .testTarget(name: "CardScanCoreTests", dependencies: ["CardScanCore", "CardModels"]),
+        // Runs the real OCR on cards scripts/make-scan-cards.py renders at test time.
+        .testTarget(name: "CardScanTests", dependencies: ["CardScan", "CardScanCore", "CardModels"]),
         .testTarget(
             name: "CardAPITests",
             dependencies: [

@@ -30,11 +30,8 @@ extension UIFailure {
             // login dialog and replays the request after it.
             return .sessionExpired
         case .invalidImage(_, let problem):
-            switch problem {
-            case .tooLarge: return .tooLarge
-            case .notPNGOrJPEG: return .unsupportedMedia
-            default: return .validation(fields: ["image": problem.description])
-            }
+            // Checked here, before anything was sent: no server code belongs to it.
+            return .localImage(problem: problem.description)
         case .invalidCardID:
             return .notFound
         case .unexpectedResponse(let response):
@@ -47,7 +44,7 @@ extension UIFailure {
     private static func kind(of error: ServerError, current: Card?) -> Kind {
         // No such endpoint is the server address's fault, not the fields': CardAPI's message
         // says so and names the base URL, for the interface and the scripting commands alike.
-        if error.isUnknownEndpoint { return .server(status: error.statusCode) }
+        if error.isUnknownEndpoint { return .wrongAddress }
         return switch error.code {
         case .badRequest?: .validation(fields: error.fields)
         case .loginFailed?: .loginFailed
@@ -69,22 +66,12 @@ extension UIFailure {
             // The UI puts the URL in front of this: say only why and what to do.
             let hint = reason.contains("refused") ? "is the server running?" : "check the address and the network"
             return TerminalText.escaped("\(reason); \(hint)")
-        case .invalidImage(_, let problem) where !problem.isSizeOrFormat:
+        case .invalidImage(_, let problem):
             return problem.description
         case .insecureServer:
             return error.description + " To allow it, start cardwallet with --allow-insecure-http."
         default:
             return error.description
-        }
-    }
-}
-
-extension ImageProblem {
-    /// Whether the server would refuse the file too (E08, E09), rather than it being unreadable.
-    fileprivate var isSizeOrFormat: Bool {
-        switch self {
-        case .tooLarge, .notPNGOrJPEG: true
-        default: false
         }
     }
 }

@@ -31,14 +31,30 @@ struct RunCommand: AsyncParsableCommand {
             valueName: "path"))
     var cardwallet: String?
 
+    @Option(
+        name: .customLong("scan-cards"),
+        help: ArgumentHelp("How many cards the scan figure renders and reads (at least 50 for the record).", valueName: "n"))
+    var scanCards = 60
+
+    @Option(
+        name: .customLong("scan-seed"),
+        help: ArgumentHelp("The seed of the scan figure's cards (default: scripts/make-scan-cards.py's own).", valueName: "n"))
+    var scanSeed: Int?
+
+    func validate() throws {
+        guard (1...2000).contains(scanCards) else { throw ValidationError("--scan-cards must be 1–2000.") }
+    }
+
     func run() async throws {
         let executable = Self.ownExecutable()
-        let context = BenchContext(
+        var context = BenchContext(
             quick: quick,
             benchExecutable: executable,
             cardwalletExecutable: cardwallet ?? URL(fileURLWithPath: executable)
                 .deletingLastPathComponent().appendingPathComponent("cardwallet").path,
             progress: { line in FileHandle.standardError.write(Data(("· " + line + "\n").utf8)) })
+        context.scanCards = scanCards
+        context.scanSeed = scanSeed
         let chosen = names + figures
         let selected = chosen.isEmpty ? FigureID.allCases : FigureID.allCases.filter(chosen.contains)
 

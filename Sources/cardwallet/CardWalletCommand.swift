@@ -7,7 +7,12 @@ import Logging
 struct CardWalletCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cardwallet",
-        abstract: "A keyboard-driven terminal wallet for your business cards.",
+        abstract: "A keyboard-driven terminal wallet for your business cards. Without a subcommand, it opens the wallet.",
+        // ArgumentParser's own line ends in `<subcommand>`, as if one were required.
+        usage: """
+            cardwallet [<options>]                 (opens the wallet)
+            cardwallet <subcommand> [<options>]    (one of the subcommands)
+            """,
         discussion: """
             Without a subcommand, opens the wallet on the server: on your cards when you are logged in \
             there (the session is restored from the token file), else on the login screen with the \
@@ -30,7 +35,7 @@ struct CardWalletCommand: AsyncParsableCommand {
             DemoCommand.self, MockServerCommand.self,
             LoginCommand.self, LogoutCommand.self, StatusCommand.self,
             ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self,
-            RemoveCommand.self, ReorderCommand.self, ImageCommand.self,
+            RemoveCommand.self, ReorderCommand.self, ImageCommand.self, ScanCommand.self,
         ]
     )
 

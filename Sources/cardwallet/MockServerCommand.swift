@@ -61,7 +61,7 @@ struct MockServerCommand: AsyncParsableCommand {
         let resolved = try server.makeConfiguration()
         let configuration = resolved.configuration
         for warning in resolved.warnings {
-            FileHandle.standardError.write(Data("cardwallet mock-server: warning: \(warning)\n".utf8))
+            Console.warning(warning)
         }
         let level = logLevel
         LoggingSystem.bootstrap { label in
@@ -75,7 +75,7 @@ struct MockServerCommand: AsyncParsableCommand {
         do {
             running = try await MockServer.start(configuration: configuration, logger: logger, handlesShutdownSignals: true)
         } catch {
-            FileHandle.standardError.write(Data("cardwallet mock-server: \(error.description)\n".utf8))
+            Console.error(error.description)
             throw ExitCode.failure
         }
         var lines = await running.banner()

@@ -38,10 +38,17 @@ struct ErrorMappingTests {
         (.invalidCardID("../cards"), .notFound),
         (server(.versionConflict, status: 412), .conflict(current: nil)),
         (server(.payloadTooLarge, status: 413), .tooLarge),
-        (.invalidImage(path: "/big.png", problem: .tooLarge(bytes: 3_000_000, limit: 2_097_152)), .tooLarge),
+        // Checked before sending: never a server code.
+        (
+            .invalidImage(path: "/big.png", problem: .tooLarge(bytes: 3_000_000, limit: 2_097_152)),
+            .localImage(problem: "it is 2.9 MiB, more than the 2.0 MiB a card image may be")
+        ),
         (server(.unsupportedMediaType, status: 415), .unsupportedMedia),
-        (.invalidImage(path: "/a.txt", problem: .notPNGOrJPEG), .unsupportedMedia),
-        (.invalidImage(path: "/none.png", problem: .missing), .validation(fields: ["image": "there is no such file"])),
+        (
+            .invalidImage(path: "/a.txt", problem: .notPNGOrJPEG),
+            .localImage(problem: "it is not a PNG or JPEG image (its first bytes say so, whatever its name)")
+        ),
+        (.invalidImage(path: "/none.png", problem: .missing), .localImage(problem: "there is no such file")),
         (server(.tooManyRequests, status: 429, retryAfter: .seconds(42)), .rateLimited(retryAfterSeconds: 42)),
         (server(.tooManyRequests, status: 429), .rateLimited(retryAfterSeconds: nil)),
         (
@@ -49,7 +56,7 @@ struct ErrorMappingTests {
             .cannotConnect(url: "http://127.0.0.1:1/v1")
         ),
         // No such endpoint is the address's fault, not the fields': the message says so.
-        (server(.badRequest, status: 404), .server(status: 404)),
+        (server(.badRequest, status: 404), .wrongAddress),
         (server(.internalError, status: 503, retryAfter: .seconds(1)), .server(status: 503)),
         (server(ErrorCode(rawValue: "E42"), status: 418), .server(status: 418)),
         (server(nil, status: 502), .server(status: 502)),
@@ -82,7 +89,7 @@ struct ErrorMappingTests {
         #expect(
             names == [
                 "validation", "loginFailed", "sessionExpired", "notFound", "conflict", "tooLarge",
-                "unsupportedMedia", "rateLimited", "cannotConnect", "server", "other",
+                "unsupportedMedia", "rateLimited", "cannotConnect", "wrongAddress", "localImage", "server", "other",
             ])
     }
 
@@ -122,6 +129,8 @@ struct ErrorMappingTests {
         case .unsupportedMedia: "unsupportedMedia"
         case .rateLimited: "rateLimited"
         case .cannotConnect: "cannotConnect"
+        case .wrongAddress: "wrongAddress"
+        case .localImage: "localImage"
         case .server: "server"
         case .other: "other"
         }

@@ -131,16 +131,14 @@ struct PerformerTests {
             let before = harness.server.statistics.total
             let missing = await performer.perform(
                 .createCard(CardFields(name: "X"), imagePath: harness.folder.file("nowhere.png")))
-            guard case .validation(let fields)? = missing.failureKind else {
-                Issue.record("expected a field problem, got \(missing)")
-                return
-            }
-            #expect(fields["image"] == "there is no such file")
+            #expect(missing.failureKind == .localImage(problem: "there is no such file"))
 
             let textPath = harness.folder.file("notes.png")
             try Data("just text".utf8).write(to: URL(fileURLWithPath: textPath))
             let notImage = await performer.perform(.createCard(CardFields(name: "X"), imagePath: textPath))
-            #expect(notImage.failureKind == .unsupportedMedia)
+            #expect(
+                notImage.failureKind
+                    == .localImage(problem: "it is not a PNG or JPEG image (its first bytes say so, whatever its name)"))
             #expect(harness.server.statistics.total == before)
         }
     }
@@ -242,22 +240,25 @@ struct PerformerTests {
         }
     }
 
-    /// A server address without `/v1` reaches no endpoint (404 E01): the login form shows
-    /// CardAPI's sentence, the same the scripting commands print, once.
+    /// A server address without `/v1` reaches no endpoint (404 E01): the login form says so
+    /// under the server field, in words for people (no pointer into the project's docs).
     @Test("A server address without /v1 is explained on the login form")
     func serverAddressWithoutV1() async throws {
         try await GlueHarness.with { harness in
             let origin = harness.url.replacingOccurrences(of: "/v1", with: "")
             let result = await harness.performer().perform(
                 .logIn(server: origin, email: GlueHarness.email, password: GlueHarness.password))
-            #expect(result.failureKind == .server(status: 404))
+            #expect(result.failureKind == .wrongAddress)
 
             var state = AppState(server: origin, email: GlueHarness.email, password: GlueHarness.password)
             let effects = state.press(.enter)
             _ = state.answer(effects) { _ in result }
-            let message = try #require(state.login.error?.message)
-            #expect(message.contains("no such endpoint as POST /auth/login (404 E01)"), "\(message)")
-            #expect(message.components(separatedBy: "/v1").count == 3, "\(message)")  // the hint, once
+            let error = try #require(state.login.error)
+            #expect(error.field == .server)
+            #expect(state.login.focus == .server)
+            #expect(error.message.contains("No card API at this address (404)"), "\(error.message)")
+            #expect(error.message.contains("ends in /v1"))
+            #expect(!error.message.contains("API.md"))
             #expect(try harness.store.items().isEmpty)
         }
     }

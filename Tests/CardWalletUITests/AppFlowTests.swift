@@ -229,6 +229,35 @@ import Testing
         #expect(Renderer.render(state).text.contains(SampleCards.summaries(count: 40)[39].name))
     }
 
+    @Test func messagesAboutAScreenGoWithIt() throws {
+        var state = AppState.loggedIn(cards: 3)
+        state.press(.char("s"))
+        state.press(.char("J"))
+        #expect(state.message?.text == "Cards move only in wallet order (sorted by name): press s to go back")
+        state.press(.enter)
+        #expect(state.screen == .detail)
+        #expect(state.message == nil, "a hint about moving cards is not true on the card screen")
+        // The form's "your text is still here" goes when the text does.
+        var edit = AppState.loggedIn(cards: 2)
+        let card = SampleCards.card(SampleCards.summary(number: 0))
+        edit.form = FormState(editing: card, returnsToDetail: false)
+        edit.screen = .form
+        edit.type("x")
+        let save = edit.press(.ctrl("s"))
+        let (id, _) = try #require(AppState.lastRequest(save))
+        edit.send(.completed(id, .failure(UIFailure(.notFound, message: "gone"))))
+        #expect(edit.message?.text.contains("your text is still here") == true)
+        // What was a deleted card's form now saves a new card with the text.
+        #expect(edit.form?.mode == .add)
+        let again = edit.press(.ctrl("s"))
+        #expect(AppState.lastRequest(again).map { if case .createCard = $0.1 { true } else { false } } == true)
+        edit.send(.completed(AppState.lastRequest(again)!.0, .failure(UIFailure(.server(status: 500), message: "x"))))
+        edit.press(.escape)
+        edit.press(.char("y"))
+        #expect(edit.form == nil)
+        #expect(edit.message == nil)
+    }
+
     @Test func anUnboundKeySaysSo() {
         var state = AppState.loggedIn(cards: 2)
         state.press(.char("Z"))
@@ -316,7 +345,7 @@ import Testing
         var state = AppState.loggedIn(cards: 1)
         state.send(.tick(now: .seconds(100)))
         state.press(.char("n"))
-        #expect(state.message == StatusMessage(.info, "No filter: press / and type to find cards", expires: .seconds(104)))
+        #expect(state.message == StatusMessage(.info, "No filter: press / and type to find cards", expires: .seconds(104), topic: .listScreen))
         state.send(.tick(now: .seconds(103)))
         #expect(state.message != nil)
         state.send(.tick(now: .seconds(104)))

@@ -57,15 +57,15 @@ import Testing
         check(&state, .char("n")) { $0.list.selection = 2 }
         check(&state, .char("n")) {
             $0.list.selection = 0
-            $0.showMessage(.info, "Search wrapped to the first match")
+            $0.showMessage(.info, "Search wrapped to the first match", topic: .listScreen)
         }
         check(&state, .char("N")) {
             $0.list.selection = 2
-            $0.showMessage(.info, "Search wrapped to the last match")
+            $0.showMessage(.info, "Search wrapped to the last match", topic: .listScreen)
         }
         check(&state, .char("N")) { $0.list.selection = 1 }
         check(&state, .char("J")) {
-            $0.showMessage(.warning, "Clear the filter (Esc) to move cards in the wallet")
+            $0.showMessage(.warning, "Clear the filter (Esc) to move cards in the wallet", topic: .listScreen)
         }
         check(&state, .escape) {
             $0.list.cards.setQuery("")
@@ -93,7 +93,7 @@ import Testing
         var state = AppState.loggedIn(cards: 3)
         let card = SampleCards.summary(number: 0)
         check(&state, .char("e"), effects: [.perform(CallID(3), .loadCard(id: card.id))]) {
-            $0.showMessage(.info, "Loading “\(card.name)” to edit…")
+            $0.showMessage(.info, "Loading “\(card.name)” to edit…", topic: .listScreen)
             $0.pending[CallID(3)] = .init(call: .loadCard(id: card.id), route: .list(.loadForEdit(id: card.id)))
             $0.nextCallID = 4
         }
@@ -235,7 +235,7 @@ import Testing
         check(&state, .ctrl("g")) {
             $0.form = FormState(editing: theirs, returnsToDetail: false)
             $0.form?.focus = 1
-            $0.showMessage(.info, "Took the server's version (7); your changes are gone")
+            $0.showMessage(.info, "Took the server's version (7); your changes are gone", topic: .form)
         }
         // Without a conflict ^T means nothing in the form.
         check(&state, .ctrl("t")) { $0.showMessage(.info, "Key is not bound. Press F1 for help.") }

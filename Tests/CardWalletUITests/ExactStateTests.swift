@@ -73,13 +73,13 @@ import Testing
             $0.list.cards.setSortOrder(.name)
             $0.list.selection = $0.list.cards.row(ofIndex: selected) ?? -1
             $0.list.settle(viewport: viewport)
-            $0.showMessage(.info, "Sorted by name")
+            $0.showMessage(.info, "Sorted by name", topic: .listScreen)
         }
         check(&state, .char("s")) {
             $0.list.cards.setSortOrder(.company)
             $0.list.selection = $0.list.cards.row(ofIndex: selected) ?? -1
             $0.list.settle(viewport: viewport)
-            $0.showMessage(.info, "Sorted by company")
+            $0.showMessage(.info, "Sorted by company", topic: .listScreen)
         }
         // The log pane takes rows from the list, which scrolls to keep the selection in view.
         check(&state, .char("l")) {
@@ -103,6 +103,8 @@ import Testing
         check(&state, .char("a")) {
             $0.form = FormState()
             $0.screen = .form
+            // "Sorted by company" was about the list: stale on the form.
+            $0.message = nil
         }
     }
 
@@ -151,7 +153,7 @@ import Testing
         check(&state, .down) { $0.form?.focus = 0 }
         check(&state, .enter) {
             $0.form?.showsAllProblems = true
-            $0.showMessage(.error, "Fix the marked field first")
+            $0.showMessage(.error, "Fix the marked field first", topic: .form)
         }
         check(&state, .char("x")) {
             $0.form?.fields[0].input = TextFieldState("x")
@@ -166,7 +168,7 @@ import Testing
             $0.nextCallID = 4
         }
         // Typed while saving: not taken, and said so.
-        check(&state, .char("y")) { $0.showMessage(.info, "Saving… the text cannot change until the server answers") }
+        check(&state, .char("y")) { $0.showMessage(.info, "Saving… the text cannot change until the server answers", topic: .form) }
     }
 }
 

@@ -127,6 +127,64 @@ import Testing
         #expect(!form.isDirty)
     }
 
+    @Test func bioAndAddressHoldSeveralLines() throws {
+        var state = AppState.loggedIn(cards: 1, width: 100, height: 36)
+        state.press(.char("a"))
+        state.type("Kim")
+        let bio = try #require(state.form?.fields.firstIndex { $0.kind == .card(.bio) })
+        state.form?.focus = bio
+        state.type("first")
+        #expect(state.press(.enter).isEmpty, "Enter starts a new line in Bio")
+        state.type("second")
+        #expect(state.form?.fields[bio].input.text == "first\nsecond")
+        state.press(.up)
+        let position = try #require(state.form?.fields[bio].input.cursorPosition)
+        #expect(position.line == 0 && position.column == 5)
+        state.press(.up)
+        #expect(state.form?.focus == bio - 1, "from the first line ↑ goes to the field above")
+        state.press(.down, .down, .down)
+        #expect(state.form?.focus == bio + 1, "from the last line ↓ goes to the field below")
+        let text = Renderer.render(state).text
+        #expect(text.contains("first") && text.contains("second"))
+        // Enter in a one-line field still saves; Ctrl-S saves from Bio.
+        state.form?.focus = bio
+        let save = state.press(.ctrl("s"))
+        guard case .perform(_, .createCard(let fields, _))? = save.last else {
+            Issue.record("no save: \(save)")
+            return
+        }
+        #expect(fields.bio == "first\nsecond")
+    }
+
+    @Test func aLocalImageProblemCarriesNoServerCode() {
+        var form = FormState()
+        type("Kim", into: &form)
+        _ = form.reduce(.command(.save))
+        let effects = form.reduce(.saveFailed(UIFailure(.localImage(problem: "there is no such file"), message: "x")))
+        #expect(effects == [.message(.error, "The image file cannot be used: there is no such file. Nothing was sent.")])
+        #expect(form.visibleProblem(at: form.fields.count - 1) == "there is no such file")
+        #expect(form.focus == form.fields.count - 1)
+        #expect(!effects.description.contains("E0"))
+    }
+
+    @Test func onlyFieldsBothSidesChangedAreMarkedAsConflicts() {
+        let card = SampleCards.card(SampleCards.summary(number: 1))
+        var form = FormState(editing: card, returnsToDetail: false)
+        form.focus = index(of: .title, in: form)
+        type("!", into: &form)
+        form.focus = index(of: .company, in: form)
+        type("?", into: &form)
+        var theirs = card
+        theirs.version += 1
+        theirs.fields.company = "Theirs"
+        theirs.fields.phone = "+82 10 1234"
+        _ = form.reduce(.saveFailed(UIFailure(.conflict(current: theirs), message: "changed")))
+        #expect(form.conflictMark(at: index(of: .title, in: form)) == .changedByYou)
+        #expect(form.conflictMark(at: index(of: .company, in: form)) == .changedByBoth)
+        #expect(form.conflictMark(at: index(of: .phone, in: form)) == .takenFromServer)
+        #expect(form.conflictMark(at: index(of: .name, in: form)) == .same)
+    }
+
     @Test func editingKeepsWhatTheFormDoesNotShow() {
         var card = SampleCards.card(SampleCards.summary(number: 2))
         card.fields.vcardProperties = ["TEL;TYPE=FAX:+1 555 0100", "X-SOCIAL:@kim"]

@@ -9,7 +9,7 @@ import Testing
     /// Every key table, in the order the document lists them.
     static let tables: [KeyTable] = [
         KeyTables.login, KeyTables.list, KeyTables.filter, KeyTables.detail, KeyTables.form, KeyTables.conflict,
-        KeyTables.textField, KeyTables.confirm, KeyTables.pager, KeyTables.log, KeyTables.reauth, KeyTables.global,
+        KeyTables.multilineText, KeyTables.textField, KeyTables.confirm, KeyTables.pager, KeyTables.log, KeyTables.reauth, KeyTables.global,
         KeyTables.typingGlobal, KeyTables.interrupt,
     ]
 

@@ -128,14 +128,14 @@ func loadedList(_ count: Int, total: Int? = nil, pageSize: Int = 100, viewport: 
         #expect(list.selection == 2)
         effects = list.reduce(.command(.nextMatch), viewport: 10)
         #expect(list.selection == 0)
-        #expect(effects == [.message(.info, "Search wrapped to the first match")])
+        #expect(effects == [.message(.info, "Search wrapped to the first match", about: .listScreen)])
         effects = list.reduce(.command(.previousMatch), viewport: 10)
         #expect(list.selection == 2)
-        #expect(effects == [.message(.info, "Search wrapped to the last match")])
+        #expect(effects == [.message(.info, "Search wrapped to the last match", about: .listScreen)])
         effects = list.reduce(.command(.clearFilter), viewport: 10)
         #expect(list.cards.rows.count == 30)
         effects = list.reduce(.command(.nextMatch), viewport: 10)
-        #expect(effects == [.message(.info, "No filter: press / and type to find cards")])
+        #expect(effects == [.message(.info, "No filter: press / and type to find cards", about: .listScreen)])
     }
 
     @Test func backspaceOnAnEmptyFilterLeavesIt() {
@@ -149,7 +149,7 @@ func loadedList(_ count: Int, total: Int? = nil, pageSize: Int = 100, viewport: 
         var list = loadedList(14)
         var effects = list.reduce(.command(.cycleSort), viewport: 10)
         #expect(list.cards.sortOrder == .name)
-        #expect(effects == [.message(.info, "Sorted by name")])
+        #expect(effects == [.message(.info, "Sorted by name", about: .listScreen)])
         let names = list.cards.rows.map { list.cards.summary(atIndex: $0).name }
         #expect(names.prefix(4) == ["Ada Lovelace", "Amélie Poulain", "Grace Hopper", "José Álvarez"])
         effects = list.reduce(.command(.cycleSort), viewport: 10)
@@ -192,17 +192,17 @@ func loadedList(_ count: Int, total: Int? = nil, pageSize: Int = 100, viewport: 
         _ = sorted.reduce(.command(.cycleSort), viewport: 10)
         let before = sorted
         let sortedEffects = sorted.reduce(.command(.moveCardDown), viewport: 10)
-        #expect(sortedEffects == [.message(.warning, "Cards move only in wallet order (sorted by name): press s to go back")])
+        #expect(sortedEffects == [.message(.warning, "Cards move only in wallet order (sorted by name): press s to go back", about: .listScreen)])
         #expect(sorted == before)
 
         var filtered = loadedList(4)
         _ = filtered.reduce(.filter(.insert, typed: "k"), viewport: 10)
-        #expect(filtered.reduce(.command(.moveCardDown), viewport: 10) == [.message(.warning, "Clear the filter (Esc) to move cards in the wallet")])
+        #expect(filtered.reduce(.command(.moveCardDown), viewport: 10) == [.message(.warning, "Clear the filter (Esc) to move cards in the wallet", about: .listScreen)])
 
         var partial = loadedList(100, total: 300)
         let effects = partial.reduce(.command(.moveCardDown), viewport: 10)
         #expect(effects == [
-            .message(.info, "Loading the whole wallet before moving cards (100 of 300)"),
+            .message(.info, "Loading the whole wallet before moving cards (100 of 300)", about: .listScreen),
             .call(.loadCards(offset: 100, limit: 100, query: nil), then: .page(generation: 1)),
         ])
     }
@@ -214,14 +214,14 @@ func loadedList(_ count: Int, total: Int? = nil, pageSize: Int = 100, viewport: 
         #expect(list.reduce(.command(.open), viewport: 10) == [.open(card)])
         #expect(
             list.reduce(.command(.edit), viewport: 10) == [
-                .message(.info, "Loading “\(card.name)” to edit…"),
+                .message(.info, "Loading “\(card.name)” to edit…", about: .listScreen),
                 .call(.loadCard(id: card.id), then: .loadForEdit(id: card.id)),
             ])
         #expect(list.reduce(.command(.delete), viewport: 10) == [.delete(card)])
         #expect(list.reduce(.command(.add), viewport: 10) == [.add])
         #expect(list.reduce(.command(.quit), viewport: 10) == [.quit])
         var empty = loadedList(0)
-        #expect(empty.reduce(.command(.open), viewport: 10) == [.message(.info, "No card selected")])
+        #expect(empty.reduce(.command(.open), viewport: 10) == [.message(.info, "No card selected", about: .listScreen)])
     }
 
     @Test func savedAndRemovedCardsUpdateTheRows() {

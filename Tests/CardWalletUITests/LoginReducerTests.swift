@@ -38,7 +38,7 @@ import Testing
         var login = LoginState(server: "not a url", email: "x", password: "")
         var effects = login.reduce(.command(.submit))
         #expect(effects.isEmpty)
-        #expect(login.error == .init(.server, "Enter the server's address, e.g. http://127.0.0.1:8080/v1"))
+        #expect(login.error == .init(.server, "That is not a web address: write it as http://HOST:PORT/v1"))
         #expect(login.focus == .server)
         login.server = TextFieldState(testServer)
         effects = login.reduce(.command(.submit))
@@ -129,5 +129,29 @@ import Testing
         let changedBackward = field.apply(.deleteBackward)
         #expect(!changedForward)
         #expect(!changedBackward)
+    }
+}
+
+@Suite struct LoginAddressTests {
+    @Test(arguments: [
+        ("", "Enter the server's address, e.g. http://127.0.0.1:8080/v1"),
+        ("localhost:8080/v1", "The address must start with http:// or https://, e.g. http://localhost:8080/v1"),
+        ("http://", "That is not a web address: write it as http://HOST:PORT/v1"),
+    ])
+    func aWrongAddressIsExplainedUnderTheServerField(server: String, message: String) {
+        var login = LoginState(server: server, email: "a@b.co", password: "pw")
+        let effects = login.reduce(.command(.submit))
+        #expect(effects.isEmpty)
+        #expect(login.error == .init(.server, message))
+        #expect(login.focus == .server)
+    }
+
+    @Test func noSuchEndpointIsTheServerFieldsFault() {
+        var login = LoginState(server: "http://127.0.0.1:8080", email: "a@b.co", password: "pw")
+        _ = login.reduce(.command(.submit))
+        _ = login.reduce(.failed(UIFailure(.wrongAddress, message: "no such endpoint")))
+        #expect(login.error?.field == .server)
+        #expect(login.focus == .server)
+        #expect(login.error?.message.contains("API.md") == false)
     }
 }

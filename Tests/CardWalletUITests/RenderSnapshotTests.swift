@@ -214,3 +214,33 @@ extension RenderSnapshotTests {
         #expect(rows == [0, 2, 3])
     }
 }
+
+@Suite struct SmallTerminalTests {
+    @Test(arguments: [(20, 5), (30, 8), (59, 14), (12, 3)])
+    func theTooSmallNoticeIsNeverCut(width: Int, height: Int) {
+        var state = AppState.loggedIn(cards: 3)
+        state.send(.resize(width: width, height: height))
+        let text = Renderer.render(state).text
+        #expect(text.contains("small"))
+        #expect(!text.contains("…"), "\(text)")
+        let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("Ctrl-C"), "\(text)")
+    }
+
+    @Test func formHintsWrapUnderTheFieldWhenTheyDoNotFitBeside() throws {
+        for width in [60, 80, 120] {
+            var state = AppState.loggedIn(cards: 1, width: width, height: 30)
+            state.press(.char("a"))
+            let fields = try #require(state.form?.fields)
+            state.form?.focus = fields.count - 1
+            let text = Renderer.render(state).text
+            #expect(text.contains("a PNG or JPEG file, up to 2 MiB (optional)"), "width \(width):\n\(text)")
+            let birthday = try #require(fields.firstIndex { $0.kind == .card(.birthday) })
+            state.form?.focus = birthday
+            #expect(Renderer.render(state).text.contains("YYYY-MM-DD"), "width \(width)")
+            let tags = try #require(fields.firstIndex { $0.kind == .card(.tags) })
+            state.form?.focus = tags
+            #expect(Renderer.render(state).text.contains("separated by ,"), "width \(width)")
+        }
+    }
+}

@@ -26,10 +26,12 @@ extension AppState {
         case .detail:
             return [KeyTables.detail, KeyTables.global]
         case .form:
-            if form?.conflict != nil {
-                return [KeyTables.form, KeyTables.conflict, KeyTables.textField, KeyTables.typingGlobal]
+            var tables = [KeyTables.form]
+            if let form, form.fields.indices.contains(form.focus), form.fields[form.focus].kind.isMultiline {
+                tables.insert(KeyTables.multilineText, at: 0)
             }
-            return [KeyTables.form, KeyTables.textField, KeyTables.typingGlobal]
+            if form?.conflict != nil { tables.append(KeyTables.conflict) }
+            return tables + [KeyTables.textField, KeyTables.typingGlobal]
         }
     }
 

@@ -9,6 +9,12 @@ extension AppState {
         // Whatever changed the layout (a resize on another screen, the log pane, the filter
         // prompt), the selected card stays on screen.
         list.settle(viewport: listViewport)
+        // A message about a screen that is no longer shown is no longer true.
+        switch message?.topic {
+        case .listScreen? where screen != .list: message = nil
+        case .form? where form == nil: message = nil
+        default: break
+        }
         return effects
     }
 

@@ -95,7 +95,7 @@ extension AppState {
                     leaveForm()
                 }
             case .message(let kind, let text):
-                showMessage(kind, text)
+                showMessage(kind, text, topic: .form)
             }
         }
         return result

@@ -19,6 +19,10 @@ public struct StatusMessage: Equatable, Sendable {
     public enum Topic: Equatable, Sendable {
         /// Loading the card list.
         case loadingCards
+        /// Something about the list screen (a key's answer there): gone when the list is.
+        case listScreen
+        /// Something about the form and its text: gone when the form is.
+        case form
     }
 
     /// A message that lasts until `expires` (or until news about `topic`).

@@ -62,10 +62,12 @@ public enum FormCommand: Hashable, Sendable {
     case takeServerField, takeServerAll
 }
 
-/// Editing one line of text.
+/// Editing text.
 public enum TextCommand: Hashable, Sendable {
     case insert, moveLeft, moveRight, moveToStart, moveToEnd
     case deleteBackward, deleteForward, deleteToStart, deleteToEnd, deleteWordBackward
+    /// In a field of several lines: start a new line, go up or down a line.
+    case newLine, lineUp, lineDown
 }
 
 /// The login form and the session-expired dialog.

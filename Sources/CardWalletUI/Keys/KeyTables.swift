@@ -85,6 +85,14 @@ public enum KeyTables {
         KeyBinding(.escape, command: .form(.cancel), "cancel (asks before discarding changes)", hint: KeyHint("Esc", "cancel")),
     ])
 
+    /// A field of several lines (Bio, Address) in the form: Enter starts a new line there.
+    public static let multilineText = KeyTable("Editing several lines", [
+        KeyBinding(.enter, command: .text(.newLine), "start a new line", hint: KeyHint("Enter", "new line")),
+        KeyBinding(.up, command: .text(.lineUp), "line up (from the first line: the field above)"),
+        KeyBinding(.down, command: .text(.lineDown), "line down (from the last line: the field below)"),
+        KeyBinding(.ctrl("s"), command: .form(.save), "save", hint: KeyHint("^S", "save")),
+    ])
+
     /// The form after the server answered "changed since you read it" (E07).
     public static let conflict = KeyTable("Conflict", [
         KeyBinding(.ctrl("t"), command: .form(.takeServerField), "take the server's value for this field", hint: KeyHint("^T", "take theirs")),
@@ -94,8 +102,8 @@ public enum KeyTables {
     /// Editing one line of text.
     public static let textField = KeyTable("Editing text", [
         KeyBinding([.printable], .text(.insert), "type"),
-        KeyBinding(.left, command: .text(.moveLeft), "cursor left"),
-        KeyBinding(.right, command: .text(.moveRight), "cursor right"),
+        KeyBinding(.left, .ctrl("b"), command: .text(.moveLeft), "cursor left"),
+        KeyBinding(.right, .ctrl("f"), command: .text(.moveRight), "cursor right"),
         KeyBinding(.home, .ctrl("a"), command: .text(.moveToStart), "start of the field"),
         KeyBinding(.end, .ctrl("e"), command: .text(.moveToEnd), "end of the field"),
         KeyBinding(.backspace, command: .text(.deleteBackward), "delete before the cursor"),

@@ -16,6 +16,9 @@ public struct UIFailure: Error, Equatable, Sendable, CustomStringConvertible {
         /// E07: the card changed since it was read; `current` is the server's version when the
         /// glue could fetch it (the UI fetches it itself when `nil`).
         case conflict(current: Card?)
+        /// The image file chosen cannot be used (missing, unreadable, not PNG or JPEG, too
+        /// large): found here, before anything was sent. `problem` says what is wrong.
+        case localImage(problem: String)
         /// E08: the upload is too large.
         case tooLarge
         /// E09: the image is not a PNG or JPEG.
@@ -24,6 +27,9 @@ public struct UIFailure: Error, Equatable, Sendable, CustomStringConvertible {
         case rateLimited(retryAfterSeconds: Int?)
         /// The server at `url` could not be reached at all.
         case cannotConnect(url: String)
+        /// The server answered that it has no such endpoint (404 E01): the address is not the
+        /// card API's base URL (it usually ends in `/v1`).
+        case wrongAddress
         /// The server failed (E99, a 5xx, or an answer that was not the API's).
         case server(status: Int?)
         /// Anything else: a local file that cannot be read, a malformed URL, …

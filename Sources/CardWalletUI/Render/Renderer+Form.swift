@@ -1,22 +1,45 @@
 import CardModels
 extension Renderer {
-    /// One row of the form: a field, or its problem.
+    /// One row of the form: a line of a field (a field of several lines has several), its
+    /// problem, or the focused field's hint when it does not fit beside the field.
     enum FormRow {
-        case field(Int), problem(Int, String)
+        case field(Int, line: Int), problem(Int, String), hint(Int, String)
 
         var fieldIndex: Int {
             switch self {
-            case .field(let index), .problem(let index, _): index
+            case .field(let index, _), .problem(let index, _), .hint(let index, _): index
             }
         }
     }
 
-    /// The form's rows, in order.
-    static func formRows(_ form: FormState) -> [FormRow] {
+    /// The most lines a field of several lines shows: all of them up to this, around the cursor.
+    static let multilineRows = 4
+
+    /// The lines of field `index` that show, in order.
+    static func visibleLines(_ form: FormState, index: Int) -> Range<Int> {
+        let field = form.fields[index]
+        guard field.kind.isMultiline else { return 0..<1 }
+        let count = field.input.lines.count
+        let shown = min(count, multilineRows)
+        let cursorLine = index == form.focus ? field.input.cursorPosition.line : 0
+        let start = min(max(0, cursorLine - shown + 1), count - shown)
+        return start..<(start + shown)
+    }
+
+    /// The form's rows, in order, for a grid `width` columns wide.
+    static func formRows(_ form: FormState, width: Int = .max) -> [FormRow] {
+        let columns = FormColumns(gridWidth: width == .max ? 200 : width, sideBySide: form.conflict != nil)
         var rows: [FormRow] = []
         for index in form.fields.indices {
-            rows.append(.field(index))
+            for line in visibleLines(form, index: index) { rows.append(.field(index, line: line)) }
             if let problem = form.visibleProblem(at: index) { rows.append(.problem(index, problem)) }
+            if index == form.focus, form.conflict == nil {
+                let hint = form.fields[index].kind.hint
+                if DisplayWidth.of(hint) > columns.sideWidth {
+                    let room = max(1, (width == .max ? 200 : width) - columns.inputX - 1)
+                    for line in TextLayout.wrap(hint, width: room) { rows.append(.hint(index, line)) }
+                }
+            }
         }
         return rows
     }
@@ -67,7 +90,7 @@ extension Renderer {
                 style: Theme.columnTitle)
             y += 1
         }
-        let rows = formRows(form)
+        let rows = formRows(form, width: grid.width)
         let viewport = max(1, layout.content.upperBound - y)
         // Keep the focused field and the rows under it (its problem) in view.
         let focusEnd = (rows.lastIndex { $0.fieldIndex == form.focus } ?? 0) + 1
@@ -75,35 +98,59 @@ extension Renderer {
         for (offset, row) in rows.dropFirst(top).prefix(viewport).enumerated() {
             let rowY = y + offset
             switch row {
-            case .field(let index):
-                drawFormField(&grid, form, index: index, y: rowY, columns: columns)
+            case .field(let index, let line):
+                drawFormField(&grid, form, index: index, line: line, y: rowY, columns: columns)
             case .problem(_, let problem):
                 grid.draw("! " + problem, x: columns.inputX, y: rowY, width: grid.width - columns.inputX - 1, style: Theme.error)
+            case .hint(_, let hint):
+                grid.draw(hint, x: columns.inputX, y: rowY, width: grid.width - columns.inputX - 1, style: Theme.muted)
             }
         }
     }
 
-    private static func drawFormField(_ grid: inout Grid, _ form: FormState, index: Int, y: Int, columns: FormColumns) {
+    private static func drawFormField(
+        _ grid: inout Grid, _ form: FormState, index: Int, line: Int, y: Int, columns: FormColumns
+    ) {
         let field = form.fields[index]
         let isFocused = index == form.focus
+        let shown = visibleLines(form, index: index)
+        if field.kind.isMultiline {
+            // One line of the field: the cursor shows on its own line only.
+            let lines = field.input.lines
+            let position = field.input.cursorPosition
+            var input = TextFieldState(String(lines[line]))
+            input.cursor = position.line == line ? position.column : 0
+            let more = line == shown.upperBound - 1 && shown.upperBound < lines.count
+            drawInput(
+                &grid, input, x: columns.inputX, y: y, width: columns.inputWidth,
+                focused: isFocused && !form.isSaving && position.line == line)
+            if more { grid.draw("…", x: columns.inputX + columns.inputWidth - 1, y: y, style: Theme.muted) }
+            guard line == shown.lowerBound else { return }
+        } else {
+            drawInput(
+                &grid, field.input, x: columns.inputX, y: y, width: columns.inputWidth,
+                focused: isFocused && !form.isSaving)
+        }
         let changed = field.input.text != field.original ? "*" : " "
         grid.draw(changed, x: 0, y: y, style: Theme.muted)
         grid.draw(
             field.kind.label, x: 1, y: y, width: FormColumns.labelWidth - 1, style: isFocused ? Theme.key : Theme.label)
-        drawInput(
-            &grid, field.input, x: columns.inputX, y: y, width: columns.inputWidth, focused: isFocused && !form.isSaving)
         guard columns.sideWidth > 0 else { return }
         if form.conflict != nil {
-            guard let theirs = form.serverText(at: index) else { return }
-            if form.takenFromServer.contains(index), field.input.text == theirs {
+            guard let theirs = form.serverText(at: index), let mark = form.conflictMark(at: index) else { return }
+            let text = theirs.isEmpty ? "(empty)" : theirs
+            switch mark {
+            case .takenFromServer:
                 grid.draw("= taken: you had not changed it", x: columns.sideX, y: y, width: columns.sideWidth, style: Theme.muted)
-            } else if form.serverValue(at: index) == nil {
+            case .same:
                 grid.draw("= same", x: columns.sideX, y: y, width: columns.sideWidth, style: Theme.muted)
-            } else {
-                let text = theirs.isEmpty ? "(empty)" : theirs
+            case .changedByYou:
+                // Not a conflict: the server still has what you started from.
+                grid.draw("← yours; server unchanged: " + text, x: columns.sideX, y: y, width: columns.sideWidth, style: Theme.muted)
+            case .changedByBoth:
                 grid.draw("≠ " + text, x: columns.sideX, y: y, width: columns.sideWidth, style: Theme.warning)
             }
-        } else if isFocused, columns.sideWidth >= 15 {
+        } else if isFocused, DisplayWidth.of(field.kind.hint) <= columns.sideWidth {
             grid.draw(field.kind.hint, x: columns.sideX, y: y, width: columns.sideWidth, style: Theme.muted)
         }
     }

@@ -40,15 +40,29 @@ public enum Renderer {
     }
 
     static func drawTooSmall(_ grid: inout Grid, _ state: AppState) {
-        let lines = [
+        // Each sentence wrapped to the width; the shorter wording when the long one does not fit.
+        let long = [
             "Terminal too small",
             "\(state.width)×\(state.height); CardWallet needs \(Layout.minimumWidth)×\(Layout.minimumHeight)",
             "Enlarge the window, or press Ctrl-C to quit",
         ]
+        let short = [
+            "Too small",
+            "\(state.width)×\(state.height), needs \(Layout.minimumWidth)×\(Layout.minimumHeight)",
+            "Ctrl-C quits",
+        ]
+        func wrapped(_ sentences: [String]) -> [(text: String, isTitle: Bool)] {
+            sentences.enumerated().flatMap { index, sentence in
+                TextLayout.wrap(sentence, width: max(1, state.width)).map { ($0, index == 0) }
+            }
+        }
+        var lines = wrapped(long)
+        if lines.count > state.height { lines = wrapped(short) }
+        if lines.count > state.height { lines = wrapped([short[0], short[2]]) }
         let top = max(0, (state.height - lines.count) / 2)
-        for (offset, line) in lines.enumerated() {
-            let width = min(DisplayWidth.of(line), state.width)
-            grid.draw(line, x: max(0, (state.width - width) / 2), y: top + offset, style: offset == 0 ? Theme.error : Style())
+        for (offset, line) in lines.prefix(max(0, state.height)).enumerated() {
+            let width = min(DisplayWidth.of(line.text), state.width)
+            grid.draw(line.text, x: max(0, (state.width - width) / 2), y: top + offset, style: line.isTitle ? Theme.error : Style())
         }
     }
 
@@ -132,9 +146,20 @@ public enum Renderer {
         }
     }
 
-    /// The key hints of `tables`, help first so that it shows on the narrowest screen.
+    /// The key hints of `tables`, help first so that it shows on the narrowest screen. A key an
+    /// earlier table already binds shows only that table's hint (Enter "new line" in a field of
+    /// several lines, not the form's Enter "save").
     static func hints(for tables: [KeyTable]) -> [KeyHint] {
-        let bindings = tables.flatMap(\.bindings).filter { $0.hint != nil }
+        var seen = Set<KeyPattern>()
+        var visible: [KeyBinding] = []
+        for table in tables {
+            for binding in table.bindings {
+                let keys = binding.keys
+                if binding.hint != nil, let first = keys.first, !seen.contains(first) { visible.append(binding) }
+                seen.formUnion(keys)
+            }
+        }
+        let bindings = visible
         let help = bindings.filter { $0.command == .global(.help) }
         let others = bindings.filter { $0.command != .global(.help) }
         return (help + others).compactMap(\.hint)

@@ -66,6 +66,12 @@ public struct TextFieldState: Equatable, Sendable {
             guard index < text.endIndex else { return false }
             text.removeSubrange(index...)
             return true
+        case .newLine:
+            return insert("\n")
+        case .lineUp:
+            _ = moveLine(by: -1)
+        case .lineDown:
+            _ = moveLine(by: 1)
         case .deleteWordBackward:
             guard cursor > 0 else { return false }
             var start = index
@@ -76,5 +82,33 @@ public struct TextFieldState: Equatable, Sendable {
             return true
         }
         return false
+    }
+
+    // MARK: Several lines
+
+    /// The text's lines (split at `\n`; an empty text has one empty line).
+    public var lines: [Substring] { text.split(separator: "\n", omittingEmptySubsequences: false) }
+
+    /// The cursor's line and its column in that line, in characters.
+    public var cursorPosition: (line: Int, column: Int) {
+        var remaining = min(max(0, cursor), text.count)
+        for (index, line) in lines.enumerated() {
+            if remaining <= line.count { return (index, remaining) }
+            remaining -= line.count + 1
+        }
+        return (max(0, lines.count - 1), lines.last?.count ?? 0)
+    }
+
+    /// Moves the cursor `delta` lines up (negative) or down, keeping its column where the line
+    /// is long enough; `false` (and nothing moves) past the first or last line.
+    public mutating func moveLine(by delta: Int) -> Bool {
+        let lines = lines
+        let position = cursorPosition
+        let target = position.line + delta
+        guard target >= 0, target < lines.count else { return false }
+        var offset = 0
+        for index in 0..<target { offset += lines[index].count + 1 }
+        cursor = offset + min(position.column, lines[target].count)
+        return true
     }
 }

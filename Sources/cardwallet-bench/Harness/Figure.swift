@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The figures of issue 6 (§1–§6) and of later issues (#16, #17), by the name `run` (and `--figure`) takes.
+/// The figures of issue 6 (§1–§6) and of later issues (#16, #17, #18), by the name `run` (and `--figure`) takes.
 ///
 /// Adding a figure: add its case here (with its section and title), write a type conforming
 /// to ``Figure`` in `Figures/<Name>/`, and return it from ``figure``.
@@ -13,6 +13,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
     case startup
     case images
     case mockServerWrites = "mock-server-writes"
+    case scan
 
     /// The section of docs/BENCHMARKS.md it fills (§1–§6 answer issue 6, #16 and #17 their issues).
     var section: String {
@@ -25,6 +26,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .startup: "§6"
         case .images: "#16"
         case .mockServerWrites: "#17"
+        case .scan: "#18"
         }
     }
 
@@ -39,6 +41,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .startup: "Startup"
         case .images: "Card images: decode, scale, encode per protocol; vs libchafa"
         case .mockServerWrites: "Mock server writes with --data"
+        case .scan: "Scan a paper card (issue 18)"
         }
     }
 
@@ -53,6 +56,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .startup: StartupFigure()
         case .images: ImagesFigure()
         case .mockServerWrites: MockServerWritesFigure()
+        case .scan: ScanFigure()
         }
     }
 }
@@ -67,6 +71,9 @@ struct BenchContext: Sendable {
     var cardwalletExecutable: String
     /// Prints a progress line to standard error (standard output carries only the tables).
     var progress: @Sendable (String) -> Void
+    /// The scan figure's cards: how many, and the generator's seed (`nil`: its committed one).
+    var scanCards: Int = 60
+    var scanSeed: Int?
 
     /// `full` normally, `quick` in quick mode.
     func pick<T>(full: T, quick: T) -> T { self.quick ? quick : full }

@@ -13,8 +13,8 @@ struct AddCommand: AsyncParsableCommand {
             Every card field is an option; only --name is required. Lists: repeat --tmi for each \
             fun fact and --tag for each tag, or separate them in one value (facts with ;, tags \
             with ,). The fields are checked before anything is sent. --image uploads a PNG or JPEG \
-            file of at most 2 MiB (it can only be set when adding). Prints the new card's id, or \
-            the card as JSON with --json.
+            file of at most 2 MiB (change it later with `edit --image`, remove it with `edit \
+            --remove-image`). Prints the new card's id, or the card as JSON with --json.
 
             Examples:
               cardwallet add --name "Ada Lovelace" --company "Analytical Engines" --email ada@example.com
@@ -36,6 +36,7 @@ struct AddCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
+        guard ArgumentChecks.apply else { return }
         guard fields.name != nil else { throw ValidationError("--name is required: every card has a name.") }
     }
 
@@ -54,16 +55,21 @@ struct AddCommand: AsyncParsableCommand {
     }
 }
 
-/// `cardwallet edit <id>`: changes some fields of a card.
+/// `cardwallet edit <id>`: changes some fields of a card, its image, or both.
 struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
-        abstract: "Change fields of a card; the others stay as they are.",
+        abstract: "Change fields or the image of a card; the rest stays as it is.",
         discussion: """
             Reads the card, applies the options given, and saves it only if nobody changed it in \
             between (If-Match with the version read). An empty value clears a field \
-            (--title ""). --tmi and --tag replace the whole list (--tag "" empties it). The image \
-            cannot be changed. Prints the card as saved, or its JSON with --json.
+            (--title ""). --tmi and --tag replace the whole list (--tag "" empties it). Prints the \
+            card as saved, or its JSON with --json.
+
+            Images: --image FILE replaces the card's picture with a PNG or JPEG file of at most \
+            2 MiB (checked before anything is sent); --remove-image removes it, and the card shows \
+            its avatar (--avatar) again. With field options too, the fields are saved first and \
+            the image changes on the version that made (the card goes up two versions).
 
             If the card changed meanwhile (another window, another script: E07), nothing is saved \
             and the command exits 5: run it again to apply your change to the new version. With \
@@ -74,9 +80,12 @@ struct EditCommand: AsyncParsableCommand {
               cardwallet edit card_3kVq --title CTO --phone "+1 555 0100"
               cardwallet edit card_3kVq --tag ai --tag math     # the tags become: ai, math
               cardwallet edit card_3kVq --bio "" --if-version 4
+              cardwallet edit card_3kVq --image portrait.jpg
+              cardwallet edit card_3kVq --remove-image
 
             Exit status: 0 saved (or nothing to change); 3 log in first; 4 no such card; 5 the card \
-            changed meanwhile (re-run); 6 server unreachable; 64 invalid fields.
+            changed meanwhile (re-run); 6 server unreachable; 64 unknown options, nothing to change \
+            given, invalid fields or image.
             """)
 
     @OptionGroup(title: "Server and logging options") var client: ClientOptions
@@ -86,6 +95,18 @@ struct EditCommand: AsyncParsableCommand {
     var id: String
 
     @OptionGroup(title: "Card fields") var fields: CardFieldOptions
+
+    /// `--image`.
+    @Option(
+        help: ArgumentHelp(
+            "Replace the card's picture with this PNG or JPEG file (at most 2 MiB).", valueName: "file"))
+    var image: String?
+
+    /// `--remove-image`.
+    @Flag(
+        name: .customLong("remove-image"),
+        help: "Remove the card's picture; it shows its avatar (--avatar) again.")
+    var removeImage = false
 
     /// `--if-version`.
     @Option(
@@ -100,32 +121,76 @@ struct EditCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard !fields.isEmpty else {
-            throw ValidationError("Nothing to change: give at least one field option, e.g. --title CTO.")
+        guard ArgumentChecks.apply else { return }
+        if image != nil, removeImage {
+            throw ValidationError("Give --image or --remove-image, not both.")
+        }
+        guard !fields.isEmpty || image != nil || removeImage else {
+            throw ValidationError(
+                "Nothing to change: give at least one field option (e.g. --title CTO), --image FILE or --remove-image.")
         }
     }
 
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
+            // A bad image file is reported before anything is read or saved.
+            let newImage = try image.map { try context.client.validateImage(at: URL(fileURLWithPath: $0)) }
             let current = try await context.client.card(id: id)
             let changed = fields.applied(to: current.fields)
             if let problems = CardFieldOptions.problems(in: changed) { throw CommandFailure.usage(problems) }
             let version = ifVersion ?? current.version
-            let saved: Card
-            if changed == current.fields.normalized(), version == current.version {
-                saved = current
-                Console.err("cardwallet: nothing to change: the card already has these values.\n")
-            } else {
-                do {
-                    saved = try await context.client.updateCard(id: id, fields: changed, version: version)
-                } catch let error as CardAPIError where error.isConflict {
-                    throw CommandFailure(
-                        "Card \(TerminalText.escaped(id)) changed since it was read (E07), so nothing was saved. "
-                            + "Run the command again to apply your change to the new version.",
-                        status: CLIExitCode.conflict)
+            let changesFields = changed != current.fields.normalized()
+            let changesImage = newImage != nil || (removeImage && current.hasImage)
+            guard changesFields || changesImage || version != current.version else {
+                let what = removeImage ? "the card has no image" : "the card already has these values"
+                Console.error("nothing to change: \(what).")
+                Console.out(json ? try CardText.json(current) : CardText.detail(current))
+                return
+            }
+            var saved = current
+            var fieldsSaved = false
+            if changesFields || !changesImage {
+                saved = try await saving(afterFields: false) { () async throws(CardAPIError) -> Card in
+                    try await context.client.updateCard(id: id, fields: changed, version: version)
+                }
+                fieldsSaved = true
+            }
+            if changesImage {
+                // After a field change, the image goes on the version that change made.
+                let base = fieldsSaved ? saved.version : version
+                saved = try await saving(afterFields: fieldsSaved) { () async throws(CardAPIError) -> Card in
+                    if let newImage {
+                        return try await context.client.replaceImage(id: id, version: base, image: newImage)
+                    }
+                    return try await context.client.removeImage(id: id, version: base)
                 }
             }
             Console.out(json ? try CardText.json(saved) : CardText.detail(saved))
+        }
+    }
+
+    /// Runs one save. A conflict (E07) becomes exit 5 with what to do; a failure of the image
+    /// after the fields were saved says that they were.
+    private func saving(afterFields fieldsSaved: Bool, _ save: () async throws(CardAPIError) -> Card) async throws
+        -> Card
+    {
+        do {
+            return try await save()
+        } catch {
+            let card = TerminalText.escaped(id)
+            if fieldsSaved {
+                let why = error.isConflict ? "the card changed meanwhile (E07)." : error.description
+                let option = removeImage ? "--remove-image" : "--image FILE"
+                throw CommandFailure(
+                    "The fields of card \(card) were saved, but its image was not: \(why) "
+                        + "Run `cardwallet edit \(card) \(option)` to change the image.",
+                    status: CLIExitCode.status(for: error))
+            }
+            guard error.isConflict else { throw error }
+            throw CommandFailure(
+                "Card \(card) changed since it was read (E07), so nothing was saved. "
+                    + "Run the command again to apply your change to the new version.",
+                status: CLIExitCode.conflict)
         }
     }
 }

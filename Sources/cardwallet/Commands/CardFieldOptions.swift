@@ -23,7 +23,10 @@ struct CardFieldOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Email address, e.g. ada@example.com.", valueName: "address"))
     var email: String?
 
-    @Option(help: ArgumentHelp("Phone number: digits, spaces and + - ( ) ., at least 3 digits.", valueName: "number"))
+    @Option(
+        help: ArgumentHelp(
+            "Phone number: at least 3 digits; spaces and the characters + - ( ) . may go between them.",
+            valueName: "number"))
     var phone: String?
 
     @Option(help: ArgumentHelp("An http:// or https:// address.", valueName: "url"))
@@ -93,6 +96,9 @@ struct CardFieldOptions: ParsableArguments {
         let problems = fields.validate()
         guard !problems.isEmpty else { return nil }
         let list = problems.sorted { $0.key < $1.key }.map { "\(optionName(for: $0.key)) \($0.value)" }
-        return "Invalid card: " + list.joined(separator: "; ") + ". Nothing was sent."
+        var text = "Invalid card: " + list.joined(separator: "; ")
+        // The phone's rule ends with the period it allows ("+ - ( ) ."): it ends the sentence too.
+        if !text.hasSuffix(".") { text += "." }
+        return text + " Nothing was sent."
     }
 }

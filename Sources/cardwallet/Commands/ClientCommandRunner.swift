@@ -43,20 +43,12 @@ enum ClientCommandRunner {
         for warning in resolved.warnings { Console.warning(warning) }
         bootstrapLogging(level: resolved.settings.logLevel)
 
-        var networkLogger = Logger(label: "cardwallet.network")
-        if options.verbose {
-            let level = resolved.settings.logLevel
-            networkLogger = Logger(label: "cardwallet.network") { label in
-                var standard = TerminalSafeLogHandler(label: label)
-                standard.logLevel = level
-                return MultiplexLogHandler([EventLineLogHandler(), standard])
-            }
-        }
         let live: LiveClient
         do {
             live = try LiveClient.make(
-                settings: resolved.settings, environment: environment, networkLogger: networkLogger,
-                sessionLogger: Logger(label: "cardwallet.session"))
+                settings: resolved.settings, environment: environment,
+                networkLogger: Logger(label: "cardwallet.network"), sessionLogger: Logger(label: "cardwallet.session"),
+                eventSink: options.verbose ? VerboseEventLines() : nil)
         } catch {
             Console.error(error.description)
             throw ExitCode(CLIExitCode.usage)
@@ -69,7 +61,7 @@ enum ClientCommandRunner {
             try await body(CommandContext(live: live, resolved: resolved))
             status = 0
         } catch {
-            status = report(error, settings: resolved)
+            status = report(await checkingServer(error, of: live.client), settings: resolved)
         }
         if status == 0, let failure = Console.outputFailure {
             Console.error("could not write the output: \(failure.lowercased()). It is incomplete.")
@@ -78,6 +70,15 @@ enum ClientCommandRunner {
         interrupts.uninstall()
         await live.shutdown()
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// `error`, or — when it is "not logged in" — what keeps a login from working too: a server
+    /// that cannot be reached (exit 6) or an address that is not the API's base URL (64), found
+    /// as `login` finds them (``CardAPI/CardAPIClient/serverProblem()``). Without a session the
+    /// command sent nothing, so "Not logged in" alone would send the user to a login that fails.
+    static func checkingServer(_ error: any Error, of client: CardAPIClient) async -> any Error {
+        guard case .notLoggedIn = error as? CardAPIError else { return error }
+        return await client.serverProblem() ?? error
     }
 
     /// Prints `error` and returns its exit status.

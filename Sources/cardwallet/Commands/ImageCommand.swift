@@ -63,6 +63,7 @@ struct ImageCommand: AsyncParsableCommand {
     var width: Int?
 
     func validate() throws {
+        guard ArgumentChecks.apply else { return }
         if let width, !(1...1000).contains(width) {
             throw ValidationError("--width must be between 1 and 1000 columns, not \(width).")
         }

@@ -38,6 +38,7 @@ struct LoginCommand: AsyncParsableCommand {
     var passwordStdin = false
 
     func validate() throws {
+        guard ArgumentChecks.apply else { return }
         if passwordStdin, (email ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--password-stdin needs --email: there is no terminal to ask for it on.")
         }

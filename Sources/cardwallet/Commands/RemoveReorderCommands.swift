@@ -95,6 +95,7 @@ struct ReorderCommand: AsyncParsableCommand {
     var ids: [String]
 
     func validate() throws {
+        guard ArgumentChecks.apply else { return }
         guard !ids.isEmpty else { throw ValidationError("Give at least one card id.") }
         var seen = Set<String>()
         for id in ids where !seen.insert(id).inserted {

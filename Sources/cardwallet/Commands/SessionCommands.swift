@@ -4,6 +4,7 @@ import CardAPI
 import CardModels
 import CardWalletUI
 import Foundation
+import TokenStore
 
 /// `cardwallet logout`: ends the session on the server and removes the stored tokens.
 struct LogoutCommand: AsyncParsableCommand {
@@ -69,9 +70,15 @@ struct StatusCommand: AsyncParsableCommand {
             never shown. The token file is a plain JSON file protected by its permissions (mode \
             0600 in a 0700 folder), not encrypted; status says so.
 
+            With --json, prints the same as one JSON object: state (loggedIn, refreshing, \
+            loggedOut or expired), server, serverFrom, email, name, userId, \
+            accessTokenExpiresAt, refreshTokenExpiresAt, tokenFile, storage, problem and \
+            configFile; values that are not known are left out. Never a token.
+
             Examples:
               cardwallet status
               cardwallet status && cardwallet list     # list only when logged in
+              cardwallet status --json | jq -r .email
 
             Exit status: 0 logged in; 3 not logged in or the session expired; 1 the token file \
             cannot be read (the message says why).
@@ -79,14 +86,26 @@ struct StatusCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
+    /// `--json`.
+    @Flag(help: "Print the status as one JSON object (never a token).")
+    var json = false
+
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
             let report = await context.client.status()
-            var lines = [report.description]
-            let origin = TerminalText.escaped(context.resolved.origin(of: .server).description)
-            lines.append("server: \(TerminalText.escaped(report.server)) (from \(origin))")
-            if let file = context.resolved.configFile { lines.append("config file: \(TerminalText.escaped(file))") }
-            Console.out(lines.joined(separator: "\n") + "\n")
+            let serverFrom = context.resolved.origin(of: .server).description
+            if json {
+                Console.out(
+                    try CardText.json(
+                        StatusJSON(
+                            report, serverFrom: serverFrom, tokenFile: context.live.tokenStore.path,
+                            configFile: context.resolved.configFile)))
+            } else {
+                var lines = [report.description]
+                lines.append("server: \(TerminalText.escaped(report.server)) (from \(TerminalText.escaped(serverFrom)))")
+                if let file = context.resolved.configFile { lines.append("config file: \(TerminalText.escaped(file))") }
+                Console.out(lines.joined(separator: "\n") + "\n")
+            }
             if report.problem != nil { throw ExitCode(CLIExitCode.failure) }
             switch report.state {
             case .loggedIn, .refreshing: return

@@ -24,11 +24,11 @@ struct DemoCommand: AsyncParsableCommand {
             are hashed with bcrypt cost \(DemoDefaults.passwordHashCost) (not 10), so the wallet opens at once.
 
             With --admin, end the session from another shell while the demo runs (the log pane shows \
-            the exact commands):
-              curl -X POST 'http://127.0.0.1:PORT/v1/_admin/expire?email=demo@cardwallet.dev'
-                  expires the access tokens: the next request refreshes them.
-              curl -X POST 'http://127.0.0.1:PORT/v1/_admin/revoke?email=demo@cardwallet.dev'
-                  revokes the refresh tokens: the next refresh gets E06 and the login dialog opens.
+            these commands with its port). Expire the access tokens, so the next request refreshes \
+            them:
+              curl -X POST '127.0.0.1:PORT/v1/_admin/expire?email=demo@cardwallet.dev'
+            Or revoke the refresh tokens, so the next refresh gets E06 and the login dialog opens:
+              curl -X POST '127.0.0.1:PORT/v1/_admin/revoke?email=demo@cardwallet.dev'
 
             Durations take a unit: ms, s, m, h or d (200ms, 30s, 5m, 1h).
             """)
@@ -81,9 +81,10 @@ struct DemoCommand: AsyncParsableCommand {
         try TerminalApp.finish(outcome) { logPath in notes.afterExit(logPath: logPath) }
     }
 
-    /// Prints `message` on standard error and returns the exit status to throw.
+    /// Prints `message` on standard error (`cardwallet: …`, as every command's messages) and
+    /// returns the exit status to throw.
     private static func failure(_ message: String) -> ExitCode {
-        Console.err("cardwallet demo: \(message)\n")
+        Console.error("the demo cannot start: \(message)")
         return ExitCode.failure
     }
 }

@@ -7,11 +7,13 @@ import Foundation
 /// card cannot drive the terminal.
 enum CardText {
     /// The columns of `cardwallet list`.
+    ///
+    /// The id first (to copy), then the order of the interface's list: name, company, title, email.
     static let listColumns = [
         TextTable.Column("ID"),
         TextTable.Column("NAME", maximumWidth: 32),
-        TextTable.Column("TITLE", maximumWidth: 28),
         TextTable.Column("COMPANY", maximumWidth: 28),
+        TextTable.Column("TITLE", maximumWidth: 28),
         TextTable.Column("EMAIL", maximumWidth: 40),
     ]
 
@@ -19,7 +21,7 @@ enum CardText {
     static func table(_ cards: [CardSummary]) -> String {
         TextTable(
             columns: listColumns,
-            rows: cards.map { [$0.id, $0.name, $0.title ?? "", $0.company ?? "", $0.email ?? ""] }
+            rows: cards.map { [$0.id, $0.name, $0.company ?? "", $0.title ?? "", $0.email ?? ""] }
         ).render()
     }
 
@@ -71,12 +73,23 @@ enum CardText {
 
     /// `value` as the API's JSON (sorted keys, ISO 8601 dates with milliseconds), indented,
     /// with DEL, C1 controls and bidirectional controls written as `\u` escapes too (JSON
-    /// escapes only C0), so the output is the same data and safe on a terminal.
+    /// escapes only C0), so the output is the same data and safe on a terminal. Empty arrays
+    /// and objects are `[]` and `{}`, at the top (nothing to list) as inside.
     static func json(_ value: some Encodable) throws -> String {
         let encoder = CardWalletJSON.encoder()
         encoder.outputFormatting.insert(.prettyPrinted)
         let text = String(decoding: try encoder.encode(value), as: UTF8.self)
-        return escapeInvisibles(inJSON: text) + "\n"
+        return escapeInvisibles(inJSON: closingEmptyContainers(inJSON: text)) + "\n"
+    }
+
+    /// Pretty-printed JSON with each empty array or object on one line: Foundation writes an
+    /// empty array as `[`, an empty line and the indented `]`. JSON strings escape their line
+    /// breaks, so an empty line occurs nowhere else: dropping each one and the indentation
+    /// after it leaves `[]` and `{}`.
+    static func closingEmptyContainers(inJSON text: String) -> String {
+        let pieces = text.components(separatedBy: "\n\n")
+        guard pieces.count > 1 else { return text }
+        return pieces[0] + pieces.dropFirst().map { $0.drop { $0 == " " } }.joined()
     }
 
     /// JSON text with the scalars a terminal would act on written as `\uXXXX`; they can only

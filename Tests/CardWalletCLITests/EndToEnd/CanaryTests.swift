@@ -39,6 +39,7 @@ extension EndToEndTests {
             }
             for arguments in [
                 ["list", "--json"], ["list", "--query", "can"], ["show", id], ["show", id, "--json"], ["status"],
+                ["status", "--json"], ["edit", id, "--image", image], ["edit", id, "--remove-image"],
                 ["edit", id, "--title", "Bird"], ["edit", id, "--title", "Stale", "--if-version", "1"],
                 ["reorder", id], ["rm", id], ["edit", "../x", "--title", "x"],
             ] {

@@ -211,7 +211,7 @@ let expectedSnapshots: [String: String] = [
      The card changed on the server while you edited it (E07).
                   Yours                             Server, version 9
      Name         Kim Min-ji                        = same
-    *Title        Boss                              ≠ 디자이너
+    *Title        Boss                              ← yours; server unchanged: 디 …
      Company      Their Co                          = taken: you had not changed it
      Department   R&D                               = same
      Email        person1@example.com               = same

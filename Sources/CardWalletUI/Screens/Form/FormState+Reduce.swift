@@ -74,8 +74,14 @@ extension FormState {
             serverProblems = [:]
             showsAllProblems = false
             return [.message(.info, "Took the server's version (\(conflict.version)); your changes are gone")]
+        case .text(.lineUp, _):
+            // Past the first line: the field above.
+            if !fields[focus].input.moveLine(by: -1) { focus = (focus - 1 + fields.count) % fields.count }
+        case .text(.lineDown, _):
+            if !fields[focus].input.moveLine(by: 1) { focus = (focus + 1) % fields.count }
         case .text(let command, let typed):
             guard !isSaving else { return [.message(.info, Self.savingNotice)] }
+            if command == .newLine, !fields[focus].kind.isMultiline { return save() }
             if command == .insert, typed?.isControl ?? true { return [] }
             if fields[focus].input.apply(command, typed: typed) {
                 fields[focus].isTouched = true
@@ -131,7 +137,10 @@ extension FormState {
         case (.save, .failure(let failure)):
             isSaving = false
             if failure.kind == .notFound, case .edit = mode {
-                return [.message(.error, "This card was deleted on the server (E05); your text is still here")]
+                // Gone on the server: the text is not lost, it can become a new card.
+                mode = .add
+                conflict = nil
+                return [.message(.warning, "This card was deleted on the server (E05): your text is still here; Enter saves it as a new card")]
             }
             return saveFailed(failure)
         case (.fetchServerVersion(let id), .success(.card(let card))):
@@ -161,6 +170,10 @@ extension FormState {
             }
             merge(serverVersion: current)
             return [.message(.warning, conflictMessage(current))]
+        case .localImage(let problem):
+            serverProblems["image"] = problem
+            focusImage()
+            return [.message(.error, "The image file cannot be used: \(problem). Nothing was sent.")]
         case .tooLarge:
             serverProblems["image"] = "is too large for the server (E08)"
             focusImage()

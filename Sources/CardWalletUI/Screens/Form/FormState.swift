@@ -38,8 +38,9 @@ public struct FormState: Equatable, Sendable {
         /// The expected format.
         public var hint: String {
             switch self {
+            case .card(let field) where isMultiline: field.hint + "; Enter starts a new line, Ctrl-S saves"
             case .card(let field): field.hint
-            case .imagePath: "path of a PNG or JPEG, up to 2 MiB (optional)"
+            case .imagePath: "a PNG or JPEG file, up to 2 MiB (optional)"
             }
         }
     }
@@ -141,6 +142,34 @@ public struct FormState: Equatable, Sendable {
         mine[cardField] = fields[index].input.text
         let theirs = conflict.fields[cardField]
         return mine[cardField] == theirs ? nil : theirs
+    }
+
+    /// How field `index` stands after a conflict (E07), when there is one.
+    public enum ConflictMark: Equatable, Sendable {
+        /// Both sides hold the same text.
+        case same
+        /// The server changed it and you had not: the form took the server's value.
+        case takenFromServer
+        /// Only you changed it: the server still has what the form opened with.
+        case changedByYou
+        /// Both changed it, differently: a real conflict.
+        case changedByBoth
+    }
+
+    /// How field `index` stands after a conflict; `nil` without one or for the image field.
+    public func conflictMark(at index: Int) -> ConflictMark? {
+        guard let theirs = serverText(at: index) else { return nil }
+        let field = fields[index]
+        if takenFromServer.contains(index), field.input.text == theirs { return .takenFromServer }
+        if serverValue(at: index) == nil { return .same }
+        var original = CardFields(name: "")
+        var server = CardFields(name: "")
+        if case .card(let cardField) = field.kind {
+            original[cardField] = field.original
+            server[cardField] = theirs
+            if original[cardField] == server[cardField] { return .changedByYou }
+        }
+        return .changedByBoth
     }
 
     /// The server's value of field `index` after a conflict, equal to the form's or not; `nil`

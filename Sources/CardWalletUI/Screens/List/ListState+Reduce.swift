@@ -9,7 +9,11 @@ extension ListState {
         var effects: [ListEffect] = []
         switch action {
         case .command(let command):
-            effects = apply(command, viewport: viewport)
+            // A key's answer is about the list as it is on screen: stale once it is not.
+            effects = apply(command, viewport: viewport).map { effect in
+                if case .message(let kind, let text, nil) = effect { return .message(kind, text, about: .listScreen) }
+                return effect
+            }
         case .filter(let command, let typed):
             effects = apply(command, typed: typed, viewport: viewport)
         case .finished(let call, let outcome):

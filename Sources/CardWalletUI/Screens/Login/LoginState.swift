@@ -127,6 +127,11 @@ extension LoginState {
                 password = TextFieldState()
                 focus = editable.contains(.password) ? .password : focus
                 error = InlineError(.password, "Wrong email or password (E02). Try again.")
+            case .wrongAddress:
+                focus = editable.contains(.server) ? .server : focus
+                error = InlineError(
+                    editable.contains(.server) ? .server : nil,
+                    "No card API at this address (404): its base URL usually ends in /v1, e.g. http://127.0.0.1:8080/v1")
             case .cannotConnect(let url):
                 focus = editable.contains(.server) ? .server : focus
                 error = InlineError(editable.contains(.server) ? .server : nil, "Cannot connect to \(url): \(failure.message)")
@@ -160,8 +165,14 @@ extension LoginState {
         let email = trimmed(self.email.text)
         if !CardFormat.isWebURL(server) {
             focus = .server
-            error = InlineError(editable.contains(.server) ? .server : nil,
-                                "Enter the server's address, e.g. http://127.0.0.1:8080/v1")
+            let lower = server.lowercased()
+            let message =
+                server.isEmpty
+                ? "Enter the server's address, e.g. http://127.0.0.1:8080/v1"
+                : lower.hasPrefix("http://") || lower.hasPrefix("https://") || server.contains(where: \.isWhitespace)
+                    ? "That is not a web address: write it as http://HOST:PORT/v1"
+                    : "The address must start with http:// or https://, e.g. http://\(server)"
+            error = InlineError(editable.contains(.server) ? .server : nil, message)
             return []
         }
         if !CardFormat.isEmail(email) {

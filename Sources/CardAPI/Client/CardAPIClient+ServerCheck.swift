@@ -1,0 +1,31 @@
+import Networking
+
+extension CardAPIClient {
+    /// Whether the server can be reached at the configured address and answers there as the
+    /// card API does — the two things a login finds out first — for a caller that has no
+    /// session to send. A scripting command runs it when no session is stored, so a server
+    /// that is down, or an address without `/v1`, is reported as such (as `login` would report
+    /// it) instead of as "Not logged in".
+    ///
+    /// Sends one `GET /cards?limit=1` without a token, through the client's plugins (so a log
+    /// shows it) but not the session: any card API refuses it with 401 E03 and changes nothing.
+    ///
+    /// - Returns: the network failure (cannot connect, timed out, connection broken) or the
+    ///   unknown endpoint (404 E01: the address is not the API's base URL); `nil` when the
+    ///   server answered anything else.
+    public func serverProblem() async -> CardAPIError? {
+        let probe = Provider<CardService>(
+            transport: cards.transport, plugins: cards.plugins.filter { !($0 is SessionInterceptor) },
+            stubBehavior: cards.stubBehavior, stubResponse: cards.stubResponse, clock: cards.clock, maximumRetries: 0)
+        let target = CardService(
+            server: configuration.server, endpoint: .list(offset: nil, limit: 1, query: nil),
+            timeout: configuration.requestTimeout)
+        do {
+            _ = try await probe.request(target)
+            return nil
+        } catch {
+            let problem = judge.error(from: error)
+            return problem.isNetworkFailure || problem.isUnknownEndpoint ? problem : nil
+        }
+    }
+}
