@@ -74,15 +74,22 @@ public struct CardAPIClient: Sendable {
     // MARK: Session
 
     /// Logs in; see ``CardSession/login(email:password:)``.
+    ///
+    /// - Throws: ``CardAPIError/insecureServer(_:)`` before sending anything when the server is
+    ///   plain `http://` to another computer and the configuration does not allow it.
     @discardableResult
     public func login(email: String, password: String) async throws(CardAPIError) -> User {
-        try await session.login(email: email, password: password)
+        try configuration.checkTransportSecurity()
+        return try await session.login(email: email, password: password)
     }
 
     /// Logs out; see ``CardSession/logout()``.
+    ///
+    /// - Throws: ``CardAPIError/insecureServer(_:)``, as ``login(email:password:)`` does.
     @discardableResult
     public func logout() async throws(CardAPIError) -> LogoutResult {
-        try await session.logout()
+        try configuration.checkTransportSecurity()
+        return try await session.logout()
     }
 
     /// Who is logged in where; see ``CardSession/status()``.
@@ -94,6 +101,8 @@ public struct CardAPIClient: Sendable {
 
     /// Sends a card request and returns the response, every failure as a ``CardAPIError``.
     func send(_ endpoint: CardService.Endpoint) async throws(CardAPIError) -> Response {
+        // Tokens go with every card request: never in the clear to another computer unless allowed.
+        try configuration.checkTransportSecurity()
         let target = CardService(
             server: configuration.server, endpoint: endpoint, timeout: configuration.requestTimeout)
         do {

@@ -168,13 +168,36 @@ public struct Redaction: Sendable, Hashable {
             if start > 0 && bytes.count - start >= Scrubber.minimumSecretLength { parts.append(start..<bytes.count) }
             return parts
         }
-        guard let found, let parts = found else { return collectCharacters(value, into: &secrets) }
+        guard let found, let parts = found else {
+            collectCharacters(value, into: &secrets)
+            SecretForms.append(of: value, to: &secrets)
+            return
+        }
         secrets.append(value)
         for part in parts {
             let start = utf8.index(utf8.startIndex, offsetBy: part.lowerBound)
             let end = utf8.index(utf8.startIndex, offsetBy: part.upperBound)
-            secrets.append(String(value[start..<end]))
+            let part = String(value[start..<end])
+            secrets.append(part)
+            SecretForms.append(of: part, to: &secrets)
         }
+        SecretForms.append(of: value, to: &secrets)
+    }
+
+    /// `text` with every secret in `secrets` replaced by ``placeholder`` wherever it appears in
+    /// any form: as it is, its parts (`Bearer xyz` → `xyz`), escaped for a terminal, for Swift
+    /// or JSON, percent-encoded, and each long run of its plain characters (so a token with a
+    /// line break is hidden however a message quotes it). Values shorter than 4 characters are
+    /// left alone (they would mangle the text).
+    ///
+    /// - Parameters:
+    ///   - text: free text, such as a server's message or an error description.
+    ///   - secrets: the values to hide (tokens, passwords).
+    public static func scrub(_ text: String, hiding secrets: [String]) -> String {
+        guard !secrets.isEmpty, !text.isEmpty else { return text }
+        var all: [String] = []
+        for secret in secrets { collect(secret, into: &all) }
+        return Scrubber.scrub(text, secrets: all)
     }
 
     /// ``collect(_:into:)`` for text that is not plain ASCII: counts and splits characters.

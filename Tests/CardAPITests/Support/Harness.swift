@@ -42,7 +42,9 @@ struct Harness {
         plugins: [any Plugin] = [], policy: SessionPolicy = SessionPolicy(), account: String? = nil,
         logger: Logger? = nil
     ) -> CardAPIClient {
-        let configuration = CardAPIConfiguration(server: Self.server, account: account, session: policy)
+        // A stub transport: nothing crosses a network, so the plain-http rule does not apply.
+        let configuration = CardAPIConfiguration(
+            server: Self.server, account: account, session: policy, allowsInsecureHTTP: true)
         if let logger {
             return CardAPIClient(
                 configuration: configuration, tokenStore: store, transport: stub, plugins: plugins,
