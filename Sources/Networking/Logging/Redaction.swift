@@ -146,8 +146,17 @@ public struct Redaction: Sendable, Hashable {
         }.joined(separator: "&")
     }
 
-    /// Remembers a secret value and, for `Bearer xyz`-style values, its parts, for scrubbing free text.
+    /// Remembers a secret value and, for `Bearer xyz`-style values, its parts, each with the
+    /// other forms a message may quote it in (``SecretForms``), for scrubbing free text.
     static func collect(_ value: String, into secrets: inout [String]) {
+        let first = secrets.count
+        collectPlain(value, into: &secrets)
+        for plain in secrets[first...] { SecretForms.append(of: plain, to: &secrets) }
+    }
+
+    /// The value and its parts as they are (no other forms): bytes for the usual ASCII token,
+    /// characters otherwise (``collectCharacters(_:into:)`` is the reference it must match).
+    static func collectPlain(_ value: String, into secrets: inout [String]) {
         let utf8 = value.utf8
         // A string has at most as many characters as UTF-8 bytes.
         guard utf8.count >= Scrubber.minimumSecretLength else { return }
@@ -170,18 +179,14 @@ public struct Redaction: Sendable, Hashable {
         }
         guard let found, let parts = found else {
             collectCharacters(value, into: &secrets)
-            SecretForms.append(of: value, to: &secrets)
             return
         }
         secrets.append(value)
         for part in parts {
             let start = utf8.index(utf8.startIndex, offsetBy: part.lowerBound)
             let end = utf8.index(utf8.startIndex, offsetBy: part.upperBound)
-            let part = String(value[start..<end])
-            secrets.append(part)
-            SecretForms.append(of: part, to: &secrets)
+            secrets.append(String(value[start..<end]))
         }
-        SecretForms.append(of: value, to: &secrets)
     }
 
     /// `text` with every secret in `secrets` replaced by ``placeholder`` wherever it appears in
