@@ -14,6 +14,10 @@ public struct CardAPIConfiguration: Sendable, Equatable {
     public var maximumImageBytes: Int
     /// The most time a card request may take, or `nil` for the transport's default.
     public var requestTimeout: Duration?
+    /// How many card requests are adapted (given their token) and sent at once, or `nil` for
+    /// the transport's connections per host (8 for `LiveTransport`); the others wait their turn.
+    /// See `Admission` in `docs/Networking.md`.
+    public var requestsPerHost: Int?
 
     /// A configuration.
     ///
@@ -23,15 +27,19 @@ public struct CardAPIConfiguration: Sendable, Equatable {
     ///   - session: the session's token rules.
     ///   - maximumImageBytes: the largest image accepted for upload.
     ///   - requestTimeout: the most time a card request may take; `nil` for the transport's default.
+    ///   - requestsPerHost: how many card requests go out at once; `nil` for the transport's
+    ///     connections per host.
     public init(
         server: URL, account: String? = nil, session: SessionPolicy = SessionPolicy(),
-        maximumImageBytes: Int = CardLimits.imageMaxBytes, requestTimeout: Duration? = nil
+        maximumImageBytes: Int = CardLimits.imageMaxBytes, requestTimeout: Duration? = nil,
+        requestsPerHost: Int? = nil
     ) {
         self.server = URL(string: TokenItem.normalizedServer(server.absoluteString)) ?? server
         self.account = account
         self.session = session
         self.maximumImageBytes = maximumImageBytes
         self.requestTimeout = requestTimeout
+        self.requestsPerHost = requestsPerHost
     }
 
     /// The server as the token store keys it: the base URL without trailing slashes.

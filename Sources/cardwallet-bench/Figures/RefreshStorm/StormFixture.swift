@@ -15,8 +15,9 @@ final class StormFixture: Sendable {
         /// The token has expired and the client knows (its clock is past the expiry the grant
         /// gave): the first call refreshes before sending, the others wait for it.
         case expiredKnown
-        /// The server expired the token early and the client does not know: every call is sent,
-        /// answered 401 E04, and retried once after the one refresh.
+        /// The server expired the token early and the client does not know: the calls admitted
+        /// first (at most K) are answered 401 E04 and retried once after the one refresh; the
+        /// others wait for the refresh and go out with the new token.
         case expiredOnServer
 
         var label: String {
@@ -42,6 +43,8 @@ final class StormFixture: Sendable {
     let app: AppClient
     let email: String
     let ids: [String]
+    /// How many card requests the client admits at once (K).
+    var admissionLimit: Int { transport.connectionsPerHost ?? .max }
     private let transport: LiveTransport
     private let folder: TemporaryFolder
 
