@@ -83,29 +83,38 @@ import Testing
     }
 
     @Test(arguments: [1, 8])
-    func fiftyCallsAfterAServerSideExpiryMakeOneRefreshAndAtMostKRejections(k: Int) async throws {
+    func fiftyCallsAfterAServerSideExpiryMakeOneRefreshAndExactlyKRejections(k: Int) async throws {
         let server = TokenServer()
         await server.expire()
+        // Every request waits at the door until the test opens it, so the K admitted ones are
+        // all on the wire with the old token before the first 401 comes back.
+        let door = HoldingServer { await server.handle($0) }
         let keeper = TokenKeeper { await server.refresh() }
         let admission = Admission(limit: k)
-        let stub = StubTransport(connectionsPerHost: k) { await server.handle($0) }
+        let stub = StubTransport(connectionsPerHost: k) { await door.handle($0) }
         let provider = Provider<PathTarget>(
             transport: stub, interceptors: [RefreshingAuth(keeper: keeper, admission: admission, holdsGate: true)],
             admission: admission)
+        let probe = PathTarget("/").baseURL
 
-        let succeeded = try await withThrowingTaskGroup(of: Int.self) { group in
-            for index in 0..<50 { group.addTask { try await provider.request(PathTarget("/\(index)")).statusCode } }
-            return try await group.reduce(0) { $1 == 200 ? $0 + 1 : $0 }
+        let storm = Task {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<50 { group.addTask { try await provider.request(PathTarget("/\(index)")).statusCode } }
+                return try await group.reduce(0) { $1 == 200 ? $0 + 1 : $0 }
+            }
         }
+        try await waitUntil("K requests at the server, the others in line") {
+            door.parkedCount == k && admission.status(for: probe).waiting == 50 - k
+        }
+        #expect(stub.requests.count == k)  // the others have not even taken a token
+        door.openAll()
 
-        #expect(succeeded == 50)
+        #expect(try await storm.value == 50)
         #expect(await server.refreshes == 1)
-        // Only requests admitted before the first 401 came back can carry the old token: at most
-        // K (fewer if one of them was adapted after the refresh had already landed).
-        let rejected = await server.rejected
-        #expect((1...k).contains(rejected))
+        #expect(await server.rejected == k)  // the K admitted first; nobody after them
         #expect(await server.served == 50)
-        #expect(stub.requests.count == 50 + rejected)
+        #expect(stub.requests.count == 50 + k)
+        #expect(admission.status(for: probe) == .init(running: 0, waiting: 0, holds: 0))
     }
 
     @Test func requestsNotYetAdmittedWaitForTheRefreshEvenWhenASlotIsFree() async throws {

@@ -11,13 +11,16 @@ import TokenStore
 /// once), and the session holds the gate while a 401's refresh runs: a storm after a server-side
 /// expiry sends at most K stale tokens, not N.
 @Suite struct AdmissionStormTests {
-    /// Runs `count` `card(id:)` calls at once; returns how many succeeded and the errors of the others.
-    private func storm(_ client: CardAPIClient, _ count: Int) async -> (succeeded: Int, errors: [CardAPIError]) {
+    /// Runs `count` `card(id:)` calls at once (each its own id, or all `id`); returns how many
+    /// succeeded and the errors of the others.
+    private func storm(_ client: CardAPIClient, _ count: Int, id: String? = nil) async
+        -> (succeeded: Int, errors: [CardAPIError])
+    {
         await withTaskGroup(of: Result<Card, CardAPIError>.self) { group in
             for index in 0..<count {
                 group.addTask {
                     do throws(CardAPIError) {
-                        return .success(try await client.card(id: "card_\(index)"))
+                        return .success(try await client.card(id: id ?? "card_\(index)"))
                     } catch {
                         return .failure(error)
                     }
@@ -35,22 +38,31 @@ import TokenStore
         }
     }
 
-    @Test func fiftyCallsAfterAServerSideExpirySendAtMostEightStaleTokens() async throws {
+    @Test func fiftyCallsAfterAServerSideExpirySendExactlyEightStaleTokens() async throws {
         try await Harness.with(connectionsPerHost: 8) { harness in
             let old = try await harness.seedTokens()  // fresh by our clock; the server disagrees
             await harness.fake.expireAccessTokens()
             await harness.fake.set(storeToCheck: harness.store)
+            // Card requests wait at the server until the test opens the door, so the 8 admitted
+            // are all on the wire with the old token before the first 401 comes back.
+            let door = Gate()
+            await harness.fake.set(gate: door, forPath: "/v1/card/storm")
             let client = harness.client()
             #expect(client.cards.admission.limit == 8)
 
-            let (succeeded, errors) = await storm(client, 50)
+            let running = Task { await storm(client, 50, id: "storm") }
+            try await waitUntil("8 requests at the server, 42 in line") {
+                door.waiterCount == 8 && client.cards.admission.status(for: Harness.server).waiting == 42
+            }
+            #expect(harness.cardRequests.count == 8)  // the 42 have not taken a token yet
+            door.open()
+            let (succeeded, errors) = await running.value
 
             #expect(succeeded == 50 && errors.isEmpty)
             #expect(await harness.fake.refreshCalls == 1)
             #expect(await client.session.flightsStarted == 1)
-            let stale = harness.cardRequests.filter { bearer($0) == old.accessToken }.count
-            #expect((1...8).contains(stale))
-            #expect(harness.cardRequests.count == 50 + stale)
+            #expect(harness.cardRequests.filter { bearer($0) == old.accessToken }.count == 8)
+            #expect(harness.cardRequests.count == 58)
             #expect(await harness.fake.savedBeforeUseViolations == 0)
             #expect(client.interceptor.markedRequestCount == 0)
             #expect(client.cards.admission.status(for: Harness.server) == .init(running: 0, waiting: 0, holds: 0))
