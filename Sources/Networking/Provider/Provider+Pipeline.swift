@@ -30,7 +30,8 @@ extension Provider {
     ///
     /// The request holds its admission slot from before the first `adapt` until its last attempt
     /// is done — through the retry decision, so a request that got a 401 keeps its slot while
-    /// its interceptor refreshes the token — except while it waits out a retry delay.
+    /// its interceptor refreshes the token — except while it waits out a retry delay. A success
+    /// gives the slot back as soon as the transport returns it, before the plugins see it.
     private func attempts(
         of prepared: Request, target: Target, erased: any TargetType
     ) async -> Result<Response, NetworkError> {
@@ -57,6 +58,11 @@ extension Provider {
             }
             for plugin in plugins { plugin.willSend(sent, target: erased) }
             result = await send(sent, through: transport, validation: target.validation)
+            if case .success = result, let held = slot {
+                // A success is never retried: the next request in line may go now.
+                admission.leave(held)
+                slot = nil
+            }
             for plugin in plugins { plugin.didReceive(result, for: sent, target: erased) }
 
             guard case .failure(let error) = result, !error.isCancelled, attempt <= maximumRetries else { break }
