@@ -36,9 +36,11 @@ struct RefreshStormFigure: Figure {
             context.progress("refresh-storm: N = \(Formatting.grouped(size))")
             let refreshes = SampleLog(variants: starts.count)
             let rejected = SampleLog(variants: starts.count)
+            let saves = SampleLog(variants: 1)
             let wall = try await sampler.roundRobin(
                 measuring: starts.enumerated().map { index, start in
                     {
+                        if start == .expiredOnServer { saves.append(try await fixture.probeSave(), to: 0) }
                         try await fixture.prepare(start)
                         let (seconds, counts) = try await fixture.storm(size)
                         let expected = start == .fresh ? 0 : 1
@@ -82,11 +84,16 @@ struct RefreshStormFigure: Figure {
                         summary: Summary(rejected.values[index]), quantity: .count,
                         targets: targeted ? [.everySample(.atMost(Double(limit)), "≤ K = \(limit)")] : []))
             }
+            table.rows.append(
+                ResultRow(
+                    label: "  token file save (lock, write, 2 fsyncs), beside each storm", size: sizeLabel,
+                    summary: Summary(Array(saves.values[0].dropFirst(sampler.warmup))), quantity: .time))
         }
         table.notes = [
             "\(sampler.rounds) rounds after \(sampler.warmup) warm-up; each round runs the three starts in turn (order alternating), each a storm of N card(id:) calls started at once on one CardAPIClient built as the TUI builds it (own LiveTransport, 8 connections per host, LoggerPlugin + log pane). Every call must return its card: a failure stops the figure.",
             "The card provider admits K = \(fixture.admissionLimit) requests at once (the transport's connections per host); the others wait and take their token when admitted, and the session holds the gate while a 401's refresh runs.",
             "Server and client share a manual wall clock. \"Client knows\": the clock moves past the token's expiry (1 h access tokens). \"Server only\": the server's admin control expires the token and the client still holds it as fresh. The server's refresh rate limit is off.",
+            "The token file save is timed on its own just before each \"server only\" storm, in a second token file in the same folder: the refresh saves the new pair this way (durably, before any request uses it), so it is the part of a refresh that depends on the disk and on other processes' I/O.",
             "Refresh and 401 counts are the server's own (RequestStatistics), every storm including warm-up; the targets are exactly one refresh and at most K answers of 401 per storm.",
         ]
         return table

@@ -159,6 +159,24 @@ final class StormFixture: Sendable {
         return (seconds, counts)
     }
 
+    /// Seconds one save of the logged-in pair takes in a second token file beside the client's
+    /// (the lock, a write, two fsyncs): what the refresh's "saved before used" costs on this disk
+    /// right now. Not part of any storm.
+    ///
+    /// - Throws: ``BenchError`` when the pair cannot be read or saved.
+    func probeSave() async throws -> Double {
+        guard let item = try? app.client.tokenStore.items().first else { throw BenchError("the client stored no token") }
+        let probe = TokenStore(path: folder.path + "/probe/tokens.json")
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            try await probe.save(item)
+        } catch {
+            throw BenchError("saving to a probe token file failed: \(error)")
+        }
+        return seconds(from: start, to: clock.now)
+    }
+
     /// Stops everything; returns the log pane's line count.
     func stop() async -> Int {
         let lines = await app.close()
