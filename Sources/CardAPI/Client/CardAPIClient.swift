@@ -59,13 +59,17 @@ public struct CardAPIClient: Sendable {
             server: configuration.server, account: configuration.account, tokenStore: tokenStore,
             policy: configuration.session, wallClock: wallClock, auth: auth, judge: judge, logger: logger)
         self.session = session
+        // Card requests take their token only when admitted (at most the transport's connections
+        // per host at once); the interceptor holds this gate while a 401's refresh runs. The auth
+        // provider has an admission of its own, so the refresh never waits behind that gate.
+        let admission = Admission(limit: configuration.requestsPerHost ?? transport.connectionsPerHost)
         let interceptor = SessionInterceptor(
-            session: session, maximumRetryAfter: configuration.session.maximumRetryAfter)
+            session: session, maximumRetryAfter: configuration.session.maximumRetryAfter, admission: admission)
         self.interceptor = interceptor
         // At most one retry after a refresh and one after a Retry-After wait.
         self.cards = Provider<CardService>(
             transport: transport, plugins: plugins + [interceptor], interceptors: [interceptor], clock: clock,
-            maximumRetries: 2)
+            maximumRetries: 2, admission: admission)
     }
 
     /// The token store in use.

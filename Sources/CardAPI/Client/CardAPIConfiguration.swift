@@ -18,6 +18,10 @@ public struct CardAPIConfiguration: Sendable, Equatable {
     /// computer (see ``ServerAddress``). Default `false`: such a client refuses every call with
     /// ``CardAPIError/insecureServer(_:)`` before sending anything.
     public var allowsInsecureHTTP: Bool
+    /// How many card requests are adapted (given their token) and sent at once, or `nil` for
+    /// the transport's connections per host (8 for `LiveTransport`); the others wait their turn.
+    /// See `Admission` in `docs/Networking.md`.
+    public var requestsPerHost: Int?
 
     /// A configuration.
     ///
@@ -28,10 +32,12 @@ public struct CardAPIConfiguration: Sendable, Equatable {
     ///   - maximumImageBytes: the largest image accepted for upload.
     ///   - requestTimeout: the most time a card request may take; `nil` for the transport's default.
     ///   - allowsInsecureHTTP: whether a plain `http://` server other than this computer is used.
+    ///   - requestsPerHost: how many card requests go out at once; `nil` for the transport's
+    ///     connections per host.
     public init(
         server: URL, account: String? = nil, session: SessionPolicy = SessionPolicy(),
         maximumImageBytes: Int = CardLimits.imageMaxBytes, requestTimeout: Duration? = nil,
-        allowsInsecureHTTP: Bool = false
+        allowsInsecureHTTP: Bool = false, requestsPerHost: Int? = nil
     ) {
         self.server = URL(string: TokenItem.normalizedServer(server.absoluteString)) ?? server
         self.account = account
@@ -39,6 +45,7 @@ public struct CardAPIConfiguration: Sendable, Equatable {
         self.maximumImageBytes = maximumImageBytes
         self.requestTimeout = requestTimeout
         self.allowsInsecureHTTP = allowsInsecureHTTP
+        self.requestsPerHost = requestsPerHost
     }
 
     /// The server as the token store keys it: the base URL without trailing slashes.

@@ -42,6 +42,11 @@ public final class LiveTransport: Transport {
 
     /// The configuration this transport was made with.
     public let configuration: Configuration
+    /// The connections kept per host: ``Configuration/maximumConnectionsPerHost`` (for a client
+    /// you own, give the configuration your client's pool size). A ``Provider`` admits that many
+    /// requests per host at once by default. (An HTTP/2 server multiplexes more on one connection; give such a
+    /// provider a larger ``Admission`` of its own.)
+    public let connectionsPerHost: Int?
     let client: HTTPClient
     private let ownsClient: Bool
     private let isShutDown = Atomic(false)
@@ -60,15 +65,18 @@ public final class LiveTransport: Transport {
         settings.decompression = .disabled
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
         self.configuration = configuration
+        self.connectionsPerHost = configuration.maximumConnectionsPerHost
         self.ownsClient = true
     }
 
     /// A transport over a client you own; ``shutdown()`` leaves that client running.
     /// Only ``Configuration/requestTimeout``, ``Configuration/maximumResponseBodySize`` and
-    /// ``Configuration/uploadChunkSize`` apply; the rest is the client's own configuration.
+    /// ``Configuration/uploadChunkSize`` apply, and ``Configuration/maximumConnectionsPerHost`` as
+    /// what ``connectionsPerHost`` reports; the rest is the client's own configuration.
     public init(client: HTTPClient, configuration: Configuration = Configuration()) {
         self.client = client
         self.configuration = configuration
+        self.connectionsPerHost = configuration.maximumConnectionsPerHost
         self.ownsClient = false
     }
 
