@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// Lets at most ``limit`` requests of one host be adapted and sent at once; the others wait,

@@ -1,3 +1,4 @@
+import TokenStore
 import CardAPI
 import CardMockServer
 import CardModels
