@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TokenStore
@@ -31,7 +32,8 @@ struct LifetimeTests {
 
     @Test("A file without the field (the old format) reads with no lifetime, and keeps working")
     func oldFormat() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try writeRaw(Data(Self.oldFormatFile.utf8), to: store.path)
 
@@ -58,7 +60,8 @@ struct LifetimeTests {
 
     @Test("The lifetime is measured to the stored (whole-second) expiry, kept to milliseconds, and reads back exactly")
     func roundTrip() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         // Received at …:28.2664; the server said …:30.9, stored as …:30.
         let item = TokenItem(
@@ -88,7 +91,8 @@ struct LifetimeTests {
 
     @Test("A token that arrived already expired by this computer's clock keeps a negative lifetime")
     func arrivedExpired() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         let item = TokenItem(
             server: Samples.server, account: "ann@example.com", accessToken: "a", accessTokenExpiresAt: Self.expiry,

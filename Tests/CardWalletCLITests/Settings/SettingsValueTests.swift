@@ -2,11 +2,12 @@ import CardWalletLive
 import Foundation
 import Testing
 
+import TestSupport
 @testable import cardwallet
 
 /// Bad values stop with a message naming the key and its origin; the defaults equal the file.
 @Suite struct SettingsValueTests {
-    func load(_ folder: TestFolder, _ env: [String: String]) async throws -> ResolvedClientSettings {
+    func load(_ folder: TemporaryFolder, _ env: [String: String]) async throws -> ResolvedClientSettings {
         try await ClientSettingsLoader.load(
             overrides: ClientSettingsOverrides(),
             environment: ["HOME": folder.path("home"), "XDG_CONFIG_HOME": folder.path("config")].merging(env) { $1 })
@@ -21,11 +22,14 @@ import Testing
         ("CARDWALLET_LOG_FILE", "maybe", .logFile, "must be true or false"),
         ("CARDWALLET_LOG_LEVEL", "loud", .logLevel, "must be one of trace, debug"),
         ("CARDWALLET_SERVER", "   ", .server, "is empty"),
+        // The refresh must end before other processes give up on the token file's lock (30 s).
+        ("CARDWALLET_TIMEOUTS_AUTH", "30s", .authTimeout, "must be from 1s to 25s, not 30s"),
+        ("CARDWALLET_ALLOW_INSECURE_HTTP", "perhaps", .allowInsecureHTTP, "must be true or false"),
     ])
     func aBadEnvironmentValueNamesTheVariable(
         variable: String, value: String, key: ClientSettingKey, problem: String
     ) async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("cli")
         defer { folder.remove() }
         do {
             _ = try await load(folder, [variable: value])
@@ -44,7 +48,7 @@ import Testing
     }
 
     @Test func aWrongTypeInTheFileNamesTheFileAndKey() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("cli")
         defer { folder.remove() }
         let file = try folder.write(#"{"timeouts": {"connect": 10}}"#, to: "config/cardwallet/config.json")
         await #expect(
@@ -60,10 +64,34 @@ import Testing
     }
 
     @Test func aBadValueInALowerLayerIsNotReadWhenAHigherLayerSetsTheKey() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("cli")
         defer { folder.remove() }
         try folder.write(#"{"ui": {"pageSize": "many"}}"#, to: "config/cardwallet/config.json")
         #expect(try await load(folder, ["CARDWALLET_UI_PAGE_SIZE": "20"]).settings.pageSize == 20)
+    }
+
+    /// `--allow-insecure-http` and its variable and key reach the settings; plain http to
+    /// another computer is then allowed with a warning naming where the permission came from.
+    @Test func allowingInsecureHTTPWarnsAndSaysWhereItCameFrom() async throws {
+        let folder = try TemporaryFolder("cli")
+        defer { folder.remove() }
+        let remote = ["CARDWALLET_SERVER": "http://192.0.2.7/v1"]
+        #expect(try await load(folder, remote).settings.allowInsecureHTTP == false)
+        #expect(try await load(folder, remote).warnings.isEmpty)
+        let allowed = try await load(folder, remote.merging(["CARDWALLET_ALLOW_INSECURE_HTTP": "true"]) { $1 })
+        #expect(allowed.settings.allowInsecureHTTP)
+        #expect(allowed.warnings.count == 1)
+        #expect(allowed.warnings.first?.contains("unencrypted") == true)
+        #expect(allowed.warnings.first?.contains("CARDWALLET_ALLOW_INSECURE_HTTP") == true)
+        let flag = try await ClientSettingsLoader.load(
+            overrides: ClientSettingsOverrides(allowInsecureHTTP: true),
+            environment: ["HOME": folder.path("home"), "CARDWALLET_SERVER": "http://192.0.2.7/v1"])
+        #expect(flag.origin(of: .allowInsecureHTTP) == .flag("--allow-insecure-http"))
+        #expect(flag.warnings.first?.contains("--allow-insecure-http") == true)
+        // Loopback and https need no permission and get no warning.
+        let local = try await load(
+            folder, ["CARDWALLET_SERVER": "http://localhost:1/v1", "CARDWALLET_ALLOW_INSECURE_HTTP": "true"])
+        #expect(local.warnings.isEmpty)
     }
 
     @Test func environmentVariableNamesFollowSwiftConfiguration() {
@@ -81,7 +109,7 @@ import Testing
         #expect(ConfigFileReader.unknownKeys(in: object).isEmpty)
         #expect(Set(Self.leafKeys(object)) == Set(ClientSettingKey.allCases.map(\.key)))
 
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("cli")
         defer { folder.remove() }
         let resolved = try await ClientSettingsLoader.load(
             overrides: ClientSettingsOverrides(configFile: url.path), environment: ["HOME": folder.path("home")])
