@@ -79,17 +79,19 @@ import Testing
         let effects = state.press(.char("Q"))
         let (id, call) = try #require(Self.calls(effects).last)
         let card = try #require(state.detail?.card)
-        #expect(call == .qrCode(card, fits: PictureBox(columns: 80, rows: 38)))
+        #expect(call == .qrCode(card, fits: PictureBox(columns: 80, rows: 39)))
         #expect(Renderer.render(state).text.contains("making it…"))
         // A 21×21 symbol (version 1) with a finder pattern in its top-left corner.
         var modules = Array(repeating: false, count: 21 * 21)
         for y in 0..<7 { for x in 0..<7 where x == 0 || y == 0 || x == 6 || y == 6 || (2...4).contains(x) && (2...4).contains(y) { modules[y * 21 + x] = true } }
         state.send(.completed(id, .success(.qrSymbol(QRSymbol(size: 21, modules: modules, note: "to fit, without the bio")))))
         let grid = Renderer.render(state)
-        #expect(grid.text.contains("QR code of “\(card.fields.name)” (vCard 3.0) · to fit, without the bio"))
+        #expect(grid.text.contains("QR code of “\(card.fields.name)” (vCard 3.0) · to fit, without the bio · any key closes"))
+        // No key hints under it: the code may take that row.
+        #expect(!grid.text.contains("Q QR"))
         // 29 modules with the quiet zone: 29 columns, 15 rows, centred.
         let left = (80 - 29) / 2
-        let top = 1 + (38 - 15) / 2
+        let top = 1 + (39 - 15) / 2
         let corner = grid[left, top]
         #expect(corner.character == "█")  // two light modules of the quiet zone
         #expect(corner.style.foreground == .rgb(255, 255, 255) && corner.style.background == .rgb(0, 0, 0))
@@ -104,13 +106,28 @@ import Testing
         #expect(state.detail?.qr == nil && state.modal == nil && Self.calls(closing).isEmpty)
     }
 
+    @Test func qPressedWhileTheCardLoadsShowsTheCodeOnceItIsHere() throws {
+        var state = AppState.loggedIn(cards: 2, width: 80, height: 40)
+        let opening = state.press(.enter)
+        #expect(!Self.calls(state.press(.char("Q"))).contains { if case .qrCode = $1 { true } else { false } })
+        #expect(Renderer.render(state).text.contains("making it…"))
+        let loaded = state.answer(opening) { _ in .success(.card(SampleCards.card(SampleCards.summary(number: 0)))) }
+        #expect(Self.calls(loaded).contains { if case .qrCode = $1 { true } else { false } })
+        // When the card cannot be loaded, the code is not waited for.
+        state.press(.escape, .char("q"), .char("j"))
+        let again = state.press(.enter)
+        state.press(.char("Q"))
+        state.answer(again) { _ in .failure(UIFailure(.server(status: 503), message: "server error 503")) }
+        #expect(state.detail?.qr == nil)
+    }
+
     @Test func aTerminalTooSmallForTheCodeSaysHowLargeItMustBe() throws {
         var (state, _) = Self.onCardWithImage(width: 60, height: 20)
         let (id, _) = try #require(Self.calls(state.press(.char("Q"))).last)
         state.send(.completed(id, .success(.qrSymbol(QRSymbol(size: 57, modules: Array(repeating: true, count: 57 * 57))))))
         let text = Renderer.render(state).text
         #expect(text.contains("The terminal is too small for this QR code."))
-        #expect(text.contains("Make it at least 65 columns by 35 rows (it is 60×20)"))
+        #expect(text.contains("Make it at least 65 columns by 34 rows (it is 60×20)"))
         #expect(!text.contains("█"))
     }
 

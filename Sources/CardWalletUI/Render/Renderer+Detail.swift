@@ -68,13 +68,13 @@ extension Renderer {
     /// (dark modules on light), with its quiet zone; or how large the terminal must be.
     static func drawQR(_ grid: inout Grid, _ state: AppState, _ view: QRView) {
         let area = AppState.qrArea(width: grid.width, height: grid.height)
-        grid.fill(x: 0, y: 0, width: grid.width, height: area.rows + 1)
+        grid.fill(x: 0, y: 0, width: grid.width, height: grid.height)
         let name = state.detail?.card?.fields.name ?? state.detail?.summary.name ?? ""
         switch view {
         case .wanted, .loading:
-            grid.draw(" QR code of “\(name)”: making it…", x: 0, y: 0, style: Theme.label)
+            grid.draw(" QR code of “\(name)”: making it… · any key closes", x: 0, y: 0, style: Theme.label)
         case .failed(let message):
-            grid.draw(" QR code of “\(name)”", x: 0, y: 0, style: Theme.label)
+            grid.draw(" QR code of “\(name)” · any key closes", x: 0, y: 0, style: Theme.label)
             for (offset, line) in TextLayout.wrap(TerminalText.escaped(message), width: max(1, grid.width - 2)).enumerated() {
                 grid.draw(line, x: 1, y: 2 + offset, style: Theme.error)
             }
@@ -82,11 +82,13 @@ extension Renderer {
             let needed = symbol.requiredCells
             var caption = " QR code of “\(name)” (vCard 3.0)"
             if let note = symbol.note { caption += " · \(note)" }
-            grid.draw(caption, x: 0, y: 0, style: Theme.label)
+            let closing = " · any key closes"
+            grid.draw(caption, x: 0, y: 0, width: max(0, grid.width - DisplayWidth.of(closing)), style: Theme.label)
+            grid.draw(closing, x: min(DisplayWidth.of(caption), max(0, grid.width - DisplayWidth.of(closing))), y: 0, style: Theme.muted)
             guard needed.columns <= area.columns, needed.rows <= area.rows else {
                 let lines = [
                     "The terminal is too small for this QR code.",
-                    "Make it at least \(needed.columns) columns by \(needed.rows + 2) rows (it is \(grid.width)×\(grid.height)),",
+                    "Make it at least \(needed.columns) columns by \(needed.rows + 1) rows (it is \(grid.width)×\(grid.height)),",
                     "or make the font smaller. A code cut to fit could not be read.",
                 ]
                 for (offset, line) in lines.enumerated() { grid.draw(line, x: 1, y: 2 + offset, style: offset == 0 ? Theme.warning : Style()) }
@@ -124,8 +126,8 @@ extension Renderer {
 }
 
 extension AppState {
-    /// The cells a QR code may take: every row but the caption and the key hints.
+    /// The cells a QR code may take: every row but the caption.
     static func qrArea(width: Int, height: Int) -> PictureBox {
-        PictureBox(columns: width, rows: max(0, height - 2))
+        PictureBox(columns: width, rows: max(0, height - 1))
     }
 }

@@ -31,7 +31,10 @@ public enum Renderer {
         if case .confirm(let question) = state.modal { drawConfirm(&grid, question, layout) }
         drawStatusBar(&grid, state, layout)
         if state.screen == .detail, let qr = state.detail?.qr, state.modal == nil, state.reauth == nil {
+            // The code takes every row but its caption (which says any key closes it): a
+            // larger code fits, and a hint row would add nothing.
             drawQR(&grid, state, qr)
+            return grid
         }
         drawHints(&grid, state, layout)
         return grid

@@ -93,7 +93,7 @@ enum TerminalApp {
         // The terminal is asked (kitty, DA1 for sixel) now, before curses owns its input.
         let graphics = setup.graphics ?? Self.detectGraphics(environment: ProcessInfo.processInfo.environment)
         let pictures = PictureMaker(graphics: graphics)
-        notes.append(graphics.description + (graphics.reason.isEmpty ? "" : " — \(graphics.reason)"))
+        notes.append(graphics.description)
         let performer = CardAPIPerformer(client: live.client, sessionSink: sink, pictures: pictures) { server in
             live.client(for: server)
         }

@@ -121,11 +121,12 @@ extension DetailState {
             }
             effects = [.open(website), .message(.info, "Opening \(website)…")]
         case .command(.showQR):
-            guard card != nil else {
-                effects = [.message(.info, "Still loading the card…")]
+            guard card != nil || isLoading else {
+                effects = [.message(.info, "The card is not loaded: r loads it again")]
                 break
             }
-            // Asked for by the next settle, which knows the screen's size.
+            // Asked for by the next settle, which knows the screen's size (and has the whole
+            // card: a Q pressed while it loads shows the code once it is here).
             qr = .wanted
         case .command(.closeQR):
             qr = nil
@@ -156,6 +157,7 @@ extension DetailState {
         case .finished(.load(let loaded), let outcome):
             guard loaded == id, case .failure(let failure) = outcome else { break }
             isLoading = false
+            if qr == .wanted { qr = nil }
             effects =
                 failure.kind == .notFound
                 ? [.message(.warning, "That card no longer exists (E05)")]
