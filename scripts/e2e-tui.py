@@ -18,7 +18,8 @@ TMPDIR, and drives it with keys, asserting on `tmux capture-pane -p` text at eac
   once · a bracketed paste of two lines into a one-line field (text, never Enter) · a delete
   undone with u · a name copied with y n reaching tmux's clipboard (OSC 52) · a card's picture
   in half blocks and the protocol in the log · Q: the card's QR code (a Korean name too),
-  rasterised from the capture and read back by zxing-cpp · X exports every card, i reads the file
+  rasterised from the capture and read back by zxing-cpp · `cardwallet qr` as text and PNG read
+  back the same way · X exports every card, i reads the file
   back (a preview of 13 unchanged cards, Esc sends nothing) · quit with q.
 
 Then checks that the program exited 0 with the terminal restored (same `stty -g`, alternate
@@ -400,6 +401,15 @@ def run(arguments) -> int:
                          "--company", "\u202eEvil Corp", "--title", "Boss",
                          "--bio", "title \x1b]2;pwned\x07 bell \x07 clipboard \x1b]52;c;aGk=\x07").strip()
         tokens |= token_file_tokens(state / "cardwallet" / "tokens.json")
+        # `cardwallet qr` prints the symbol the TUI shows, and writes it as a PNG: zxing-cpp reads both.
+        printed = decode_qr(cli(binary, cli_environment, "qr", "--server", base_url, "demo-02"))
+        png = folder / "qr.png"
+        cli(binary, cli_environment, "qr", "--server", base_url, "demo-02", "--png", str(png))
+        import zxingcpp
+        from PIL import Image
+        from_png = [code.text for code in zxingcpp.read_barcodes(Image.open(png))]
+        if "FN:김민준" not in printed or from_png != [printed]:
+            raise StepFailed(f"cardwallet qr: zxing-cpp read {printed!r} from the text and {from_png!r} from the PNG")
         session.keys("r")
         session.wait_text("13 cards", "^[[2J^[[31mPWNED", "\\u{202E}Evil Corp", absent=("Loading",))
         session.keys("G", "Enter")
