@@ -1,3 +1,4 @@
+import LiveTestSupport
 import CardAPI
 import CardMockServer
 import CardModels
@@ -5,6 +6,7 @@ import Foundation
 import Networking
 import Testing
 
+import TestSupport
 @testable import CardWalletLive
 @testable import CardWalletUI
 
@@ -21,7 +23,7 @@ import Testing
         var configuration = MockServerConfiguration.testing
         configuration.limits.refreshesPerMinute = 0
         let server = try await MockServer.start(configuration: configuration)
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("live")
         let transport = LiveTransport()
         let sink = LiveEventSink(inbox: ActionInbox())
         let logger = LoggerPlugin(
