@@ -1,6 +1,7 @@
 import CardImages
 import Foundation
 import Testing
+import TestSupport
 
 /// `cardwallet qr`: the card's vCard as a QR code, as text and as a PNG (zxing-cpp reads both
 /// back in scripts/e2e-tui.py).
