@@ -20,7 +20,9 @@ TMPDIR, and drives it with keys, asserting on `tmux capture-pane -p` text at eac
   in half blocks and the protocol in the log · Q: the card's QR code (a Korean name too),
   rasterised from the capture and read back by zxing-cpp · `cardwallet qr` as text and PNG read
   back the same way · X exports every card, i reads the file
-  back (a preview of 13 unchanged cards, Esc sends nothing) · quit with q.
+  back (a preview of 13 unchanged cards, Esc sends nothing) · Ctrl-O in the add form scans a
+  generated photo of a paper card (make-scan-cards.py, Tesseract) into the form, saved with its
+  picture · quit with q.
 
 Then checks that the program exited 0 with the terminal restored (same `stty -g`, alternate
 screen off, cursor visible), that the demo's private token folder is gone, and that the log file
@@ -36,6 +38,7 @@ Exit status: 0 when every step passed, 1 when one failed, 2 when tmux or the bin
 
 import argparse
 import glob
+import json
 import os
 import re
 import shlex
@@ -485,6 +488,25 @@ def run(arguments) -> int:
         session.keys("q", "Escape")
         session.wait_text("15 cards", absent=("Filter /",))
 
+        step = begin("Ctrl-O in a new card's form scans a photo of a paper card (Tesseract), Ctrl-S saves it with its picture")
+        photos = folder / "photos"
+        made = subprocess.run([sys.executable, str(Path(__file__).with_name("make-scan-cards.py")), "--out", str(photos),
+                               "--count", "1"], capture_output=True, text=True, timeout=120)
+        if made.returncode != 0:
+            raise StepFailed(f"make-scan-cards.py failed: {made.stderr.strip()[:300]}")
+        truth = json.loads((photos / "truth.json").read_text(encoding="utf-8"))["cards"][0]
+        session.keys("a", "C-o")
+        session.wait_text("Enter scan")
+        session.type(str(photos / truth["file"]))
+        session.keys("Enter")
+        session.wait_text("fields from", truth["fields"]["name"], truth["fields"]["email"], str(photos / truth["file"]))
+        session.keys("C-s")
+        screen = session.wait_text("CardWallet · card", truth["fields"]["name"], "image/jpeg", absent=("Loading the picture",))
+        if "▀" not in screen:
+            raise StepFailed("the scanned photo is not shown as the card's picture")
+        session.keys("q")
+        session.wait_text("16 cards")
+
         step = begin("quit with q")
         tokens |= demo_tokens(tmpdir)
         session.keys("q")
@@ -527,8 +549,8 @@ def run(arguments) -> int:
         if "\x1b" in written or "\x07" in written:
             raise StepFailed("the log file holds a raw control character")
         created = written.count("← POST /v1/card 201")
-        if created != 4:
-            raise StepFailed("expected four cards created (two through the form, the replay once, the paste, "
+        if created != 5:
+            raise StepFailed("expected five cards created (two through the form, the scan, the replay once, the paste, "
                              f"and the undo), found {created}")
         for secret in tokens | {PASSWORD}:
             if secret in written:
