@@ -91,7 +91,8 @@ enum TerminalApp {
         // list loading, not the login form. From here on the session's news comes through the sink.
         let restored = live.client.session.state
         // The terminal is asked (kitty, DA1 for sixel) now, before curses owns its input.
-        let graphics = setup.graphics ?? Self.detectGraphics(environment: ProcessInfo.processInfo.environment)
+        let graphics = setup.graphics
+            ?? Self.detectGraphics(environment: ProcessInfo.processInfo.environment, configured: live.settings.images)
         let pictures = PictureMaker(graphics: graphics)
         notes.append(graphics.description)
         let performer = CardAPIPerformer(client: live.client, sessionSink: sink, pictures: pictures) { server in
@@ -168,10 +169,9 @@ enum TerminalApp {
     }
 
     /// The picture protocol for the interface: `CARDWALLET_IMAGES`, then the `ui.images`
-    /// setting (`CARDWALLET_UI_IMAGES`), then what the terminal answers (docs/TUI.md).
-    static func detectGraphics(environment: [String: String]) -> GraphicsChoice {
-        let configured = environment["CARDWALLET_UI_IMAGES"].flatMap { $0.isEmpty ? nil : $0 }
-        return GraphicsSetup.detect(environment: environment, configured: configured)
+    /// setting (`configured`), then what the terminal answers (docs/TUI.md).
+    static func detectGraphics(environment: [String: String], configured: String) -> GraphicsChoice {
+        GraphicsSetup.detect(environment: environment, configured: configured)
     }
 
     /// ``run(_:)``, with its failure as a value, so the caller can clean up before reporting.
