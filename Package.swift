@@ -70,15 +70,6 @@ let package = Package(
         ),
         // The pure TUI core: states, reducers, key tables, renderer, main loop. Card models only.
         .target(name: "CardWalletUI", dependencies: ["CardModels"]),
-        // The live glue: performs the core's calls through CardAPI, makes its log lines, feeds
-        // its inbox through one ordered sink, writes the log file.
-        .target(
-            name: "CardWalletLive",
-            dependencies: [
-                "CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore",
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
         // The module map links ncursesw and tinfo directly: pkg-config's flags for ncursesw
         // include -D defines that SwiftPM rejects with a warning.
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
@@ -114,6 +105,18 @@ let package = Package(
         .target(name: "CardScanCore", dependencies: ["CardModels"]),
         .systemLibrary(name: "CTesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
         .target(name: "CardScan", dependencies: ["CTesseract", "CardScanCore"]),
+
+        // The live glue: performs the core's calls through CardAPI (and pictures, QR codes,
+        // vCard import and export, scans through their libraries), makes its log lines, feeds
+        // its inbox through one ordered sink, writes the log file.
+        .target(
+            name: "CardWalletLive",
+            dependencies: [
+                "CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore", "CardImages", "CardVCard",
+                "CardScan", "CardScanCore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         // MARK: The thin executable that wires the live pieces.
         .executableTarget(

@@ -16,7 +16,13 @@ TMPDIR, and drives it with keys, asserting on `tmux capture-pane -p` text at eac
   lost · the session revoked through the admin endpoint while a new card's form is filled in:
   the login dialog over the form with the email filled in, the password typed, the save replayed
   once · a bracketed paste of two lines into a one-line field (text, never Enter) · a delete
-  undone with u · a name copied with y n reaching tmux's clipboard (OSC 52) · quit with q.
+  undone with u · a name copied with y n reaching tmux's clipboard (OSC 52) · a card's picture
+  in half blocks and the protocol in the log · Q: the card's QR code (a Korean name too),
+  rasterised from the capture and read back by zxing-cpp · `cardwallet qr` as text and PNG read
+  back the same way · X exports every card, i reads the file
+  back (a preview of 13 unchanged cards, Esc sends nothing) · Ctrl-O in the add form scans a
+  generated photo of a paper card (make-scan-cards.py, Tesseract) into the form, saved with its
+  picture · quit with q.
 
 Then checks that the program exited 0 with the terminal restored (same `stty -g`, alternate
 screen off, cursor visible), that the demo's private token folder is gone, and that the log file
@@ -32,6 +38,7 @@ Exit status: 0 when every step passed, 1 when one failed, 2 when tmux or the bin
 
 import argparse
 import glob
+import json
 import os
 import re
 import shlex
@@ -168,6 +175,30 @@ def cli(binary: Path, environment: dict[str, str], *arguments: str, stdin: str |
     return result.stdout
 
 
+def decode_qr(screen: str) -> str:
+    """The text of the QR code on `screen`, read by zxing-cpp: the half blocks rasterised, a
+    pixel per module (█ two light modules, ▀ light above, ▄ light below, a space two dark)."""
+    try:
+        import zxingcpp
+        from PIL import Image
+    except ImportError as error:
+        raise StepFailed(f"{error.name} is missing: pip install -r scripts/requirements-images.txt")
+    rows = [line for line in screen.split("\n") if "█" in line or "▄" in line or "▀" in line]
+    if not rows:
+        raise StepFailed("no QR code on the screen")
+    width = max(len(line) for line in rows)
+    image = Image.new("L", (width + 8, 2 * len(rows) + 8), 0)
+    for y, line in enumerate(rows):
+        for x, character in enumerate(line):
+            image.putpixel((x + 4, 2 * y + 4), 255 if character in "█▀" else 0)
+            image.putpixel((x + 4, 2 * y + 5), 255 if character in "█▄" else 0)
+    image = image.resize((image.width * 8, image.height * 8), Image.NEAREST)
+    codes = zxingcpp.read_barcodes(image)
+    if not codes:
+        raise StepFailed("zxing-cpp found no QR code in the capture")
+    return codes[0].text
+
+
 def run(arguments) -> int:
     binary = Path(arguments.binary).resolve()
     if shutil.which("tmux") is None:
@@ -239,6 +270,56 @@ def run(arguments) -> int:
         session.wait_text("Network log", "POST /v1/auth/login", "GET /v1/cards?", "POST /v1/card ")
         session.keys("l")
         session.wait_text("13 cards", absent=("Network log",))
+
+        step = begin("the card's picture in half blocks, the chosen protocol in the log")
+        session.keys("g", "Enter")
+        screen = session.wait_text("CardWallet · card", "Ada Lovelace", "image/png", absent=("Loading the card", "Loading the picture"))
+        if "▀" not in screen:
+            raise StepFailed("the card's picture (half blocks) is not beside the fields")
+        session.keys("l")
+        session.wait_text("Network log", "GET /v1/card/demo-01/image")
+        session.keys("l")
+        session.wait_text("CardWallet · card", absent=("Network log",))
+        if "* images: half blocks" not in log_file.read_text(encoding="utf-8"):
+            raise StepFailed("the log does not say which picture protocol was chosen")
+
+        step = begin("Q: the card as a QR code, read back by zxing-cpp")
+        session.keys("Q")
+        screen = session.wait_text("QR code of “Ada Lovelace” (vCard 3.0)", absent=("making it",))
+        decoded = decode_qr(screen)
+        if "FN:Ada Lovelace" not in decoded or "EMAIL:ada@analytical.example" not in decoded:
+            raise StepFailed(f"zxing-cpp read {decoded!r} from the QR code, not Ada's vCard")
+        session.keys("x")
+        session.wait_text("CardWallet · card", "Ada Lovelace", absent=("QR code of",))
+        session.keys("q")
+        session.wait_text("13 cards", "김민준")
+        session.keys("j", "Enter", "Q")
+        screen = session.wait_text("QR code of “김민준”", absent=("making it",))
+        decoded = decode_qr(screen)
+        if "FN:김민준" not in decoded:
+            raise StepFailed(f"zxing-cpp read {decoded!r} from the QR code, not 김민준's vCard")
+        session.keys("Escape", "q", "g")
+        session.wait_text("13 cards", "1/13")
+
+        step = begin("X exports every card; i reads the file back: a preview with nothing to change")
+        exported = folder / "export.vcf"
+        session.keys("X")
+        session.wait_text("Export all 13 cards as vCard 3.0")
+        session.keys("C-u")
+        session.type(str(exported))
+        session.keys("Enter")
+        session.wait_text(f"Exported 13 cards to {exported}")
+        if exported.read_text(encoding="utf-8").count("BEGIN:VCARD") != 13:
+            raise StepFailed(f"{exported} does not hold 13 vCards")
+        session.keys("i")
+        session.wait_text("Import a vCard file")
+        session.type(str(exported))
+        session.keys("Enter")
+        session.wait_text("0 to create, 0 to update, 13 unchanged, 0 skipped", "= 김민준")
+        session.keys("Escape")
+        session.wait_text("13 cards", "Nothing imported", absent=("Import ",))
+        session.keys("G")
+        session.wait_text("13/13")
 
         step = begin("find it with /")
         session.keys("/")
@@ -323,6 +404,15 @@ def run(arguments) -> int:
                          "--company", "\u202eEvil Corp", "--title", "Boss",
                          "--bio", "title \x1b]2;pwned\x07 bell \x07 clipboard \x1b]52;c;aGk=\x07").strip()
         tokens |= token_file_tokens(state / "cardwallet" / "tokens.json")
+        # `cardwallet qr` prints the symbol the TUI shows, and writes it as a PNG: zxing-cpp reads both.
+        printed = decode_qr(cli(binary, cli_environment, "qr", "--server", base_url, "demo-02"))
+        png = folder / "qr.png"
+        cli(binary, cli_environment, "qr", "--server", base_url, "demo-02", "--png", str(png))
+        import zxingcpp
+        from PIL import Image
+        from_png = [code.text for code in zxingcpp.read_barcodes(Image.open(png))]
+        if "FN:김민준" not in printed or from_png != [printed]:
+            raise StepFailed(f"cardwallet qr: zxing-cpp read {printed!r} from the text and {from_png!r} from the PNG")
         session.keys("r")
         session.wait_text("13 cards", "^[[2J^[[31mPWNED", "\\u{202E}Evil Corp", absent=("Loading",))
         session.keys("G", "Enter")
@@ -398,6 +488,25 @@ def run(arguments) -> int:
         session.keys("q", "Escape")
         session.wait_text("15 cards", absent=("Filter /",))
 
+        step = begin("Ctrl-O in a new card's form scans a photo of a paper card (Tesseract), Ctrl-S saves it with its picture")
+        photos = folder / "photos"
+        made = subprocess.run([sys.executable, str(Path(__file__).with_name("make-scan-cards.py")), "--out", str(photos),
+                               "--count", "1"], capture_output=True, text=True, timeout=120)
+        if made.returncode != 0:
+            raise StepFailed(f"make-scan-cards.py failed: {made.stderr.strip()[:300]}")
+        truth = json.loads((photos / "truth.json").read_text(encoding="utf-8"))["cards"][0]
+        session.keys("a", "C-o")
+        session.wait_text("Enter scan")
+        session.type(str(photos / truth["file"]))
+        session.keys("Enter")
+        session.wait_text("fields from", truth["fields"]["name"], truth["fields"]["email"], str(photos / truth["file"]))
+        session.keys("C-s")
+        screen = session.wait_text("CardWallet · card", truth["fields"]["name"], "image/jpeg", absent=("Loading the picture",))
+        if "▀" not in screen:
+            raise StepFailed("the scanned photo is not shown as the card's picture")
+        session.keys("q")
+        session.wait_text("16 cards")
+
         step = begin("quit with q")
         tokens |= demo_tokens(tmpdir)
         session.keys("q")
@@ -440,8 +549,8 @@ def run(arguments) -> int:
         if "\x1b" in written or "\x07" in written:
             raise StepFailed("the log file holds a raw control character")
         created = written.count("← POST /v1/card 201")
-        if created != 4:
-            raise StepFailed("expected four cards created (two through the form, the replay once, the paste, "
+        if created != 5:
+            raise StepFailed("expected five cards created (two through the form, the scan, the replay once, the paste, "
                              f"and the undo), found {created}")
         for secret in tokens | {PASSWORD}:
             if secret in written:

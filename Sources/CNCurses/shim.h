@@ -120,6 +120,27 @@ static inline int cn_put_cell(WINDOW *win, int y, int x, const wchar_t *text, at
     return wadd_wch(win, &cell);
 }
 
+/// Writes one cell in colour pair `pair`, which may be above 32767 (an extended pair from
+/// `alloc_pair`): ncurses takes such a pair through setcchar's `opts` pointer.
+static inline int cn_put_cell_pair(WINDOW *win, int y, int x, const wchar_t *text, attr_t attrs, int pair) {
+    cchar_t cell;
+    int extended = pair;
+    if (setcchar(&cell, text, attrs, 0, &extended) == ERR) {
+        return ERR;
+    }
+    if (wmove(win, y, x) == ERR) {
+        return ERR;
+    }
+    return wadd_wch(win, &cell);
+}
+
+/// A colour pair for `foreground` on `background` (-1: the terminal's own), made or reused by
+/// ncurses' pair allocator, which recycles the least recently used pair when all are taken;
+/// -1 when the terminal has no pairs to give.
+static inline int cn_alloc_pair(int foreground, int background) {
+    return alloc_pair(foreground, background);
+}
+
 /// The length of the string capability `name` (e.g. "rmcup") of the current terminal, copied
 /// into `buffer` when it fits; 0 when the terminal lacks it.
 static inline size_t cn_string_capability(const char *name, char *buffer, size_t capacity) {

@@ -1,5 +1,7 @@
 public import CardAPI
+public import CardImages
 import CardModels
+import CardVCard
 public import CardWalletUI
 public import Foundation
 public import Networking
@@ -29,18 +31,26 @@ public final class CardAPIPerformer: Sendable {
     private let current: Mutex<CardAPIClient>
     private let makeClient: ClientFactory
     private let sessionSink: (any SessionStateSink)?
+    /// Card images for this terminal, kept in memory.
+    public let pictures: PictureMaker
+    private let imports = ImportRunner()
+    private let scans = PhotoScan()
 
     /// A performer starting with `client`.
     ///
     /// - Parameters:
     ///   - client: The client of the server the app starts with.
     ///   - sessionSink: Where the current client's session reports its changes.
+    ///   - pictures: Makes card images ready for this terminal (half blocks unless told).
     ///   - makeClient: Builds the client of another server when the user logs in there; it
     ///     should share `client`'s transport, token store and plugins.
     public init(
-        client: CardAPIClient, sessionSink: (any SessionStateSink)? = nil, makeClient: @escaping ClientFactory
+        client: CardAPIClient, sessionSink: (any SessionStateSink)? = nil,
+        pictures: PictureMaker = PictureMaker(graphics: GraphicsChoice(imageProtocol: .blocks)),
+        makeClient: @escaping ClientFactory
     ) {
         self.current = Mutex(client)
+        self.pictures = pictures
         self.makeClient = makeClient
         self.sessionSink = sessionSink
         client.session.report(to: sessionSink)
@@ -50,11 +60,12 @@ public final class CardAPIPerformer: Sendable {
     /// of `configuration` (the account it names applies to its own server only).
     public convenience init(
         configuration: CardAPIConfiguration, tokenStore: TokenStore, transport: any Transport,
-        plugins: [any Plugin] = [], sessionSink: (any SessionStateSink)? = nil
+        plugins: [any Plugin] = [], sessionSink: (any SessionStateSink)? = nil,
+        pictures: PictureMaker = PictureMaker(graphics: GraphicsChoice(imageProtocol: .blocks))
     ) {
         let first = CardAPIClient(
             configuration: configuration, tokenStore: tokenStore, transport: transport, plugins: plugins)
-        self.init(client: first, sessionSink: sessionSink) { server in
+        self.init(client: first, sessionSink: sessionSink, pictures: pictures) { server in
             let other = CardAPIConfiguration(
                 server: server, session: configuration.session, maximumImageBytes: configuration.maximumImageBytes,
                 requestTimeout: configuration.requestTimeout, allowsInsecureHTTP: configuration.allowsInsecureHTTP)
@@ -84,7 +95,13 @@ public final class CardAPIPerformer: Sendable {
     /// - Returns: What the server answered, or why it failed. A version conflict (E07) carries
     ///   the server's current card when it could be fetched, so the form can show both.
     public func perform(_ call: APICall) async -> APIOutcome {
+        await perform(call, progress: .ignoring)
+    }
+
+    /// Performs `call`, telling how far a long one (an import, an export) has got.
+    public func perform(_ call: APICall, progress: ProgressReporter) async -> APIOutcome {
         let client = client
+        if let local = await performLocally(call, client: client, progress: progress) { return local }
         do {
             return .success(try await send(call, on: client))
         } catch {
@@ -138,7 +155,43 @@ public final class CardAPIPerformer: Sendable {
         case .reorderCards(let order):
             try await current.reorderCards(order)
             return .reordered
+        case .cardPicture, .qrCode, .vcardLines, .exportCards, .previewImport, .runImport, .scanPhoto:
+            // Answered by performLocally.
+            throw .invalidRequest("not a card request")
         }
+    }
+
+    /// The calls the libraries answer (pictures, QR codes, vCard, scans), with their own
+    /// failures; `nil` for the card requests.
+    private func performLocally(_ call: APICall, client: CardAPIClient, progress: ProgressReporter) async -> APIOutcome? {
+        do throws(UIFailure) {
+            switch call {
+            case .cardPicture(let id, let version, let box):
+                return .success(.picture(try await pictures.picture(id: id, version: version, box: box, client: client)))
+            case .qrCode(let card, let box):
+                return .success(.qrSymbol(try QRMaker.symbol(for: card, fitting: box)))
+            case .vcardLines(let lines):
+                return .success(.vcardText(lines.map(ContentLine.displayText)))
+            case .exportCards(let request):
+                return .success(try await CardExport.run(request, client: client, progress: progress))
+            case .previewImport(let path):
+                return .success(.importPreview(try await imports.preview(path, client: client)))
+            case .runImport(let planID):
+                return .success(.imported(try await imports.run(planID: planID, client: client, progress: progress)))
+            case .scanPhoto(let path):
+                return .success(.scanned(try await scans.scan(path, maximumImageBytes: client.configuration.maximumImageBytes)))
+            case .logIn, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard, .reorderCards:
+                return nil
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Deletes the files made for the interface (the scans' upload copies): call it when the
+    /// interface ends.
+    public func removeFiles() {
+        scans.removeFiles()
     }
 
     /// `card` with `image` put back (through a private temporary file, as uploads stream from

@@ -37,13 +37,17 @@ public struct ClientSettings: Sendable, Equatable {
     /// Whether passwords and tokens may go to a plain `http://` server that is not this
     /// computer (`--allow-insecure-http`). Off by default: such a server is refused.
     public var allowInsecureHTTP: Bool
+    /// How the TUI draws card pictures (`ui.images`): `auto` (ask the terminal), `kitty`,
+    /// `iterm`, `sixel`, `blocks` or `off`; `CARDWALLET_IMAGES` overrides it (docs/TUI.md).
+    public var images: String
 
     /// Settings with every value given.
     public init(
         server: String, tokenFile: String?, connectTimeout: Duration, requestTimeout: Duration,
         refreshMargin: Duration, logLevel: Logger.Level, logFile: Bool, logMaxBytes: Int, logBodyPreviewBytes: Int,
-        pageSize: Int, authTimeout: Duration = .seconds(20), allowInsecureHTTP: Bool = false
+        pageSize: Int, authTimeout: Duration = .seconds(20), allowInsecureHTTP: Bool = false, images: String = "auto"
     ) {
+        self.images = images
         self.authTimeout = authTimeout
         self.allowInsecureHTTP = allowInsecureHTTP
         self.server = server
@@ -73,7 +77,8 @@ public struct ClientSettings: Sendable, Equatable {
         logBodyPreviewBytes: 4096,
         pageSize: 50,
         authTimeout: .seconds(20),
-        allowInsecureHTTP: false)
+        allowInsecureHTTP: false,
+        images: "auto")
 
     /// The accepted range of each numeric key, so a value can never stall or flood the program.
     public enum Limits {

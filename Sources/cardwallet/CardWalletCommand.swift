@@ -36,7 +36,7 @@ struct CardWalletCommand: AsyncParsableCommand {
             DemoCommand.self, MockServerCommand.self,
             LoginCommand.self, LogoutCommand.self, StatusCommand.self,
             ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self,
-            RemoveCommand.self, ReorderCommand.self, ImageCommand.self, ScanCommand.self,
+            RemoveCommand.self, ReorderCommand.self, ImageCommand.self, QRCommand.self, ScanCommand.self,
             ImportCommand.self, ExportCommand.self, QueryCommand.self,
         ]
     )

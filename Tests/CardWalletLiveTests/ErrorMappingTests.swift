@@ -132,6 +132,8 @@ struct ErrorMappingTests {
         case .wrongAddress: "wrongAddress"
         case .localImage: "localImage"
         case .server: "server"
+        case .cancelled: "cancelled"
+        case .fileExists: "fileExists"
         case .other: "other"
         }
     }

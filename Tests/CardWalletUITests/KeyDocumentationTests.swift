@@ -8,8 +8,9 @@ import Testing
 @Suite struct KeyDocumentationTests {
     /// Every key table, in the order the document lists them.
     static let tables: [KeyTable] = [
-        KeyTables.login, KeyTables.list, KeyTables.filter, KeyTables.detail, KeyTables.copy, KeyTables.form,
-        KeyTables.conflict,
+        KeyTables.login, KeyTables.list, KeyTables.filter, KeyTables.detail, KeyTables.copy, KeyTables.qr, KeyTables.form, KeyTables.newCard,
+        KeyTables.conflict, KeyTables.scanPrompt, KeyTables.scanning, KeyTables.exportPrompt, KeyTables.importPrompt,
+        KeyTables.importPreview, KeyTables.transferWorking, KeyTables.importReport,
         KeyTables.multilineText, KeyTables.textField, KeyTables.confirm, KeyTables.pager, KeyTables.log, KeyTables.reauth, KeyTables.global,
         KeyTables.typingGlobal, KeyTables.interrupt,
     ]
@@ -22,6 +23,7 @@ import Testing
                 switch pattern {
                 case .key(let key): "`\(key.displayName)`"
                 case .printable: "any character"
+                case .anyKey: "any key"
                 }
             }
             lines.append("| \(keys.joined(separator: " ")) | \(binding.summary) |")

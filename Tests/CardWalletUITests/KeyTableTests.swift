@@ -46,6 +46,7 @@ import Testing
                         let key: Key = switch pattern {
                         case .key(let key): key
                         case .printable: .char("x")
+                        case .anyKey: .function(9)
                         }
                         #expect(state.command(for: key) == binding.command,
                                 "\(name): \(key.displayName) is listed in \(table.title) as \(binding.summary)")

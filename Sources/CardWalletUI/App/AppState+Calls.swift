@@ -42,6 +42,8 @@ extension AppState {
             return reduceDetail(.finished(tag, outcome))
         case .form(let tag):
             return reduceForm(.finished(tag, outcome))
+        case .transfer(let tag):
+            return reduceTransfer(.finished(tag, outcome))
         case .login:
             return reduceLogin(.finished(outcome))
         case .reauth:
@@ -108,7 +110,7 @@ extension CallRoute {
     var replaysAfterLogin: Bool {
         switch self {
         case .login, .reauth, .logOut: false
-        case .list, .detail, .form: true
+        case .list, .detail, .form, .transfer: true
         }
     }
 }

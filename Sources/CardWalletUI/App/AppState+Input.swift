@@ -14,6 +14,10 @@ extension AppState {
             self.reauth?.login = login
             return []
         }
+        if let transfer {
+            guard transfer.isTakingText else { return [] }
+            return reduceTransfer(.paste(text))
+        }
         if focus == .log {
             showMessage(.info, "The log pane takes no text: Esc goes back to the screen")
             return []
@@ -55,7 +59,7 @@ extension AppState {
         case nil:
             break
         }
-        guard reauth == nil else { return [] }
+        guard reauth == nil, transfer == nil, detail?.qr == nil || screen != .detail else { return [] }
         if let pane = layout.logPane, pane.contains(event.y) {
             if let scroll {
                 focus = .log

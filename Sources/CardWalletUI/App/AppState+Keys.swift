@@ -17,6 +17,15 @@ extension AppState {
 
     private var tablesBeneathModal: [KeyTable] {
         if reauth != nil { return [KeyTables.reauth, KeyTables.textField, KeyTables.typingGlobal] }
+        if let transfer {
+            switch transfer.stage {
+            case .exportPrompt: return [KeyTables.exportPrompt, KeyTables.textField, KeyTables.typingGlobal]
+            case .importPrompt: return [KeyTables.importPrompt, KeyTables.textField, KeyTables.typingGlobal]
+            case .preview: return [KeyTables.importPreview, KeyTables.global]
+            case .report: return [KeyTables.importReport, KeyTables.global]
+            case .exporting, .reading, .importing: return [KeyTables.transferWorking, KeyTables.interrupt]
+            }
+        }
         if focus == .log, log.isVisible { return [KeyTables.log, KeyTables.global] }
         switch screen {
         case .login:
@@ -25,12 +34,19 @@ extension AppState {
             return list.isEditingFilter ? [KeyTables.filter, KeyTables.typingGlobal] : [KeyTables.list, KeyTables.global]
         case .detail:
             if detail?.isChoosingCopy == true { return [KeyTables.copy, KeyTables.interrupt] }
+            if detail?.qr != nil { return [KeyTables.interrupt, KeyTables.qr] }
             return [KeyTables.detail, KeyTables.global]
         case .form:
+            if let scan = form?.scan {
+                return scan.isScanning
+                    ? [KeyTables.scanning, KeyTables.interrupt]
+                    : [KeyTables.scanPrompt, KeyTables.textField, KeyTables.typingGlobal]
+            }
             var tables = [KeyTables.form]
             if let form, form.fields.indices.contains(form.focus), form.fields[form.focus].kind.isMultiline {
                 tables.insert(KeyTables.multilineText, at: 0)
             }
+            if form?.mode == .add { tables.append(KeyTables.newCard) }
             if form?.conflict != nil { tables.append(KeyTables.conflict) }
             return tables + [KeyTables.textField, KeyTables.typingGlobal]
         }

@@ -5,10 +5,13 @@ extension AppState {
     /// no I/O; time arrives as ``AppAction/tick(now:)`` and outcomes as
     /// ``AppAction/completed(_:_:)``.
     public mutating func reduce(_ action: AppAction) -> [Effect] {
-        let effects = apply(action)
+        let pictureBefore = shownPicture
+        var effects = apply(action)
         // Whatever changed the layout (a resize on another screen, the log pane, the filter
-        // prompt), the selected card stays on screen.
+        // prompt), the selected card stays on screen, and the card's picture fits its space.
         list.settle(viewport: listViewport)
+        effects += settleDetail()
+        effects += Self.releases(before: pictureBefore, after: shownPicture)
         // A message about a screen that is no longer shown is no longer true.
         switch message?.topic {
         case .listScreen? where screen != .list: message = nil
@@ -43,6 +46,9 @@ extension AppState {
             return []
         case .completed(let id, let result):
             return complete(id, result)
+        case .progress(let id, let progress):
+            if case .transfer? = pending[id]?.route { return reduceTransfer(.progress(progress)) }
+            return []
         case .session(let status):
             return sessionChanged(status)
         case .log(let line):
@@ -70,6 +76,7 @@ extension AppState {
             return reduceForm(.command(form))
         case .text(let text):
             if reauth != nil { return reduceReauth(.text(text, typed: typed)) }
+            if transfer != nil { return reduceTransfer(.text(text, typed: typed)) }
             if screen == .login { return reduceLogin(.text(text, typed: typed)) }
             return reduceForm(.text(text, typed: typed))
         case .login(let login):
@@ -80,6 +87,8 @@ extension AppState {
             return page(pager)
         case .log(let log):
             return perform(log)
+        case .transfer(let transfer):
+            return reduceTransfer(.command(transfer))
         }
     }
 

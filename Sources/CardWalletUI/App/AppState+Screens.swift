@@ -33,6 +33,10 @@ extension AppState {
                 modal = .confirm(ConfirmState(.deleteCards(cards)))
             case .undoDelete:
                 result += undoDelete()
+            case .export(let cards, let label, let name):
+                transfer = TransferState(exporting: cards, label: label, name: name)
+            case .importCards:
+                transfer = TransferState(importingFrom: "")
             case .logOut:
                 result.append(call(.logOut, route: .logOut))
             case .quit:
@@ -48,8 +52,14 @@ extension AppState {
 
     mutating func reduceDetail(_ action: DetailAction) -> [Effect] {
         guard var detail else { return [] }
-        let lines = DetailLines.make(detail, width: width).count
-        let effects = detail.reduce(action, viewport: layout.content.count, lineCount: lines)
+        let effects: [DetailEffect]
+        if case .settle(let box, let qrBox) = action {
+            // After every action: no need to count the lines.
+            effects = detail.settle(pictureBox: box, qrBox: qrBox)
+        } else {
+            let lines = DetailLines.make(detail, width: detailLayout.textWidth).count
+            effects = detail.reduce(action, viewport: layout.content.count, lineCount: lines)
+        }
         self.detail = detail
         var result: [Effect] = []
         for effect in effects {
@@ -71,6 +81,10 @@ extension AppState {
                 result.append(.openExternally(url))
             case .message(let kind, let text):
                 showMessage(kind, text)
+            case .terminal(let bytes):
+                result.append(.writeToTerminal(bytes))
+            case .export(let card):
+                transfer = TransferState(exporting: .ids([card.id]), label: "“\(card.name)”", name: card.name)
             }
         }
         return result
@@ -105,9 +119,38 @@ extension AppState {
                 }
             case .message(let kind, let text):
                 showMessage(kind, text, topic: .form)
+            case .cancel(let call):
+                result += cancelCalls(routed: .form(call))
             }
         }
         return result
+    }
+
+    mutating func reduceTransfer(_ action: TransferAction) -> [Effect] {
+        guard var transfer else { return [] }
+        let effects = transfer.reduce(action, viewport: transferViewport)
+        self.transfer = transfer
+        var result: [Effect] = []
+        for effect in effects {
+            switch effect {
+            case .call(let call, let tag):
+                result.append(self.call(call, route: .transfer(tag)))
+            case .cancel(let call):
+                result += cancelCalls(routed: .transfer(call))
+            case .close:
+                self.transfer = nil
+            case .reloadList:
+                result += reduceList(.reload)
+            case .message(let kind, let text):
+                showMessage(kind, text)
+            }
+        }
+        return result
+    }
+
+    /// Cancels the calls in flight that were routed to `route`.
+    mutating func cancelCalls(routed route: CallRoute) -> [Effect] {
+        pending.filter { $0.value.route == route }.keys.sorted().map { .cancel($0) }
     }
 
     mutating func reduceLogin(_ action: LoginAction) -> [Effect] {
@@ -166,6 +209,12 @@ extension AppState {
         case .list(.reorder): list.isReordering = false
         case .list(.page): list.pageDidFail()
         case .detail(.load): detail?.isLoading = false
+        case .detail(.picture(let request)):
+            if detail?.picture.request == request { detail?.picture = .failed(request, "Not logged in: r tries again") }
+        case .transfer(.preview):
+            transfer?.stage = .importPrompt
+        case .transfer(.export):
+            transfer?.stage = .exportPrompt
         default: break
         }
     }
@@ -191,6 +240,7 @@ extension AppState {
         detail = nil
         form = nil
         modal = nil
+        transfer = nil
         list = ListState(pageSize: list.pageSize)
         return reduceList(.reload)
     }
@@ -205,6 +255,7 @@ extension AppState {
         form = nil
         modal = nil
         reauth = nil
+        transfer = nil
         list = ListState(pageSize: list.pageSize)
         login = LoginState(server: server, email: email)
     }

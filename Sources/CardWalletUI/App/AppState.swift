@@ -53,6 +53,10 @@ public struct AppState: Equatable, Sendable {
     public var form: FormState?
     /// A question, the help page or a log line's detail, over everything.
     public var modal: Modal?
+    /// The export or import dialog, over the list or a card.
+    public var transfer: TransferState?
+    /// How this terminal shows pictures (chosen once at start).
+    public var pictures: PictureSupport
     /// The session-expired dialog, after the server said E06.
     public var reauth: ReauthState?
     /// The network log pane.
@@ -87,10 +91,12 @@ public struct AppState: Equatable, Sendable {
     ///   - pageSize: Cards asked for per page.
     ///   - logCapacity: Log lines kept.
     ///   - utcOffsetSeconds: The local time zone's offset from UTC.
+    ///   - pictures: How the terminal shows pictures (none unless told).
     public init(
         server: String, email: String = "", password: String = "", width: Int = 80, height: Int = 24,
-        pageSize: Int = 100, logCapacity: Int = 1_000, utcOffsetSeconds: Int = 0
+        pageSize: Int = 100, logCapacity: Int = 1_000, utcOffsetSeconds: Int = 0, pictures: PictureSupport = .unavailable
     ) {
+        self.pictures = pictures
         self.width = width
         self.height = height
         self.login = LoginState(server: server, email: email, password: password)

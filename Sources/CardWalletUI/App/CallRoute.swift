@@ -6,8 +6,10 @@ public enum CallRoute: Equatable, Sendable {
     case list(ListCall)
     /// The detail screen (the card it shows).
     case detail(DetailCall)
-    /// The add/edit form (saving, the server's version after a conflict).
+    /// The add/edit form (saving, the server's version after a conflict, a scan).
     case form(FormCall)
+    /// The export and import dialogs.
+    case transfer(TransferCall)
     /// The login screen.
     case login
     /// The session-expired dialog's login.

@@ -27,12 +27,29 @@ public struct Style: Hashable, Sendable {
     public var attributes: Attributes
     /// The colour role, which a backend may drop.
     public var color: Color
+    /// An explicit foreground colour, over the role's (a picture's pixels, a QR code's
+    /// modules, a kitty placeholder's image id). Without colours the backend draws the
+    /// character in the terminal's own.
+    public var foreground: TerminalColor?
+    /// An explicit background colour.
+    public var background: TerminalColor?
 
     /// A style of `attributes` in colour role `color`.
     public init(_ attributes: Attributes = [], color: Color = .normal) {
         self.attributes = attributes
         self.color = color
     }
+
+    /// A style of explicit colours (`nil`: the terminal's own).
+    public init(foreground: TerminalColor?, background: TerminalColor?) {
+        self.attributes = []
+        self.color = .normal
+        self.foreground = foreground
+        self.background = background
+    }
+
+    /// Whether the style names explicit colours.
+    public var hasExplicitColors: Bool { foreground != nil || background != nil }
 
     /// No attributes, normal colour.
     public static let plain = Style()

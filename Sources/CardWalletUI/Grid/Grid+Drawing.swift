@@ -44,6 +44,19 @@ extension Grid {
         }
     }
 
+    /// Draws picture cells (half blocks, kitty placeholders) with their top-left at `x`, `y`,
+    /// clipped to `width`×`height` cells and to the grid. Each is one column wide and is placed
+    /// as it is: the glue made it, and the backend still refuses control characters.
+    public mutating func drawPicture(_ rows: [[PictureCell]], x: Int, y: Int, width: Int, height: Int) {
+        for (rowOffset, row) in rows.prefix(max(0, height)).enumerated() {
+            for (columnOffset, cell) in row.prefix(max(0, width)).enumerated() {
+                place(
+                    cell.character, width: 1, x: x + columnOffset, y: y + rowOffset,
+                    style: Style(foreground: cell.foreground, background: cell.background))
+            }
+        }
+    }
+
     /// Puts one grapheme of the given width at `x`, `y`, blanking any half of a wide character
     /// it overwrites so the grid never holds half a glyph.
     mutating func place(_ character: Character, width characterWidth: Int, x: Int, y: Int, style: Style) {

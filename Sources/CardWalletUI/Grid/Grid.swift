@@ -9,6 +9,40 @@ public struct Grid: Hashable, Sendable {
     public let height: Int
     /// The cells, row by row.
     public private(set) var cells: [Cell]
+    /// Pictures the terminal draws itself over cells of this grid (iTerm2, sixel), after the
+    /// cells are painted.
+    public var overlays: [Overlay] = []
+
+    /// A picture drawn by the terminal from escape bytes over a rectangle of the grid.
+    ///
+    /// The grid holds blank cells there. A backend writes `escapes` with the cursor at
+    /// (`x`, `y`) after painting any frame that repainted one of its rows (a terminal erases a
+    /// picture where text is drawn, and curses may clear to the end of a row), and repaints the
+    /// rows of an overlay that is gone, so the picture never outlives its frame.
+    public struct Overlay: Hashable, Sendable {
+        /// The column of its top-left cell.
+        public var x: Int
+        /// The row of its top-left cell.
+        public var y: Int
+        /// Columns covered.
+        public var columns: Int
+        /// Rows covered.
+        public var rows: Int
+        /// What to write at the cursor.
+        public var escapes: [UInt8]
+
+        /// An overlay.
+        public init(x: Int, y: Int, columns: Int, rows: Int, escapes: [UInt8]) {
+            self.x = x
+            self.y = y
+            self.columns = columns
+            self.rows = rows
+            self.escapes = escapes
+        }
+
+        /// The rows it covers.
+        public var rowRange: Range<Int> { y..<(y + rows) }
+    }
 
     /// A `width`×`height` grid filled with `cell`.
     public init(width: Int, height: Int, filledWith cell: Cell = .blank) {

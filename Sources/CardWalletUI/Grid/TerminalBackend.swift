@@ -33,6 +33,10 @@ public protocol TerminalBackend: AnyObject {
 
     /// Asks the terminal to put `text` on the system clipboard (OSC 52).
     func copyToClipboard(_ text: String)
+
+    /// Writes `bytes` to the terminal as they are, outside the grid: a kitty image's
+    /// transmission or delete, which draws nothing by itself.
+    func writeToTerminal(_ bytes: [UInt8])
 }
 
 extension TerminalBackend {
@@ -47,4 +51,7 @@ extension TerminalBackend {
 
     /// Does nothing: for backends without a clipboard.
     public func copyToClipboard(_ text: String) {}
+
+    /// Does nothing: for backends that draw no pictures.
+    public func writeToTerminal(_ bytes: [UInt8]) {}
 }

@@ -11,6 +11,7 @@ public enum Command: Hashable, Sendable {
     case confirm(ConfirmCommand)
     case pager(PagerCommand)
     case log(LogCommand)
+    case transfer(TransferCommand)
 }
 
 /// Moving through something longer than the screen.
@@ -45,6 +46,8 @@ public enum ListCommand: Hashable, Sendable {
     case toggleMark
     /// Bring back the cards of the last delete (within a few seconds).
     case undoDelete
+    /// Export the selected (or the marked) cards, or every card, to a file; import a file.
+    case exportCards, exportAll, importCards
 }
 
 /// Typing the list filter.
@@ -61,6 +64,10 @@ public enum DetailCommand: Hashable, Sendable {
     case startCopy, copy(CopyTarget), cancelCopy
     /// Open the card's website; write to its email address.
     case openWebsite, writeEmail
+    /// Show the card as a QR code (`Q`); close it (any key).
+    case showQR, closeQR
+    /// Export the card to a file.
+    case export
 }
 
 /// What `y` copies from a card.
@@ -71,6 +78,8 @@ public enum CopyTarget: Hashable, Sendable {
 /// The add/edit form.
 public enum FormCommand: Hashable, Sendable {
     case nextField, previousField, save, cancel
+    /// Ask for a photo of a paper card, scan it into the form (new cards); scan it; stop.
+    case startScan, scan, cancelScan
     /// After a conflict (E07): take the server's value of the focused field, or of all fields.
     case takeServerField, takeServerAll
 }
@@ -103,4 +112,16 @@ public enum PagerCommand: Hashable, Sendable {
 public enum LogCommand: Hashable, Sendable {
     case move(ScrollCommand)
     case showDetail, toggleFailures, leave
+}
+
+/// The export and import dialogs.
+public enum TransferCommand: Hashable, Sendable {
+    /// Enter: export, read the file, import, close the report.
+    case accept
+    /// Esc: close, or stop what runs.
+    case cancel
+    /// Tab in the export dialog: the next file format.
+    case nextFormat
+    /// Scrolling the preview or the report.
+    case scroll(ScrollCommand)
 }

@@ -4,6 +4,8 @@ public enum KeyPattern: Hashable, Sendable {
     case key(Key)
     /// Any printable character (typing into a field).
     case printable
+    /// Any key at all (closing a picture that shows until a key is pressed).
+    case anyKey
 }
 
 /// A short "key what" pair for the status bar, e.g. `j/k move`.
@@ -50,6 +52,7 @@ public struct KeyBinding: Hashable, Sendable {
             switch pattern {
             case .key(let key): key.displayName
             case .printable: "any character"
+            case .anyKey: "any key"
             }
         }.joined(separator: " ")
     }
@@ -66,6 +69,7 @@ public struct KeyTable: Hashable, Sendable {
     public let bindings: [KeyBinding]
     private let byKey: [Key: Command]
     private let printable: Command?
+    private let anyKey: Command?
 
     /// A table of `bindings`; when two bindings name the same key, the first one wins.
     public init(_ title: String, _ bindings: [KeyBinding]) {
@@ -73,23 +77,26 @@ public struct KeyTable: Hashable, Sendable {
         self.bindings = bindings
         var byKey: [Key: Command] = [:]
         var printable: Command?
+        var anyKey: Command?
         for binding in bindings {
             for pattern in binding.keys {
                 switch pattern {
                 case .key(let key): if byKey[key] == nil { byKey[key] = binding.command }
                 case .printable: if printable == nil { printable = binding.command }
+                case .anyKey: if anyKey == nil { anyKey = binding.command }
                 }
             }
         }
         self.byKey = byKey
         self.printable = printable
+        self.anyKey = anyKey
     }
 
     /// The command `key` means in this table, or `nil`.
     public func command(for key: Key) -> Command? {
         if let command = byKey[key] { return command }
-        if case .char = key { return printable }
-        return nil
+        if case .char = key, let printable { return printable }
+        return anyKey
     }
 }
 

@@ -55,6 +55,9 @@ public enum KeyTables {
         KeyBinding(.char("d"), command: .list(.delete), "delete the card (or the marked cards)", hint: KeyHint("d", "delete")),
         KeyBinding(.char(" "), command: .list(.toggleMark), "mark or unmark the card, for deleting several at once"),
         KeyBinding(.char("u"), command: .list(.undoDelete), "bring back the cards just deleted (for 10 seconds)"),
+        KeyBinding(.char("x"), command: .list(.exportCards), "export the card (or the marked cards) to a file"),
+        KeyBinding(.char("X"), command: .list(.exportAll), "export every card to a file"),
+        KeyBinding(.char("i"), command: .list(.importCards), "import a vCard file (shows what would change first)"),
         KeyBinding(.char("r"), command: .list(.reload), "reload the list from the server"),
         KeyBinding(.char("O"), command: .list(.logOut), "log out"),
         KeyBinding(.char("q"), command: .list(.quit), "quit", hint: KeyHint("q", "quit")),
@@ -79,6 +82,8 @@ public enum KeyTables {
         KeyBinding(.char("y"), command: .detail(.startCopy), "copy a field to the clipboard (asks which)", hint: KeyHint("y", "copy")),
         KeyBinding(.char("o"), command: .detail(.openWebsite), "open the card's website in the browser"),
         KeyBinding(.char("m"), command: .detail(.writeEmail), "write an email to the card's address"),
+        KeyBinding(.char("Q"), command: .detail(.showQR), "show the card as a QR code", hint: KeyHint("Q", "QR")),
+        KeyBinding(.char("x"), command: .detail(.export), "export the card to a file"),
         KeyBinding(.char("q"), .escape, command: .detail(.back), "back to the list", hint: KeyHint("q", "back")),
     ])
 
@@ -93,12 +98,62 @@ public enum KeyTables {
         KeyBinding(.escape, command: .detail(.cancelCopy), "copy nothing", hint: KeyHint("Esc", "cancel")),
     ])
 
+    /// The QR code over a card: it shows until a key is pressed.
+    public static let qr = KeyTable("QR code", [
+        KeyBinding([.anyKey], .detail(.closeQR), "close the QR code", hint: KeyHint("any key", "close")),
+    ])
+
     /// The add/edit form.
     public static let form = KeyTable("Form", [
         KeyBinding(.tab, .down, command: .form(.nextField), "next field", hint: KeyHint("Tab", "next")),
         KeyBinding(.backTab, .up, command: .form(.previousField), "previous field"),
         KeyBinding(.enter, .ctrl("s"), command: .form(.save), "save", hint: KeyHint("Enter", "save")),
         KeyBinding(.escape, command: .form(.cancel), "cancel (asks before discarding changes)", hint: KeyHint("Esc", "cancel")),
+    ])
+
+    /// The form of a new card, besides the form's own keys.
+    public static let newCard = KeyTable("New card", [
+        KeyBinding(.ctrl("o"), command: .form(.startScan), "scan a photo of a paper card into the form", hint: KeyHint("^O", "scan")),
+    ])
+
+    /// The form's prompt for a photo to scan.
+    public static let scanPrompt = KeyTable("Scan a photo", [
+        KeyBinding(.enter, command: .form(.scan), "read the photo and fill the form", hint: KeyHint("Enter", "scan")),
+        KeyBinding(.escape, command: .form(.cancelScan), "close the prompt", hint: KeyHint("Esc", "cancel")),
+    ])
+
+    /// While a scan runs.
+    public static let scanning = KeyTable("Scanning", [
+        KeyBinding(.escape, command: .form(.cancelScan), "stop the scan (the form stays as it was)", hint: KeyHint("Esc", "stop")),
+    ])
+
+    /// The export dialog.
+    public static let exportPrompt = KeyTable("Export", [
+        KeyBinding(.enter, command: .transfer(.accept), "write the file", hint: KeyHint("Enter", "export")),
+        KeyBinding(.tab, command: .transfer(.nextFormat), "next format: vCard 3.0, vCard 4.0, Google CSV, JSON", hint: KeyHint("Tab", "format")),
+        KeyBinding(.escape, command: .transfer(.cancel), "cancel", hint: KeyHint("Esc", "cancel")),
+    ])
+
+    /// The import dialog's file prompt.
+    public static let importPrompt = KeyTable("Import", [
+        KeyBinding(.enter, command: .transfer(.accept), "read the file and show what would change", hint: KeyHint("Enter", "read")),
+        KeyBinding(.escape, command: .transfer(.cancel), "cancel", hint: KeyHint("Esc", "cancel")),
+    ])
+
+    /// What an import would do, before anything is sent.
+    public static let importPreview = KeyTable("Import preview", scrolling({ .transfer(.scroll($0)) }, "line") + [
+        KeyBinding(.enter, .char("y"), command: .transfer(.accept), "import: create and update the cards listed", hint: KeyHint("Enter", "import")),
+        KeyBinding(.escape, .char("n"), .char("q"), command: .transfer(.cancel), "cancel: nothing is sent", hint: KeyHint("Esc", "cancel")),
+    ])
+
+    /// While an export is written, a file is read or an import runs.
+    public static let transferWorking = KeyTable("Exporting or importing", [
+        KeyBinding(.escape, command: .transfer(.cancel), "stop (an import stops after the card in progress)", hint: KeyHint("Esc", "stop")),
+    ])
+
+    /// What an import did.
+    public static let importReport = KeyTable("Import report", scrolling({ .transfer(.scroll($0)) }, "line") + [
+        KeyBinding(.enter, .escape, .char("q"), command: .transfer(.accept), "close", hint: KeyHint("Enter", "close")),
     ])
 
     /// A field of several lines (Bio, Address) in the form: Enter starts a new line there.

@@ -39,13 +39,34 @@ public enum APICall: Equatable, Sendable, CustomStringConvertible {
     case restoreCard(DeletedCard)
     /// `PUT /cards` with the whole wallet in its new order.
     case reorderCards(order: [String])
+    /// The image of card `id` at `version` (`GET /card/{id}/image`, kept in memory by the
+    /// glue), made ready for this terminal as large as fits in `box`, aspect kept.
+    case cardPicture(id: String, version: Int, box: PictureBox)
+    /// The card as a QR code: its vCard 3.0 without the photo, with fewer fields when the
+    /// whole card would not fit in `fits` (a column per module, a row per two, quiet zone
+    /// included); when even the name, email and phone do not fit, the symbol that holds them.
+    case qrCode(Card, fits: PictureBox)
+    /// A card's kept vCard lines as people should read them (without CardWallet's markers).
+    case vcardLines([String])
+    /// Cards written to a file (fetched whole, with their images for vCard).
+    case exportCards(ExportRequest)
+    /// Reads a vCard file (or a folder of them) and plans the import against the whole
+    /// wallet; nothing is sent but reads.
+    case previewImport(path: String)
+    /// Carries out the plan of an ``APIResult/importPreview(_:)``, card by card, reporting
+    /// progress; cancelling stops it between two cards.
+    case runImport(planID: Int)
+    /// Reads a photo of a paper card into card fields (OCR, on the glue's side); cancellable.
+    case scanPhoto(path: String)
 
     /// Whether the call changes the wallet on the server (a save, a delete, a new order):
     /// quitting waits for these.
     public var isChange: Bool {
         switch self {
-        case .createCard, .updateCard, .deleteCard, .reorderCards, .restoreCard: true
-        case .logIn, .logOut, .loadCards, .loadCard: false
+        case .createCard, .updateCard, .deleteCard, .reorderCards, .restoreCard, .runImport: true
+        case .logIn, .logOut, .loadCards, .loadCard, .cardPicture, .qrCode, .vcardLines, .exportCards, .previewImport,
+            .scanPhoto:
+            false
         }
     }
 
@@ -71,6 +92,17 @@ public enum APICall: Equatable, Sendable, CustomStringConvertible {
         case .deleteCard(let id): "delete card \(id)"
         case .restoreCard(let deleted): "restore card \(deleted.card.fields.name)"
         case .reorderCards(let order): "reorder \(order.count) cards"
+        case .cardPicture(let id, let version, let box): "picture of card \(id) version \(version) in \(box)"
+        case .qrCode(let card, let box): "QR code of card \(card.id) within \(box)"
+        case .vcardLines(let lines): "show \(lines.count) kept vCard lines"
+        case .exportCards(let request):
+            switch request.cards {
+            case .all: "export every card to \(request.path) as \(request.format.label)"
+            case .ids(let ids): "export \(ids.count) cards to \(request.path) as \(request.format.label)"
+            }
+        case .previewImport(let path): "read \(path) and plan its import"
+        case .runImport(let planID): "import plan \(planID)"
+        case .scanPhoto(let path): "scan \(path)"
         }
     }
 }
@@ -89,6 +121,20 @@ public enum APIResult: Equatable, Sendable {
     case deleted(id: String, backup: DeletedCard?)
     /// `reorderCards`: the new order is saved.
     case reordered
+    /// `cardPicture`: the picture.
+    case picture(TerminalPicture)
+    /// `qrCode`: the symbol.
+    case qrSymbol(QRSymbol)
+    /// `vcardLines`: the lines as people should read them, in order.
+    case vcardText([String])
+    /// `exportCards`: `count` cards written to `path` (the full path).
+    case exported(count: Int, path: String)
+    /// `previewImport`: what the import would do.
+    case importPreview(ImportPreview)
+    /// `runImport`: what it did.
+    case imported(ImportReport)
+    /// `scanPhoto`: the fields read.
+    case scanned(ScanResult)
 }
 
 /// A card as it was just before it was deleted, enough to make it again.
@@ -123,4 +169,10 @@ public enum Effect: Equatable, Sendable {
     case copyToClipboard(String)
     /// Open `url` (a web address or a `mailto:` link) in the user's browser or mail program.
     case openExternally(String)
+    /// Cancel call `id` (its task is cancelled; its outcome still comes back, usually
+    /// ``UIFailure/Kind/cancelled``).
+    case cancel(CallID)
+    /// Write `bytes` to the terminal as they are, outside the grid (kitty's image
+    /// transmissions and deletes).
+    case writeToTerminal([UInt8])
 }

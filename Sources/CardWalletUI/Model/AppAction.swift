@@ -15,6 +15,8 @@ public enum AppAction: Equatable, Sendable {
     case tick(now: Duration)
     /// A call made by ``Effect/perform(_:_:)`` finished.
     case completed(CallID, APIOutcome)
+    /// A long call made by ``Effect/perform(_:_:)`` got further (an import, card by card).
+    case progress(CallID, CallProgress)
     /// The session changed: the only writer of ``AppState/session``.
     case session(SessionStatus)
     /// A network exchange (or a note of the app's own) was logged.

@@ -32,6 +32,10 @@ public struct UIFailure: Error, Equatable, Sendable, CustomStringConvertible {
         case wrongAddress
         /// The server failed (E99, a 5xx, or an answer that was not the API's).
         case server(status: Int?)
+        /// The call was cancelled (Esc while it ran).
+        case cancelled
+        /// The file to write exists already (an export says so before replacing it).
+        case fileExists(path: String)
         /// Anything else: a local file that cannot be read, a malformed URL, …
         case other
     }

@@ -4,7 +4,7 @@ import CardModels
 public struct DetailLine: Equatable, Sendable {
     /// How the line looks.
     public enum Role: Equatable, Sendable {
-        case title, subtitle, field, muted
+        case title, subtitle, field, muted, plain
     }
 
     /// The label in the left column (only on a field's first line).
@@ -20,8 +20,11 @@ public enum DetailLines {
     /// Columns of the label column, including the gap after it.
     public static let labelWidth = 12
 
-    /// The lines showing `detail` on a screen `width` columns wide.
-    public static func make(_ detail: DetailState, width: Int) -> [DetailLine] {
+    /// The lines showing `detail` in `width` columns (the screen's, less the picture's).
+    ///
+    /// - Parameter pictures: how the terminal shows pictures: when they are off for a reason
+    ///   (`NO_COLOR`), the image's line says so.
+    public static func make(_ detail: DetailState, width: Int, pictures: PictureSupport = .unavailable) -> [DetailLine] {
         let valueWidth = max(10, width - 2 - labelWidth)
         let fullWidth = max(10, width - 2)
         var lines: [DetailLine] = []
@@ -61,12 +64,23 @@ public enum DetailLines {
             add(index == 0 ? CardField.tmi.label : "", fact)
         }
         add(CardField.tags.label, fields.tags.isEmpty ? nil : fields.tags.joined(separator: ", "))
+        let notShown = pictures.offReason.map { " · not shown: \($0)" } ?? ""
         if card.hasImage, let image = card.image {
-            add("Image", "\(image.contentType), \(Format.bytes(image.size))")
+            add("Image", "\(image.contentType), \(Format.bytes(image.size))" + notShown)
         } else if card.hasImage {
-            add("Image", "yes")
+            add("Image", "yes" + notShown)
         } else {
             add("Image", "none: default avatar \(fields.defaultImage)")
+        }
+        if !fields.vcardProperties.isEmpty {
+            // Read-only: what an imported vCard held that the card has no field for.
+            lines.append(DetailLine(label: nil, text: "", role: .field))
+            lines.append(DetailLine(label: nil, text: "Kept from vCard (read-only, written back on export)", role: .subtitle))
+            let kept = detail.keptLines?.version == card.version ? detail.keptLines?.lines : nil
+            let shown = kept ?? fields.vcardProperties.map({ _ in "…" })
+            for line in shown {
+                for text in wrap(line, width: fullWidth) { lines.append(DetailLine(label: nil, text: text, role: .plain)) }
+            }
         }
         lines.append(DetailLine(label: nil, text: "", role: .field))
         lines.append(DetailLine(label: nil, text: "version \(card.version) · id \(TerminalText.escaped(card.id))", role: .muted))

@@ -3,11 +3,11 @@ extension Renderer {
     /// One row of the form: a line of a field (a field of several lines has several), its
     /// problem, or the focused field's hint when it does not fit beside the field.
     enum FormRow {
-        case field(Int, line: Int), problem(Int, String), hint(Int, String)
+        case field(Int, line: Int), problem(Int, String), hint(Int, String), note(Int, String)
 
         var fieldIndex: Int {
             switch self {
-            case .field(let index, _), .problem(let index, _), .hint(let index, _): index
+            case .field(let index, _), .problem(let index, _), .hint(let index, _), .note(let index, _): index
             }
         }
     }
@@ -33,6 +33,7 @@ extension Renderer {
         for index in form.fields.indices {
             for line in visibleLines(form, index: index) { rows.append(.field(index, line: line)) }
             if let problem = form.visibleProblem(at: index) { rows.append(.problem(index, problem)) }
+            for note in form.scanNotes[form.fields[index].kind.key] ?? [] { rows.append(.note(index, "scan: " + note)) }
             if index == form.focus, form.conflict == nil {
                 let hint = form.fields[index].kind.hint
                 if DisplayWidth.of(hint) > columns.sideWidth {
@@ -41,6 +42,8 @@ extension Renderer {
                 }
             }
         }
+        // What the scan did not put in a field (lines it could not place) ends the form.
+        for note in form.scanCardNotes { rows.append(.note(max(0, form.fields.count - 1), "scan: " + note)) }
         return rows
     }
 
@@ -104,6 +107,8 @@ extension Renderer {
                 grid.draw("! " + problem, x: columns.inputX, y: rowY, width: grid.width - columns.inputX - 1, style: Theme.error)
             case .hint(_, let hint):
                 grid.draw(hint, x: columns.inputX, y: rowY, width: grid.width - columns.inputX - 1, style: Theme.muted)
+            case .note(_, let note):
+                grid.draw("? " + note, x: columns.inputX, y: rowY, width: grid.width - columns.inputX - 1, style: Theme.warning)
             }
         }
     }

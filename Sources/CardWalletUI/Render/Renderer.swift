@@ -25,9 +25,17 @@ public enum Renderer {
         case .logDetail(let id, let scroll): drawLogDetail(&grid, state, layout, id: id, scroll: scroll)
         case .confirm, nil: break
         }
+        if let transfer = state.transfer, !isPage(state.modal) { drawTransfer(&grid, state, transfer, layout) }
+        if state.screen == .form, let scan = state.form?.scan, !isPage(state.modal) { drawScanPrompt(&grid, scan, layout) }
         if let reauth = state.reauth, !isPage(state.modal) { drawReauth(&grid, reauth, layout) }
         if case .confirm(let question) = state.modal { drawConfirm(&grid, question, layout) }
         drawStatusBar(&grid, state, layout)
+        if state.screen == .detail, let qr = state.detail?.qr, state.modal == nil, state.reauth == nil {
+            // The code takes every row but its caption (which says any key closes it): a
+            // larger code fits, and a hint row would add nothing.
+            drawQR(&grid, state, qr)
+            return grid
+        }
         drawHints(&grid, state, layout)
         return grid
     }

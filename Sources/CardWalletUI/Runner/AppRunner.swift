@@ -15,6 +15,8 @@
 public final class AppRunner {
     /// Performs one call; runs off the main actor, as a task per call.
     public typealias Performer = @Sendable (APICall) async -> APIOutcome
+    /// Performs one call, telling how far a long one has got through the reporter.
+    public typealias ReportingPerformer = @Sendable (APICall, ProgressReporter) async -> APIOutcome
     /// Opens a URL outside the program (a browser, a mail program); returns why it could not.
     public typealias Opener = @Sendable (String) -> String?
 
@@ -26,7 +28,7 @@ public final class AppRunner {
     public private(set) var framesPresented = 0
 
     private let backend: any TerminalBackend
-    private let perform: Performer
+    private let perform: ReportingPerformer
     private let opener: Opener?
     private let uptime: () -> Duration
     private let pollMilliseconds: Int
@@ -45,9 +47,20 @@ public final class AppRunner {
     ///     it wake `backend`.
     ///   - opener: Opens a web or `mailto:` link outside the program.
     ///   - perform: Performs a call through CardAPI and maps its errors to ``UIFailure``.
-    public init<C: Clock>(
+    public convenience init<C: Clock>(
         state: AppState, backend: any TerminalBackend, clock: C, pollMilliseconds: Int = 50,
         inbox: ActionInbox = ActionInbox(), opener: Opener? = nil, perform: @escaping Performer
+    ) where C.Duration == Duration {
+        self.init(
+            state: state, backend: backend, clock: clock, pollMilliseconds: pollMilliseconds, inbox: inbox, opener: opener,
+            reporting: { call, _ in await perform(call) })
+    }
+
+    /// A loop over `backend` whose performer reports the progress of long calls (an import):
+    /// each report reaches the reducer through the inbox as ``AppAction/progress(_:_:)``.
+    public init<C: Clock>(
+        state: AppState, backend: any TerminalBackend, clock: C, pollMilliseconds: Int = 50,
+        inbox: ActionInbox = ActionInbox(), opener: Opener? = nil, reporting perform: @escaping ReportingPerformer
     ) where C.Duration == Duration {
         let start = clock.now
         self.state = state
@@ -68,6 +81,16 @@ public final class AppRunner {
         self.init(
             state: state, backend: backend, clock: ContinuousClock(), pollMilliseconds: pollMilliseconds, inbox: inbox,
             opener: opener, perform: perform)
+    }
+
+    /// A loop over `backend` timed by the continuous clock, whose performer reports progress.
+    public convenience init(
+        state: AppState, backend: any TerminalBackend, pollMilliseconds: Int = 50, inbox: ActionInbox = ActionInbox(),
+        opener: Opener? = nil, reporting perform: @escaping ReportingPerformer
+    ) {
+        self.init(
+            state: state, backend: backend, clock: ContinuousClock(), pollMilliseconds: pollMilliseconds, inbox: inbox,
+            opener: opener, reporting: perform)
     }
 
     /// Runs until the user quits, then cancels what is in flight and restores the terminal.
@@ -162,10 +185,16 @@ public final class AppRunner {
             case .perform(let id, let call):
                 let perform = perform
                 let inbox = inbox
+                let reporter = ProgressReporter { inbox.send(.progress(id, $0)) }
                 calls[id] = Task.detached {
-                    let outcome = await perform(call)
+                    let outcome = await perform(call, reporter)
                     inbox.send(.completed(id, outcome))
                 }
+            case .cancel(let id):
+                // The task ends its own way; its outcome still comes back through the inbox.
+                calls[id]?.cancel()
+            case .writeToTerminal(let bytes):
+                backend.writeToTerminal(bytes)
             case .redraw:
                 backend.requestFullRepaint()
             case .discardTypeahead:
@@ -185,4 +214,21 @@ public final class AppRunner {
         backend.present(Renderer.render(state))
         framesPresented += 1
     }
+}
+
+/// How a long call tells the main loop how far it has got: each report becomes an
+/// ``AppAction/progress(_:_:)`` in the inbox, ordered with the call's log lines.
+public struct ProgressReporter: Sendable {
+    private let send: @Sendable (CallProgress) -> Void
+
+    /// A reporter sending through `send`.
+    public init(_ send: @escaping @Sendable (CallProgress) -> Void) {
+        self.send = send
+    }
+
+    /// A reporter that drops every report (a call run outside the loop).
+    public static let ignoring = ProgressReporter { _ in }
+
+    /// Reports `progress`.
+    public func report(_ progress: CallProgress) { send(progress) }
 }

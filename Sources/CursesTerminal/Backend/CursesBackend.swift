@@ -243,9 +243,14 @@ public final class CursesBackend: TerminalBackend {
 
     /// Writes `text` to the terminal as it is (a mode change curses does not know).
     func writeToTerminal(_ text: String) {
+        writeToTerminal(bytes: Array(text.utf8))
+    }
+
+    /// Writes `bytes` to the terminal as they are, after what curses has buffered.
+    func writeToTerminal(bytes: [UInt8]) {
         guard terminal >= 0 else { return }
         if let outputFile { fflush(outputFile) }
-        var bytes = Array(text.utf8)
+        var bytes = bytes
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { buffer in

@@ -12,6 +12,21 @@ struct Palette: Hashable, Sendable {
     struct Rendition: Hashable, Sendable {
         var attributes: attr_t
         var pair: Int16
+        /// Explicit colours (curses colour numbers, -1 for the terminal's own), for a pair the
+        /// backend allocates when it paints (`alloc_pair`); `nil` for the role's pair.
+        var explicit: ExplicitPair?
+
+        init(attributes: attr_t, pair: Int16, explicit: ExplicitPair? = nil) {
+            self.attributes = attributes
+            self.pair = pair
+            self.explicit = explicit
+        }
+    }
+
+    /// A foreground and a background colour number.
+    struct ExplicitPair: Hashable, Sendable {
+        var foreground: Int32
+        var background: Int32
     }
 
     /// One `init_pair` call.
@@ -27,6 +42,9 @@ struct Palette: Hashable, Sendable {
     let hasBrightColors: Bool
     /// Whether `use_default_colors` worked, so pairs keep the terminal's own background.
     let usesDefaultBackground: Bool
+    /// How many colours the terminal has (`COLORS`): 8, 16, 256, or 2²⁴ for a direct-colour
+    /// entry such as `xterm-direct`, where colour numbers are RGB values.
+    let colorCount: Int
 
     /// A palette that only uses attributes.
     static let monochrome = Palette(usesColor: false, colorCount: 0, usesDefaultBackground: false)
@@ -35,6 +53,7 @@ struct Palette: Hashable, Sendable {
         self.usesColor = usesColor
         self.hasBrightColors = usesColor && colorCount >= 16
         self.usesDefaultBackground = usesColor && usesDefaultBackground
+        self.colorCount = usesColor ? colorCount : 0
     }
 
     /// Whether the environment allows colour: `NO_COLOR` set to anything but the empty string
@@ -65,7 +84,31 @@ struct Palette: Hashable, Sendable {
         // Muted text is grey where the terminal has grey, and dim everywhere else.
         if style.color == .muted, foreground(for: .muted) == nil { attributes |= cn_attr_dim() }
         let pair: Int16 = foreground(for: style.color) == nil ? 0 : Int16(style.color.rawValue)
-        return Rendition(attributes: attributes, pair: pair)
+        guard style.hasExplicitColors, usesColor else { return Rendition(attributes: attributes, pair: pair) }
+        let background: Int32 = usesDefaultBackground ? -1 : Int32(COLOR_BLACK)
+        let explicit = ExplicitPair(
+            foreground: style.foreground.map(colorNumber) ?? (usesDefaultBackground ? -1 : Int32(COLOR_WHITE)),
+            background: style.background.map(colorNumber) ?? background)
+        return Rendition(attributes: attributes, pair: 0, explicit: explicit)
+    }
+
+    /// The curses colour number nearest `color` on this terminal: RGB itself on a direct-colour
+    /// terminal, else the xterm 256-colour palette, else the 16 or 8 basic colours.
+    func colorNumber(_ color: TerminalColor) -> Int32 {
+        switch color {
+        case .rgb(let red, let green, let blue):
+            if colorCount >= 1 << 24 { return Int32(red) << 16 | Int32(green) << 8 | Int32(blue) }
+            if colorCount >= 256 { return Int32(XtermColors.nearest(red, green, blue)) }
+            return Int32(XtermColors.nearestBasic(red, green, blue, count: colorCount >= 16 ? 16 : 8))
+        case .indexed(let index):
+            if colorCount >= 1 << 24 {
+                let (red, green, blue) = XtermColors.rgb(index)
+                return Int32(red) << 16 | Int32(green) << 8 | Int32(blue)
+            }
+            if colorCount >= 256 || Int(index) < colorCount { return Int32(index) }
+            let (red, green, blue) = XtermColors.rgb(index)
+            return Int32(XtermColors.nearestBasic(red, green, blue, count: colorCount >= 16 ? 16 : 8))
+        }
     }
 
     /// The foreground colour of `role`, or `nil` when it is drawn in the terminal's own colours.

@@ -16,6 +16,7 @@ enum ClientSettingKey: String, CaseIterable, Sendable, Hashable, Comparable {
     case logMaxBytes = "log.maxBytes"
     case logBodyPreviewBytes = "log.bodyPreviewBytes"
     case pageSize = "ui.pageSize"
+    case images = "ui.images"
     case allowInsecureHTTP
 
     /// The kinds of value a key holds.
@@ -53,7 +54,7 @@ enum ClientSettingKey: String, CaseIterable, Sendable, Hashable, Comparable {
     /// What the value is.
     var kind: Kind {
         switch self {
-        case .server, .tokenFile: .text
+        case .server, .tokenFile, .images: .text
         case .connectTimeout, .requestTimeout, .authTimeout, .refreshMargin: .duration
         case .logLevel: .logLevel
         case .logFile, .allowInsecureHTTP: .boolean

@@ -1,4 +1,5 @@
 import CardAPI
+import CardImages
 import CardMockServer
 import CardModels
 import CardWalletLive
@@ -85,7 +86,8 @@ enum ClientSettingsLoader {
             pageSize: try resolution.integer(.pageSize, in: ClientSettings.Limits.pageSize) ?? defaults.pageSize,
             authTimeout: try resolution.duration(.authTimeout, in: ClientSettings.Limits.authTimeout)
                 ?? defaults.authTimeout,
-            allowInsecureHTTP: try resolution.boolean(.allowInsecureHTTP) ?? defaults.allowInsecureHTTP)
+            allowInsecureHTTP: try resolution.boolean(.allowInsecureHTTP) ?? defaults.allowInsecureHTTP,
+            images: try resolution.images() ?? defaults.images)
         if settings.allowInsecureHTTP, let url = try? CardAPIConfiguration.serverURL(
             settings.server, allowingInsecureHTTP: true), ServerAddress.isInsecure(url)
         {
@@ -186,6 +188,15 @@ private struct Resolution {
 
     mutating func boolean(_ key: ClientSettingKey) throws(ClientSettingsError) -> Bool? {
         try read(key) { $0.bool(forKey: $1) }?.value
+    }
+
+    /// `ui.images`: a picture protocol or `auto`, as `CARDWALLET_IMAGES` takes them.
+    mutating func images() throws(ClientSettingsError) -> String? {
+        guard let (text, origin) = try read(.images, { $0.string(forKey: $1) }) else { return nil }
+        guard case .some = ImageSetting.parse(text) else {
+            throw .invalidValue(key: .images, origin: origin, problem: "must be one of \(ImageSetting.names)")
+        }
+        return text.trimmingCharacters(in: .whitespaces).lowercased()
     }
 
     mutating func logLevel() throws(ClientSettingsError) -> Logger.Level? {

@@ -1,6 +1,7 @@
 import CardModels
 import ArgumentParser
 import CardAPI
+import CardImages
 import CardWalletLive
 import CardWalletUI
 import CursesTerminal
@@ -26,6 +27,9 @@ struct TerminalAppSetup: Sendable {
     var password: String = ""
     /// Lines for the log pane before any request (the demo's server address, settings warnings).
     var notes: [String] = []
+    /// How pictures are drawn; `nil` asks the terminal (``TerminalApp/detectGraphics(environment:)``)
+    /// before curses starts.
+    var graphics: GraphicsChoice?
 }
 
 /// How the interface ended.
@@ -86,21 +90,30 @@ enum TerminalApp {
         // A session restored from the token store is known already: the first frame is the
         // list loading, not the login form. From here on the session's news comes through the sink.
         let restored = live.client.session.state
-        let performer = CardAPIPerformer(client: live.client, sessionSink: sink) { server in live.client(for: server) }
-        defer { performer.client.session.report(to: nil) }
+        // The terminal is asked (kitty, DA1 for sixel) now, before curses owns its input.
+        let graphics = setup.graphics
+            ?? Self.detectGraphics(environment: ProcessInfo.processInfo.environment, configured: live.settings.images)
+        let pictures = PictureMaker(graphics: graphics)
+        notes.append(graphics.description)
+        let performer = CardAPIPerformer(client: live.client, sessionSink: sink, pictures: pictures) { server in
+            live.client(for: server)
+        }
+        defer {
+            performer.client.session.report(to: nil)
+            performer.removeFiles()
+        }
         let state = AppState(
             server: live.client.configuration.serverKey, email: setup.email, password: setup.password,
-            pageSize: live.settings.pageSize, utcOffsetSeconds: TimeZone.current.secondsFromGMT())
+            pageSize: live.settings.pageSize, utcOffsetSeconds: TimeZone.current.secondsFromGMT(),
+            pictures: pictures.support)
 
         let configuration = CursesBackend.Configuration(strayOutputPath: strayOutputPath)
         let ended: Result<(AppState, [String]), any Error>
         do {
             ended = .success(try await CursesTerminal.run(configuration: configuration) { terminal in
                 let runner = AppRunner(
-                    state: state, backend: terminal, inbox: sink.inbox, opener: { ExternalOpener.open($0) }
-                ) { call in
-                    await performer.perform(call)
-                }
+                    state: state, backend: terminal, inbox: sink.inbox, opener: { ExternalOpener.open($0) },
+                    reporting: { call, progress in await performer.perform(call, progress: progress) })
                 if case .loggedIn(let account) = restored {
                     sink.restored(account)
                     runner.apply(.session(SessionStatus(restored)))
@@ -153,6 +166,12 @@ enum TerminalApp {
                     + "log in and make \(replay == 1 ? "it" : "them") again")
         }
         return lines
+    }
+
+    /// The picture protocol for the interface: `CARDWALLET_IMAGES`, then the `ui.images`
+    /// setting (`configured`), then what the terminal answers (docs/TUI.md).
+    static func detectGraphics(environment: [String: String], configured: String) -> GraphicsChoice {
+        GraphicsSetup.detect(environment: environment, configured: configured)
     }
 
     /// ``run(_:)``, with its failure as a value, so the caller can clean up before reporting.

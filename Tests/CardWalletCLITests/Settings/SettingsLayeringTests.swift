@@ -78,7 +78,7 @@ import TestSupport
             "CARDWALLET_SESSION_REFRESH_MARGIN": "0", "CARDWALLET_LOG_LEVEL": "WARNING",
             "CARDWALLET_LOG_FILE": "no", "CARDWALLET_LOG_MAX_BYTES": "65536",
             "CARDWALLET_LOG_BODY_PREVIEW_BYTES": "0", "CARDWALLET_UI_PAGE_SIZE": "200",
-            "CARDWALLET_TIMEOUTS_AUTH": "5s", "CARDWALLET_ALLOW_INSECURE_HTTP": "true",
+            "CARDWALLET_TIMEOUTS_AUTH": "5s", "CARDWALLET_ALLOW_INSECURE_HTTP": "true", "CARDWALLET_UI_IMAGES": " Sixel",
         ]
         #expect(Set(env.keys) == Set(ClientSettingKey.allCases.map(\.environmentVariable)))
         let settings = try await load(folder, env).settings
@@ -88,7 +88,17 @@ import TestSupport
                     server: "https://cards.example/v1", tokenFile: "/tmp/t.json", connectTimeout: .milliseconds(1500),
                     requestTimeout: .seconds(120), refreshMargin: .zero, logLevel: .warning, logFile: false,
                     logMaxBytes: 65536, logBodyPreviewBytes: 0, pageSize: 200, authTimeout: .seconds(5),
-                    allowInsecureHTTP: true))
+                    allowInsecureHTTP: true, images: "sixel"))
+    }
+
+    @Test func anUnknownPictureProtocolNamesTheKeyAndTheChoices() async throws {
+        let folder = try TemporaryFolder("cli")
+        defer { folder.remove() }
+        await #expect {
+            try await load(folder, ["CARDWALLET_UI_IMAGES": "gif"])
+        } throws: { error in
+            "\(error)" == "The setting ui.images (from CARDWALLET_UI_IMAGES) must be one of auto, kitty, iterm, sixel, blocks, off."
+        }
     }
 
     @Test func anEmptyVariableCountsAsUnset() async throws {

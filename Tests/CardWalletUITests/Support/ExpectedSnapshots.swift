@@ -93,7 +93,7 @@ let expectedSnapshots: [String: String] = [
 
 
       demo@cardwallet.dev @ http://127.0.0.1:8080/v1
-     ? help  e edit  d delete  y copy  q back  l log
+     ? help  e edit  d delete  y copy  Q QR  q back  l log
     """#,
     "list 120x40": #"""
      CardWallet · 14 cards                                                                            6/14 · sorted by name

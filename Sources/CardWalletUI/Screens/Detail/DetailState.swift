@@ -12,6 +12,12 @@ public struct DetailState: Equatable, Sendable {
     public var scroll = 0
     /// Set after `y`: the next key says which field to copy.
     public var isChoosingCopy = false
+    /// The card's image as this terminal shows it, fetched when the card shows.
+    public var picture: PictureSlot = .none
+    /// The QR code over the card (`Q`), while it shows.
+    public var qr: QRView?
+    /// The kept vCard lines as people read them, for the card's version.
+    public var keptLines: KeptLines?
 
     /// The details of `summary`, loading the rest unless `card` is already known.
     public init(summary: CardSummary, card: Card? = nil) {
@@ -28,6 +34,12 @@ public struct DetailState: Equatable, Sendable {
 public enum DetailCall: Equatable, Sendable {
     /// Loading card `id`, the one shown.
     case load(id: String)
+    /// The card's picture, for this version and box.
+    case picture(PictureRequest)
+    /// The card as a QR code, fitting this box.
+    case qr(PictureBox)
+    /// The kept vCard lines of this version, to show.
+    case keptLines(version: Int)
 }
 
 /// What can happen to the detail screen.
@@ -39,6 +51,10 @@ public enum DetailAction: Equatable, Sendable {
     case loaded(Card)
     /// Loading failed (other than "not found", which closes the screen).
     case loadFailed
+    /// After every change: the picture fits `pictureBox` now (`nil`: no picture is shown) and
+    /// a QR code `qrBox`, so the screen asks for what it lacks (the picture or the QR code at
+    /// this size, the kept lines).
+    case settle(pictureBox: PictureBox?, qrBox: PictureBox)
 }
 
 /// What the detail screen asks the app to do.
@@ -53,6 +69,10 @@ public enum DetailEffect: Equatable, Sendable {
     /// Open `url` outside the program (a browser, a mail program).
     case open(String)
     case message(StatusMessage.Kind, String)
+    /// Write bytes to the terminal outside the grid (a kitty picture's transmission).
+    case terminal([UInt8])
+    /// Export this card (the export dialog opens).
+    case export(CardSummary)
 }
 
 extension DetailState {
@@ -100,6 +120,20 @@ extension DetailState {
                 break
             }
             effects = [.open(website), .message(.info, "Opening \(website)…")]
+        case .command(.showQR):
+            guard card != nil || isLoading else {
+                effects = [.message(.info, "The card is not loaded: r loads it again")]
+                break
+            }
+            // Asked for by the next settle, which knows the screen's size (and has the whole
+            // card: a Q pressed while it loads shows the code once it is here).
+            qr = .wanted
+        case .command(.closeQR):
+            qr = nil
+        case .command(.export):
+            effects = [.export(card?.summary ?? summary)]
+        case .settle(let box, let qrBox):
+            effects = settle(pictureBox: box, qrBox: qrBox)
         case .command(.writeEmail):
             guard let email = card?.fields.email ?? summary.email, !email.isEmpty else {
                 effects = [.message(.info, "This card has no email address")]
@@ -112,9 +146,18 @@ extension DetailState {
             isLoading = false
         case .loadFailed:
             isLoading = false
+        case .finished(.picture(let request), let outcome):
+            effects = pictureArrived(request, outcome)
+        case .finished(.qr(let box), let outcome):
+            effects = qrArrived(outcome, box: box)
+        case .finished(.keptLines(let version), let outcome):
+            if case .success(.vcardText(let lines)) = outcome, keptLines?.version == version {
+                keptLines = KeptLines(version: version, lines: lines)
+            }
         case .finished(.load(let loaded), let outcome):
             guard loaded == id, case .failure(let failure) = outcome else { break }
             isLoading = false
+            if qr == .wanted { qr = nil }
             effects =
                 failure.kind == .notFound
                 ? [.message(.warning, "That card no longer exists (E05)")]

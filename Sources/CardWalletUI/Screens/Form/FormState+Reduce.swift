@@ -6,6 +6,8 @@ public enum FormCall: Equatable, Sendable {
     case save
     /// Fetching the server's version of card `id` after a conflict that did not carry it.
     case fetchServerVersion(id: String)
+    /// Scanning a photo of a paper card into the form.
+    case scan
 }
 
 /// What can happen to the form.
@@ -32,12 +34,15 @@ public enum FormEffect: Equatable, Sendable {
     case saved(Card, isNew: Bool)
     /// Leave the form; ask first when `discarding` changes.
     case leave(discarding: Bool)
+    /// Cancel the form's call in flight.
+    case cancel(FormCall)
     case message(StatusMessage.Kind, String)
 }
 
 extension FormState {
     /// Applies `action`.
     public mutating func reduce(_ action: FormAction) -> [FormEffect] {
+        if scan != nil, let effects = reduceScan(action) { return effects }
         switch action {
         case .command(.nextField):
             focus = (focus + 1) % fields.count
@@ -51,6 +56,10 @@ extension FormState {
                 return [.message(.warning, "Saving… it cannot be undone now; the form closes when the server answers")]
             }
             return [.leave(discarding: isDirty)]
+        case .command(.startScan):
+            return startScan()
+        case .command(.scan), .command(.cancelScan):
+            return []
         case .command(.takeServerField):
             guard let conflict, case .card(let field) = fields[focus].kind else {
                 return [.message(.info, "Nothing to take: the server's version differs only after a conflict")]
@@ -86,6 +95,7 @@ extension FormState {
             if fields[focus].input.apply(command, typed: typed) {
                 fields[focus].isTouched = true
                 serverProblems[fields[focus].kind.key] = nil
+                scanNotes[fields[focus].kind.key] = nil
             }
         case .finished(let call, let outcome):
             return finished(call, outcome)
@@ -150,6 +160,9 @@ extension FormState {
             return []
         case (.fetchServerVersion, .failure(let failure)):
             return [.message(.error, FailureText.status(failure, doing: "Could not fetch the server's version"))]
+        case (.scan, _):
+            // The prompt was closed meanwhile; a scan's result comes only while it shows.
+            return []
         }
     }
 

@@ -86,6 +86,12 @@ public struct FormState: Equatable, Sendable {
     /// The card's fields when the form opened: what the form does not show (the kept vCard
     /// properties) is saved as it was.
     public var base: CardFields
+    /// The photo prompt of a scan (Ctrl-O), while it shows.
+    public var scan: ScanPrompt?
+    /// What the last scan was unsure of, by field key, until the field is edited.
+    public var scanNotes: [String: [String]] = [:]
+    /// What the last scan said about the card as a whole (lines it did not use).
+    public var scanCardNotes: [String] = []
 
     /// What a key typed while the save is in flight is told.
     static let savingNotice = "Saving… the text cannot change until the server answers"

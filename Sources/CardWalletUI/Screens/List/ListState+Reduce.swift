@@ -108,6 +108,17 @@ extension ListState {
             move(.down, viewport: viewport)
         case .undoDelete:
             return [.undoDelete]
+        case .exportCards where !marked.isEmpty:
+            let chosen = cards.wallet.map { cards.summary(atIndex: $0) }.filter { marked.contains($0.id) }
+            return [.export(.ids(chosen.map(\.id)), label: "the \(chosen.count) marked cards", name: nil)]
+        case .exportCards:
+            guard let card = selectedCard else { return [.message(.info, "No card selected: X exports every card")] }
+            return [.export(.ids([card.id]), label: "“\(card.name)”", name: card.name)]
+        case .exportAll:
+            let count = cards.isTotalKnown ? "\(cards.total) " : ""
+            return [.export(.all, label: "all \(count)cards", name: nil)]
+        case .importCards:
+            return [.importCards]
         case .open, .edit, .delete:
             guard let card = selectedCard else { return [.message(.info, "No card selected")] }
             switch command {

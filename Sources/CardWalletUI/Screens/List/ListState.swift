@@ -93,6 +93,11 @@ public enum ListEffect: Equatable, Sendable {
     case deleteMarked([CardSummary])
     /// Bring back the cards of the last delete.
     case undoDelete
+    /// Open the export dialog for `cards`, described as `label` (`“Ada”`, `the 3 marked cards`);
+    /// `name` is the one card's name, for the file name.
+    case export(ExportRequest.Cards, label: String, name: String?)
+    /// Open the import dialog.
+    case importCards
     case logOut
     case quit
     /// Tell the user something in the status bar (until news `about` that makes it stale).

@@ -112,7 +112,10 @@ struct ImagesFigure: Figure {
             "Same decoded pixels, same cells (\(Self.box) box, 10×20-pixel cells), truecolor, no dithering on either side; chafa's default work factor. Ratio > 1: chafa slower (or, for bytes, larger).",
             "libchafa is linked into the bench only (CChafa); CardImages does not use it — docs/Images.md says why.",
         ]
-        return [pipeline, chafa]
+        context.progress("images: the detail view")
+        let detail = try DetailPictureTable.make(
+            file: fixtures[0].file, fixtureName: fixtures[0].name, sampler: sampler, variants: Self.variants)
+        return [pipeline, chafa, detail]
     }
 }
 

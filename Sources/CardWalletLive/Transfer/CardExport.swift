@@ -1,0 +1,117 @@
+import CardAPI
+import CardModels
+import CardVCard
+import CardWalletUI
+import Foundation
+
+/// The interface's export: the cards fetched whole (with their images for vCard), written to
+/// one file atomically, in the format asked for. The same files as `cardwallet export`.
+enum CardExport {
+    /// Carries out `request`.
+    ///
+    /// - Returns: how many cards were written, and the full path.
+    /// - Throws: ``CardWalletUI/UIFailure``: the file exists (unless replacing), its folder does
+    ///   not, it cannot be written; the server's failure fetching a card; cancelled.
+    static func run(_ request: ExportRequest, client: CardAPIClient, progress: ProgressReporter) async throws(UIFailure) -> APIResult {
+        let url = try destination(request.path, replacing: request.replacing)
+        do {
+            let ids: [String]
+            switch request.cards {
+            case .ids(let chosen): ids = chosen
+            case .all: ids = try await client.allCards().map(\.id)
+            }
+            let total = ids.count * (request.format.carriesPhotos ? 2 : 1)
+            let counter = ProgressCounter(total: total, reporter: progress)
+            counter.report()
+            let cards = try await FetchInOrder.run(ids) { id in
+                let card = try await client.card(id: id)
+                counter.step()
+                return card
+            }
+            var photos: [VCardPhoto?] = Array(repeating: nil, count: cards.count)
+            if request.format.carriesPhotos {
+                photos = try await FetchInOrder.run(cards) { card in
+                    defer { counter.step() }
+                    return try await photo(of: card, client)
+                }
+            }
+            try Task.checkCancellation()
+            let bytes = try encode(cards, photos: photos, format: request.format)
+            try Data(bytes).write(to: url, options: .atomic)
+            return .exported(count: cards.count, path: url.path)
+        } catch let error as CardAPIError where !Task.isCancelled {
+            throw UIFailure(error)
+        } catch is CancellationError {
+            throw UIFailure(.cancelled, message: "Stopped: nothing was written")
+        } catch is CardAPIError {
+            throw UIFailure(.cancelled, message: "Stopped: nothing was written")
+        } catch let failure as UIFailure {
+            throw failure
+        } catch {
+            throw UIFailure(.other, message: "Cannot write \(TerminalText.escaped(url.path)): \(error.localizedDescription)")
+        }
+    }
+
+    /// The file `path` names (`~` is the home folder; relative to the current folder), after
+    /// checking it can be written.
+    static func destination(_ path: String, replacing: Bool) throws(UIFailure) -> URL {
+        let expanded = LocalPath.expand(path)
+        let url = URL(fileURLWithPath: expanded)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
+            if isFolder.boolValue { throw UIFailure(.other, message: "\(TerminalText.escaped(path)) is a folder: name a file in it") }
+            if !replacing { throw UIFailure(.fileExists(path: url.path), message: "\(TerminalText.escaped(path)) exists already") }
+        }
+        let folder = url.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw UIFailure(.other, message: "there is no folder \(TerminalText.escaped(folder))")
+        }
+        guard FileManager.default.isWritableFile(atPath: folder) else {
+            throw UIFailure(.other, message: "the folder \(TerminalText.escaped(folder)) cannot be written to")
+        }
+        return url
+    }
+
+    /// The file's bytes.
+    static func encode(_ cards: [Card], photos: [VCardPhoto?], format: ExportFormat) throws -> [UInt8] {
+        switch format {
+        case .vcard3, .vcard4:
+            let writer = VCardWriter(version: format == .vcard4 ? .v40 : .v30)
+            var out: [UInt8] = []
+            for (card, photo) in zip(cards, photos) { writer.append(card, photo: photo, to: &out) }
+            return out
+        case .csv:
+            return Array((GoogleCSV.headerLine + cards.map(GoogleCSV.row).joined()).utf8)
+        case .json:
+            let encoder = CardWalletJSON.encoder()
+            encoder.outputFormatting.insert(.prettyPrinted)
+            return Array(try encoder.encode(cards)) + [0x0A]
+        }
+    }
+
+    /// The photo of a card with an image, or `nil`; an image that is neither PNG nor JPEG is left out.
+    static func photo(of card: Card, _ client: CardAPIClient) async throws -> VCardPhoto? {
+        guard card.hasImage else { return nil }
+        let image = try await client.cardImage(id: card.id)
+        guard let format = CardImageFormat(sniffing: image.data) else { return nil }
+        return VCardPhoto(bytes: [UInt8](image.data), format: format)
+    }
+}
+
+extension ExportFormat {
+    /// Whether the file holds the cards' pictures (vCard's `PHOTO`).
+    var carriesPhotos: Bool { self == .vcard3 || self == .vcard4 }
+}
+
+/// Paths typed by people.
+enum LocalPath {
+    /// `path` with `~` expanded to the home folder and a relative path made absolute.
+    static func expand(_ path: String) -> String {
+        var text = path.trimmingCharacters(in: .whitespaces)
+        if text == "~" || text.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty {
+            text = home + text.dropFirst()
+        }
+        if !text.hasPrefix("/") { text = FileManager.default.currentDirectoryPath + "/" + text }
+        return URL(fileURLWithPath: text).standardizedFileURL.path
+    }
+}
