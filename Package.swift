@@ -22,6 +22,7 @@ let package = Package(
 
         .library(name: "CardScanCore", targets: ["CardScanCore"]),
         .library(name: "CardScan", targets: ["CardScan"]),
+        .library(name: "CardCache", targets: ["CardCache"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -70,6 +71,16 @@ let package = Package(
         ),
         // The pure TUI core: states, reducers, key tables, renderer, main loop. Card models only.
         .target(name: "CardWalletUI", dependencies: ["CardModels"]),
+        // The local cache (docs/Cache.md): one SQLite file per server and account through GRDB,
+        // with FTS5 search over every field and an outbox of offline changes. Never a token.
+        .target(
+            name: "CardCache",
+            dependencies: [
+                "CardModels",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The live glue: performs the core's calls through CardAPI, makes its log lines, feeds
         // its inbox through one ordered sink, writes the log file.
         .target(
@@ -189,6 +200,15 @@ let package = Package(
             dependencies: [
                 "CardAPI", "Networking", "CardModels", "TokenStore", "CardMockServer", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "CardCacheTests",
+            dependencies: [
+                "CardCache", "CardModels", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "CardWalletUITests", dependencies: ["CardWalletUI", "CardModels", "TestSupport"]),

@@ -1,0 +1,88 @@
+public import CardModels
+import GRDB
+
+/// One card a search found.
+public struct CardSearchHit: Sendable, Equatable, Hashable {
+    /// The card's id.
+    public var cardID: String
+    /// The first field (in ``SearchText/fields`` order) that matched: the interface shows it
+    /// when it is not one of its columns.
+    public var field: CardField
+
+    /// A hit.
+    public init(cardID: String, field: CardField) {
+        self.cardID = cardID
+        self.field = field
+    }
+}
+
+/// What a search found.
+public struct CardSearchResult: Sendable, Equatable {
+    /// The first matches, in wallet order.
+    public var hits: [CardSearchHit]
+    /// How many cards match in all.
+    public var total: Int
+
+    /// A result.
+    public init(hits: [CardSearchHit], total: Int) {
+        self.hits = hits
+        self.total = total
+    }
+
+    /// Nothing found.
+    public static let empty = CardSearchResult(hits: [], total: 0)
+}
+
+extension CardCache {
+    /// The cards whose fields match `text`, in wallet order (docs/Cache.md, *Search*).
+    ///
+    /// Every field is searched — name, company, department, title, email, phone, website,
+    /// address, bio, TMI and tags — ignoring case, width and the accents of Latin, Greek and
+    /// Cyrillic letters (`zoe` finds `Zoë`). From the third character on, the text matches
+    /// anywhere in a field, in every script (`데이터` finds `서울데이터랩`, `lace` finds
+    /// `Lovelace`); a phone number matches by its digits (`555 0100` and `5550100` find
+    /// `+1 (555) 010-0`…). The first two keystrokes match the start of words, and any one or
+    /// two characters of scripts written without spaces (`민준` finds `김민준`). Cards known
+    /// only from the list are searched on their summary (name, company, title, email).
+    ///
+    /// - Parameters:
+    ///   - text: what was typed. Empty text (or only spaces and punctuation) finds nothing:
+    ///     show the whole list instead.
+    ///   - fields: only these fields (the mail-address lookup uses name, company, title and
+    ///     email); `nil` for every field.
+    ///   - limit: the most hits to return (the `total` counts them all); `nil` for every hit.
+    public func search(_ text: String, in fields: [CardField]? = nil, limit: Int? = 200) throws(CacheError)
+        -> CardSearchResult
+    {
+        guard let query = SearchQuery(text) else { return .empty }
+        let searched = fields.map { wanted in SearchText.fields.filter(wanted.contains) } ?? SearchText.fields
+        guard !searched.isEmpty else { return .empty }
+        let expression = query.expression(columns: fields == nil ? nil : searched.map(\.rawValue))
+        let table = query.kind == .substring ? "cardSearch" : "cardWords"
+        let texts = SearchIndex.columns.map { "cardSearch.\($0)" }.joined(separator: ", ")
+        let join = table == "cardSearch" ? "" : " JOIN cardSearch ON cardSearch.rowid = cardWords.rowid"
+        let sql = """
+            SELECT card.id, \(texts) FROM \(table) JOIN card ON card.key = \(table).rowid\(join)
+            WHERE \(table) MATCH ? ORDER BY card.position LIMIT ?
+            """
+        return try read { db in
+            var hits: [CardSearchHit] = []
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: [expression, limit ?? -1])
+            while let row = try rows.next() {
+                let field = zip(SearchText.fields.indices, SearchText.fields).first { index, field in
+                    searched.contains(field) && query.matches(row[index + 1] as String? ?? "", field: field)
+                }?.1
+                // The index and the check agree by construction; a card the check cannot place
+                // is still a hit, reported on its name.
+                hits.append(CardSearchHit(cardID: row[0], field: field ?? .name))
+            }
+            let total: Int
+            if limit.map({ hits.count < $0 }) ?? true {
+                total = hits.count
+            } else {
+                total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE \(table) MATCH ?", arguments: [expression]) ?? 0
+            }
+            return CardSearchResult(hits: hits, total: total)
+        }
+    }
+}
