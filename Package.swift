@@ -86,7 +86,7 @@ let package = Package(
         .target(
             name: "CardWalletLive",
             dependencies: [
-                "CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore",
+                "CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore", "CardCache",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -216,7 +216,7 @@ let package = Package(
             name: "CardWalletLiveTests",
             dependencies: [
                 "CardWalletLive", "CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore", "CardMockServer",
-                "TestSupport",
+                "TestSupport", "CardCache", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CardWalletUI"]),
@@ -240,7 +240,7 @@ let package = Package(
             name: "CardWalletCLITests",
             dependencies: [
                 "cardwallet", "CardAPI", "CardModels", "CardMockServer", "CardVCard", "CardWalletUI", "CardWalletLive",
-                "Networking", "TokenStore", "TestSupport", "CardImages",
+                "Networking", "TokenStore", "TestSupport", "CardImages", "CardCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
