@@ -141,8 +141,11 @@ public final class CardCache: Sendable {
             "The card cache \(path) could not be used (\(reason)); it was moved aside to \(aside) and a new cache was started")
     }
 
-    /// Closes the database; later calls fail with ``CacheError``.
+    /// Closes the database; later calls fail with ``CacheError``. The write-ahead log is
+    /// checkpointed into the file first, so the file alone holds everything (and the next
+    /// opening's header check sees its true size).
     public func close() {
+        _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         try? pool.close()
     }
 

@@ -15,9 +15,9 @@ extension CardCache {
         try write { db in
             var known: [String: KnownRow] = [:]
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT key, id, position, name, title, company, email, defaultImage, hasImage, updatedAt, version FROM card")
+                db, sql: "SELECT key, position, id, name, title, company, email, defaultImage, hasImage, updatedAt, version FROM card")
             while let row = try rows.next() {
-                known[row[1]] = KnownRow(key: row[0], position: row[2], summary: CardRows.summary(row, from: 1))
+                known[row[2]] = KnownRow(key: row[0], position: row[1], summary: CardRows.summary(row, from: 2))
             }
             var listed = Set<String>()
             listed.reserveCapacity(cards.count)
