@@ -147,7 +147,7 @@ let package = Package(
             name: "cardwallet-bench",
             dependencies: [
                 "CardModels", "CardWalletUI", "CardWalletLive", "CardMockServer", "CardAPI", "Networking", "TokenStore",
-                "CPseudoTerminal", "CardImages", "CChafa", "CardScan", "CardScanCore", "CardVCard",
+                "CPseudoTerminal", "CardImages", "CChafa", "CardScan", "CardScanCore", "CardVCard", "CardCache",
                 // Not linked: listed so that `swift run cardwallet-bench` also builds the
                 // `cardwallet` binary the startup figure spawns.
                 "cardwallet",
