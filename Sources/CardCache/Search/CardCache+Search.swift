@@ -59,28 +59,30 @@ extension CardCache {
         guard !searched.isEmpty else { return .empty }
         let expression = query.expression(columns: fields == nil ? nil : searched.map(\.rawValue))
         let table = query.kind == .substring ? "cardSearch" : "cardWords"
-        let texts = SearchIndex.columns.map { "cardSearch.\($0)" }.joined(separator: ", ")
-        let join = table == "cardSearch" ? "" : " JOIN cardSearch ON cardSearch.rowid = cardWords.rowid"
-        let sql = """
-            SELECT card.id, \(texts) FROM \(table) JOIN card ON card.key = \(table).rowid\(join)
-            WHERE \(table) MATCH ? ORDER BY card.position LIMIT ?
-            """
+        // Two steps, so that the sort carries three integers per match rather than eleven
+        // texts: every match's place in the wallet (also the total), then the indexed texts of
+        // the first `limit` only, for the "which field matched" check.
+        let matches = "SELECT card.position, card.key FROM \(table) JOIN card ON card.key = \(table).rowid WHERE \(table) MATCH ?"
+        let texts = "SELECT card.id, " + SearchIndex.columns.map { "cardSearch.\($0)" }.joined(separator: ", ")
+            + " FROM cardSearch JOIN card ON card.key = cardSearch.rowid WHERE cardSearch.rowid = ?"
         return try read { db in
+            var found: [(position: Int, key: Int64)] = []
+            let rows = try Row.fetchCursor(db, sql: matches, arguments: [expression])
+            while let row = try rows.next() { found.append((row[0], row[1])) }
+            let total = found.count
+            found.sort { $0.position < $1.position }
+            if let limit, limit < found.count { found.removeLast(found.count - max(0, limit)) }
             var hits: [CardSearchHit] = []
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: [expression, limit ?? -1])
-            while let row = try rows.next() {
+            hits.reserveCapacity(found.count)
+            let statement = try db.cachedStatement(sql: texts)
+            for match in found {
+                guard let row = try Row.fetchOne(statement, arguments: [match.key]) else { continue }
                 let field = zip(SearchText.fields.indices, SearchText.fields).first { index, field in
                     searched.contains(field) && query.matches(row[index + 1] as String? ?? "", field: field)
                 }?.1
                 // The index and the check agree by construction; a card the check cannot place
                 // is still a hit, reported on its name.
                 hits.append(CardSearchHit(cardID: row[0], field: field ?? .name))
-            }
-            let total: Int
-            if limit.map({ hits.count < $0 }) ?? true {
-                total = hits.count
-            } else {
-                total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE \(table) MATCH ?", arguments: [expression]) ?? 0
             }
             return CardSearchResult(hits: hits, total: total)
         }
