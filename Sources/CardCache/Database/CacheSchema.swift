@@ -43,6 +43,8 @@ enum CacheSchema {
                 t.column("email", .text)
                 t.column("defaultImage", .integer).notNull()
                 t.column("hasImage", .boolean).notNull()
+                // Seconds since 2001-01-01 (Foundation's own representation, so a card's date comes back
+                // bit for bit equal); every other date column is seconds since 1970.
                 t.column("updatedAt", .double).notNull()
                 t.column("version", .integer).notNull()
                 t.column("confirmedAt", .double).notNull()

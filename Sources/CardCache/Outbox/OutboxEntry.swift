@@ -11,7 +11,7 @@ public enum OutboxChange: Sendable, Equatable {
     case edit(cardID: String, fields: CardFields, baseVersion: Int)
     /// The card deleted, as it was at `baseVersion`.
     case delete(cardID: String, baseVersion: Int)
-    /// The whole wallet in a new order (`PUT /cards`).
+    /// A new wallet order (`PUT /cards`): the cards named come first, in this order; when sent, the others follow in the server's order.
     case reorder([String])
 
     /// `add`, `edit`, `delete` or `reorder`, as stored.

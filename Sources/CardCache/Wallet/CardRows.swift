@@ -12,7 +12,7 @@ enum CardRows {
         CardSummary(
             id: row[index], name: row[index + 1], title: row[index + 2], company: row[index + 3],
             email: row[index + 4], defaultImage: row[index + 5], hasImage: row[index + 6],
-            updatedAt: Date(timeIntervalSince1970: row[index + 7]), version: row[index + 8])
+            updatedAt: Date(timeIntervalSinceReferenceDate: row[index + 7]), version: row[index + 8])
     }
 
     /// Adds a card row (and, unless told otherwise, indexes its summary).
@@ -28,7 +28,7 @@ enum CardRows {
                 """,
             arguments: [
                 summary.id, position, summary.name, summary.title, summary.company, summary.email, summary.defaultImage,
-                summary.hasImage, summary.updatedAt.timeIntervalSince1970, summary.version,
+                summary.hasImage, summary.updatedAt.timeIntervalSinceReferenceDate, summary.version,
                 confirmedAt.timeIntervalSince1970,
             ])
         let key = db.lastInsertedRowID
@@ -46,7 +46,7 @@ enum CardRows {
                 """,
             arguments: [
                 summary.name, summary.title, summary.company, summary.email, summary.defaultImage, summary.hasImage,
-                summary.updatedAt.timeIntervalSince1970, summary.version, position, key,
+                summary.updatedAt.timeIntervalSinceReferenceDate, summary.version, position, key,
             ])
     }
 

@@ -76,7 +76,14 @@ extension CachedWallet {
             }
             attempt { try cache.removeCard(id: newIDs[id] ?? id) }
         case .reorder(let order):
-            let stored = try await client.reorderCards(order.map { newIDs[$0] ?? $0 })
+            // `PUT /cards` names every card once; the wallet may have changed on the server
+            // meanwhile, so the order made offline is laid over the server's current one: the
+            // cards it names that still exist first, in its order, then the others as they are.
+            let current = try await client.allCards().map(\.id)
+            let existing = Set(current)
+            var named = Set<String>()
+            let first = order.map { newIDs[$0] ?? $0 }.filter { existing.contains($0) && named.insert($0).inserted }
+            let stored = try await client.reorderCards(first + current.filter { !named.contains($0) })
             attempt { try cache.storeOrder(stored) }
         }
     }
