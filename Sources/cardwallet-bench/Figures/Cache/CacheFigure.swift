@@ -7,7 +7,7 @@ import Foundation
 struct CacheFigure: Figure {
     /// The queries typed, one keystroke at a time: Latin (a bio word), Hangul (a substring of a
     /// company), a phone number's digits written with punctuation, a name with an accent typed without.
-    static let queries = ["sourdough", "데이터랩", "1234-56", "zoe ang"]
+    static let queries = ["sourdough", "데이터랩", "10-1234", "zoe ang"]
     /// Hits fetched per keystroke: a tall terminal's list.
     static let screenful = 100
 
