@@ -243,6 +243,9 @@ let package = Package(
                 "Networking", "TokenStore", "TestSupport", "CardImages", "CardCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                // The hostile test server (Support/Hostile): raw bytes on a socket, no HTTP codec.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
     ],

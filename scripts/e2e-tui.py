@@ -15,7 +15,8 @@ TMPDIR, and drives it with keys, asserting on `tmux capture-pane -p` text at eac
   version beside the user's, the untouched field taking the server's value, saved with nothing
   lost · the session revoked through the admin endpoint while a new card's form is filled in:
   the login dialog over the form with the email filled in, the password typed, the save replayed
-  once · quit with q.
+  once · a bracketed paste of two lines into a one-line field (text, never Enter) · a delete
+  undone with u · a name copied with y n reaching tmux's clipboard (OSC 52) · quit with q.
 
 Then checks that the program exited 0 with the terminal restored (same `stty -g`, alternate
 screen off, cursor visible), that the demo's private token folder is gone, and that the log file
@@ -366,6 +367,37 @@ def run(arguments) -> int:
         session.keys("l", "q")
         session.wait_text("14 cards", "Replay Me", absent=("Network log",))
 
+        step = begin("a paste into a field is text, never Enter")
+        session.keys("a")
+        session.wait_text("New card", "Enter save")
+        session.type("Pasted Person")
+        session.keys("Tab")
+        session.tmux("set-buffer", "Chief\nPaster")
+        session.tmux("paste-buffer", "-p", "-t", session.name)
+        session.wait_text("Chief Paster", "New card", absent=("Added",))
+        session.keys("C-s")
+        session.wait_text("Added “Pasted Person”", "CardWallet · card", "Chief Paster")
+
+        step = begin("u brings back the card just deleted")
+        session.keys("d")
+        session.wait_text("Confirm")
+        session.keys("y")
+        session.wait_text("Deleted “Pasted Person” · u brings it back", "14 cards")
+        session.keys("u")
+        session.wait_text("Brought back “Pasted Person”", "15 cards")
+
+        step = begin("y n copies the name to the clipboard (OSC 52, through tmux)")
+        session.keys("/")
+        session.type("Replay")
+        session.keys("Enter", "Enter")
+        session.wait_text("CardWallet · card", "Replay Me", absent=("Loading the card",))
+        session.keys("y", "n")
+        session.wait_text("Copied the name to the clipboard")
+        wait_until("the name to reach tmux's clipboard",
+                   lambda: session.tmux("show-buffer", check=False) == "Replay Me", session.timeout)
+        session.keys("q", "Escape")
+        session.wait_text("15 cards", absent=("Filter /",))
+
         step = begin("quit with q")
         tokens |= demo_tokens(tmpdir)
         session.keys("q")
@@ -403,13 +435,14 @@ def run(arguments) -> int:
             if needle not in written:
                 raise StepFailed(f"the log file lacks {needle!r}")
         deletes = written.count("→ DELETE /v1/card/")
-        if deletes != 1:
-            raise StepFailed(f"expected one DELETE (Enter at the question must not delete), found {deletes}")
+        if deletes != 2:
+            raise StepFailed(f"expected two DELETEs (Enter at the question must not delete), found {deletes}")
         if "\x1b" in written or "\x07" in written:
             raise StepFailed("the log file holds a raw control character")
         created = written.count("← POST /v1/card 201")
-        if created != 2:
-            raise StepFailed(f"expected two cards created through the form (the replay once), found {created}")
+        if created != 4:
+            raise StepFailed("expected four cards created (two through the form, the replay once, the paste, "
+                             f"and the undo), found {created}")
         for secret in tokens | {PASSWORD}:
             if secret in written:
                 raise StepFailed("a token or the password is in the log file")

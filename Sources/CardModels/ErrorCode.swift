@@ -1,3 +1,5 @@
+import TextSafety
+
 /// A server error code from the card API contract (`docs/API.md`).
 ///
 /// Clients key their behaviour on the code, never on the message. The type is an open set:
@@ -71,12 +73,21 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
         case .unsupportedMediaType: "unsupported media type"
         case .tooManyRequests: "too many requests"
         case .internalError: "internal server error"
-        default: "unknown error code \(rawValue)"
+        default: "unknown error code \(description)"
         }
     }
 
-    /// The code, e.g. `E04`.
-    public var description: String { rawValue }
+    /// The code as it may be shown, e.g. `E04`: a code from the server is untrusted text, so
+    /// control characters are escaped (``TerminalText/escaped(_:)``) and a code longer than
+    /// ``maximumShownLength`` characters is cut, ending in `…`.
+    public var description: String {
+        if rawValue.utf8.count <= Self.maximumShownLength, TerminalText.isPrintableASCII(rawValue) { return rawValue }
+        let shown = rawValue.count > Self.maximumShownLength ? rawValue.prefix(Self.maximumShownLength) + "…" : rawValue
+        return TerminalText.escaped(shown)
+    }
+
+    /// The most characters of a code ``description`` shows; the contract's codes have three.
+    public static let maximumShownLength = 16
 
     /// Decodes a code from a JSON string.
     public init(from decoder: any Decoder) throws {

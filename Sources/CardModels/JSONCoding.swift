@@ -28,9 +28,24 @@ public enum CardWalletJSON {
         return decoder
     }
 
-    /// `2026-11-21T09:30:00.123Z`.
+    /// `2026-11-21T09:30:00.123Z`: the date to the nearest millisecond.
+    ///
+    /// `ISO8601FormatStyle` cuts the fraction instead of rounding it, and a date parsed from
+    /// `.818Z` is stored as a binary fraction a hair below it (`…0.8179998`), so formatting it
+    /// directly printed `.817Z` (and `.001Z` as `.000Z`): a card written back after a read would
+    /// change its date. The milliseconds are rounded here and written by hand.
     public static func formatDate(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        guard milliseconds.isFinite, abs(milliseconds) < 1e17 else {
+            return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        }
+        let whole = Int64(milliseconds)
+        let seconds = whole >= 0 ? whole / 1000 : (whole - 999) / 1000
+        let fraction = Int(whole - seconds * 1000)
+        let base = Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(Date.ISO8601FormatStyle())
+        // `base` ends in `Z` (the style's time zone is UTC).
+        let digits = String(fraction)
+        return base.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 
     /// Parses `2026-11-21T09:30:00Z` or `2026-11-21T09:30:00.123Z` (or with an offset).

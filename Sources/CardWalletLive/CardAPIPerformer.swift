@@ -57,7 +57,7 @@ public final class CardAPIPerformer: Sendable {
         self.init(client: first, sessionSink: sessionSink) { server in
             let other = CardAPIConfiguration(
                 server: server, session: configuration.session, maximumImageBytes: configuration.maximumImageBytes,
-                requestTimeout: configuration.requestTimeout)
+                requestTimeout: configuration.requestTimeout, allowsInsecureHTTP: configuration.allowsInsecureHTTP)
             return CardAPIClient(configuration: other, tokenStore: tokenStore, transport: transport, plugins: plugins)
         }
     }
@@ -99,7 +99,11 @@ public final class CardAPIPerformer: Sendable {
     private func send(_ call: APICall, on current: CardAPIClient) async throws(CardAPIError) -> APIResult {
         switch call {
         case .logIn(let server, let email, let password):
-            let client = client(for: try CardAPIConfiguration.serverURL(server))
+            // The same rules as the command line's --server: no password in the address, and
+            // plain http only to this computer unless the program was started allowing it.
+            let url = try CardAPIConfiguration.serverURL(
+                server, allowingInsecureHTTP: current.configuration.allowsInsecureHTTP)
+            let client = client(for: url)
             let user = try await client.login(email: email, password: password)
             return .loggedIn(email: user.email, server: client.configuration.serverKey)
         case .logOut:

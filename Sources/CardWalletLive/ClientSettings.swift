@@ -30,13 +30,22 @@ public struct ClientSettings: Sendable, Equatable {
     public var logBodyPreviewBytes: Int
     /// How many cards the TUI's list asks for per request (1–200).
     public var pageSize: Int
+    /// The most time a login, token refresh or logout exchange may take, body included. It
+    /// stays below the token file's lock timeout (30 s), so a slow server cannot make other
+    /// processes give up waiting for the lock while a refresh is on the wire.
+    public var authTimeout: Duration
+    /// Whether passwords and tokens may go to a plain `http://` server that is not this
+    /// computer (`--allow-insecure-http`). Off by default: such a server is refused.
+    public var allowInsecureHTTP: Bool
 
     /// Settings with every value given.
     public init(
         server: String, tokenFile: String?, connectTimeout: Duration, requestTimeout: Duration,
         refreshMargin: Duration, logLevel: Logger.Level, logFile: Bool, logMaxBytes: Int, logBodyPreviewBytes: Int,
-        pageSize: Int
+        pageSize: Int, authTimeout: Duration = .seconds(20), allowInsecureHTTP: Bool = false
     ) {
+        self.authTimeout = authTimeout
+        self.allowInsecureHTTP = allowInsecureHTTP
         self.server = server
         self.tokenFile = tokenFile
         self.connectTimeout = connectTimeout
@@ -62,7 +71,9 @@ public struct ClientSettings: Sendable, Equatable {
         logFile: true,
         logMaxBytes: 1_048_576,
         logBodyPreviewBytes: 4096,
-        pageSize: 50)
+        pageSize: 50,
+        authTimeout: .seconds(20),
+        allowInsecureHTTP: false)
 
     /// The accepted range of each numeric key, so a value can never stall or flood the program.
     public enum Limits {
@@ -78,5 +89,7 @@ public struct ClientSettings: Sendable, Equatable {
         public static let logBodyPreviewBytes: ClosedRange<Int> = 0...(1 << 20)
         /// `ui.pageSize`: what `GET /cards` accepts.
         public static let pageSize: ClosedRange<Int> = 1...200
+        /// `timeouts.auth`: 1 to 25 seconds, below the token file's 30-second lock timeout.
+        public static let authTimeout: ClosedRange<Duration> = .seconds(1) ... .seconds(25)
     }
 }

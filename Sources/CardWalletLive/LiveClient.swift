@@ -47,8 +47,9 @@ public struct LiveClient: Sendable {
     ///   - recordsCreated: whether the plugin records `created` events (a request built, not yet
     ///     adapted); the TUI shows none, the scripting commands' debug log does.
     ///   - recentCapacity: how many events the plugin keeps for `recent()`.
-    /// - Throws: ``ClientSetupError`` for a server that is not an http(s) URL with a host, or no
-    ///   usable token location.
+    /// - Throws: ``ClientSetupError`` for a server that is not an http(s) URL with a host (or
+    ///   holds a password, or is plain http to another computer without
+    ///   ``ClientSettings/allowInsecureHTTP``), or no usable token location.
     public static func make(
         settings: ClientSettings, environment: [String: String], networkLogger: Logger? = nil,
         sessionLogger: Logger? = nil, eventSink: (any NetworkEventSink)? = nil, recordsCreated: Bool = true,
@@ -56,9 +57,14 @@ public struct LiveClient: Sendable {
     ) throws(ClientSetupError) -> LiveClient {
         let server: URL
         do {
-            server = try CardAPIConfiguration.serverURL(settings.server)
+            server = try CardAPIConfiguration.serverURL(
+                settings.server, allowingInsecureHTTP: settings.allowInsecureHTTP)
+        } catch .insecureServer(let url) {
+            throw .insecureServer(url)
         } catch {
-            throw .invalidServer(settings.server)
+            // The text with any user info as `<private>`: a password in it is never echoed.
+            if case .invalidServerURL(let shown) = error { throw .invalidServer(shown) }
+            throw .invalidServer(ServerAddress.maskingUserInfo(settings.server))
         }
         let store = try tokenStore(for: settings, environment: environment)
 
@@ -104,8 +110,9 @@ public struct LiveClient: Sendable {
         server: URL, account: String? = nil, settings: ClientSettings
     ) -> CardAPIConfiguration {
         CardAPIConfiguration(
-            server: server, account: account, session: SessionPolicy(refreshMargin: settings.refreshMargin),
-            requestTimeout: settings.requestTimeout)
+            server: server, account: account,
+            session: SessionPolicy(refreshMargin: settings.refreshMargin, authTimeout: settings.authTimeout),
+            requestTimeout: settings.requestTimeout, allowsInsecureHTTP: settings.allowInsecureHTTP)
     }
 
     /// The live pieces as the interactive interface uses them: every event goes to `sink` (the
@@ -172,16 +179,27 @@ public struct LiveClient: Sendable {
 
 /// Why the live client cannot be built.
 public enum ClientSetupError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The server setting is not an `http` or `https` URL with a host.
+    /// The server setting is not an `http` or `https` URL with a host, or holds a user name and
+    /// password (the text has them as `<private>`).
     case invalidServer(String)
+    /// The server setting is plain `http://` to another computer and plain http was not
+    /// allowed (``ClientSettings/allowInsecureHTTP``); see ``CardAPI/CardAPIError/insecureServer(_:)``.
+    case insecureServer(String)
     /// There is no usable place for the token file.
     case tokenStore(TokenStoreError)
 
     /// Where the server address is set, for messages about a wrong one.
     public static let whereToSetTheServer = "Set it with --server, CARDWALLET_SERVER or \"server\" in the config file."
 
+    /// How to allow plain http to another computer, for the message that refuses it.
+    public static let howToAllowInsecureHTTP =
+        "To send them anyway (a network you trust), give --allow-insecure-http, set CARDWALLET_ALLOW_INSECURE_HTTP=true "
+        + "or \"allowInsecureHTTP\": true in the config file."
+
     public var description: String {
         switch self {
+        case .insecureServer(let server):
+            CardAPIError.insecureServer(server).description + " " + Self.howToAllowInsecureHTTP
         case .invalidServer(let text):
             CardAPIError.invalidServerURL(text).description + " " + Self.whereToSetTheServer
         case .tokenStore(.noStateLocation):

@@ -36,7 +36,7 @@ extension UIFailure {
             return .notFound
         case .unexpectedResponse(let response):
             return .server(status: response.statusCode)
-        case .excessiveRefresh, .tokenStore, .invalidServerURL, .invalidRequest, .cancelled:
+        case .excessiveRefresh, .tokenStore, .invalidServerURL, .insecureServer, .invalidRequest, .cancelled:
             return .other
         }
     }
@@ -68,6 +68,8 @@ extension UIFailure {
             return TerminalText.escaped("\(reason); \(hint)")
         case .invalidImage(_, let problem):
             return problem.description
+        case .insecureServer:
+            return error.description + " To allow it, start cardwallet with --allow-insecure-http."
         default:
             return error.description
         }

@@ -65,7 +65,8 @@ struct MockServerCommand: AsyncParsableCommand {
         }
         let level = logLevel
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            // Request logs carry what clients sent (paths, addresses): escaped like every other line.
+            var handler = TerminalSafeLogHandler(label: label)
             handler.logLevel = level
             return handler
         }

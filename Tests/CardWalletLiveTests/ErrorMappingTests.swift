@@ -70,6 +70,7 @@ struct ErrorMappingTests {
         (.excessiveRefresh(count: 6, window: .seconds(30)), .other),
         (.tokenStore(.noStateLocation), .other),
         (.invalidServerURL("ftp://x"), .other),
+        (.insecureServer("http://192.0.2.7/v1"), .other),
         (.invalidRequest("the upload changed size"), .other),
         (.cancelled, .other),
     ]

@@ -16,7 +16,7 @@ import Testing
     @Test(arguments: values) func secretsAreCollectedAsCharacterCountingDoes(_ value: String) {
         var fast: [String] = []
         var reference: [String] = []
-        Redaction.collect(value, into: &fast)
+        Redaction.collectPlain(value, into: &fast)
         Redaction.collectCharacters(value, into: &reference)
         #expect(fast == reference)
     }
@@ -24,10 +24,21 @@ import Testing
     @Test func bearerTokensAndTheirPartsAreCollected() {
         var secrets: [String] = []
         Redaction.collect("Bearer abc.def-123", into: &secrets)
-        #expect(secrets == ["Bearer abc.def-123", "Bearer", "abc.def-123"])
+        // The value, its parts, then the value's percent-encoded forms (its space) and its long
+        // run of characters no escaping changes.
+        #expect(
+            secrets == [
+                "Bearer abc.def-123", "Bearer", "abc.def-123", "Bearer%20abc.def-123", "Bearer%20abc.def-123",
+                "abc.def-123",
+            ])
         secrets = []
         Redaction.collect("abc", into: &secrets)
         #expect(secrets.isEmpty)
+        // A part with a character a message escapes gets its escaped forms too.
+        secrets = []
+        Redaction.collect("Bearer ab\ncdefgh", into: &secrets)
+        #expect(secrets.contains("ab^Jcdefgh"))
+        #expect(secrets.contains("ab%0Acdefgh"))
     }
 
     /// The first occurrence by brute force: the oracle for the `memchr` search.

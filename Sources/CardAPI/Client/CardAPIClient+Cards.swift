@@ -5,6 +5,10 @@ import Networking
 extension CardAPIClient {
     /// One page of the wallet, in wallet order (`GET /cards`).
     ///
+    /// The page is checked as the server checks cards (``PageCheck``): at most the cards asked
+    /// for, ids that can be ids, fields within ``CardModels/CardLimits``. A page that breaks
+    /// those rules fails with ``CardAPIError/unexpectedResponse(_:)``.
+    ///
     /// - Parameters:
     ///   - offset: the index of the first card (default 0).
     ///   - limit: the most cards (1–200; the server's default is 50).
@@ -13,25 +17,45 @@ extension CardAPIClient {
     public func listCards(offset: Int? = nil, limit: Int? = nil, query: String? = nil) async throws(CardAPIError)
         -> CardPage
     {
-        try await send(.list(offset: offset, limit: limit, query: query), returning: CardPage.self)
+        let page = try await send(.list(offset: offset, limit: limit, query: query), returning: CardPage.self)
+        let asked = min(max(limit ?? CardPaging.defaultLimit, 1), CardPaging.maxLimit)
+        try PageCheck(request: "GET \(configuration.server.path)/cards").check(page, asked: asked)
+        return page
     }
 
+    /// The most cards ``allCards(query:pageSize:maximumCards:)`` reads by default: 100,000.
+    public static let maximumListedCards = 100_000
+
     /// Every card of the wallet (or every match of `query`), fetched page by page.
+    ///
+    /// A server cannot make this loop or grow without end: each page is checked as
+    /// ``listCards(offset:limit:query:)`` does, a card already listed is not listed again, a
+    /// page that adds no new card ends the list with an error (the server ignores `offset`), and
+    /// so does a wallet that goes on past `maximumCards`.
     ///
     /// - Parameters:
     ///   - query: only matching cards.
     ///   - pageSize: cards per request (at most 200).
+    ///   - maximumCards: the most cards read (default ``maximumListedCards``).
     /// - Returns: the summaries in wallet order.
-    public func allCards(query: String? = nil, pageSize: Int = CardPaging.maxLimit) async throws(CardAPIError)
-        -> [CardSummary]
-    {
+    /// - Throws: ``CardAPIError/unexpectedResponse(_:)`` for a page that repeats the cards
+    ///   already listed or a wallet past `maximumCards`, and the errors of ``listCards(offset:limit:query:)``.
+    public func allCards(
+        query: String? = nil, pageSize: Int = CardPaging.maxLimit, maximumCards: Int = maximumListedCards
+    ) async throws(CardAPIError) -> [CardSummary] {
         let limit = max(1, min(pageSize, CardPaging.maxLimit))
+        let check = PageCheck(request: "GET \(configuration.server.path)/cards")
         var cards: [CardSummary] = []
+        var seen = Set<String>()
         while true {
-            let page = try await listCards(offset: cards.count, limit: limit, query: query)
-            cards += page.cards
+            let offset = cards.count
+            let page = try await listCards(offset: offset, limit: limit, query: query)
+            // A card seen before (the wallet shifted under the pages) is listed once.
+            for card in page.cards where seen.insert(card.id).inserted { cards.append(card) }
             // Stop on a short page too, so a wallet that shrinks meanwhile cannot loop.
             if page.cards.count < limit || cards.count >= page.total { return cards }
+            if cards.count == offset { throw check.repeatedPage(offset: offset) }
+            if cards.count >= maximumCards { throw check.tooManyCards(maximumCards) }
         }
     }
 

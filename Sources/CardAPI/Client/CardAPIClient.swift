@@ -59,13 +59,17 @@ public struct CardAPIClient: Sendable {
             server: configuration.server, account: configuration.account, tokenStore: tokenStore,
             policy: configuration.session, wallClock: wallClock, auth: auth, judge: judge, logger: logger)
         self.session = session
+        // Card requests take their token only when admitted (at most the transport's connections
+        // per host at once); the interceptor holds this gate while a 401's refresh runs. The auth
+        // provider has an admission of its own, so the refresh never waits behind that gate.
+        let admission = Admission(limit: configuration.requestsPerHost ?? transport.connectionsPerHost)
         let interceptor = SessionInterceptor(
-            session: session, maximumRetryAfter: configuration.session.maximumRetryAfter)
+            session: session, maximumRetryAfter: configuration.session.maximumRetryAfter, admission: admission)
         self.interceptor = interceptor
         // At most one retry after a refresh and one after a Retry-After wait.
         self.cards = Provider<CardService>(
             transport: transport, plugins: plugins + [interceptor], interceptors: [interceptor], clock: clock,
-            maximumRetries: 2)
+            maximumRetries: 2, admission: admission)
     }
 
     /// The token store in use.
@@ -74,15 +78,22 @@ public struct CardAPIClient: Sendable {
     // MARK: Session
 
     /// Logs in; see ``CardSession/login(email:password:)``.
+    ///
+    /// - Throws: ``CardAPIError/insecureServer(_:)`` before sending anything when the server is
+    ///   plain `http://` to another computer and the configuration does not allow it.
     @discardableResult
     public func login(email: String, password: String) async throws(CardAPIError) -> User {
-        try await session.login(email: email, password: password)
+        try configuration.checkTransportSecurity()
+        return try await session.login(email: email, password: password)
     }
 
     /// Logs out; see ``CardSession/logout()``.
+    ///
+    /// - Throws: ``CardAPIError/insecureServer(_:)``, as ``login(email:password:)`` does.
     @discardableResult
     public func logout() async throws(CardAPIError) -> LogoutResult {
-        try await session.logout()
+        try configuration.checkTransportSecurity()
+        return try await session.logout()
     }
 
     /// Who is logged in where; see ``CardSession/status()``.
@@ -94,6 +105,8 @@ public struct CardAPIClient: Sendable {
 
     /// Sends a card request and returns the response, every failure as a ``CardAPIError``.
     func send(_ endpoint: CardService.Endpoint) async throws(CardAPIError) -> Response {
+        // Tokens go with every card request: never in the clear to another computer unless allowed.
+        try configuration.checkTransportSecurity()
         let target = CardService(
             server: configuration.server, endpoint: endpoint, timeout: configuration.requestTimeout)
         do {

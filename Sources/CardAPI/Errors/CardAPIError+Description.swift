@@ -43,8 +43,10 @@ extension ServerError: CustomStringConvertible {
             let wait = retryAfter.map { "in \(Seconds.text($0))" } ?? "later"
             what = "The server failed (E99, status \(statusCode)) on \(request). Try again \(wait)."
         default:
+            // The code is the server's text: its description escapes control characters and
+            // cuts it short, so an OSC 52 or a bidi override in it shows as text.
             what =
-                "The server answered \(statusCode) to \(request) with error code \(code), "
+                "The server answered \(statusCode) to \(request) with error code \(TerminalText.escaped(code.description)), "
                 + "which this cardwallet does not know."
         }
         return what + said
@@ -96,9 +98,17 @@ extension CardAPIError: CustomStringConvertible, LocalizedError {
         case .invalidCardID(let text):
             return "No such card: “\(Untrusted.text(text, hiding: [], limit: 80))” is not a card id "
                 + "(ids are letters, digits, - and _, at most 64 characters)."
+        case .invalidServerURL(let text) where ServerAddress.hasUserInfo(text):
+            return "The server address “\(Untrusted.text(text, hiding: [], limit: 200))” holds a user name or "
+                + "password, which cardwallet never sends or stores that way. Give the address without “…@”, "
+                + "like \(ServerError.exampleBaseURL), and log in with your email and password."
         case .invalidServerURL(let text):
             return "“\(Untrusted.text(text, hiding: [], limit: 200))” is not a server address. "
                 + "Give one like \(ServerError.exampleBaseURL)."
+        case .insecureServer(let server):
+            return "Refusing to send your password and tokens to \(Untrusted.text(server, hiding: [], limit: 200)) "
+                + "unencrypted: plain http:// is only used for this computer (localhost, 127.0.0.1, ::1). "
+                + "Use the server's https:// address, or allow plain http:// explicitly if you trust the network."
         case .invalidRequest(let message):
             return message
         case .unexpectedResponse(let response):

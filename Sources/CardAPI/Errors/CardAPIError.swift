@@ -41,8 +41,14 @@ public enum CardAPIError: Error, Sendable, Equatable {
     /// The text is not a card id (ids are letters, digits, `-` and `_`, at most 64): there is
     /// no such card, and nothing was sent (an id like `../cards` must never reach another path).
     case invalidCardID(String)
-    /// The server address is not an `http` or `https` URL with a host.
+    /// The server address is not an `http` or `https` URL with a host, or it holds a user
+    /// name and password (`http://user:pw@host/v1`). The text is the address as given, with
+    /// any password replaced by `<private>`.
     case invalidServerURL(String)
+    /// The server address is plain `http://` to a host other than this computer (loopback), so
+    /// passwords and tokens would cross the network unencrypted; nothing was sent. Use
+    /// `https://`, or allow it with ``CardAPIConfiguration/allowsInsecureHTTP``.
+    case insecureServer(String)
     /// The request could not be built or sent (for example an upload file that changed size).
     case invalidRequest(String)
     /// A success status with a body that is not what the API promises.

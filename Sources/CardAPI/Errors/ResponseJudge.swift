@@ -60,7 +60,17 @@ struct ResponseJudge: Sendable {
                 return .cannotConnect(server: server, endpoint: failure.endpoint, reason: "the connection timed out")
             case .timedOut:
                 return .timedOut(url: failure.url, reason: failure.reason)
-            case .connectionLost, .responseTooLarge, .other:
+            case .responseTooLarge:
+                // Not a network failure to retry: no answer of the card API comes near the limit.
+                return .unexpectedResponse(
+                    UnexpectedResponse(
+                        statusCode: failure.statusCode ?? 200,
+                        request: [failure.method?.rawValue, URL(string: failure.url)?.path]
+                            .compactMap { $0 }.joined(separator: " "),
+                        expected: "JSON",
+                        detail: "it is larger than cardwallet accepts (every answer of the card API is far "
+                            + "smaller), so cardwallet stopped reading it."))
+            case .connectionLost, .other:
                 return .connectionFailed(url: failure.url, reason: failure.reason)
             }
         case .decoding(let failure):

@@ -82,12 +82,21 @@ public struct ServerError: Sendable, Equatable {
         return try? decoder.decode(ErrorEnvelope.self, from: response.body)
     }
 
-    /// `Retry-After` as whole seconds (an HTTP date is not used by this API and is ignored).
-    static func retryAfter(in response: Response) -> Duration? {
-        guard let text = response.headers["Retry-After"]?.trimmingCharacters(in: .whitespaces),
-            let seconds = Int(text), seconds >= 0
+    /// `Retry-After` as whole seconds: a number of seconds, or an HTTP date (RFC 9110), which
+    /// is measured from the response's own `Date` header when it has one (so the two clocks
+    /// need not agree) and from now otherwise, rounded up; a date in the past is no wait.
+    static func retryAfter(in response: Response, now: Date = Date()) -> Duration? {
+        guard let text = response.headers["Retry-After"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty
         else { return nil }
-        return .seconds(seconds)
+        if text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            // Digits only; a number too large for Int is a very long wait, not none.
+            return .seconds(Int(text) ?? Int.max)
+        }
+        guard let date = HTTPDate.parse(text) else { return nil }
+        let reference = response.headers["Date"].flatMap(HTTPDate.parse) ?? now
+        let seconds = date.timeIntervalSince(reference).rounded(.up)
+        guard seconds > 0 else { return .zero }
+        return .seconds(seconds < Double(Int32.max) ? Int(seconds) : Int(Int32.max))
     }
 
     /// The bearer tokens a request carried in `Authorization` or `refreshToken`.
@@ -103,10 +112,9 @@ public struct ServerError: Sendable, Equatable {
 /// escaped, length capped.
 enum Untrusted {
     static func text(_ text: String, hiding secrets: [String], limit: Int = 500) -> String {
-        var text = text
-        for secret in secrets where secret.count >= 4 && text.contains(secret) {
-            text = text.replacingOccurrences(of: secret, with: "<private>")
-        }
+        // Every form of a secret (raw, escaped, percent-encoded, its long plain runs), before
+        // the text is cut, so no part of one survives the cut.
+        var text = Redaction.scrub(text, hiding: secrets)
         if text.count > limit { text = String(text.prefix(limit)) + "…" }
         return TerminalText.escaped(text)
     }

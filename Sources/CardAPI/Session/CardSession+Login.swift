@@ -41,7 +41,7 @@ extension CardSession {
         } catch {
             throw judge.error(from: error, secrets: [password])
         }
-        let grant = try judge.data(TokenGrant.self, from: response)
+        let grant = try judge.grant(from: response)
         let item = TokenItem(
             server: serverKey, account: grant.user.email, accessToken: grant.accessToken,
             accessTokenExpiresAt: grant.accessTokenExpiresAt, refreshToken: grant.refreshToken,

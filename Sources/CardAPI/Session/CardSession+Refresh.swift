@@ -150,7 +150,7 @@ extension CardSession {
         } catch {
             throw judge.error(from: error)
         }
-        return try judge.data(TokenGrant.self, from: response)
+        return try judge.grant(from: response)
     }
 
     private func adopt(_ stored: TokenItem) {

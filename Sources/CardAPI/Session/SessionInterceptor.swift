@@ -11,6 +11,11 @@ import Synchronization
 /// - 429: wait `Retry-After` (at most ``SessionPolicy/maximumRetryAfter``) on the provider's
 ///   clock, then retry once.
 ///
+/// While it gets the session ready for the retry after a 401 (a refresh, usually), it holds the
+/// card provider's ``Admission`` gate for the server's host: requests not yet admitted wait for
+/// the new token instead of going out with the one the server just rejected. So a storm of N
+/// calls after a server-side expiry sends at most the admission's limit of stale tokens, not N.
+///
 /// It is also a plugin: its `process` hook forgets a request's retry marks when the request ends.
 final class SessionInterceptor: Interceptor, Plugin {
     /// Which retries a request has used.
@@ -22,11 +27,14 @@ final class SessionInterceptor: Interceptor, Plugin {
 
     let session: CardSession
     let maximumRetryAfter: Duration
+    /// The card provider's admission, whose gate a 401's recovery holds.
+    let admission: Admission
     private let marks = Mutex<[RequestID: Marks]>([:])
 
-    init(session: CardSession, maximumRetryAfter: Duration) {
+    init(session: CardSession, maximumRetryAfter: Duration, admission: Admission) {
         self.session = session
         self.maximumRetryAfter = maximumRetryAfter
+        self.admission = admission
     }
 
     /// Sets `Authorization: Bearer <access token>`, replacing any value.
@@ -54,11 +62,15 @@ final class SessionInterceptor: Interceptor, Plugin {
             switch code {
             case ErrorCode.accessTokenInvalid?, ErrorCode.accessTokenExpired?:
                 guard mark(request, .auth) else { return .doNotRetry }
-                try await session.recover(from: .accessToken(sent))
+                try await admission.hold(hostOf: request.url) {
+                    try await session.recover(from: .accessToken(sent))
+                }
                 return .retry
             case ErrorCode.refreshTokenExpired?:
                 // Throws sessionExpired unless another process stored a newer pair.
-                try await session.recover(from: .session(sent))
+                try await admission.hold(hostOf: request.url) {
+                    try await session.recover(from: .session(sent))
+                }
                 return mark(request, .auth) ? .retry : .doNotRetry
             default:
                 return .doNotRetry

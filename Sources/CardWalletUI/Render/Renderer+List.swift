@@ -80,6 +80,7 @@ extension Renderer {
                 let isSelected = row == list.selection
                 let style = isSelected ? selectionStyle : Style()
                 if isSelected { grid.fill(x: 0, y: y, width: grid.width, height: 1, style: style) }
+                if list.marked.contains(card.id) { grid.draw("*", x: 0, y: y, style: isSelected ? style : Theme.key) }
                 for (column, x, width) in columns {
                     grid.draw(column.value(of: card), x: x, y: y, width: width, style: style)
                 }

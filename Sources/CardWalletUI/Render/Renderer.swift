@@ -80,6 +80,7 @@ public enum Renderer {
                 var text = "CardWallet · " + (cards.isFiltered ? "\(cards.rows.count) of \(total)" : total)
                 if !cards.isComplete { text += " (\(cards.loadedCount) loaded)" }
                 if state.list.isReloading { text += " · reloading…" }
+                if !state.list.marked.isEmpty { text += " · \(state.list.marked.count) marked" }
                 title = text
             } else {
                 let loading = !state.list.hasLoaded || state.list.isLoadingPage

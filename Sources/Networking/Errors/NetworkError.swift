@@ -1,3 +1,4 @@
+import TextSafety
 import Foundation
 
 /// Why a request failed. Every case has a description a person can act on, and none contains a
@@ -91,13 +92,19 @@ public struct TransportFailure: Error, Sendable, CustomStringConvertible {
     public let url: String
     /// `host:port`, when known.
     public let endpoint: String
-    /// A short, lower-case reason such as `connection refused`.
+    /// A short, lower-case reason such as `connection refused`: terminal-safe, and without
+    /// any secret the request carried (in any form: raw, escaped, percent-encoded), even when
+    /// the underlying error quotes a header value.
     public let reason: String
-    /// The error the transport reported.
+    /// The error the transport reported. Its own text may quote the request's headers: show
+    /// ``reason`` or ``description`` instead.
     public let underlying: (any Error)?
+    /// The response's status, when its head had arrived before the failure (a body that broke
+    /// off, was too large or too slow).
+    public let statusCode: Int?
 
     /// A failure of `request` (or of no request in particular).
-    public init(kind: Kind, request: Request?, reason: String, underlying: (any Error)?) {
+    public init(kind: Kind, request: Request?, reason: String, underlying: (any Error)?, statusCode: Int? = nil) {
         self.kind = kind
         self.method = request?.method
         self.url = request.map { Redaction.default.redact(url: $0.url) } ?? ""
@@ -107,8 +114,10 @@ public struct TransportFailure: Error, Sendable, CustomStringConvertible {
         } else {
             self.endpoint = "the server"
         }
-        self.reason = reason
+        let secrets = request.map { Redaction.default.secrets(of: $0) } ?? []
+        self.reason = TerminalText.escaped(Scrubber.scrub(reason, secrets: secrets))
         self.underlying = underlying
+        self.statusCode = statusCode
     }
 
     /// A sentence saying what failed and what to try.

@@ -146,8 +146,17 @@ public struct Redaction: Sendable, Hashable {
         }.joined(separator: "&")
     }
 
-    /// Remembers a secret value and, for `Bearer xyz`-style values, its parts, for scrubbing free text.
+    /// Remembers a secret value and, for `Bearer xyz`-style values, its parts, each with the
+    /// other forms a message may quote it in (``SecretForms``), for scrubbing free text.
     static func collect(_ value: String, into secrets: inout [String]) {
+        let first = secrets.count
+        collectPlain(value, into: &secrets)
+        for plain in secrets[first...] { SecretForms.append(of: plain, to: &secrets) }
+    }
+
+    /// The value and its parts as they are (no other forms): bytes for the usual ASCII token,
+    /// characters otherwise (``collectCharacters(_:into:)`` is the reference it must match).
+    static func collectPlain(_ value: String, into secrets: inout [String]) {
         let utf8 = value.utf8
         // A string has at most as many characters as UTF-8 bytes.
         guard utf8.count >= Scrubber.minimumSecretLength else { return }
@@ -168,13 +177,32 @@ public struct Redaction: Sendable, Hashable {
             if start > 0 && bytes.count - start >= Scrubber.minimumSecretLength { parts.append(start..<bytes.count) }
             return parts
         }
-        guard let found, let parts = found else { return collectCharacters(value, into: &secrets) }
+        guard let found, let parts = found else {
+            collectCharacters(value, into: &secrets)
+            return
+        }
         secrets.append(value)
         for part in parts {
             let start = utf8.index(utf8.startIndex, offsetBy: part.lowerBound)
             let end = utf8.index(utf8.startIndex, offsetBy: part.upperBound)
             secrets.append(String(value[start..<end]))
         }
+    }
+
+    /// `text` with every secret in `secrets` replaced by ``placeholder`` wherever it appears in
+    /// any form: as it is, its parts (`Bearer xyz` → `xyz`), escaped for a terminal, for Swift
+    /// or JSON, percent-encoded, and each long run of its plain characters (so a token with a
+    /// line break is hidden however a message quotes it). Values shorter than 4 characters are
+    /// left alone (they would mangle the text).
+    ///
+    /// - Parameters:
+    ///   - text: free text, such as a server's message or an error description.
+    ///   - secrets: the values to hide (tokens, passwords).
+    public static func scrub(_ text: String, hiding secrets: [String]) -> String {
+        guard !secrets.isEmpty, !text.isEmpty else { return text }
+        var all: [String] = []
+        for secret in secrets { collect(secret, into: &all) }
+        return Scrubber.scrub(text, secrets: all)
     }
 
     /// ``collect(_:into:)`` for text that is not plain ASCII: counts and splits characters.

@@ -20,7 +20,11 @@
 /// ```
 ///
 /// Every attempt starts again from the prepared request (after plugins' `prepare`) and runs every
-/// interceptor's ``adapt(_:for:)`` in order, so a retry picks up a fresh token. After a failed
+/// interceptor's ``adapt(_:for:)`` in order, so a retry picks up a fresh token. The first `adapt`
+/// runs only once the provider's ``Admission`` has admitted the request, and the request keeps
+/// its slot through `retry`; an interceptor repairing something every request needs (a token
+/// refresh after a 401) can shut the host's gate meanwhile with
+/// ``Admission/hold(hostOf:isolation:during:)``, so requests not yet admitted wait for the repair. After a failed
 /// attempt the interceptors' ``retry(_:for:dueTo:attempt:)`` are asked in order; the first
 /// answer other than ``RetryDecision/doNotRetry`` wins. Cancellation is never retried, and a
 /// provider caps attempts (see ``Provider/maximumRetries``).

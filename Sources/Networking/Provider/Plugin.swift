@@ -3,13 +3,15 @@
 /// The provider calls the hooks in this order, each plugin in the order given to the provider:
 ///
 /// 1. ``prepare(_:target:)`` once — may change the request (before any interceptor);
-/// 2. for every attempt: interceptors adapt the request, then ``willSend(_:target:)``, the
+/// 2. the request waits for a slot of the provider's ``Admission`` (at most K per host at once);
+/// 3. for every attempt: interceptors adapt the request, then ``willSend(_:target:)``, the
 ///    transport call and validation, then ``didReceive(_:for:target:)`` with the attempt's result;
 ///    if an interceptor asks for a retry, ``willRetry(_:dueTo:after:target:)`` and the next attempt;
-/// 3. ``process(_:for:target:)`` once with the final result — may change it.
+/// 4. the slot goes to the next request in line, then ``process(_:for:target:)`` once with the
+///    final result — may change it.
 ///
-/// If an interceptor's `adapt` throws, that attempt's `willSend` is skipped but `didReceive` still
-/// gets the failure. Stubbed requests run exactly the same hooks; a request that joins an
+/// If an interceptor's `adapt` throws, or the request is cancelled while it waits for admission,
+/// that attempt's `willSend` is skipped but `didReceive` still gets the failure. Stubbed requests run exactly the same hooks; a request that joins an
 /// identical in-flight `GET` (see `trackInflights`) runs none. A request that cannot be built
 /// (bad URL, unencodable body) fails before any hook.
 public protocol Plugin: Sendable {

@@ -25,18 +25,29 @@ extension Provider {
         return await attempts(of: request, target: target, erased: erased)
     }
 
-    /// Adapts, sends, validates and maybe retries, then lets plugins process the result.
+    /// Waits for admission, then adapts, sends, validates and maybe retries, then lets plugins
+    /// process the result.
+    ///
+    /// The request holds its admission slot from before the first `adapt` until its last attempt
+    /// is done — through the retry decision, so a request that got a 401 keeps its slot while
+    /// its interceptor refreshes the token — except while it waits out a retry delay. A success
+    /// gives the slot back as soon as the transport returns it, before the plugins see it.
     private func attempts(
         of prepared: Request, target: Target, erased: any TargetType
     ) async -> Result<Response, NetworkError> {
         let transport = transport(for: target)
+        let host = Admission.hostKey(for: prepared.url)
+        var slot: AdmissionSlot?
         var attempt = 1
         var result: Result<Response, NetworkError>
         var sent = prepared
-        while true {
+        attempts: while true {
             sent = prepared
             sent.attempt = attempt
             do {
+                if slot == nil {
+                    if let free = admission.tryEnter(host) { slot = free } else { slot = try await admission.enter(host) }
+                }
                 try Task.checkCancellation()
                 for interceptor in interceptors { sent = try await interceptor.adapt(sent, for: erased) }
                 sent.attempt = attempt
@@ -47,6 +58,11 @@ extension Provider {
             }
             for plugin in plugins { plugin.willSend(sent, target: erased) }
             result = await send(sent, through: transport, validation: target.validation)
+            if case .success = result, let held = slot {
+                // A success is never retried: the next request in line may go now.
+                admission.leave(held)
+                slot = nil
+            }
             for plugin in plugins { plugin.didReceive(result, for: sent, target: erased) }
 
             guard case .failure(let error) = result, !error.isCancelled, attempt <= maximumRetries else { break }
@@ -59,12 +75,15 @@ extension Provider {
             }
             let delay: Duration
             switch decision {
-            case .doNotRetry: return process(result, for: sent, target: erased)
+            case .doNotRetry: break attempts
             case .retry: delay = .zero
             case .retryAfter(let wait): delay = max(.zero, wait)
             }
             for plugin in plugins { plugin.willRetry(sent, dueTo: error, after: delay, target: erased) }
             if delay > .zero {
+                // Nobody should wait behind a request that is itself waiting: it queues again after.
+                if let held = slot { admission.leave(held) }
+                slot = nil
                 do {
                     try await clock.sleep(for: delay)
                 } catch {
@@ -74,6 +93,7 @@ extension Provider {
             }
             attempt += 1
         }
+        if let slot { admission.leave(slot) }
         return process(result, for: sent, target: erased)
     }
 

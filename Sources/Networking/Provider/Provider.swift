@@ -11,8 +11,9 @@ public import Foundation
 /// let card: Card = try await cards.request(.card(id: "abc"), as: Card.self, atKeyPath: "data")
 /// ```
 ///
-/// A provider is a small `Sendable` value; copies share the transport, plugins and in-flight
-/// table. Cancelling the calling task cancels the exchange on the wire.
+/// A provider is a small `Sendable` value; copies share the transport, plugins, in-flight table
+/// and ``admission``. Cancelling the calling task cancels the exchange on the wire, or takes a
+/// request still waiting for admission out of the line.
 public struct Provider<Target: TargetType>: Sendable {
     /// The transport used for targets that are not stubbed.
     public let transport: any Transport
@@ -28,6 +29,8 @@ public struct Provider<Target: TargetType>: Sendable {
     public let clock: any Clock<Duration>
     /// The most retries of one request, whatever interceptors decide.
     public let maximumRetries: Int
+    /// How many requests per host are adapted and sent at once, and who waits (see ``Admission``).
+    public let admission: Admission
     let inflight: InflightTable?
 
     /// A provider.
@@ -46,6 +49,9 @@ public struct Provider<Target: TargetType>: Sendable {
     ///     result without running any plugin or interceptor themselves, so a log shows one
     ///     exchange; the exchange is cancelled only when every caller has cancelled.
     ///   - maximumRetries: The cap on retries per request (default 3, so at most 4 attempts).
+    ///   - admission: How many requests per host run at once; by default a new ``Admission``
+    ///     with the transport's ``Transport/connectionsPerHost``. Pass one you made to share it
+    ///     with an interceptor (which may hold its gate during a token refresh) or other providers.
     public init(
         transport: any Transport,
         plugins: [any Plugin] = [],
@@ -56,7 +62,8 @@ public struct Provider<Target: TargetType>: Sendable {
         },
         clock: any Clock<Duration> = ContinuousClock(),
         trackInflights: Bool = false,
-        maximumRetries: Int = 3
+        maximumRetries: Int = 3,
+        admission: Admission? = nil
     ) {
         self.transport = transport
         self.plugins = plugins
@@ -66,6 +73,7 @@ public struct Provider<Target: TargetType>: Sendable {
         self.clock = clock
         self.maximumRetries = max(0, maximumRetries)
         self.inflight = trackInflights ? InflightTable() : nil
+        self.admission = admission ?? Admission(for: transport)
     }
 
     /// A provider that stubs every target with `behavior` and has no live transport.

@@ -20,13 +20,21 @@ public final class StubTransport: Transport {
     private let delay: Duration?
     private let clock: any Clock<Duration>
     private let recorded = Mutex<[Request]>([])
+    /// The connections per host this stub claims to have, so a provider on it admits that many
+    /// requests per host at once (`nil`: no limit, the default).
+    public let connectionsPerHost: Int?
 
     /// A stub answering with `respond`, after `delay` on `clock` if given.
+    ///
+    /// - Parameter connectionsPerHost: what the stub reports as its connections per host, for
+    ///   tests of a provider's ``Admission`` (`nil`: no limit).
     public init(
+        connectionsPerHost: Int? = nil,
         delay: Duration? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
         respond: @escaping @Sendable (Request) async throws -> StubResponse
     ) {
+        self.connectionsPerHost = connectionsPerHost
         self.respond = respond
         self.delay = delay
         self.clock = clock

@@ -4,13 +4,34 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
+/// Where an exchange was when it failed, so a timeout is described as what happened.
+enum ExchangePhase {
+    /// Connecting, sending, or waiting for the response head.
+    case head
+    /// The head arrived (with this status); the body was being read.
+    case body(statusCode: Int)
+}
+
 extension LiveTransport {
     /// Turns AsyncHTTPClient and NIO errors into network errors a person can act on.
-    static func networkError(for error: any Error, request: Request, configuration: Configuration) -> NetworkError {
+    static func networkError(
+        for error: any Error, request: Request, configuration: Configuration, phase: ExchangePhase = .head
+    ) -> NetworkError {
         if let error = error as? NetworkError { return error }
         if error is CancellationError || Task.isCancelled { return .cancelled }
+        var statusCode: Int?
+        if case .body(let status) = phase { statusCode = status }
         func failure(_ kind: TransportFailure.Kind, _ reason: String) -> NetworkError {
-            .transport(TransportFailure(kind: kind, request: request, reason: reason, underlying: error))
+            .transport(
+                TransportFailure(
+                    kind: kind, request: request, reason: reason, underlying: error, statusCode: statusCode))
+        }
+        let limit = request.timeout ?? configuration.requestTimeout
+        if error is BodyDeadlineExceeded {
+            return failure(
+                .timedOut,
+                "the answer was still arriving after \(Self.seconds(limit)), the most this request may take "
+                    + "(the server sends it too slowly)")
         }
         if let error = error as? HTTPClientError {
             switch error {
@@ -19,9 +40,15 @@ extension LiveTransport {
             case .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout:
                 return failure(.connectTimedOut, "no connection within \(Self.seconds(configuration.connectTimeout))")
             case .readTimeout:
-                return failure(.timedOut, "the server sent nothing for \(Self.seconds(configuration.readTimeout))")
+                // AsyncHTTPClient's read timer restarts on each parsed part of the answer, not
+                // on each byte: a head that trickles in times out as one that never comes.
+                let wait = Self.seconds(configuration.readTimeout)
+                if case .body = phase { return failure(.timedOut, "the server sent no more of its answer for \(wait)") }
+                return failure(.timedOut, "the server did not send a complete response header within \(wait)")
             case .deadlineExceeded:
-                let limit = request.timeout ?? configuration.requestTimeout
+                if case .body = phase {
+                    return failure(.timedOut, "the answer was not complete within \(Self.seconds(limit))")
+                }
                 return failure(.timedOut, "no complete answer within \(Self.seconds(limit))")
             case .remoteConnectionClosed:
                 return failure(.connectionLost, "the server closed the connection")
@@ -35,7 +62,14 @@ extension LiveTransport {
             case .alreadyShutdown:
                 return .invalidRequest("The transport was shut down; create a new LiveTransport to send more requests.")
             default:
-                if String(describing: error).contains("unsupportedScheme") {
+                let text = String(describing: error)
+                if text.contains("invalidHeaderField") {
+                    // Never the error's own text: it quotes the header values, tokens included.
+                    return .invalidRequest(
+                        "\(request.method) \(request.path) was not sent: a request header holds characters HTTP does "
+                            + "not allow in a header (a line break or another control character).")
+                }
+                if text.contains("unsupportedScheme") {
                     return .invalidRequest(
                         "The URL \(Redaction.default.redact(url: request.url)) does not use http or https.")
                 }
@@ -79,7 +113,7 @@ extension LiveTransport {
             return failure(
                 .responseTooLarge,
                 "it is larger than \(ByteCountText.format(Int64(configuration.maximumResponseBodySize))), "
-                    + "the most this transport keeps in memory; download it to a file instead"
+                    + "the most this transport keeps in memory (a download to a file has no such limit)"
             )
         }
         return failure(.other, String(describing: error))

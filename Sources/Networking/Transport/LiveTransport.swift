@@ -42,6 +42,11 @@ public final class LiveTransport: Transport {
 
     /// The configuration this transport was made with.
     public let configuration: Configuration
+    /// The connections kept per host: ``Configuration/maximumConnectionsPerHost`` (for a client
+    /// you own, give the configuration your client's pool size). A ``Provider`` admits that many
+    /// requests per host at once by default. (An HTTP/2 server multiplexes more on one connection; give such a
+    /// provider a larger ``Admission`` of its own.)
+    public let connectionsPerHost: Int?
     let client: HTTPClient
     private let ownsClient: Bool
     private let isShutDown = Atomic(false)
@@ -60,15 +65,18 @@ public final class LiveTransport: Transport {
         settings.decompression = .disabled
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
         self.configuration = configuration
+        self.connectionsPerHost = configuration.maximumConnectionsPerHost
         self.ownsClient = true
     }
 
     /// A transport over a client you own; ``shutdown()`` leaves that client running.
     /// Only ``Configuration/requestTimeout``, ``Configuration/maximumResponseBodySize`` and
-    /// ``Configuration/uploadChunkSize`` apply; the rest is the client's own configuration.
+    /// ``Configuration/uploadChunkSize`` apply, and ``Configuration/maximumConnectionsPerHost`` as
+    /// what ``connectionsPerHost`` reports; the rest is the client's own configuration.
     public init(client: HTTPClient, configuration: Configuration = Configuration()) {
         self.client = client
         self.configuration = configuration
+        self.connectionsPerHost = configuration.maximumConnectionsPerHost
         self.ownsClient = false
     }
 
@@ -126,28 +134,61 @@ public final class LiveTransport: Transport {
                 return try await exchange(streamed, for: request, deadline: deadline)
             }
         } catch {
-            throw Self.networkError(for: error, request: request, configuration: configuration)
+            throw Self.networkError(for: error, request: request, configuration: configuration, phase: .head)
         }
     }
 
     private func exchange(_ outgoing: HTTPClientRequest, for request: Request, deadline: NIODeadline) async throws
         -> Response
     {
+        // AsyncHTTPClient's deadline covers the exchange only until the response head arrives;
+        // the body is read under the same deadline here, so a server that sends its headers and
+        // then one byte a second cannot hold the request (or a token refresh, and the token
+        // file's lock with it) past its timeout.
         let answer = try await client.execute(outgoing, deadline: deadline)
         let statusCode = Int(answer.status.code)
         let headers = Headers(storage: answer.headers)
-        if let destination = request.downloadDestination, (200..<300).contains(statusCode) {
-            let written = try await FileStreaming.write(answer.body, to: destination)
+        do {
+            if let destination = request.downloadDestination, (200..<300).contains(statusCode) {
+                let written = try await Self.beforeDeadline(deadline) {
+                    try await FileStreaming.write(answer.body, to: destination)
+                }
+                return Response(
+                    statusCode: statusCode, headers: headers, request: request,
+                    download: DownloadedFile(url: destination.url, byteCount: written))
+            }
+            let limit = configuration.maximumResponseBodySize
+            let buffer = try await Self.beforeDeadline(deadline) { try await answer.body.collect(upTo: limit) }
             return Response(
-                statusCode: statusCode, headers: headers, request: request,
-                download: DownloadedFile(url: destination.url, byteCount: written))
+                statusCode: statusCode, headers: headers, body: Data(buffer: buffer, byteTransferStrategy: .automatic),
+                request: request)
+        } catch {
+            throw Self.networkError(
+                for: error, request: request, configuration: configuration, phase: .body(statusCode: statusCode))
         }
-        let buffer = try await answer.body.collect(upTo: configuration.maximumResponseBodySize)
-        return Response(
-            statusCode: statusCode, headers: headers, body: Data(buffer: buffer, byteTransferStrategy: .automatic),
-            request: request)
+    }
+
+    /// Runs `operation`; when `deadline` passes first, cancels it (which closes the connection)
+    /// and throws ``BodyDeadlineExceeded``.
+    static func beforeDeadline<Value: Sendable>(
+        _ deadline: NIODeadline, _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        try await withThrowingTaskGroup(of: Value?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                let remaining = (deadline - .now()).nanoseconds
+                if remaining > 0 { try await Task.sleep(nanoseconds: UInt64(remaining)) }
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else { throw BodyDeadlineExceeded() }
+            return value
+        }
     }
 }
+
+/// The response body was still arriving when the request's deadline passed.
+struct BodyDeadlineExceeded: Error {}
 
 extension TimeAmount {
     init(_ duration: Duration) {

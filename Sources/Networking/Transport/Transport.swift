@@ -10,4 +10,14 @@ public protocol Transport: Sendable {
     /// - Throws: preferably ``NetworkError``; any other error is wrapped as a
     ///   ``NetworkError/transport(_:)`` failure of kind `other`.
     func send(_ request: Request) async throws -> Response
+
+    /// How many requests to one host this transport carries at once (its connections per
+    /// host), or `nil` if it does not limit them. A ``Provider`` admits this many requests per
+    /// host at a time by default (see ``Admission``). Default: `nil`.
+    var connectionsPerHost: Int? { get }
+}
+
+extension Transport {
+    /// No limit.
+    public var connectionsPerHost: Int? { nil }
 }

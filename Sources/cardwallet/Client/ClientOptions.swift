@@ -49,12 +49,23 @@ struct ClientOptions: ParsableArguments {
         transform: ClientOptions.parseLogLevel)
     var logLevel: Logger.Level?
 
-    /// Rejects a `--server` that is not an http or https URL before anything runs.
+    /// `--allow-insecure-http`.
+    @Flag(
+        name: .customLong("allow-insecure-http"),
+        help: ArgumentHelp(
+            "Send the password and tokens to a plain http:// server that is not this computer (unencrypted: "
+                + "anyone on the network can read them; a warning says so). Without it, only https:// and "
+                + "http://localhost, 127.0.0.1 or ::1 are used. Also CARDWALLET_ALLOW_INSECURE_HTTP."))
+    var allowInsecureHTTP = false
+
+    /// Rejects a `--server` that is not an http or https URL (or holds a password) before
+    /// anything runs. Plain http to another computer is judged later, with every layer's
+    /// `allowInsecureHTTP`.
     func validate() throws {
         guard ArgumentChecks.apply else { return }
         if let server {
             do {
-                _ = try CardAPIConfiguration.serverURL(server)
+                _ = try CardAPIConfiguration.serverURL(server, allowingInsecureHTTP: true)
             } catch {
                 throw ValidationError(error.description)
             }
@@ -63,7 +74,8 @@ struct ClientOptions: ParsableArguments {
 
     /// The command-line overrides these options give.
     var overrides: ClientSettingsOverrides {
-        ClientSettingsOverrides(server: server, logLevel: logLevel, configFile: config)
+        ClientSettingsOverrides(
+            server: server, logLevel: logLevel, configFile: config, allowInsecureHTTP: allowInsecureHTTP ? true : nil)
     }
 
     /// The settings for these options in `environment`: flags, then environment, then the

@@ -44,7 +44,7 @@ enum CLIExitCode {
         if error.isUnknownEndpoint { return usage }
         switch error {
         case .multipleAccounts: return loginRequired
-        case .invalidImage, .invalidServerURL: return usage
+        case .invalidImage, .invalidServerURL, .insecureServer: return usage
         case .cancelled: return cancelled
         default: break
         }

@@ -149,7 +149,7 @@ enum ClientCommandRunner {
             return error.rawValue
         default:
             // Anything else (an encoding failure, say): its description, never a dump.
-            Console.error("unexpected failure: \(String(describing: error))")
+            Console.error("unexpected failure: \(TerminalText.escaped(String(describing: error)))")
             return CLIExitCode.failure
         }
     }
@@ -174,7 +174,8 @@ enum ClientCommandRunner {
 
     private static let bootstrapped = Mutex(false)
 
-    /// Sends swift-log output at `level` and above to standard error, once per process.
+    /// Sends swift-log output at `level` and above to standard error, once per process, with
+    /// messages and metadata made terminal-safe (``TerminalSafeLogHandler``).
     static func bootstrapLogging(level: Logger.Level) {
         let first = bootstrapped.withLock { done in
             defer { done = true }
@@ -182,7 +183,7 @@ enum ClientCommandRunner {
         }
         guard first else { return }
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = TerminalSafeLogHandler(label: label)
             handler.logLevel = level
             return handler
         }

@@ -1,3 +1,4 @@
+import CardModels
 import Foundation
 import Synchronization
 
@@ -26,14 +27,25 @@ enum Console {
         _ = write(text, to: STDERR_FILENO)
     }
 
-    /// Writes `cardwallet: <message>` and a newline to standard error.
+    /// Writes `cardwallet: <message>` and a newline to standard error, made terminal-safe.
     static func error(_ message: String) {
-        err("cardwallet: \(message)\n")
+        err("cardwallet: \(visible(message))\n")
     }
 
-    /// Writes `cardwallet: warning: <message>` and a newline to standard error.
+    /// Writes `cardwallet: warning: <message>` and a newline to standard error, made terminal-safe.
     static func warning(_ message: String) {
-        err("cardwallet: warning: \(message)\n")
+        err("cardwallet: warning: \(visible(message))\n")
+    }
+
+    /// `message` with every control character escaped except line breaks and tabs. Messages
+    /// escape the untrusted text they quote already; this is the net under them, so no
+    /// message can ever write ESC, BEL, NUL, a C1 control or a bidi override to the terminal.
+    static func visible(_ message: String) -> String {
+        if TerminalText.isPrintableASCII(message) { return message }
+        return message.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.split(separator: "\t", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }
+                .joined(separator: "\t")
+        }.joined(separator: "\n")
     }
 
     /// Why standard output could not be written, when it could not (other than a closed pipe):

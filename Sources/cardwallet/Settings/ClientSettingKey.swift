@@ -9,12 +9,14 @@ enum ClientSettingKey: String, CaseIterable, Sendable, Hashable, Comparable {
     case tokenFile
     case connectTimeout = "timeouts.connect"
     case requestTimeout = "timeouts.request"
+    case authTimeout = "timeouts.auth"
     case refreshMargin = "session.refreshMargin"
     case logLevel = "log.level"
     case logFile = "log.file"
     case logMaxBytes = "log.maxBytes"
     case logBodyPreviewBytes = "log.bodyPreviewBytes"
     case pageSize = "ui.pageSize"
+    case allowInsecureHTTP
 
     /// The kinds of value a key holds.
     enum Kind: Sendable {
@@ -52,9 +54,9 @@ enum ClientSettingKey: String, CaseIterable, Sendable, Hashable, Comparable {
     var kind: Kind {
         switch self {
         case .server, .tokenFile: .text
-        case .connectTimeout, .requestTimeout, .refreshMargin: .duration
+        case .connectTimeout, .requestTimeout, .authTimeout, .refreshMargin: .duration
         case .logLevel: .logLevel
-        case .logFile: .boolean
+        case .logFile, .allowInsecureHTTP: .boolean
         case .logMaxBytes, .logBodyPreviewBytes, .pageSize: .integer
         }
     }

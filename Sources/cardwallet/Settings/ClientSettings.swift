@@ -9,12 +9,18 @@ struct ClientSettingsOverrides: Sendable, Equatable {
     var logLevel: Logger.Level?
     /// `--config`: the config file to read instead of the default one.
     var configFile: String?
+    /// `--allow-insecure-http`: `true` when given (the flag can only allow, never forbid).
+    var allowInsecureHTTP: Bool?
 
     /// Overrides; every value is optional.
-    init(server: String? = nil, logLevel: Logger.Level? = nil, configFile: String? = nil) {
+    init(
+        server: String? = nil, logLevel: Logger.Level? = nil, configFile: String? = nil,
+        allowInsecureHTTP: Bool? = nil
+    ) {
         self.server = server
         self.logLevel = logLevel
         self.configFile = configFile
+        self.allowInsecureHTTP = allowInsecureHTTP
     }
 }
 

@@ -1,3 +1,4 @@
+import CardAPI
 import CardMockServer
 import CardModels
 import CardWalletLive
@@ -38,6 +39,10 @@ enum ClientSettingsLoader {
             flagValues[AbsoluteConfigKey(ClientSettingKey.logLevel.components)] = ConfigValue(
                 .string(level.rawValue), isSecret: false)
         }
+        if let allow = overrides.allowInsecureHTTP {
+            flagValues[AbsoluteConfigKey(ClientSettingKey.allowInsecureHTTP.components)] = ConfigValue(
+                .bool(allow), isSecret: false)
+        }
         let variables = environment.filter { $0.key.hasPrefix("CARDWALLET_") && !$0.value.isEmpty }
 
         var providers: [any ConfigProvider] = [
@@ -45,7 +50,7 @@ enum ClientSettingsLoader {
             EnvironmentVariablesProvider(environmentVariables: variables).prefixKeys(with: "cardwallet"),
         ]
         var origins: [(ClientSettingKey) -> SettingOrigin] = [
-            { key in .flag(key == .server ? "--server" : "--log-level") },
+            { key in .flag(Self.flagName(of: key)) },
             { key in .environment(key.environmentVariable) },
         ]
         var warnings: [String] = []
@@ -77,9 +82,34 @@ enum ClientSettingsLoader {
                 ?? defaults.logMaxBytes,
             logBodyPreviewBytes: try resolution.integer(
                 .logBodyPreviewBytes, in: ClientSettings.Limits.logBodyPreviewBytes) ?? defaults.logBodyPreviewBytes,
-            pageSize: try resolution.integer(.pageSize, in: ClientSettings.Limits.pageSize) ?? defaults.pageSize)
+            pageSize: try resolution.integer(.pageSize, in: ClientSettings.Limits.pageSize) ?? defaults.pageSize,
+            authTimeout: try resolution.duration(.authTimeout, in: ClientSettings.Limits.authTimeout)
+                ?? defaults.authTimeout,
+            allowInsecureHTTP: try resolution.boolean(.allowInsecureHTTP) ?? defaults.allowInsecureHTTP)
+        if settings.allowInsecureHTTP, let url = try? CardAPIConfiguration.serverURL(
+            settings.server, allowingInsecureHTTP: true), ServerAddress.isInsecure(url)
+        {
+            // As git and browsers do: allowed, but never silently.
+            let origin = resolution.found[.allowInsecureHTTP]?.description ?? "the settings"
+            warnings.append(
+                "your password and tokens go to \(TerminalText.escaped(url.absoluteString)) unencrypted (plain http:// "
+                    + "to another computer, allowed by \(TerminalText.escaped(origin))): anyone on the network "
+                    + "between can read them and use your session.")
+        }
         return ResolvedClientSettings(
             settings: settings, origins: resolution.found, configFile: configFile, warnings: warnings)
+    }
+}
+
+extension ClientSettingsLoader {
+    /// The command-line option that sets `key`.
+    static func flagName(of key: ClientSettingKey) -> String {
+        switch key {
+        case .server: "--server"
+        case .logLevel: "--log-level"
+        case .allowInsecureHTTP: "--allow-insecure-http"
+        default: "--" + key.key
+        }
     }
 }
 

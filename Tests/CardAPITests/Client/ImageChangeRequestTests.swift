@@ -43,7 +43,8 @@ import Testing
         try await Harness.with { harness in
             try await harness.seedTokens()
             let client = CardAPIClient(
-                configuration: CardAPIConfiguration(server: Harness.server, maximumImageBytes: 1000),
+                configuration: CardAPIConfiguration(
+                    server: Harness.server, maximumImageBytes: 1000, allowsInsecureHTTP: true),
                 tokenStore: harness.store, transport: harness.stub, wallClock: harness.wallClock, clock: harness.clock)
             let text = try harness.folder.write(Data("not a picture at all".utf8), to: "fake.png")
             let empty = try harness.folder.write(Data(), to: "empty.jpg")

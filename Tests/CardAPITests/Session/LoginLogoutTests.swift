@@ -136,7 +136,7 @@ import TokenStore
                 server: Harness.server.absoluteString, account: "a@b.c", accessToken: "cwa_1",
                 accessTokenExpiresAt: now + 300, refreshToken: "cwr_1", refreshTokenExpiresAt: now + 900))
         let client = CardAPIClient(
-            configuration: CardAPIConfiguration(server: Harness.server), tokenStore: store,
+            configuration: CardAPIConfiguration(server: Harness.server, allowsInsecureHTTP: true), tokenStore: store,
             transport: StubTransport(.networkFailure(.cannotConnect, reason: "connection refused")))
         let result = try await client.logout()
         #expect(result.account == "a@b.c")

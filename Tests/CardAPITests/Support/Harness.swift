@@ -19,20 +19,24 @@ struct Harness {
     let stub: StubTransport
     let store: TokenStore
 
-    init(tokenPrefix: String = "t") throws {
+    /// - Parameter connectionsPerHost: what the stub transport reports, so the card provider
+    ///   admits that many requests at once (`nil`: no limit).
+    init(tokenPrefix: String = "t", connectionsPerHost: Int? = nil) throws {
         folder = try TemporaryFolder()
         let wallClock = TestWallClock()
         self.wallClock = wallClock
         let fake = FakeCardServer(wallClock: wallClock, tokenPrefix: tokenPrefix)
         self.fake = fake
         clock = TestClock()
-        stub = StubTransport { request in await fake.handle(request) }
+        stub = StubTransport(connectionsPerHost: connectionsPerHost) { request in await fake.handle(request) }
         store = folder.tokenStore
     }
 
     /// Runs `body` with a fresh harness and always removes its folder.
-    static func with<T>(tokenPrefix: String = "t", _ body: (Harness) async throws -> T) async throws -> T {
-        let harness = try Harness(tokenPrefix: tokenPrefix)
+    static func with<T>(
+        tokenPrefix: String = "t", connectionsPerHost: Int? = nil, _ body: (Harness) async throws -> T
+    ) async throws -> T {
+        let harness = try Harness(tokenPrefix: tokenPrefix, connectionsPerHost: connectionsPerHost)
         defer { harness.folder.remove() }
         return try await body(harness)
     }
@@ -40,9 +44,12 @@ struct Harness {
     /// A client on the stub, with the test's clocks.
     func client(
         plugins: [any Plugin] = [], policy: SessionPolicy = SessionPolicy(), account: String? = nil,
-        logger: Logger? = nil
+        logger: Logger? = nil, requestsPerHost: Int? = nil
     ) -> CardAPIClient {
-        let configuration = CardAPIConfiguration(server: Self.server, account: account, session: policy)
+        // A stub transport: nothing crosses a network, so the plain-http rule does not apply.
+        let configuration = CardAPIConfiguration(
+            server: Self.server, account: account, session: policy, allowsInsecureHTTP: true,
+            requestsPerHost: requestsPerHost)
         if let logger {
             return CardAPIClient(
                 configuration: configuration, tokenStore: store, transport: stub, plugins: plugins,

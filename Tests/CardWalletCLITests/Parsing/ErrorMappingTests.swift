@@ -30,6 +30,8 @@ import TokenStore
             (Self.server(.badRequest, status: 404), 64),  // no such endpoint: the server setting is wrong
             (.invalidImage(path: "p", problem: .missing), 64),
             (.invalidServerURL("x"), 64),
+            (.insecureServer("http://192.0.2.7/v1"), 64),
+            (.unexpectedResponse(UnexpectedResponse(statusCode: 200, request: "r", expected: "e", detail: "d")), 1),
             (.cancelled, 130),
             (Self.server(.internalError, status: 500), 1),
             (Self.server(.tooManyRequests, status: 429), 1),

@@ -21,6 +21,9 @@ import Testing
         ("CARDWALLET_LOG_FILE", "maybe", .logFile, "must be true or false"),
         ("CARDWALLET_LOG_LEVEL", "loud", .logLevel, "must be one of trace, debug"),
         ("CARDWALLET_SERVER", "   ", .server, "is empty"),
+        // The refresh must end before other processes give up on the token file's lock (30 s).
+        ("CARDWALLET_TIMEOUTS_AUTH", "30s", .authTimeout, "must be from 1s to 25s, not 30s"),
+        ("CARDWALLET_ALLOW_INSECURE_HTTP", "perhaps", .allowInsecureHTTP, "must be true or false"),
     ])
     func aBadEnvironmentValueNamesTheVariable(
         variable: String, value: String, key: ClientSettingKey, problem: String
@@ -64,6 +67,30 @@ import Testing
         defer { folder.remove() }
         try folder.write(#"{"ui": {"pageSize": "many"}}"#, to: "config/cardwallet/config.json")
         #expect(try await load(folder, ["CARDWALLET_UI_PAGE_SIZE": "20"]).settings.pageSize == 20)
+    }
+
+    /// `--allow-insecure-http` and its variable and key reach the settings; plain http to
+    /// another computer is then allowed with a warning naming where the permission came from.
+    @Test func allowingInsecureHTTPWarnsAndSaysWhereItCameFrom() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let remote = ["CARDWALLET_SERVER": "http://192.0.2.7/v1"]
+        #expect(try await load(folder, remote).settings.allowInsecureHTTP == false)
+        #expect(try await load(folder, remote).warnings.isEmpty)
+        let allowed = try await load(folder, remote.merging(["CARDWALLET_ALLOW_INSECURE_HTTP": "true"]) { $1 })
+        #expect(allowed.settings.allowInsecureHTTP)
+        #expect(allowed.warnings.count == 1)
+        #expect(allowed.warnings.first?.contains("unencrypted") == true)
+        #expect(allowed.warnings.first?.contains("CARDWALLET_ALLOW_INSECURE_HTTP") == true)
+        let flag = try await ClientSettingsLoader.load(
+            overrides: ClientSettingsOverrides(allowInsecureHTTP: true),
+            environment: ["HOME": folder.path("home"), "CARDWALLET_SERVER": "http://192.0.2.7/v1"])
+        #expect(flag.origin(of: .allowInsecureHTTP) == .flag("--allow-insecure-http"))
+        #expect(flag.warnings.first?.contains("--allow-insecure-http") == true)
+        // Loopback and https need no permission and get no warning.
+        let local = try await load(
+            folder, ["CARDWALLET_SERVER": "http://localhost:1/v1", "CARDWALLET_ALLOW_INSECURE_HTTP": "true"])
+        #expect(local.warnings.isEmpty)
     }
 
     @Test func environmentVariableNamesFollowSwiftConfiguration() {

@@ -94,6 +94,9 @@ final class CLIProcess: Sendable {
         try process.run()
     }
 
+    /// The process id (to read `/proc/PID/status` while it runs).
+    var processIdentifier: Int32 { process.processIdentifier }
+
     /// What the process has written to standard error so far.
     var stderrSoFar: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
 
@@ -122,13 +125,22 @@ final class CLIProcess: Sendable {
             return first
         }
         // A device such as /dev/full is never read back.
-        let stdout = capturesOutput ? (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" : ""
-        let stderr = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+        // Decoded leniently: output that is not UTF-8 must still reach the checks, not read as "".
+        let stdout = capturesOutput ? Self.text(at: outputPath) : ""
+        let stderr = Self.text(at: errorPath)
         guard let status else {
             Issue.record("cardwallet \(arguments) did not exit within \(timeout)", sourceLocation: sourceLocation)
             throw TestFailure("timed out: cardwallet \(arguments)\n\(stderr)")
         }
         return CLIResult(arguments: arguments, status: status, stdout: stdout, stderr: stderr)
+    }
+}
+
+extension CLIProcess {
+    /// The file's bytes as text, invalid UTF-8 shown as U+FFFD; empty when there is no file.
+    static func text(at path: String) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else { return "" }
+        return String(decoding: data, as: UTF8.self)
     }
 }
 

@@ -57,8 +57,10 @@ struct CLIWorld: Sendable {
 
     /// Starts the interactive interface (`cardwallet` with `arguments`) on `terminal`, as an
     /// 80×24 xterm.
-    func startInterface(_ arguments: [String] = [], on terminal: PseudoTerminal) throws -> CLIProcess {
-        let screen = ["TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24"]
+    func startInterface(
+        _ arguments: [String] = [], on terminal: PseudoTerminal, term: String = "xterm-256color"
+    ) throws -> CLIProcess {
+        let screen = ["TERM": term, "COLUMNS": "80", "LINES": "24"]
         return try CLIProcess(
             arguments, environment: environment.merging(screen) { $1 }, input: nil, scratch: folder,
             terminal: terminal)

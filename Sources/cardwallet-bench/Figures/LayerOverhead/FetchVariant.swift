@@ -49,10 +49,19 @@ struct FetchVariant: Sendable {
     }
 
     /// A `Provider` on the transport, without plugins or interceptors (the token is in the target).
-    static func provider(_ transport: LiveTransport, server: URL, token: String) -> FetchVariant {
-        let provider = Provider<FixedTokenCardTarget>(transport: transport)
+    /// By default it admits the transport's 8 requests at once, as every provider does; with
+    /// `unlimited`, its admission lets every request through, so requests beyond the 8
+    /// connections wait in AsyncHTTPClient's pool instead (the behaviour before issue 14).
+    static func provider(_ transport: LiveTransport, server: URL, token: String, unlimited: Bool = false)
+        -> FetchVariant
+    {
+        let provider = Provider<FixedTokenCardTarget>(
+            transport: transport, admission: unlimited ? Admission(limit: nil) : nil)
         let decoder = CardWalletJSON.decoder()
-        return FetchVariant(label: "Provider + LiveTransport + JSONDecoder") { id in
+        let label =
+            unlimited
+            ? "Provider, admission without a limit (waits in the pool)" : "Provider + LiveTransport + JSONDecoder"
+        return FetchVariant(label: label) { id in
             let response = try await provider.request(FixedTokenCardTarget(server: server, id: id, token: token))
             return try decoder.decode(SuccessEnvelope<Card>.self, from: response.body).data
         }

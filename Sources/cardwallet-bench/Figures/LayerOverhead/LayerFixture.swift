@@ -90,13 +90,14 @@ final class LayerFixture: Sendable {
                 .raw(client: shared, server: server.baseURL, token: token),
                 .transport(transport, server: server.baseURL, token: token),
                 .provider(transport, server: server.baseURL, token: token),
+                .provider(transport, server: server.baseURL, token: token, unlimited: true),
                 .client(plain, label: "CardAPIClient, no plugins"),
                 .app(apps[2], label: "CardAPIClient + LoggerPlugin, no subscriber"),
                 .app(apps[0], label: "CardAPIClient + LoggerPlugin + log pane (the TUI's client)"),
                 .app(apps[1], label: "the same on its own LiveTransport (as LiveClient.make)"),
             ]
             return LayerFixture(
-                server: server, folder: folder, ids: ids, variants: variants, judged: [4, 5], shared: shared,
+                server: server, folder: folder, ids: ids, variants: variants, judged: [5, 6], shared: shared,
                 transport: transport, ownTransport: ownTransport, apps: apps)
         } catch {
             try? await ownTransport.shutdown()

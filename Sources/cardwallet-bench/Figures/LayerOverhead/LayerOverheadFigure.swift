@@ -97,7 +97,8 @@ struct LayerOverheadFigure: Figure {
             "\(Formatting.grouped(perVariant)) requests per variant in blocks of \(setting.block) (\(sampler.rounds) rounds after 1 warm-up block), variants alternating block by block (A B … then … B A); a sample is a block's time ÷ its requests; the ratio is the median of the per-round ratios.",
             "The issue's stack is CardAPI with provider, auth interceptor, logger plugin and envelope decoding (the LoggerPlugin row); the TUI's client adds the log pane's subscriber, held to the same target. Each block of a plugin row ends when the plugin has handed its events over and the pane has made their lines, so every row pays for its own log work.",
             "Process CPU is the whole bench process (client, in-process mock server, log pane) per request: what each layer adds to the machine's work, whatever the other cores do.",
-            "Ids cycle through the demo user's \(ids.count) cards; every answer is checked (200, the card asked for). One HTTPClient configured like LiveTransport's is shared by the raw baseline and the LiveTransport of rows 2–6 (see docs/BENCHMARKS.md); the last row has its own, as LiveClient.make builds it.",
+            "Ids cycle through the demo user's \(ids.count) cards; every answer is checked (200, the card asked for). One HTTPClient configured like LiveTransport's is shared by the raw baseline and the LiveTransport of rows 2–7 (see docs/BENCHMARKS.md); the last row has its own, as LiveClient.make builds it.",
+            "Every provider admits 8 requests at once (the transport's connections per host; issue 14), so at 32 in flight 24 wait in its admission; the row \"admission without a limit\" lets them all through to wait in AsyncHTTPClient's pool instead, as before.",
         ]
         return (table, (sampler.rounds + sampler.warmup) * setting.block * fixture.variants.count)
     }

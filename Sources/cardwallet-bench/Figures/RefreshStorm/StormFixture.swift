@@ -15,8 +15,9 @@ final class StormFixture: Sendable {
         /// The token has expired and the client knows (its clock is past the expiry the grant
         /// gave): the first call refreshes before sending, the others wait for it.
         case expiredKnown
-        /// The server expired the token early and the client does not know: every call is sent,
-        /// answered 401 E04, and retried once after the one refresh.
+        /// The server expired the token early and the client does not know: the calls admitted
+        /// first (at most K) are answered 401 E04 and retried once after the one refresh; the
+        /// others wait for the refresh and go out with the new token.
         case expiredOnServer
 
         var label: String {
@@ -42,6 +43,8 @@ final class StormFixture: Sendable {
     let app: AppClient
     let email: String
     let ids: [String]
+    /// How many card requests the client admits at once (K).
+    var admissionLimit: Int { transport.connectionsPerHost ?? .max }
     private let transport: LiveTransport
     private let folder: TemporaryFolder
 
@@ -154,6 +157,24 @@ final class StormFixture: Sendable {
             throw BenchError("the server answered \(counts.served) of \(count) card requests with 200")
         }
         return (seconds, counts)
+    }
+
+    /// Seconds one save of the logged-in pair takes in a second token file beside the client's
+    /// (the lock, a write, two fsyncs): what the refresh's "saved before used" costs on this disk
+    /// right now. Not part of any storm.
+    ///
+    /// - Throws: ``BenchError`` when the pair cannot be read or saved.
+    func probeSave() async throws -> Double {
+        guard let item = try? app.client.tokenStore.items().first else { throw BenchError("the client stored no token") }
+        let probe = TokenStore(path: folder.path + "/probe/tokens.json")
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            try await probe.save(item)
+        } catch {
+            throw BenchError("saving to a probe token file failed: \(error)")
+        }
+        return seconds(from: start, to: clock.now)
     }
 
     /// Stops everything; returns the log pane's line count.
