@@ -34,6 +34,8 @@ public final class CardCache: Sendable {
     let logger: Logger
     let clock: @Sendable () -> Date
     private let quarantined = Mutex(false)
+    /// The wallet order as a search last read it (see ``positions(_:)``).
+    private let order = Mutex<WalletOrder?>(nil)
 
     init(path: String, server: String, account: String, pool: DatabasePool, logger: Logger, clock: @escaping @Sendable () -> Date) {
         self.path = path
@@ -187,6 +189,31 @@ public final class CardCache: Sendable {
         }
         return .database(path, reason)
     }
+}
+
+extension CardCache {
+    /// Every card row's place in the wallet, indexed by its key (-1: no such row), read again
+    /// when `wallet.generation` says a card was added, removed or moved since. A search then
+    /// sorts its matches without looking up a `card` row per match.
+    func positions(_ db: Database) throws -> [Int32] {
+        let generation = try Int64.fetchOne(db, sql: "SELECT generation FROM wallet") ?? 0
+        if let kept = order.withLock({ $0 }), kept.generation == generation { return kept.positions }
+        var positions: [Int32] = []
+        let rows = try Row.fetchCursor(db, sql: "SELECT key, position FROM card ORDER BY key")
+        while let row = try rows.next() {
+            let key = Int(row[0] as Int64)
+            if key >= positions.count { positions += Array(repeating: -1, count: key + 1 - positions.count) }
+            positions[key] = Int32(clamping: row[1] as Int)
+        }
+        order.withLock { $0 = WalletOrder(generation: generation, positions: positions) }
+        return positions
+    }
+}
+
+/// The wallet order a search keeps between keystrokes.
+struct WalletOrder: Sendable {
+    var generation: Int64
+    var positions: [Int32]
 }
 
 /// A reason to move a database file aside while opening it.

@@ -12,7 +12,9 @@ import GRDB
 ///   wallet, when the server last confirmed it, and the whole card (`GET /card/{id}`, with its
 ///   kept vCard properties) as JSON when it has been read.
 /// - `cardImage`: a card's picture, with the card version it belongs to.
-/// - `wallet`: when the whole list was last confirmed.
+/// - `wallet`: when the whole list was last confirmed, and `generation`, which triggers raise on
+///   every card added, removed or moved (by any process), so a search knows when its copy of
+///   the wallet order is stale.
 /// - `cardSearch`, `cardWords`: the full-text indexes (docs/Cache.md, *Search*).
 /// - `outbox`: changes made offline, in order, with their state.
 enum CacheSchema {
@@ -64,6 +66,11 @@ enum CacheSchema {
                 t.column("listConfirmedAt", .double)
             }
             try db.execute(sql: "INSERT INTO wallet (id, listConfirmedAt) VALUES (1, NULL)")
+            try db.alter(table: "wallet") { t in t.add(column: "generation", .integer).notNull().defaults(to: 0) }
+            for (name, event) in [("cardAdded", "INSERT"), ("cardRemoved", "DELETE"), ("cardMoved", "UPDATE OF position")] {
+                try db.execute(
+                    sql: "CREATE TRIGGER \(name) AFTER \(event) ON card BEGIN UPDATE wallet SET generation = generation + 1; END")
+            }
             let columns = searchColumns.joined(separator: ", ")
             // Substrings of three characters or more, in every script (docs/Cache.md).
             try db.execute(sql: "CREATE VIRTUAL TABLE cardSearch USING fts5(\(columns), tokenize = 'trigram')")

@@ -62,13 +62,19 @@ extension CardCache {
         // Two steps, so that the sort carries three integers per match rather than eleven
         // texts: every match's place in the wallet (also the total), then the indexed texts of
         // the first `limit` only, for the "which field matched" check.
-        let matches = "SELECT card.position, card.key FROM \(table) JOIN card ON card.key = \(table).rowid WHERE \(table) MATCH ?"
+        let matches = "SELECT rowid FROM \(table) WHERE \(table) MATCH ?"
         let texts = "SELECT card.id, " + SearchIndex.columns.map { "cardSearch.\($0)" }.joined(separator: ", ")
             + " FROM cardSearch JOIN card ON card.key = cardSearch.rowid WHERE cardSearch.rowid = ?"
         return try read { db in
-            var found: [(position: Int, key: Int64)] = []
-            let rows = try Row.fetchCursor(db, sql: matches, arguments: [expression])
-            while let row = try rows.next() { found.append((row[0], row[1])) }
+            let positions = try positions(db)
+            var found: [(position: Int32, key: Int64)] = []
+            let rows = try Int64.fetchCursor(db, sql: matches, arguments: [expression])
+            while let key = try rows.next() {
+                // A match the order does not know yet (another process added it a moment ago)
+                // goes last; the next keystroke reads the order again.
+                let position = key < positions.count ? positions[Int(key)] : -1
+                found.append((position < 0 ? Int32.max : position, key))
+            }
             let total = found.count
             found.sort { $0.position < $1.position }
             if let limit, limit < found.count { found.removeLast(found.count - max(0, limit)) }

@@ -25,7 +25,10 @@ struct SearchQuery: Equatable {
         self.folded = folded
         phoneDigits = SearchText.isPhoneLike(folded) ? SearchText.digits(folded) : nil
         words = Self.split(SearchText.words(folded))
-        kind = folded.unicodeScalars.count >= 3 ? .substring : .wordStart
+        // A phone number typed with punctuation (`10-`) has fewer digits than characters: until
+        // it has three digits, its digits are matched as word starts, as for two keystrokes.
+        let short = phoneDigits.map { $0.count < 3 } ?? (folded.unicodeScalars.count < 3)
+        kind = short ? .wordStart : .substring
         if kind == .wordStart && words.isEmpty { return nil }
     }
 

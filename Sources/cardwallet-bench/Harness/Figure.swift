@@ -14,8 +14,8 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
     case vcard
     case images
     case mockServerWrites = "mock-server-writes"
-    case scan
     case cache
+    case scan
 
     /// The section of docs/BENCHMARKS.md it fills (§1–§6 answer issue 6, #16 and #17 their issues).
     var section: String {

@@ -63,6 +63,9 @@ struct SearchTests {
         #expect(try hits(cache, "ゆ") == ["c-yuki:name"])
         // One or two digits of a phone number, anywhere in it.
         #expect(try hits(cache, "34") == ["c-minjun:phone"])
+        // Punctuation typed between the first digits does not lose the number.
+        #expect(try hits(cache, "10-") == ["c-minjun:phone"])
+        #expect(try hits(cache, "10-5") == ["c-minjun:phone"])
         // The first two keystrokes do not match inside Latin words; the third does.
         #expect(try hits(cache, "la").isEmpty == false)
         #expect(try hits(cache, "ov") == [])
