@@ -141,13 +141,15 @@ let package = Package(
         // MARK: Benchmarks (`swift run -c release cardwallet-bench`; `--quick` is the CI smoke run).
         // openpty(3), for running the TUI and abook in a pseudo-terminal (§4, §6).
         .systemLibrary(name: "CPseudoTerminal"),
+        // One pseudo-terminal pair for the curses, CLI and image tests and the bench's terminal figures.
+        .target(name: "PseudoTerminalSupport", dependencies: ["CPseudoTerminal"]),
         // libchafa, only to compare our image scaler and encoders with (images figure).
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
         .executableTarget(
             name: "cardwallet-bench",
             dependencies: [
                 "CardModels", "CardWalletUI", "CardWalletLive", "CardMockServer", "CardAPI", "Networking", "TokenStore",
-                "CPseudoTerminal", "CardImages", "CChafa", "CardScan", "CardScanCore", "CardVCard", "CardCache",
+                "PseudoTerminalSupport", "CardImages", "CChafa", "CardScan", "CardScanCore", "CardVCard", "CardCache",
                 // Not linked: listed so that `swift run cardwallet-bench` also builds the
                 // `cardwallet` binary the startup figure spawns.
                 "cardwallet",
@@ -172,6 +174,10 @@ let package = Package(
         // MARK: Tests
         // What several test targets share: waiting on a condition with a deadline, a manual clock.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // The live tests' surroundings: the mock server on port 0, a live transport, a token file.
+        .target(
+            name: "LiveTestSupport", dependencies: ["TestSupport", "CardMockServer", "Networking", "TokenStore"],
+            path: "Tests/LiveTestSupport"),
         .testTarget(
             name: "NetworkingTests",
             dependencies: [
@@ -190,7 +196,7 @@ let package = Package(
         .testTarget(name: "CardModelsTests", dependencies: ["CardModels"]),
         // The corpus in Fixtures/ is read through #filePath (the CLI tests and scripts use it too).
         .testTarget(name: "CardVCardTests", dependencies: ["CardVCard", "CardModels"], exclude: ["Fixtures"]),
-        .testTarget(name: "CardImagesTests", dependencies: ["CardImages", "CPseudoTerminal"]),
+        .testTarget(name: "CardImagesTests", dependencies: ["CardImages", "PseudoTerminalSupport"]),
 
         .testTarget(name: "CardScanCoreTests", dependencies: ["CardScanCore", "CardModels"]),
         // Runs the real OCR on cards scripts/make-scan-cards.py renders at test time.
@@ -198,7 +204,7 @@ let package = Package(
         .testTarget(
             name: "CardAPITests",
             dependencies: [
-                "CardAPI", "Networking", "CardModels", "TokenStore", "CardMockServer", "TestSupport",
+                "CardAPI", "Networking", "CardModels", "TokenStore", "CardMockServer", "TestSupport", "LiveTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -216,10 +222,10 @@ let package = Package(
             name: "CardWalletLiveTests",
             dependencies: [
                 "CardWalletLive", "CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore", "CardMockServer",
-                "TestSupport", "CardCache", .product(name: "Logging", package: "swift-log"),
+                "TestSupport", "LiveTestSupport", "CardCache", .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CardWalletUI"]),
+        .testTarget(name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CardWalletUI", "PseudoTerminalSupport"]),
         .testTarget(name: "CardWalletBenchTests", dependencies: ["cardwallet-bench"]),
         .testTarget(
             name: "CardMockServerTests",
@@ -240,7 +246,7 @@ let package = Package(
             name: "CardWalletCLITests",
             dependencies: [
                 "cardwallet", "CardAPI", "CardModels", "CardMockServer", "CardVCard", "CardWalletUI", "CardWalletLive",
-                "Networking", "TokenStore", "TestSupport", "CardImages", "CardCache",
+                "Networking", "TokenStore", "TestSupport", "PseudoTerminalSupport", "CardImages", "CardCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 // The hostile test server (Support/Hostile): raw bytes on a socket, no HTTP codec.

@@ -193,7 +193,7 @@ public enum ClientSetupError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// How to allow plain http to another computer, for the message that refuses it.
     public static let howToAllowInsecureHTTP =
-        "To send them anyway (a network you trust), give --allow-insecure-http, set CARDWALLET_ALLOW_INSECURE_HTTP=true "
+        "To allow it: --allow-insecure-http, CARDWALLET_ALLOW_INSECURE_HTTP=true "
         + "or \"allowInsecureHTTP\": true in the config file."
 
     public var description: String {

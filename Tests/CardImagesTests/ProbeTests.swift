@@ -1,5 +1,5 @@
-import CPseudoTerminal
 import Foundation
+import PseudoTerminalSupport
 import Testing
 
 @testable import CardImages
@@ -11,50 +11,12 @@ import Testing
 /// The live probe against a pseudo-terminal whose other end plays the terminal.
 @Suite("Probing a terminal")
 struct ProbeTests {
-    /// A pseudo-terminal pair: the probe gets the terminal side, the test plays the emulator.
-    final class PseudoTerminal: @unchecked Sendable {
-        let emulator: Int32
-        let terminal: Int32
-
-        init() throws {
-            var emulator: Int32 = -1
-            var terminal: Int32 = -1
-            guard openpty(&emulator, &terminal, nil, nil, nil) == 0 else { throw POSIXError(.ENODEV) }
-            self.emulator = emulator
-            self.terminal = terminal
-        }
-
-        deinit {
-            close(terminal)
-            close(emulator)
-        }
-
-        /// Reads what the probe wrote until `marker` arrives (or 10 s pass), then answers.
-        func answer(after marker: String, with reply: String) -> Thread {
-            let thread = Thread { [self] in
-                var seen: [UInt8] = []
-                var buffer = [UInt8](repeating: 0, count: 256)
-                let deadline = Date().addingTimeInterval(10)
-                while Date() < deadline, !String(decoding: seen, as: UTF8.self).contains(marker) {
-                    var poller = pollfd(fd: emulator, events: Int16(POLLIN), revents: 0)
-                    guard poll(&poller, 1, 100) > 0 else { continue }
-                    let count = read(emulator, &buffer, buffer.count)
-                    if count > 0 { seen += buffer[..<count] }
-                }
-                let bytes = Array(reply.utf8)
-                _ = bytes.withUnsafeBytes { write(emulator, $0.baseAddress, $0.count) }
-            }
-            thread.start()
-            return thread
-        }
-    }
-
     @Test("a terminal that answers: the probe stops at DA1, long before its deadline")
     func answering() throws {
         let pty = try PseudoTerminal()
         _ = pty.answer(after: "\u{1B}[c", with: "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;18;9t\u{1B}[?62;22c")
         let started = ContinuousClock.now
-        let answers = try #require(TerminalProbe.query(pty.terminal, timeout: .seconds(30)))
+        let answers = try #require(TerminalProbe.query(pty.slave, timeout: .seconds(30)))
         #expect(answers == TerminalAnswers(kittyGraphics: true, deviceAttributes: [62, 22], cellPixels: PixelSize(width: 9, height: 18)))
         // Far below the deadline: it did not wait for it (an order, not a speed, assertion).
         #expect(ContinuousClock.now - started < .seconds(25))
@@ -65,7 +27,7 @@ struct ProbeTests {
     @Test("a terminal that answers nothing: the probe gives up at its deadline, and blocks are chosen")
     func silent() throws {
         let pty = try PseudoTerminal()
-        let answers = try #require(TerminalProbe.query(pty.terminal, timeout: .milliseconds(100)))
+        let answers = try #require(TerminalProbe.query(pty.slave, timeout: .milliseconds(100)))
         #expect(!answers.answeredAnything)
         #expect(ImageProtocolDetector.choose(environment: ["TERM": "xterm-kitty"], answers: answers).imageProtocol == .blocks)
     }
@@ -74,10 +36,10 @@ struct ProbeTests {
     func restoresModes() throws {
         let pty = try PseudoTerminal()
         var before = termios()
-        tcgetattr(pty.terminal, &before)
-        _ = TerminalProbe.query(pty.terminal, timeout: .milliseconds(50))
+        tcgetattr(pty.slave, &before)
+        _ = TerminalProbe.query(pty.slave, timeout: .milliseconds(50))
         var after = termios()
-        tcgetattr(pty.terminal, &after)
+        tcgetattr(pty.slave, &after)
         #expect(before.c_lflag == after.c_lflag)
     }
 
@@ -87,5 +49,22 @@ struct ProbeTests {
         #expect(pipe(&pipeEnds) == 0)
         defer { close(pipeEnds[0]); close(pipeEnds[1]) }
         #expect(TerminalProbe.query(pipeEnds[1], timeout: .milliseconds(50)) == nil)
+    }
+}
+
+extension PseudoTerminal {
+    /// Reads what the probe wrote until `marker` arrives (or 10 s pass), then answers, on a
+    /// thread of its own (the probe blocks the test's).
+    func answer(after marker: String, with reply: String) -> Thread {
+        let thread = Thread { [self] in
+            var seen: [UInt8] = []
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline, !String(decoding: seen, as: UTF8.self).contains(marker) {
+                if let chunk = read(timeout: 0.1) { seen += chunk }
+            }
+            type(reply)
+        }
+        thread.start()
+        return thread
     }
 }

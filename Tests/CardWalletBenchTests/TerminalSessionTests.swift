@@ -10,7 +10,7 @@ import Testing
     @Test func theProgramGetsATerminalOfTheGivenSizeAsItsControllingTerminal() throws {
         // Field 7 of /proc/PID/stat is the controlling terminal's device number (0: none).
         let script = "stty size; read -r _ _ _ _ _ _ tty _ < /proc/$$/stat; echo \"tty=$tty\"; echo done"
-        let terminal = try PseudoTerminal(
+        let terminal = try TerminalProcess(
             path: "/bin/sh", arguments: ["-c", script], environment: ["PATH": "/usr/bin:/bin"], columns: 132, rows: 43)
         var watch = FrameWatch(marker: "done", quiet: 0.05)
         var output: [UInt8] = []
@@ -52,7 +52,7 @@ import Testing
 
     @Test func aMissingProgramIsAClearError() {
         #expect(throws: BenchError.self) {
-            try PseudoTerminal(path: "/nonexistent/program", arguments: [], environment: [:], columns: 80, rows: 24)
+            try TerminalProcess(path: "/nonexistent/program", arguments: [], environment: [:], columns: 80, rows: 24)
         }
     }
 }

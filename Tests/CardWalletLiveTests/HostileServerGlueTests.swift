@@ -1,3 +1,4 @@
+import TestSupport
 import CardAPI
 import CardMockServer
 import CardWalletLive
@@ -13,7 +14,7 @@ import TokenStore
     /// that quotes it escaped; neither the pane, the failure shown nor `cardwallet.log` has it.
     @Test(.timeLimit(.minutes(2))) func aTokenNoHeaderCanCarryReachesNoLineAndNoLogFile() async throws {
         try await GlueHarness.with { harness in
-            let directory = StateDirectory(path: harness.folder.file("state"))
+            let directory = StateDirectory(path: harness.folder.path("state"))
             let file = try LogFileWriter(directory: directory)
             harness.sink.writeLines(to: file)
             let now = Date()

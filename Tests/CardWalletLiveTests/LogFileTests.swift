@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import TokenStore
 
 @testable import CardWalletLive
@@ -25,15 +26,15 @@ struct LogFileTests {
 
     @Test("The file is created 0600 in a 0700 folder, even under umask 000")
     func privateModes() throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("live")
         defer { folder.remove() }
         let previous = umask(0)
         defer { umask(previous) }
-        let directory = StateDirectory(path: folder.file("state/cardwallet"))
+        let directory = StateDirectory(path: folder.path("state/cardwallet"))
         let writer = try LogFileWriter(directory: directory)
         writer.write(Self.line(1, "hello"))
         writer.close()
-        #expect(writer.path == folder.file("state/cardwallet/cardwallet.log"))
+        #expect(writer.path == folder.path("state/cardwallet/cardwallet.log"))
         #expect(try Self.mode(writer.path) == 0o600)
         #expect(try Self.mode(directory.path) == 0o700)
         #expect(Self.contents(writer.path) == "2023-11-14T22:13:20.250Z → GET /v1/cards hello\n")
@@ -41,7 +42,7 @@ struct LogFileTests {
 
     @Test("Lines are one line each, control characters escaped")
     func escaping() throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("live")
         defer { folder.remove() }
         let writer = try LogFileWriter(directory: StateDirectory(path: folder.path))
         writer.write(Self.line(1, "two\nlines \u{1B}[2J"))
@@ -63,7 +64,7 @@ struct LogFileTests {
 
     @Test("Past the limit the file moves to .1 and a new one starts; the total stays bounded")
     func rotation() throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("live")
         defer { folder.remove() }
         let directory = StateDirectory(path: folder.path)
         let writer = try LogFileWriter(directory: directory, maximumBytes: 1_024)
@@ -90,7 +91,7 @@ struct LogFileTests {
 
     @Test("An existing file is appended to and its size counts toward the limit")
     func appendsToExisting() throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("live")
         defer { folder.remove() }
         let directory = StateDirectory(path: folder.path)
         let first = try LogFileWriter(directory: directory, maximumBytes: 1_024)
@@ -105,9 +106,9 @@ struct LogFileTests {
 
     @Test("A log file others can read is refused with the fix in the message")
     func refusesOpenFile() throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("live")
         defer { folder.remove() }
-        let path = folder.file("cardwallet.log")
+        let path = folder.path("cardwallet.log")
         #expect(
             FileManager.default.createFile(
                 atPath: path, contents: Data("old\n".utf8), attributes: [.posixPermissions: 0o644]))
@@ -122,7 +123,7 @@ struct LogFileTests {
 
     @Test("Writes after close() do nothing")
     func closed() throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("live")
         defer { folder.remove() }
         let writer = try LogFileWriter(directory: StateDirectory(path: folder.path))
         writer.close()

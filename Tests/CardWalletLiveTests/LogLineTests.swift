@@ -1,3 +1,4 @@
+import TestSupport
 import CardMockServer
 import CardAPI
 import CardModels
@@ -126,7 +127,7 @@ struct LogLineTests {
     @Test("Through the real chain no token or password reaches a line or the log file", .timeLimit(.minutes(2)))
     func canaryTokens() async throws {
         try await GlueHarness.with { harness in
-            let directory = StateDirectory(path: harness.folder.file("state"))
+            let directory = StateDirectory(path: harness.folder.path("state"))
             let file = try LogFileWriter(directory: directory)
             harness.sink.writeLines(to: file)
             let performer = harness.performer()

@@ -1,3 +1,4 @@
+import LiveTestSupport
 import CardAPI
 import CardMockServer
 import CardModels
@@ -5,6 +6,7 @@ import Foundation
 import Networking
 import Testing
 
+import TestSupport
 @testable import CardWalletLive
 @testable import CardWalletUI
 
@@ -21,7 +23,7 @@ import Testing
         var configuration = MockServerConfiguration.testing
         configuration.limits.refreshesPerMinute = 0
         let server = try await MockServer.start(configuration: configuration)
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("live")
         let transport = LiveTransport()
         let sink = LiveEventSink(inbox: ActionInbox())
         let logger = LoggerPlugin(
@@ -29,7 +31,7 @@ import Testing
                 for: .defaults, recordsCreated: LiveClient.terminalRecordsCreated, recentCapacity: 0),
             sink: sink)
         // The loop guard is not what this test is about: let every refresh through.
-        let policy = SessionPolicy(maximumRefreshes: Int.max, refreshWindow: .seconds(1))
+        let policy = SessionPolicy(maximumRejectedRefreshes: Int.max)
         let performer = CardAPIPerformer(
             configuration: CardAPIConfiguration(server: server.baseURL, session: policy), tokenStore: folder.tokenStore,
             transport: transport, plugins: [logger], sessionSink: sink)

@@ -44,7 +44,7 @@ struct PerformerTests {
             }
             #expect(card.fields.name == "김민준")
 
-            let imagePath = harness.folder.file("face.png")
+            let imagePath = harness.folder.path("face.png")
             try ImageFixtures.png.write(to: URL(fileURLWithPath: imagePath))
             let fields = CardFields(name: "Grace Hopper", company: "Navy", email: "grace@navy.example")
             let created = try await performer.perform(.createCard(fields, imagePath: imagePath)).get()
@@ -141,7 +141,7 @@ struct PerformerTests {
         try await GlueHarness.with { harness in
             let performer = harness.performer()
             try await harness.logIn(performer)
-            let path = harness.folder.file("ada.png")
+            let path = harness.folder.path("ada.png")
             try ImageFixtures.png.write(to: URL(fileURLWithPath: path))
             guard case .success(.card(let card)) = await performer.perform(.createCard(CardFields(name: "Ada"), imagePath: path))
             else {
@@ -170,10 +170,10 @@ struct PerformerTests {
             try await harness.logIn(performer)
             let before = harness.server.statistics.total
             let missing = await performer.perform(
-                .createCard(CardFields(name: "X"), imagePath: harness.folder.file("nowhere.png")))
+                .createCard(CardFields(name: "X"), imagePath: harness.folder.path("nowhere.png")))
             #expect(missing.failureKind == .localImage(problem: "there is no such file"))
 
-            let textPath = harness.folder.file("notes.png")
+            let textPath = harness.folder.path("notes.png")
             try Data("just text".utf8).write(to: URL(fileURLWithPath: textPath))
             let notImage = await performer.perform(.createCard(CardFields(name: "X"), imagePath: textPath))
             #expect(

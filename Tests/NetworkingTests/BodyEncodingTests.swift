@@ -1,6 +1,7 @@
 import Foundation
 import Networking
 import Testing
+import TestSupport
 
 /// Every body kind gives the exact URL, bytes and content type expected.
 @Suite struct BodyEncodingTests {
@@ -136,9 +137,9 @@ import Testing
     }
 
     @Test func uploadFileIsStreamedFromDisk() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("networking")
         defer { folder.remove() }
-        let file = folder.file("photo.png")
+        let file = folder.url("photo.png")
         try Data(repeating: 7, count: 3000).write(to: file)
         let request = try await sentRequest(for: AdHoc(body: .uploadFile(file)))
         #expect(request.headers["Content-Type"] == "image/png")
@@ -149,11 +150,11 @@ import Testing
     }
 
     @Test func uploadFollowsASymbolicLinkToTheFile() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("networking")
         defer { folder.remove() }
-        let file = folder.file("real.bin")
+        let file = folder.url("real.bin")
         try Data(repeating: 9, count: 1234).write(to: file)
-        let link = folder.file("link.bin")
+        let link = folder.url("link.bin")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
         let request = try await sentRequest(for: AdHoc(body: .uploadFile(link)))
         #expect(request.body.length == 1234)
@@ -175,9 +176,9 @@ import Testing
     }
 
     @Test func downloadSetsDestinationAndQuery() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("networking")
         defer { folder.remove() }
-        let destination = DownloadDestination(folder.file("x.bin"))
+        let destination = DownloadDestination(folder.url("x.bin"))
         let request = try await sentRequest(
             for: AdHoc(method: .get, body: .download(to: destination, query: ["size": 10])))
         #expect(request.downloadDestination == destination)

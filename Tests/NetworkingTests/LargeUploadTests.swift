@@ -1,6 +1,7 @@
 import Foundation
 import Networking
 import Testing
+import TestSupport
 
 /// A 200 MB upload is streamed from disk, never held in memory whole. Serialized, so the two
 /// tests' memory never adds up in the peak measurement.
@@ -17,7 +18,7 @@ import Testing
 
     /// A sparse file of `size` bytes, zero except for the marker bytes.
     static func makeFile(in folder: TemporaryFolder) throws -> URL {
-        let url = folder.file("big.bin")
+        let url = folder.url("big.bin")
         #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func uploadIsStreamedInChunksWithoutLoadingTheFile() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("networking")
         defer { folder.remove() }
         let file = try Self.makeFile(in: folder)
         let probe = ServerProbe(markerOffsets: Array(Self.markers.keys))
@@ -56,7 +57,7 @@ import Testing
     }
 
     @Test func uploadBodyIsFileBacked() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("networking")
         defer { folder.remove() }
         let file = try Self.makeFile(in: folder)
         let request = try await sentRequest(for: Endpoint(TestAPI.upload(file)))

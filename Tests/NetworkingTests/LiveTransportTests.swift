@@ -77,9 +77,9 @@ import Testing
     @Test func multipartRetryIsByteIdenticalOnTheWire() async throws {
         try await TestServer.run { port, probe in
             try await LiveTransport.withTransport { transport in
-                let folder = try TemporaryFolder()
+                let folder = try TemporaryFolder("networking")
                 defer { folder.remove() }
-                let file = folder.file("img.png")
+                let file = folder.url("img.png")
                 try Data((0..<5000).map { UInt8($0 % 256) }).write(to: file)
                 var form = MultipartFormData()
                 form.append("Ada", name: "card.name")
@@ -185,9 +185,9 @@ import Testing
     @Test func downloadStreamsToAFile() async throws {
         try await TestServer.run { port, _ in
             try await LiveTransport.withTransport { transport in
-                let folder = try TemporaryFolder()
+                let folder = try TemporaryFolder("networking")
                 defer { folder.remove() }
-                let destination = DownloadDestination(folder.file("big.bin"))
+                let destination = DownloadDestination(folder.url("big.bin"))
                 let size = 300_000
                 let response = try await Provider<Endpoint>(transport: transport).request(
                     Endpoint(port: port, .download(size, destination)))

@@ -3,6 +3,7 @@ import MultipartKit
 import NIOCore
 import Networking
 import Testing
+import TestSupport
 
 /// Multipart bodies: exact bytes, binary safety, boundaries, byte-identical re-sends.
 @Suite struct MultipartTests {
@@ -33,9 +34,9 @@ import Testing
     }
 
     @Test func binaryPartsRoundTripThroughMultipartKit() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("networking")
         defer { folder.remove() }
-        let file = folder.file("blob.bin")
+        let file = folder.url("blob.bin")
         try Self.binary.write(to: file)
         var form = MultipartFormData()
         form.append("hello", name: "greeting")
@@ -82,9 +83,9 @@ import Testing
     }
 
     @Test func reSendAfterRefreshIsByteIdentical() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("networking")
         defer { folder.remove() }
-        let file = folder.file("card.png")
+        let file = folder.url("card.png")
         try Self.binary.write(to: file)
         var form = MultipartFormData()
         form.append("Ada", name: "card.name")

@@ -86,9 +86,9 @@ import Testing
     }
 
     @Test func stubDownloadWritesTheFile() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("networking")
         defer { folder.remove() }
-        let destination = DownloadDestination(folder.file("out.bin"))
+        let destination = DownloadDestination(folder.url("out.bin"))
         let stub = StubTransport(StubResponse(body: Data("file body".utf8)))
         let response = try await Provider<Endpoint>(transport: stub).request(Endpoint(TestAPI.download(9, destination)))
         #expect(response.download == DownloadedFile(url: destination.url, byteCount: 9))
@@ -99,9 +99,9 @@ import Testing
 /// Odds and ends a caller relies on.
 @Suite struct ProviderEdgeTests {
     @Test func failedDownloadLeavesNoFileAndKeepsTheBody() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("networking")
         defer { folder.remove() }
-        let destination = DownloadDestination(folder.file("never.bin"))
+        let destination = DownloadDestination(folder.url("never.bin"))
         let stub = StubTransport(.json(#"{"errorCode":"E05"}"#, statusCode: 404))
         await #expect {
             _ = try await Provider<Endpoint>(transport: stub).request(Endpoint(TestAPI.download(1, destination)))

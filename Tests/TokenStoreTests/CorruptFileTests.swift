@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TokenStore
@@ -85,6 +86,10 @@ struct CorruptCase: Sendable, CustomTestStringConvertible {
             fileWithItem(replacing: "\"2030-01-01T00:00:00Z\", \"refreshToken\"", by: "1893456000, \"refreshToken\""),
             .wrongFormat(detail: "`items[0].accessTokenExpiresAt` should be a string")),
         CorruptCase(
+            "lifetime as a string",
+            fileWithItem(replacing: "\"refreshToken\":", by: "\"accessTokenLifetime\": \"30s\", \"refreshToken\":"),
+            .wrongFormat(detail: "`items[0].accessTokenLifetime` should be a number")),
+        CorruptCase(
             "empty account", fileWithItem(replacing: "\"a@b\"", by: "\" \""),
             .wrongFormat(detail: "`items[0]` has an empty server or account")),
         CorruptCase(
@@ -99,7 +104,8 @@ struct CorruptFileTests {
         "A damaged file gives a clear 'unreadable, log in again' error and is never overwritten",
         arguments: CorruptCase.all)
     func unreadable(damage: CorruptCase) async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try writeRaw(damage.bytes, to: store.path)
         let expected = TokenStoreError.unreadable(path: store.path, reason: damage.reason)
@@ -129,7 +135,8 @@ struct CorruptFileTests {
 
     @Test("Delete-all without a server clears an unreadable file", arguments: CorruptCase.all.prefix(3))
     func deleteAllClears(damage: CorruptCase) async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try writeRaw(damage.bytes, to: store.path)
         try await store.deleteAll()
@@ -139,7 +146,8 @@ struct CorruptFileTests {
 
     @Test("Every truncation of a valid file is unreadable, never a crash or a partial read")
     func everyTruncation() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try await store.save(Samples.item(account: "ann@example.com"))
         try await store.save(Samples.item(account: "bob@example.com"))
@@ -155,7 +163,8 @@ struct CorruptFileTests {
         "A file the OS will not let us read is unreadable too",
         .enabled(if: geteuid() != 0, "root reads a mode-0000 file anyway"))
     func permissionDenied() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try await store.save(Samples.item())
         try #require(chmod(store.path, 0o000) == 0)

@@ -13,7 +13,8 @@ struct CrashLoopTests {
 
     @Test("A writer killed at any moment leaves the old or the new file, and no temporary file survives the next write")
     func crashLoop() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         let fillers = (0..<40).map { StressItems.item(account: "filler-\($0)", generation: "fixed") }
         for filler in fillers { try await store.save(filler) }
@@ -26,7 +27,7 @@ struct CrashLoopTests {
         var killedMidWrite = 0
         var seen: [String: Int] = [:]
         for iteration in 0..<Self.iterations {
-            let marker = folder.file("writer-\(iteration)-started")
+            let marker = folder.path("writer-\(iteration)-started")
             let writer = try StressTool.start(["write-loop", store.path, marker])
             // Once it has saved at least once, it is somewhere in its write loop.
             try await waitUntil("writer \(iteration) saved once") { FileManager.default.fileExists(atPath: marker) }

@@ -29,7 +29,8 @@ struct LockingTests {
     /// holder could not resume after its `await` and this would hang instead of counting to 64.
     @Test("Concurrent tasks serialise through the lock without blocking the thread pool")
     func concurrentTasks() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<64 {
@@ -42,7 +43,8 @@ struct LockingTests {
 
     @Test("Inside the body: re-read, save and delete without locking again, also via the store")
     func reentrancy() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store(lockTimeout: .seconds(5))
         let result = try await store.withExclusiveAccess { file in
             try file.save(Samples.item(account: "ann@example.com"))
@@ -62,7 +64,8 @@ struct LockingTests {
 
     @Test("A locked file used after its body returned throws lockReleased")
     func escapedHandle() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         let escaped = try await store.withExclusiveAccess { $0 }
         #expect(!escaped.isHeld)
@@ -74,7 +77,8 @@ struct LockingTests {
 
     @Test("The lock is released when the body throws")
     func releasedOnThrow() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store(lockTimeout: .seconds(5))
         struct Boom: Error {}
         await #expect(throws: Boom.self) {
@@ -86,7 +90,8 @@ struct LockingTests {
 
     @Test("Waiting past the timeout gives a clear lockTimedOut error")
     func timeout() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let holder = folder.store()
         let impatient = folder.store(lockTimeout: .milliseconds(200))
         let entered = Latch()
@@ -111,7 +116,8 @@ struct LockingTests {
 
     @Test("Cancelling a waiter stops its wait and leaves the holder alone")
     func cancellation() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         let entered = Latch()
         let release = AsyncStream<Void>.makeStream()
@@ -147,7 +153,8 @@ struct LockingTests {
                 }
             }
         }
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let session = Session(store: folder.store())
         async let first = session.refreshIfNeeded()
         async let second = session.refreshIfNeeded()

@@ -15,7 +15,8 @@ import Testing
 struct MultiProcessTests {
     @Test("Concurrent writers in 6 processes lose no update")
     func concurrentWriters() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         let writers = 6
         let itemsEach = 20
@@ -40,7 +41,8 @@ struct MultiProcessTests {
 
     @Test("Read-modify-write under the lock from 6 processes counts exactly")
     func lockedIncrements() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         let children = try (0..<6).map { _ in try StressTool.start(["increment", store.path, "25"]) }
         for child in children {
@@ -54,10 +56,11 @@ struct MultiProcessTests {
     /// all wait on the lock, and exactly one refreshes; the others re-read the new pair.
     @Test("20 processes with an expired token: exactly one refreshes, all get the new pair")
     func singleRefresh() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try await store.save(StressItems.item(account: StressItems.targetAccount, generation: "stale"))
-        let ready = folder.file("ready")
+        let ready = folder.path("ready")
         try FileManager.default.createDirectory(atPath: ready, withIntermediateDirectories: false)
 
         // Hold the lock while the 20 start, so they all read the stale pair and queue up on it.
@@ -81,9 +84,10 @@ struct MultiProcessTests {
 
     @Test("A lock held by another process times out with a clear error, and frees when it dies")
     func crossProcessTimeout() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store(lockTimeout: .milliseconds(300))
-        let marker = folder.file("holding")
+        let marker = folder.path("holding")
         let holder = try StressTool.start(["hold-lock", store.path, marker])
         try await waitUntil("the other process holds the lock") { FileManager.default.fileExists(atPath: marker) }
         await #expect(throws: TokenStoreError.lockTimedOut(path: store.lockPath, timeout: .milliseconds(300))) {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TokenStore
@@ -16,11 +17,12 @@ private let canChown = geteuid() == 0
 struct PermissionTests {
     @Test("A new store: folders 0700, token and lock files 0600")
     func modesOnCreation() async throws {
-        let folder = try TestFolder()
-        let store = TokenStore(path: folder.file("a/b/tokens.json"))
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
+        let store = TokenStore(path: folder.path("a/b/tokens.json"))
         try await store.save(Samples.item())
-        #expect(try permissions(folder.file("a")) == 0o700)
-        #expect(try permissions(folder.file("a/b")) == 0o700)
+        #expect(try permissions(folder.path("a")) == 0o700)
+        #expect(try permissions(folder.path("a/b")) == 0o700)
         #expect(try permissions(store.path) == 0o600)
         #expect(try permissions(store.lockPath) == 0o600)
     }
@@ -29,14 +31,15 @@ struct PermissionTests {
     /// (other suites, and other targets' tests, create files concurrently).
     @Test("Modes stay 0700/0600 under umask 000, 022 and 777", arguments: ["000", "777", "022"])
     func modesUnderUmask(mask: String) async throws {
-        let folder = try TestFolder()
-        let path = folder.file("state/deeper/tokens.json")
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
+        let path = folder.path("state/deeper/tokens.json")
         _ = try await StressTool.run(["umask-save", mask, path])
-        #expect(try permissions(folder.file("state")) == 0o700)
-        #expect(try permissions(folder.file("state/deeper")) == 0o700)
+        #expect(try permissions(folder.path("state")) == 0o700)
+        #expect(try permissions(folder.path("state/deeper")) == 0o700)
         #expect(try permissions(path) == 0o600)
         #expect(try permissions(path + ".lock") == 0o600)
-        #expect(try permissions(folder.file("state/deeper/cardwallet.log")) == 0o600)
+        #expect(try permissions(folder.path("state/deeper/cardwallet.log")) == 0o600)
         #expect(try TokenStore(path: path).items().count == 1)
     }
 
@@ -44,7 +47,8 @@ struct PermissionTests {
         "A group- or world-accessible file is refused, naming path, mode and fix",
         arguments: [0o644, 0o640, 0o604, 0o660, 0o666])
     func tooOpen(mode: Int) async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try await store.save(Samples.item())
         try #require(chmod(store.path, mode_t(mode)) == 0)
@@ -72,7 +76,8 @@ struct PermissionTests {
 
     @Test("A stricter owner-only mode (0400) is accepted")
     func readOnlyForOwner() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try await store.save(Samples.item())
         try #require(chmod(store.path, 0o400) == 0)
@@ -85,7 +90,8 @@ struct PermissionTests {
         "A file owned by another user is refused",
         .enabled(if: canChown, "needs root to chown a file to nobody (uid 65534)"))
     func otherOwner() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try await store.save(Samples.item())
         try #require(chown(store.path, 65534, 65534) == 0)
@@ -102,7 +108,8 @@ struct PermissionTests {
         "A folder owned by another user is refused",
         .enabled(if: canChown, "needs root to chown a folder to nobody (uid 65534)"))
     func otherOwnerFolder() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try await store.save(Samples.item())
         try #require(chown(store.folderPath, 65534, 65534) == 0)
@@ -115,7 +122,8 @@ struct PermissionTests {
 
     @Test("A folder others can write to is refused; one they can only read is accepted")
     func folderModes() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try await store.save(Samples.item())
         try #require(chmod(store.folderPath, 0o777) == 0)
@@ -131,10 +139,11 @@ struct PermissionTests {
 
     @Test("A symbolic link, a folder or a FIFO at the file's path is refused")
     func notRegularFiles() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try await store.save(Samples.item())
-        let real = folder.file("elsewhere.json")
+        let real = folder.path("elsewhere.json")
         try FileManager.default.moveItem(atPath: store.path, toPath: real)
         try FileManager.default.createSymbolicLink(atPath: store.path, withDestinationPath: real)
         #expect(throws: TokenStoreError.notARegularFile(path: store.path, kind: "a symbolic link")) {
@@ -153,8 +162,9 @@ struct PermissionTests {
 
     @Test("The state folder helper opens the log file 0600 and refuses an unsafe one")
     func privateLogFile() throws {
-        let folder = try TestFolder()
-        let state = StateDirectory(path: folder.file("state/cardwallet"))
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
+        let state = StateDirectory(path: folder.path("state/cardwallet"))
         let log = state.filePath(named: "cardwallet.log")
         do {
             let handle = try state.openPrivateFile(named: "cardwallet.log")
@@ -181,10 +191,10 @@ struct PermissionTests {
         #expect(try String(contentsOfFile: log, encoding: .utf8) == "fresh\n")  // not truncated
 
         try FileManager.default.removeItem(atPath: log)
-        try FileManager.default.createSymbolicLink(atPath: log, withDestinationPath: folder.file("target"))
+        try FileManager.default.createSymbolicLink(atPath: log, withDestinationPath: folder.path("target"))
         #expect(throws: TokenStoreError.notARegularFile(path: log, kind: "a symbolic link")) {
             try state.openPrivateFile(named: "cardwallet.log")
         }
-        #expect(!FileManager.default.fileExists(atPath: folder.file("target")))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("target")))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TokenStore
@@ -14,7 +15,8 @@ import Testing
 struct SafetyCheckTests {
     @Test("A missing folder or file, a private file and even a corrupt one pass")
     func passes() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try store.checkSafety()  // no folder yet
         try await store.save(Samples.item())
@@ -25,7 +27,8 @@ struct SafetyCheckTests {
 
     @Test("An open file, an open lock file, a symbolic link or an open folder fail as every operation does")
     func failures() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try await store.save(Samples.item())
 
@@ -38,7 +41,7 @@ struct SafetyCheckTests {
         #expect(throws: TokenStoreError.fileTooOpen(path: store.lockPath, mode: 0o666)) { try store.checkSafety() }
         try #require(chmod(store.lockPath, 0o600) == 0)
 
-        let real = folder.file("elsewhere.json")
+        let real = folder.path("elsewhere.json")
         try FileManager.default.moveItem(atPath: store.path, toPath: real)
         try FileManager.default.createSymbolicLink(atPath: store.path, withDestinationPath: real)
         #expect(throws: TokenStoreError.notARegularFile(path: store.path, kind: "a symbolic link")) {
@@ -57,10 +60,11 @@ struct SafetyCheckTests {
 
     @Test("The status line names what is at the path instead of calling a link a plain file")
     func summaryOfALink() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try await store.save(Samples.item())
-        let real = folder.file("elsewhere.json")
+        let real = folder.path("elsewhere.json")
         try FileManager.default.moveItem(atPath: store.path, toPath: real)
         try FileManager.default.createSymbolicLink(atPath: store.path, withDestinationPath: real)
         let summary = store.storageSummary()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TokenStore
@@ -13,7 +14,8 @@ import Testing
 struct StoreBasicsTests {
     @Test("No file yet: reads are empty and nothing is created")
     func emptyStore() throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         #expect(try store.read(server: Samples.server, account: "ann@example.com") == nil)
         #expect(try store.items().isEmpty)
@@ -23,7 +25,8 @@ struct StoreBasicsTests {
 
     @Test("Save then read gives back exactly the same item")
     func roundTrip() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         let item = Samples.item()
         try await store.save(item)
@@ -37,7 +40,8 @@ struct StoreBasicsTests {
 
     @Test("Saving the same key replaces the item, whatever the spelling of the key")
     func replace() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try await store.save(Samples.item(generation: 1))
         try await store.save(Samples.item(server: Samples.server + "/", account: "ANN@example.com", generation: 2))
@@ -49,7 +53,8 @@ struct StoreBasicsTests {
 
     @Test("Accounts are listed per server, sorted")
     func accounts() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try await store.save(Samples.item(account: "zoe@example.com"))
         try await store.save(Samples.item(account: "ann@example.com"))
@@ -62,7 +67,8 @@ struct StoreBasicsTests {
 
     @Test("Delete removes one item and reports whether it existed; the last one takes the file")
     func delete() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try await store.save(Samples.item(account: "ann@example.com"))
         try await store.save(Samples.item(account: "bob@example.com"))
@@ -76,7 +82,8 @@ struct StoreBasicsTests {
 
     @Test("Delete-all clears one server or everything")
     func deleteAll() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try await store.save(Samples.item(account: "ann@example.com"))
         try await store.save(Samples.item(server: "http://other/v1", account: "max@example.com"))
@@ -90,7 +97,8 @@ struct StoreBasicsTests {
 
     @Test("An empty server or account is refused")
     func invalidItems() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         let noServer = TokenItem(
             server: " / ", account: "a", accessToken: "x", accessTokenExpiresAt: Samples.expiry,
@@ -108,7 +116,8 @@ struct StoreBasicsTests {
 
     @Test("The file is version 1 JSON with ISO 8601 dates, sorted and stable")
     func fileFormat() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         try await store.save(Samples.item(account: "zoe@example.com"))
         try await store.save(Samples.item(account: "ann@example.com"))
@@ -123,7 +132,8 @@ struct StoreBasicsTests {
 
     @Test("A version 1 file with unknown extra fields still reads")
     func forwardCompatibleFields() throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         let text = """
             {"version": 1, "written-by": "a later cardwallet", "items": [{"server": "http://s/v1/",
@@ -139,7 +149,8 @@ struct StoreBasicsTests {
 
     @Test("The status line is honest about where and how tokens are kept")
     func storageSummary() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("tokenstore")
+        defer { folder.remove() }
         let store = folder.store()
         #expect(store.storageSummary().hasPrefix("no tokens stored; they would be kept in \(store.path)"))
         try await store.save(Samples.item())

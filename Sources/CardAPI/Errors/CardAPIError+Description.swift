@@ -88,8 +88,10 @@ extension CardAPIError: CustomStringConvertible, LocalizedError {
             return "The session\(who) at \(Untrusted.text(server, hiding: [])) has ended (E06): "
                 + "the stored tokens were removed. Log in again."
         case .excessiveRefresh(let count, let window):
-            return "The access token was refreshed \(count) times in \(Seconds.text(window)) and the server "
-                + "still rejects it, so cardwallet stopped trying. Check the computer's clock, then log in again."
+            return "The server rejected each of the last \(count) access tokens it issued before accepting a "
+                + "single request made with it, so cardwallet stopped refreshing for \(Seconds.text(window)) "
+                + "instead of looping. The server is not accepting the tokens it gives out: try again later, "
+                + "and tell the server's operator if it goes on."
         case .tokenStore(let error):
             return error.description
         case .invalidImage(let path, let problem):

@@ -31,8 +31,9 @@ public enum CardAPIError: Error, Sendable, Equatable {
     /// The server ended the session (E06: the refresh token expired, was revoked or reused).
     /// The stored tokens are gone; log in again. Every call fails fast with this until then.
     case sessionExpired(server: String, account: String?)
-    /// More token refreshes than allowed in a short window: something keeps rejecting fresh
-    /// tokens, so the client stops instead of looping.
+    /// The refresh-loop guard stopped refreshing: the server rejected each of the last `count`
+    /// access tokens a refresh produced before accepting any request made with it. No refresh
+    /// is sent for `window` (the guard's window, which scales with the token lifetime).
     case excessiveRefresh(count: Int, window: Duration)
     /// The token store cannot be used (unreadable, unsafe mode, lock timeout, …).
     case tokenStore(TokenStoreError)

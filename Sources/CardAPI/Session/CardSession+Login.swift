@@ -45,7 +45,8 @@ extension CardSession {
         let item = TokenItem(
             server: serverKey, account: grant.user.email, accessToken: grant.accessToken,
             accessTokenExpiresAt: grant.accessTokenExpiresAt, refreshToken: grant.refreshToken,
-            refreshTokenExpiresAt: grant.refreshTokenExpiresAt, userID: grant.user.id, displayName: grant.user.name)
+            refreshTokenExpiresAt: grant.refreshTokenExpiresAt, userID: grant.user.id, displayName: grant.user.name,
+            accessTokenIssuedAt: wallClock.now)
         do {
             try await tokenStore.save(item, replacingCorrupt: true)
         } catch {
@@ -55,7 +56,8 @@ extension CardSession {
         generation += 1
         flight = nil
         preferredAccount = item.account
-        accessTokenLifetime = grant.accessTokenExpiresAt.timeIntervalSince(wallClock.now)
+        resetLoopGuard()
+        warnIfArrivedExpired(item)
         phase = .active(item)
         logger.info("Logged in", metadata: ["server": "\(serverKey)", "account": "\(item.account)"])
         publish(.loggedIn(Self.account(of: item)))

@@ -82,8 +82,10 @@ extension CardSession {
         }
         switch trigger {
         case .expiring:
-            // A pair another process just refreshed is used unless it has actually expired.
-            if adopted ? !isExpired(current) : !isExpiring(current) { return current }
+            // No longer due (another process refreshed it a moment ago): use it. A pair another
+            // process stored is used even when due unless it has actually expired, as one stored
+            // by an older cardwallet has no lifetime and so gets the long margin.
+            if !isExpiring(current) || (adopted && !isExpired(current)) { return current }
         case .accessRejected(let rejected):
             if current.accessToken != rejected { return current }
         case .sessionRejected(let rejected):
@@ -98,12 +100,7 @@ extension CardSession {
     private func refreshOnTheWire(
         _ current: TokenItem, file: LockedTokenFile, generation: Int
     ) async throws(CardAPIError) -> TokenItem {
-        guard refreshGuard.admit(at: wallClock.now) else {
-            logger.error(
-                "Refused a token refresh: too many in a short time",
-                metadata: ["server": "\(serverKey)", "limit": "\(policy.maximumRefreshes)"])
-            throw .excessiveRefresh(count: policy.maximumRefreshes, window: policy.refreshWindow)
-        }
+        try admitRefresh(of: current)
         let account = Self.account(of: current)
         publish(.refreshing(account))
         let grant: TokenGrant
@@ -124,8 +121,8 @@ extension CardSession {
             server: serverKey, account: current.account, accessToken: grant.accessToken,
             accessTokenExpiresAt: grant.accessTokenExpiresAt, refreshToken: grant.refreshToken,
             refreshTokenExpiresAt: grant.refreshTokenExpiresAt, userID: grant.user.id,
-            displayName: grant.user.name)
-        accessTokenLifetime = grant.accessTokenExpiresAt.timeIntervalSince(wallClock.now)
+            displayName: grant.user.name, accessTokenIssuedAt: wallClock.now)
+        watchRefreshed(item)
         do throws(TokenStoreError) {
             try file.save(item)
         } catch {

@@ -9,8 +9,8 @@ public import TokenStore
 ///
 /// - Every card request gets `Authorization: Bearer <access token>` from the session (see
 ///   ``SessionInterceptor``); the token is cached here, so the hot path reads no file.
-/// - An access token that expires within the margin is refreshed before sending; a 401 with
-///   E03/E04 refreshes and retries once; a 401 for a token already replaced retries with the
+/// - An access token that expires within the margin (a tenth of its lifetime, at most 30 s) is
+///   refreshed before sending; a 401 with E03/E04 refreshes and retries once; a 401 for a token already replaced retries with the
 ///   current one. Only **one refresh is in flight** for any number of requests, and only one
 ///   process refreshes: the refresh runs inside the token store's exclusive lock, after
 ///   re-reading the stored pair (another process may already have refreshed it).
@@ -56,7 +56,7 @@ public actor CardSession {
     }
 
     /// The access token requests may use without entering the actor, and until when: the hot
-    /// path. Kept in step with ``phase``, ``flight`` and ``accessTokenLifetime``.
+    /// path. Kept in step with ``phase`` and ``flight``.
     nonisolated let fastPath: Mutex<FastPath?>
 
     var phase: Phase { didSet { publishFastPath() } }
@@ -68,9 +68,9 @@ public actor CardSession {
     var flightsStarted = 0
     /// Bumped by login, logout and expiry, so a refresh that started before does not undo them.
     var generation = 0
-    var refreshGuard: RefreshGuard
-    /// How long access tokens live at this server, learned at login and refresh.
-    var accessTokenLifetime: TimeInterval? { didSet { publishFastPath() } }
+    /// The refresh-loop guard. Under a lock rather than in the actor: the server's verdicts on
+    /// tokens arrive from the requests' own tasks (``SessionInterceptor``'s `didReceive`).
+    nonisolated let loopGuard: Mutex<RefreshGuard>
 
     /// A cached access token and the moment it enters the refresh margin.
     struct FastPath: Sendable {
@@ -91,13 +91,12 @@ public actor CardSession {
         self.judge = judge
         self.logger = logger
         self.preferredAccount = account
-        self.refreshGuard = RefreshGuard(limit: policy.maximumRefreshes, window: policy.refreshWindow)
+        self.loopGuard = Mutex(RefreshGuard(limit: policy.maximumRejectedRefreshes))
         // One read at start, so the first published state is true; errors wait for the first call.
         let initial = Self.storedItem(in: tokenStore, server: serverKey, account: account)
-        let margin = Double(policy.refreshMargin.components.seconds)
         fastPath = Mutex(
             (try? initial.get())?.map {
-                FastPath(accessToken: $0.accessToken, refreshAfter: $0.accessTokenExpiresAt - margin)
+                FastPath(accessToken: $0.accessToken, refreshAfter: policy.refreshDate(for: $0))
             })
         switch initial {
         case .success(let item?):
@@ -223,23 +222,17 @@ public actor CardSession {
 
     // MARK: Helpers
 
-    /// Whether `tokens`' access token expires within the margin (half its lifetime when that
-    /// is shorter, so short-lived tokens are not refreshed on every request).
+    /// Whether `tokens`' access token is due for a refresh before sending: it expires within
+    /// the margin (a tenth of its lifetime, at most 30 s) and was not received a moment ago
+    /// (``SessionPolicy/refreshDate(for:)``).
     func isExpiring(_ tokens: TokenItem) -> Bool {
-        tokens.accessTokenExpiresAt.timeIntervalSince(wallClock.now) <= refreshMargin
-    }
-
-    /// The margin in seconds: the policy's, or half the tokens' lifetime when that is shorter.
-    var refreshMargin: TimeInterval {
-        let margin = Double(policy.refreshMargin.components.seconds)
-        guard let lifetime = accessTokenLifetime else { return margin }
-        return min(margin, lifetime / 2)
+        wallClock.now >= policy.refreshDate(for: tokens)
     }
 
     private func publishFastPath() {
         var path: FastPath?
         if flight == nil, case .active(let tokens) = phase {
-            path = FastPath(accessToken: tokens.accessToken, refreshAfter: tokens.accessTokenExpiresAt - refreshMargin)
+            path = FastPath(accessToken: tokens.accessToken, refreshAfter: policy.refreshDate(for: tokens))
         }
         fastPath.withLock { $0 = path }
     }

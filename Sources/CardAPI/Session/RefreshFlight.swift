@@ -58,28 +58,3 @@ final class RefreshFlight: Sendable {
         for waiter in waiters { waiter.resume(with: result.mapError { $0 }) }
     }
 }
-
-/// Counts token refreshes in a sliding window, so a server that keeps rejecting fresh tokens
-/// cannot drive the client into a refresh loop. Time is the session's wall clock.
-struct RefreshGuard: Sendable {
-    /// The most refreshes allowed in ``window``.
-    let limit: Int
-    /// The window.
-    let window: Duration
-    private(set) var attempts: [Date] = []
-
-    init(limit: Int, window: Duration) {
-        self.limit = limit
-        self.window = window
-    }
-
-    /// Records a refresh at `now` and returns `true`, or returns `false` if `limit` refreshes
-    /// already happened within the window.
-    mutating func admit(at now: Date) -> Bool {
-        let seconds = Double(window.components.seconds) + Double(window.components.attoseconds) / 1e18
-        attempts.removeAll { now.timeIntervalSince($0) >= seconds || $0 > now }
-        guard attempts.count < limit else { return false }
-        attempts.append(now)
-        return true
-    }
-}

@@ -16,7 +16,9 @@ import Synchronization
 /// the new token instead of going out with the one the server just rejected. So a storm of N
 /// calls after a server-side expiry sends at most the admission's limit of stale tokens, not N.
 ///
-/// It is also a plugin: its `process` hook forgets a request's retry marks when the request ends.
+/// It is also a plugin: its `didReceive` hook tells the session's loop guard how the server
+/// judged each attempt's access token, and its `process` hook forgets a request's retry marks
+/// when the request ends.
 final class SessionInterceptor: Interceptor, Plugin {
     /// Which retries a request has used.
     struct Marks: OptionSet, Sendable {
@@ -81,6 +83,26 @@ final class SessionInterceptor: Interceptor, Plugin {
             return .retryAfter(wait)
         default:
             return .doNotRetry
+        }
+    }
+
+    /// Tells the loop guard the server's verdict on the attempt's access token: a 2xx accepted
+    /// it, a 401 E03/E04 rejected it. Only while a refreshed token awaits its first verdict.
+    func didReceive(_ result: Result<Response, NetworkError>, for request: Request, target: any TargetType) {
+        guard target.authorizationType != nil, session.awaitsVerdict else { return }
+        let response: Response
+        switch result {
+        case .success(let received): response = received
+        case .failure(.unacceptableStatus(let received)): response = received
+        case .failure: return
+        }
+        guard let token = request.headers["Authorization"].flatMap(Untrusted.bearerToken) else { return }
+        if (200..<300).contains(response.statusCode) {
+            session.serverAccepted(token)
+        } else if response.statusCode == 401,
+            let code = ServerError.code(in: response), code == .accessTokenInvalid || code == .accessTokenExpired
+        {
+            session.serverRejected(token)
         }
     }
 

@@ -1,4 +1,4 @@
-public import CTesseract
+package import CTesseract
 
 /// How the scanner prepares and reads a photo. The standard values are the ones
 /// `cardwallet-bench scan` measured best (docs/BENCHMARKS.md); the others exist to be compared.

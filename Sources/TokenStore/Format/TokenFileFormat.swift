@@ -7,7 +7,7 @@ import Foundation
 ///   "items" : [
 ///     {
 ///       "accessToken" : "…", "accessTokenExpiresAt" : "2026-11-21T09:30:00Z",
-///       "account" : "ann@example.com", "displayName" : "Ann", "refreshToken" : "…",
+///       "accessTokenLifetime" : 299.87, "account" : "ann@example.com", "displayName" : "Ann", "refreshToken" : "…",
 ///       "refreshTokenExpiresAt" : "2026-12-21T09:30:00Z",
 ///       "server" : "http://127.0.0.1:8080/v1", "userID" : "u1"
 ///     }
@@ -17,7 +17,8 @@ import Foundation
 /// ```
 ///
 /// Unknown keys are ignored (a later version 1 writer may add optional fields); a higher
-/// `version` is refused as "written by a newer cardwallet".
+/// `version` is refused as "written by a newer cardwallet". `accessTokenLifetime` (seconds, a
+/// number) is such an optional field: files written before it existed read with `nil`.
 enum TokenFileFormat {
     /// The version this code writes and the highest it reads.
     static let currentVersion = 1
@@ -115,6 +116,7 @@ enum TokenFileFormat {
     private static func describe(_ type: Any.Type) -> String {
         if type is String.Type { return "a string" }
         if type is Int.Type { return "an integer" }
+        if type is Double.Type { return "a number" }
         if String(describing: type).hasPrefix("Array") { return "an array" }
         return "an object"
     }
@@ -138,6 +140,7 @@ extension TokenFileFormat {
         var account: String
         var accessToken: String
         var accessTokenExpiresAt: String
+        var accessTokenLifetime: Double?
         var refreshToken: String
         var refreshTokenExpiresAt: String
         var userID: String?
@@ -148,6 +151,7 @@ extension TokenFileFormat {
             account = item.account
             accessToken = item.accessToken
             accessTokenExpiresAt = TokenFileFormat.formatDate(item.accessTokenExpiresAt)
+            accessTokenLifetime = item.accessTokenLifetime
             refreshToken = item.refreshToken
             refreshTokenExpiresAt = TokenFileFormat.formatDate(item.refreshTokenExpiresAt)
             userID = item.userID
@@ -161,11 +165,14 @@ extension TokenFileFormat {
             guard let refreshExpiry = TokenFileFormat.parseDate(refreshTokenExpiresAt) else {
                 throw .wrongFormat(detail: "`items[\(index)].refreshTokenExpiresAt` is not an ISO 8601 date")
             }
+            if let accessTokenLifetime, !accessTokenLifetime.isFinite {
+                throw .wrongFormat(detail: "`items[\(index)].accessTokenLifetime` is not a finite number")
+            }
             let item = TokenItem(
                 server: server, account: account,
                 accessToken: accessToken, accessTokenExpiresAt: accessExpiry,
                 refreshToken: refreshToken, refreshTokenExpiresAt: refreshExpiry,
-                userID: userID, displayName: displayName)
+                userID: userID, displayName: displayName, accessTokenLifetime: accessTokenLifetime)
             guard !item.server.isEmpty, !item.account.isEmpty else {
                 throw .wrongFormat(detail: "`items[\(index)]` has an empty server or account")
             }

@@ -25,6 +25,14 @@ public struct TokenItem: Sendable, Hashable {
     public let userID: String?
     /// The user's display name, if known.
     public let displayName: String?
+    /// How long the access token had to live when it arrived: the seconds from the moment this
+    /// computer received it (by this computer's clock) to ``accessTokenExpiresAt`` as stored,
+    /// kept to milliseconds. `nil` for items saved by a cardwallet that did not record it.
+    ///
+    /// Zero or less means the token arrived already expired by this computer's clock (the clock
+    /// is ahead of the server's). The session sizes its refresh margin from it, and learns from
+    /// it when the token was received (``accessTokenIssuedAt``), in every process.
+    public let accessTokenLifetime: TimeInterval?
 
     /// Makes an item, normalising its key and rounding the expiry dates down to whole seconds.
     ///
@@ -40,6 +48,8 @@ public struct TokenItem: Sendable, Hashable {
     ///   - refreshTokenExpiresAt: when the refresh token expires.
     ///   - userID: the user's id on the server, if known.
     ///   - displayName: the user's name, if known.
+    ///   - accessTokenIssuedAt: when this computer received the access token (its clock), if
+    ///     known; kept as ``accessTokenLifetime``.
     public init(
         server: String,
         account: String,
@@ -48,7 +58,20 @@ public struct TokenItem: Sendable, Hashable {
         refreshToken: String,
         refreshTokenExpiresAt: Date,
         userID: String? = nil,
-        displayName: String? = nil
+        displayName: String? = nil,
+        accessTokenIssuedAt: Date? = nil
+    ) {
+        let expiry = Self.wholeSeconds(accessTokenExpiresAt)
+        self.init(
+            server: server, account: account, accessToken: accessToken, accessTokenExpiresAt: expiry,
+            refreshToken: refreshToken, refreshTokenExpiresAt: refreshTokenExpiresAt, userID: userID,
+            displayName: displayName, accessTokenLifetime: accessTokenIssuedAt.map { expiry.timeIntervalSince($0) })
+    }
+
+    /// Makes an item with a known ``accessTokenLifetime`` (as the token file stores it).
+    init(
+        server: String, account: String, accessToken: String, accessTokenExpiresAt: Date, refreshToken: String,
+        refreshTokenExpiresAt: Date, userID: String?, displayName: String?, accessTokenLifetime: TimeInterval?
     ) {
         self.server = Self.normalizedServer(server)
         self.account = Self.normalizedAccount(account)
@@ -58,6 +81,13 @@ public struct TokenItem: Sendable, Hashable {
         self.refreshTokenExpiresAt = Self.wholeSeconds(refreshTokenExpiresAt)
         self.userID = userID
         self.displayName = displayName
+        self.accessTokenLifetime = accessTokenLifetime.flatMap(Self.wholeMilliseconds)
+    }
+
+    /// When this computer received the access token, by its clock: ``accessTokenExpiresAt``
+    /// minus ``accessTokenLifetime``; `nil` when the lifetime was not recorded.
+    public var accessTokenIssuedAt: Date? {
+        accessTokenLifetime.map { accessTokenExpiresAt.addingTimeInterval(-$0) }
     }
 
     /// The form servers are stored and looked up in: surrounding whitespace and trailing
@@ -104,6 +134,13 @@ public struct TokenItem: Sendable, Hashable {
         lhs.compare(rhs, options: [.caseInsensitive]) == .orderedSame
     }
 
+    /// `seconds` rounded to the nearest millisecond (so it reads back from JSON exactly), or
+    /// `nil` if it is not a finite number.
+    static func wholeMilliseconds(_ seconds: TimeInterval) -> TimeInterval? {
+        guard seconds.isFinite else { return nil }
+        return (seconds * 1000).rounded() / 1000
+    }
+
     static func wholeSeconds(_ date: Date) -> Date {
         let seconds = date.timeIntervalSince1970
         guard seconds.isFinite else { return date }
@@ -122,6 +159,7 @@ extension TokenItem: CustomStringConvertible, CustomDebugStringConvertible, Cust
             "refreshToken: <private>",
             "refreshTokenExpiresAt: \(TokenFileFormat.formatDate(refreshTokenExpiresAt))",
         ]
+        if let accessTokenLifetime { parts.append("accessTokenLifetime: \(accessTokenLifetime) s") }
         if let userID { parts.append("userID: \(String(reflecting: userID))") }
         if let displayName { parts.append("displayName: \(String(reflecting: displayName))") }
         return "TokenItem(" + parts.joined(separator: ", ") + ")"
@@ -144,6 +182,7 @@ extension TokenItem: CustomStringConvertible, CustomDebugStringConvertible, Cust
                 "refreshTokenExpiresAt": refreshTokenExpiresAt,
                 "userID": userID as Any,
                 "displayName": displayName as Any,
+                "accessTokenLifetime": accessTokenLifetime as Any,
             ],
             displayStyle: .struct
         )

@@ -104,7 +104,7 @@ import TokenStore
     @Test func createSendsMultipartWithTheFieldsAndTheImageFile() async throws {
         try await Harness.with { harness in
             try await harness.seedTokens()
-            let imageURL = try harness.folder.write(Fixtures.png, to: "photo of me.png")
+            let imageURL = URL(fileURLWithPath: try harness.folder.write(Fixtures.png, to: "photo of me.png"))
             let fields = CardFields(name: "Ada", tags: ["math", "poetry"])
             let card = try await harness.client().createCard(fields, imageAt: imageURL)
             #expect(card.version == 1)
@@ -128,7 +128,7 @@ import TokenStore
         try await Harness.with { harness in
             try await harness.seedTokens()
             await harness.fake.expireAccessTokens()
-            let imageURL = try harness.folder.write(Fixtures.jpeg, to: "a.jpg")
+            let imageURL = URL(fileURLWithPath: try harness.folder.write(Fixtures.jpeg, to: "a.jpg"))
             _ = try await harness.client().createCard(CardFields(name: "Ada"), imageAt: imageURL)
 
             let uploads = harness.requests(to: "/v1/card")

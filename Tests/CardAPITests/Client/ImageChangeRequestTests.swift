@@ -3,6 +3,7 @@ import Foundation
 import Networking
 import Testing
 
+import TestSupport
 @testable import CardAPI
 
 /// What `replaceImage` and `removeImage` send, on the stub transport.
@@ -11,7 +12,7 @@ import Testing
         try await Harness.with { harness in
             try await harness.seedTokens()
             // Named .png, but a JPEG by its bytes: the bytes decide the Content-Type.
-            let imageURL = try harness.folder.write(Fixtures.jpeg, to: "holiday.png")
+            let imageURL = URL(fileURLWithPath: try harness.folder.write(Fixtures.jpeg, to: "holiday.png"))
             let card = try await harness.client().replaceImage(id: "card_1", version: 3, imageAt: imageURL)
             #expect(card.id == "card_1" && card.version == 4 && card.hasImage)
 
@@ -46,10 +47,10 @@ import Testing
                 configuration: CardAPIConfiguration(
                     server: Harness.server, maximumImageBytes: 1000, allowsInsecureHTTP: true),
                 tokenStore: harness.store, transport: harness.stub, wallClock: harness.wallClock, clock: harness.clock)
-            let text = try harness.folder.write(Data("not a picture at all".utf8), to: "fake.png")
-            let empty = try harness.folder.write(Data(), to: "empty.jpg")
-            let big = try harness.folder.write(Fixtures.png, to: "big.png")  // 2008 bytes, over 1000
-            let missing = harness.folder.file("missing.png")
+            let text = URL(fileURLWithPath: try harness.folder.write(Data("not a picture at all".utf8), to: "fake.png"))
+            let empty = URL(fileURLWithPath: try harness.folder.write(Data(), to: "empty.jpg"))
+            let big = URL(fileURLWithPath: try harness.folder.write(Fixtures.png, to: "big.png"))  // 2008 bytes, over 1000
+            let missing = harness.folder.url("missing.png")
             let cases: [(URL, ImageProblem)] = [
                 (text, .notPNGOrJPEG), (empty, .empty), (big, .tooLarge(bytes: Fixtures.png.count, limit: 1000)),
                 (missing, .missing), (harness.folder.url, .notAFile),
@@ -64,7 +65,7 @@ import Testing
             await #expect(throws: CardAPIError.invalidCardID("../cards")) {
                 _ = try await client.removeImage(id: "../cards", version: 1)
             }
-            let image = try ImageFile(validating: harness.folder.write(Fixtures.png, to: "ok.png"))
+            let image = try ImageFile(validating: URL(fileURLWithPath: harness.folder.write(Fixtures.png, to: "ok.png")))
             await #expect(throws: CardAPIError.invalidCardID("a/b")) {
                 _ = try await client.replaceImage(id: "a/b", version: 1, image: image)
             }
@@ -76,7 +77,7 @@ import Testing
         try await Harness.with { harness in
             try await harness.seedTokens()
             await harness.fake.expireAccessTokens()
-            let imageURL = try harness.folder.write(Fixtures.png, to: "a.png")
+            let imageURL = URL(fileURLWithPath: try harness.folder.write(Fixtures.png, to: "a.png"))
             _ = try await harness.client().replaceImage(id: "card_1", version: 3, imageAt: imageURL)
 
             let uploads = harness.requests(to: "/v1/card/card_1/image")
@@ -90,9 +91,9 @@ import Testing
     }
 
     @Test func theTargetDescribesItselfWithoutTheImage() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("cardapi")
         defer { folder.remove() }
-        let image = try ImageFile(validating: folder.write(Fixtures.png, to: "secret-name.png"))
+        let image = try ImageFile(validating: URL(fileURLWithPath: folder.write(Fixtures.png, to: "secret-name.png")))
         let server = try #require(URL(string: "http://cards.test/v1"))
         let replace = CardService(server: server, endpoint: .replaceImage(id: "card_1", image: image, version: 2))
         #expect(replace.description == "PUT /card/card_1/image")

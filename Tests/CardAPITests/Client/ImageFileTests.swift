@@ -3,28 +3,29 @@ import Foundation
 import Networking
 import Testing
 
+import TestSupport
 @testable import CardAPI
 
 /// Image files are checked before anything is sent.
 @Suite struct ImageFileTests {
     @Test func pngAndJPEGAreRecognisedByTheirFirstBytes() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("cardapi")
         defer { folder.remove() }
-        let png = try ImageFile(validating: folder.write(Fixtures.png, to: "named.jpg"))
+        let png = try ImageFile(validating: URL(fileURLWithPath: folder.write(Fixtures.png, to: "named.jpg")))
         #expect(png.format == .png)
         #expect(png.byteCount == Fixtures.png.count)
         #expect(png.uploadFileName == "image.png")
-        let jpeg = try ImageFile(validating: folder.write(Fixtures.jpeg, to: "no-extension"))
+        let jpeg = try ImageFile(validating: URL(fileURLWithPath: folder.write(Fixtures.jpeg, to: "no-extension")))
         #expect(jpeg.format == .jpeg)
     }
 
     @Test func everyProblemIsNamed() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("cardapi")
         defer { folder.remove() }
-        let missing = folder.file("missing.png")
-        let text = try folder.write(Data("just text, honest".utf8), to: "fake.png")
-        let empty = try folder.write(Data(), to: "empty.png")
-        let big = try folder.write(Fixtures.png + Data(count: 100), to: "big.png")
+        let missing = folder.url("missing.png")
+        let text = URL(fileURLWithPath: try folder.write(Data("just text, honest".utf8), to: "fake.png"))
+        let empty = URL(fileURLWithPath: try folder.write(Data(), to: "empty.png"))
+        let big = URL(fileURLWithPath: try folder.write(Fixtures.png + Data(count: 100), to: "big.png"))
         let cases: [(URL, Int, ImageProblem)] = [
             (missing, CardLimits.imageMaxBytes, .missing),
             (folder.url, CardLimits.imageMaxBytes, .notAFile),
@@ -44,21 +45,21 @@ import Testing
     }
 
     @Test func aSymbolicLinkToAnImageIsTheImageAndADanglingOneIsMissing() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("cardapi")
         defer { folder.remove() }
-        let real = try folder.write(Fixtures.png, to: "real.png")
-        let link = folder.file("link.png")
+        let real = URL(fileURLWithPath: try folder.write(Fixtures.png, to: "real.png"))
+        let link = folder.url("link.png")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
         let image = try ImageFile(validating: link)
         #expect(image.format == .png && image.byteCount == Fixtures.png.count)
         #expect(image.url == link)
 
-        let dangling = folder.file("dangling.png")
-        try FileManager.default.createSymbolicLink(at: dangling, withDestinationURL: folder.file("gone.png"))
+        let dangling = folder.url("dangling.png")
+        try FileManager.default.createSymbolicLink(at: dangling, withDestinationURL: folder.url("gone.png"))
         #expect(throws: CardAPIError.invalidImage(path: dangling.path(percentEncoded: false), problem: .missing)) {
             _ = try ImageFile(validating: dangling)
         }
-        let toFolder = folder.file("folder-link")
+        let toFolder = folder.url("folder-link")
         try FileManager.default.createSymbolicLink(at: toFolder, withDestinationURL: folder.url)
         #expect(throws: CardAPIError.invalidImage(path: toFolder.path(percentEncoded: false), problem: .notAFile)) {
             _ = try ImageFile(validating: toFolder)
@@ -68,7 +69,7 @@ import Testing
     @Test func anInvalidImageSendsNothing() async throws {
         try await Harness.with { harness in
             try await harness.seedTokens()
-            let text = try harness.folder.write(Data("GIF89a".utf8), to: "a.gif")
+            let text = URL(fileURLWithPath: try harness.folder.write(Data("GIF89a".utf8), to: "a.gif"))
             await #expect(throws: CardAPIError.self) {
                 _ = try await harness.client().createCard(CardFields(name: "Ada"), imageAt: text)
             }
@@ -78,7 +79,7 @@ import Testing
 
     @Test func theClientsLimitApplies() async throws {
         try await Harness.with { harness in
-            let image = try harness.folder.write(Fixtures.png, to: "a.png")
+            let image = URL(fileURLWithPath: try harness.folder.write(Fixtures.png, to: "a.png"))
             let configuration = CardAPIConfiguration(
                 server: Harness.server, maximumImageBytes: 100, allowsInsecureHTTP: true)
             let client = CardAPIClient(configuration: configuration, tokenStore: harness.store, transport: harness.stub)

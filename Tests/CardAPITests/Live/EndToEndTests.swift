@@ -1,9 +1,11 @@
+import LiveTestSupport
 import CardAPI
 import CardMockServer
 import CardModels
 import Foundation
 import Networking
 import Testing
+import TestSupport
 import TokenStore
 
 /// The whole client against the real mock server, in-process on port 0.
@@ -20,7 +22,7 @@ import TokenStore
             let before = try await client.allCards()
 
             // Create with an image, fetch it back.
-            let imageURL = try live.folder.write(Fixtures.png, to: "ada.png")
+            let imageURL = URL(fileURLWithPath: try live.folder.write(Fixtures.png, to: "ada.png"))
             let fields = CardFields(name: "Zelda Quixote", company: "Analytical Engines", email: "zelda@example.com")
             let created = try await client.createCard(fields, imageAt: imageURL)
             #expect(created.version == 1)
@@ -90,8 +92,8 @@ import TokenStore
         try await LiveHarness.with { live in
             let client = live.client()
             try await client.login(email: Self.email, password: Self.password)
-            let real = try live.folder.write(Fixtures.png, to: "real.png")
-            let link = live.folder.file("photo.png")
+            let real = URL(fileURLWithPath: try live.folder.write(Fixtures.png, to: "real.png"))
+            let link = live.folder.url("photo.png")
             try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
             let card = try await client.createCard(CardFields(name: "Linked Image"), imageAt: link)
             #expect(card.image == CardImageInfo(contentType: "image/png", size: Fixtures.png.count))
@@ -117,7 +119,7 @@ import TokenStore
             try await client.login(email: Self.email, password: Self.password)
             let before = try await client.listCards().total
             try await live.server.expireAccessTokens(email: Self.email)
-            let imageURL = try live.folder.write(Fixtures.jpeg, to: "a.jpg")
+            let imageURL = URL(fileURLWithPath: try live.folder.write(Fixtures.jpeg, to: "a.jpg"))
             let card = try await client.createCard(CardFields(name: "Grace Hopper"), imageAt: imageURL)
             #expect(card.image?.contentType == "image/jpeg")
             #expect(live.server.statistics.count("POST /card", status: 401) == 1)
@@ -136,7 +138,7 @@ import TokenStore
             #expect(wrong?.description.contains("not-the-password") == false)
         }
         // A port nobody listens on.
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("cardapi")
         defer { folder.remove() }
         try await LiveTransport.withTransport { transport in
             let client = CardAPIClient(

@@ -1,3 +1,4 @@
+import TestSupport
 import CardAPI
 import CardMockServer
 import CardModels
@@ -18,7 +19,7 @@ import Testing
             let created = try await client.createCard(CardFields(name: "Photo Later"))
             #expect(!created.hasImage)
 
-            let png = try live.folder.write(Fixtures.png, to: "first.png")
+            let png = URL(fileURLWithPath: try live.folder.write(Fixtures.png, to: "first.png"))
             let withPNG = try await client.replaceImage(id: created.id, version: created.version, imageAt: png)
             #expect(withPNG.version == 2 && withPNG.hasImage)
             #expect(withPNG.image == CardImageInfo(contentType: "image/png", size: Fixtures.png.count))
@@ -26,7 +27,7 @@ import Testing
             let first = try await client.cardImage(id: created.id)
             #expect(first.data == Fixtures.png && first.format == .png && first.version == 2)
 
-            let jpeg = try live.folder.write(Fixtures.jpeg, to: "second.jpg")
+            let jpeg = URL(fileURLWithPath: try live.folder.write(Fixtures.jpeg, to: "second.jpg"))
             let withJPEG = try await client.replaceImage(id: created.id, version: withPNG.version, imageAt: jpeg)
             #expect(withJPEG.version == 3 && withJPEG.image?.contentType == "image/jpeg")
             let second = try await client.cardImage(id: created.id)
@@ -52,7 +53,7 @@ import Testing
             let before = try await client.cardImage(id: card.id)
             _ = try await client.updateCard(id: card.id, fields: CardFields(name: "Ada, edited elsewhere"), version: card.version)
 
-            let jpeg = try live.folder.write(Fixtures.jpeg, to: "new.jpg")
+            let jpeg = URL(fileURLWithPath: try live.folder.write(Fixtures.jpeg, to: "new.jpg"))
             let replace = await #expect(throws: CardAPIError.self) {
                 _ = try await client.replaceImage(id: card.id, version: card.version, imageAt: jpeg)
             }
@@ -78,7 +79,7 @@ import Testing
             // The client's own limit is the default 2 MiB, so only the server can refuse it.
             let client = live.client()
             try await client.login(email: Self.email, password: Self.password)
-            let big = try live.folder.write(Fixtures.png, to: "big.png")
+            let big = URL(fileURLWithPath: try live.folder.write(Fixtures.png, to: "big.png"))
             let error = await #expect(throws: CardAPIError.self) {
                 _ = try await client.replaceImage(id: "demo-10", version: 1, imageAt: big)
             }
@@ -92,7 +93,7 @@ import Testing
             let client = live.client()
             try await client.login(email: Self.email, password: Self.password)
             try await live.server.expireAccessTokens(email: Self.email)
-            let png = try live.folder.write(Fixtures.png, to: "a.png")
+            let png = URL(fileURLWithPath: try live.folder.write(Fixtures.png, to: "a.png"))
             let card = try await client.replaceImage(id: "demo-10", version: 1, imageAt: png)
             #expect(card.version == 2 && card.image?.size == Fixtures.png.count)
             #expect(live.server.statistics.count("PUT /card/{cardId}/image", status: 401) == 1)

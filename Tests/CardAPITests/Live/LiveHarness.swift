@@ -1,41 +1,34 @@
 import CardAPI
 import CardMockServer
 import Foundation
+import LiveTestSupport
 import Networking
+import TestSupport
 import TokenStore
 
-/// The mock server in-process on 127.0.0.1 port 0 with a manual clock, a live transport, a
-/// logger plugin and a private token file.
+/// The shared live surroundings (``LiveServer``: the mock server on port 0, a live transport, a
+/// private token file) with a manual clock and a logger plugin, for CardAPI's client.
 struct LiveHarness {
-    let server: RunningMockServer
+    let live: LiveServer
     let clock: ManualWallClock
-    let transport: LiveTransport
     let log: LoggerPlugin
-    let folder: TemporaryFolder
 
-    var store: TokenStore { folder.tokenStore }
+    var server: RunningMockServer { live.server }
+    var transport: LiveTransport { live.transport }
+    var folder: TemporaryFolder { live.folder }
+    var store: TokenStore { live.store }
 
     /// Runs `body` against a fresh server and always stops it and the transport.
     static func with(
         _ configuration: MockServerConfiguration = .testing, _ body: (LiveHarness) async throws -> Void
     ) async throws {
         let clock = ManualWallClock()
-        let server = try await MockServer.start(configuration: configuration, clock: clock)
-        let folder = try TemporaryFolder()
-        let harness = LiveHarness(
-            server: server, clock: clock, transport: LiveTransport(),
-            log: LoggerPlugin(configuration: .init(tagExtractor: .jsonField("errorCode"))),
-            folder: folder)
-        var failure: (any Error)?
-        do {
-            try await body(harness)
-        } catch {
-            failure = error
+        try await LiveServer.with(configuration, clock: clock) { live in
+            try await body(
+                LiveHarness(
+                    live: live, clock: clock,
+                    log: LoggerPlugin(configuration: .init(tagExtractor: .jsonField("errorCode")))))
         }
-        try? await harness.transport.shutdown()
-        await server.stop()
-        folder.remove()
-        if let failure { throw failure }
     }
 
     /// A client for the server, on the shared transport, logging through the plugin.

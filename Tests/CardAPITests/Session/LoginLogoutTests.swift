@@ -1,3 +1,4 @@
+import LiveTestSupport
 import CardModels
 import Foundation
 import Networking
@@ -127,7 +128,7 @@ import TokenStore
     }
 
     @Test func logoutDeletesTheTokensEvenWhenTheServerCannotBeReached() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("cardapi")
         defer { folder.remove() }
         let store = folder.tokenStore
         let now = Date()

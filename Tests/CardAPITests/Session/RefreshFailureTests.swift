@@ -74,27 +74,67 @@ import TokenStore
         }
     }
 
-    @Test func refreshesAreCappedAtFiveInThirtySeconds() async throws {
+    @Test func aServerThatRejectsEveryNewTokenIsStoppedAfterThreeRefreshesWithATrueMessage() async throws {
         try await Harness.with { harness in
             try await harness.seedTokens()
             // A server that rejects every access token, even fresh ones.
             await harness.fake.set(cardOverride: { _ in FakeCardServer.failure("E04", status: 401, message: "No.") })
             let client = harness.client()
-            for _ in 0..<5 {
+            for _ in 0..<3 {
                 let error = await #expect(throws: CardAPIError.self) { _ = try await client.card(id: "card_1") }
                 #expect(error?.errorCode == .accessTokenExpired)
             }
-            #expect(await harness.fake.refreshCalls == 5)
+            #expect(await harness.fake.refreshCalls == 3)
 
+            // Tokens live 300 s here, so the guard's window is ten lifetimes capped at 5 minutes.
             let error = await #expect(throws: CardAPIError.self) { _ = try await client.card(id: "card_1") }
-            #expect(error == .excessiveRefresh(count: 5, window: .seconds(30)))
-            #expect(error?.description.contains("refreshed 5 times") == true)
-            #expect(await harness.fake.refreshCalls == 5)
+            #expect(error == .excessiveRefresh(count: 3, window: .seconds(300)))
+            let text = error?.description ?? ""
+            #expect(text.contains("rejected each of the last 3 access tokens it issued"))
+            #expect(text.contains("stopped refreshing for 300 s"))
+            #expect(!text.contains("clock") && !text.contains("log in again"))
+            #expect(await harness.fake.refreshCalls == 3)
             #expect(client.session.state.isLoggedIn)
 
-            harness.wallClock.advance(by: .seconds(31))
-            await #expect(throws: CardAPIError.self) { _ = try await client.card(id: "card_1") }
-            #expect(await harness.fake.refreshCalls == 6)
+            harness.wallClock.advance(by: .seconds(299))
+            await #expect(throws: CardAPIError.excessiveRefresh(count: 3, window: .seconds(300))) {
+                _ = try await client.card(id: "card_1")
+            }
+            #expect(await harness.fake.refreshCalls == 3)
+            // Past the window the guard lets refreshes through again: the due token is refreshed
+            // before sending, and the retry after its 401 refreshes once more.
+            harness.wallClock.advance(by: .seconds(2))
+            let after = await #expect(throws: CardAPIError.self) { _ = try await client.card(id: "card_1") }
+            #expect(after?.errorCode == .accessTokenExpired)
+            #expect(await harness.fake.refreshCalls == 5)
+        }
+    }
+
+    @Test func aLoginStartsTheGuardAfresh() async throws {
+        try await Harness.with { harness in
+            try await harness.seedTokens()
+            await harness.fake.set(cardOverride: { _ in FakeCardServer.failure("E04", status: 401, message: "No.") })
+            let client = harness.client()
+            for _ in 0..<4 { _ = try? await client.card(id: "card_1") }
+            #expect(await harness.fake.refreshCalls == 3)
+            await harness.fake.set(cardOverride: nil)
+            try await client.login(email: FakeCardServer.demoUser.email, password: FakeCardServer.password)
+            await harness.fake.expireAccessTokens()
+            _ = try await client.card(id: "card_1")  // 401 → a refresh the guard lets through
+            #expect(await harness.fake.refreshCalls == 4)
+        }
+    }
+
+    @Test func tokensTheServerExpiresEarlyButThenAcceptsNeverTripTheGuard() async throws {
+        try await Harness.with { harness in
+            try await harness.seedTokens()
+            let client = harness.client()
+            // Twenty 401s in a few seconds, each followed by a refresh whose token works.
+            for round in 0..<20 {
+                await harness.fake.expireAccessTokens()
+                _ = try await client.card(id: "card_\(round)")
+            }
+            #expect(await harness.fake.refreshCalls == 20)
         }
     }
 

@@ -169,14 +169,17 @@ import TokenStore
         }
     }
 
-    @Test func shortLivedTokensAreNotRefreshedOnEveryRequest() async throws {
+    @Test func shortLivedTokensAreRefreshedATenthOfTheirLifetimeBeforeExpiry() async throws {
         try await Harness.with { harness in
-            await harness.fake.set(accessTTL: 20)  // shorter than the 30 s margin
+            await harness.fake.set(accessTTL: 20)  // shorter than the 30 s margin: 2 s instead
             let client = harness.client()
             try await client.login(email: FakeCardServer.demoUser.email, password: FakeCardServer.password)
             for _ in 0..<5 { _ = try await client.card(id: "card_1") }
             #expect(await harness.fake.refreshCalls == 0)
-            harness.wallClock.advance(by: .seconds(15))
+            harness.wallClock.advance(by: .seconds(15))  // 5 s left: not yet due
+            _ = try await client.card(id: "card_1")
+            #expect(await harness.fake.refreshCalls == 0)
+            harness.wallClock.advance(by: .seconds(3))  // 2 s left: due
             _ = try await client.card(id: "card_1")
             #expect(await harness.fake.refreshCalls == 1)
         }

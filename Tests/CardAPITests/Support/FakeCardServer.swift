@@ -33,13 +33,18 @@ actor FakeCardServer {
     var echoesSecrets = false
     /// When set, every card request checks the store already holds the token it carries.
     var storeToCheck: TokenStore?
+    /// Whether an access token past its expiry (by the wall clock) gets E04, as a real server's.
+    var enforcesExpiry = false
 
     private(set) var refreshCalls = 0
     private(set) var refreshTokensPresented: [String] = []
     private(set) var savedBeforeUseViolations = 0
     private(set) var logoutRequests: [Request] = []
+    /// Card requests answered E04 because their access token had expired (``enforcesExpiry``).
+    private(set) var expiredTokenRejections = 0
     private var sequence = 0
     private var validAccessTokens: Set<String> = []
+    private var accessExpiries: [String: Date] = [:]
     private var currentRefreshToken: String?
 
     init(wallClock: TestWallClock, tokenPrefix: String = "t") {
@@ -58,6 +63,7 @@ actor FakeCardServer {
             accessTokenExpiresAt: wallClock.now.addingTimeInterval(accessTTL),
             refreshTokenExpiresAt: wallClock.now.addingTimeInterval(86_400), user: Self.demoUser)
         validAccessTokens.insert(grant.accessToken)
+        accessExpiries[grant.accessToken] = grant.accessTokenExpiresAt
         currentRefreshToken = grant.refreshToken
         return grant
     }
@@ -75,6 +81,7 @@ actor FakeCardServer {
     func set(echoesSecrets: Bool) { self.echoesSecrets = echoesSecrets }
     func set(storeToCheck: TokenStore?) { self.storeToCheck = storeToCheck }
     func set(accessTTL: TimeInterval) { self.accessTTL = accessTTL }
+    func set(enforcesExpiry: Bool) { self.enforcesExpiry = enforcesExpiry }
 
     // MARK: Handling
 
@@ -126,7 +133,9 @@ actor FakeCardServer {
             savedBeforeUseViolations += 1
         }
         if let cardOverride, let response = cardOverride(request) { return response }
-        guard let token, validAccessTokens.contains(token) else {
+        let expired = enforcesExpiry && token.flatMap { accessExpiries[$0] }.map { $0 <= wallClock.now } == true
+        if expired { expiredTokenRejections += 1 }
+        guard let token, validAccessTokens.contains(token), !expired else {
             let message = echoesSecrets ? "Token \(token ?? "") expired." : "The access token has expired."
             return Self.failure("E04", status: 401, message: message)
         }

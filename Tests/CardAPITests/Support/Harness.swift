@@ -1,3 +1,4 @@
+import LiveTestSupport
 import CardModels
 import Foundation
 import Logging
@@ -22,7 +23,7 @@ struct Harness {
     /// - Parameter connectionsPerHost: what the stub transport reports, so the card provider
     ///   admits that many requests at once (`nil`: no limit).
     init(tokenPrefix: String = "t", connectionsPerHost: Int? = nil) throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryFolder("cardapi")
         let wallClock = TestWallClock()
         self.wallClock = wallClock
         let fake = FakeCardServer(wallClock: wallClock, tokenPrefix: tokenPrefix)

@@ -12,8 +12,10 @@ final class TestWallClock: SessionClock {
 
     var now: Date { current.withLock { $0 } }
 
+    /// Moves the clock on by `duration`, to the attosecond as `Date` can hold it.
     func advance(by duration: Duration) {
-        current.withLock { $0 = $0.addingTimeInterval(Double(duration.components.seconds)) }
+        let (seconds, attoseconds) = duration.components
+        current.withLock { $0 = $0.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18) }
     }
 }
 

@@ -4,6 +4,7 @@ import CardModels
 import Foundation
 import Logging
 import Testing
+import TestSupport
 
 /// The scripting commands with the local card cache: online answers recorded, offline answers
 /// from the cache once the server is gone, changes refused offline, `sync` sending the outbox

@@ -1,3 +1,4 @@
+import TestSupport
 import CardMockServer
 import CardModels
 import Foundation

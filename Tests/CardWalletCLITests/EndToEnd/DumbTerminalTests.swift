@@ -1,5 +1,6 @@
 import CardMockServer
 import Foundation
+import PseudoTerminalSupport
 import TestSupport
 import Testing
 

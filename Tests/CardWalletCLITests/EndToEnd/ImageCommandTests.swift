@@ -1,3 +1,4 @@
+import TestSupport
 import CardImages
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import CardModels
 import CardMockServer
 import Foundation
+import PseudoTerminalSupport
 import Synchronization
 import TestSupport
 import Testing

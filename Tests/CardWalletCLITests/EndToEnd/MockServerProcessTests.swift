@@ -12,7 +12,7 @@ import Testing
 /// data file across a `kill -9`, its options.
 extension EndToEndTests {
     @Test func theFirstLineIsTheAddressThenTheDemoAccounts() async throws {
-        let folder = try TestFolder("mock-server")
+        let folder = try TemporaryFolder("mock-server")
         defer { folder.remove() }
         try await ServerProcess.with(["--port", "0"], in: folder) { server in
             let base = try await server.baseURL()
@@ -36,7 +36,7 @@ extension EndToEndTests {
 
     @Test(arguments: [SIGTERM, SIGINT])
     func aSignalLetsTheWriteInFlightFinishThenExitsCleanly(signal: Int32) async throws {
-        let folder = try TestFolder("mock-server")
+        let folder = try TemporaryFolder("mock-server")
         defer { folder.remove() }
         let dataFile = folder.path("wallet.json")
         // --latency holds each request long enough to signal while one is in flight.
@@ -68,7 +68,7 @@ extension EndToEndTests {
     }
 
     @Test func killDashNineBetweenWritesLosesNothingThatWasAnswered() async throws {
-        let folder = try TestFolder("mock-server")
+        let folder = try TemporaryFolder("mock-server")
         defer { folder.remove() }
         let dataFile = folder.path("wallet.json")
         let arguments = ["--port", "0", "--data", dataFile]
@@ -124,7 +124,7 @@ extension EndToEndTests {
     }
 
     @Test func configAndLogLevelGivenAfterTheSubcommandAreUsed() async throws {
-        let folder = try TestFolder("mock-server")
+        let folder = try TemporaryFolder("mock-server")
         defer { folder.remove() }
         try folder.write(#"{"cards": []}"#, to: "none.json")
         let config = try MockServerOptionsTests.configurationFile(folder)
@@ -141,7 +141,7 @@ extension EndToEndTests {
     }
 
     @Test func helpAnywhereOnTheLineShowsTheHelp() async throws {
-        let folder = try TestFolder("mock-server")
+        let folder = try TemporaryFolder("mock-server")
         defer { folder.remove() }
         for arguments in [["mock-server", "--help"], ["mock-server", "--port", "0", "--help"], ["mock-server", "--bogus", "-h"]] {
             let result = try await CLIProcess(arguments, environment: [:], input: nil, scratch: folder).finish()
@@ -156,7 +156,7 @@ extension EndToEndTests {
     }
 
     @Test func aDataFileThatCannotBeUsedStopsTheStartWithAMessage() async throws {
-        let folder = try TestFolder("mock-server")
+        let folder = try TemporaryFolder("mock-server")
         defer { folder.remove() }
         let corrupt = try folder.write("garbage", to: "corrupt.json")
         let empty = try folder.write("", to: "empty.db")
@@ -176,7 +176,7 @@ extension EndToEndTests {
     }
 
     @Test func environmentVariablesSetWhatNoOptionSetsAndTheBannerSaysSo() async throws {
-        let folder = try TestFolder("mock-server")
+        let folder = try TemporaryFolder("mock-server")
         defer { folder.remove() }
         let environment = ["CARDWALLET_MOCK_ACCESS_TOKEN_TTL": "45s", "CARDWALLET_MOCK_PORT": "1", "CARDWALLET_MOCK_ADMIN": "true"]
         try await ServerProcess.with(["--port", "0", "--no-admin"], in: folder, environment: environment) { server in

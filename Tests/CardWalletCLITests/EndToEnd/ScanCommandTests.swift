@@ -1,12 +1,13 @@
 import CardModels
 import Foundation
 import Testing
+import TestSupport
 
 /// `cardwallet scan` as a user runs it: photos rendered by scripts/make-scan-cards.py, read by
 /// the real OCR, added to the mock server.
 extension EndToEndTests {
     /// Renders the first `count` cards of the script's committed seed into `folder/cards`.
-    static func scanPhotos(_ count: Int, in folder: TestFolder) throws -> (paths: [String], truth: [[String: String]]) {
+    static func scanPhotos(_ count: Int, in folder: TemporaryFolder) throws -> (paths: [String], truth: [[String: String]]) {
         let out = folder.path("cards")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

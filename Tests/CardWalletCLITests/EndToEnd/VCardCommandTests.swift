@@ -1,3 +1,4 @@
+import TestSupport
 import CardModels
 import CardVCard
 import Foundation

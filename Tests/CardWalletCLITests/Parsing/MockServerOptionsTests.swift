@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import Testing
 
+import TestSupport
 @testable import cardwallet
 
 /// `cardwallet mock-server` and `cardwallet demo` options: each is parsed by the command it
@@ -12,14 +13,14 @@ import Testing
 /// command's own defaults.
 @Suite struct MockServerOptionsTests {
     /// A configuration file with a user of its own, so tests can tell it was read.
-    static func configurationFile(_ folder: TestFolder) throws -> String {
+    static func configurationFile(_ folder: TemporaryFolder) throws -> String {
         try folder.write(
             #"{"port": 0, "passwordHashCost": 4, "users": [{"id": "u-file", "email": "file@cardwallet.dev", "name": "From The File", "password": "file-password"}], "cardsFile": "none.json"}"#,
             to: "server.json")
     }
 
     @Test func configAndLogLevelAfterMockServerAreItsOwn() throws {
-        let folder = try TestFolder("mock-options")
+        let folder = try TemporaryFolder("mock-options")
         defer { folder.remove() }
         try folder.write(#"{"cards": []}"#, to: "none.json")
         let path = try Self.configurationFile(folder)
@@ -45,7 +46,7 @@ import Testing
         #expect(fast.passwordHashCost == DemoDefaults.passwordHashCost)
         #expect(fast.port == 0)
 
-        let folder = try TestFolder("demo-cost")
+        let folder = try TemporaryFolder("demo-cost")
         defer { folder.remove() }
         let path = try folder.write(#"{"passwordHashCost": 12}"#, to: "server.json")
         let configured = try #require(try CardWalletCommand.parseAsRoot(["demo", "--config", path]) as? DemoCommand)
@@ -124,7 +125,7 @@ import Testing
     }
 
     @Test func theDemoKeepsItsDefaultsOverAFileButNotOverTheEnvironment() throws {
-        let folder = try TestFolder("demo-layers")
+        let folder = try TemporaryFolder("demo-layers")
         defer { folder.remove() }
         let path = try folder.write(#"{"port": 9000, "accessTokenTTL": "10m"}"#, to: "server.json")
         let plain = try #require(try CardWalletCommand.parseAsRoot(["demo", "--config", path]) as? DemoCommand)

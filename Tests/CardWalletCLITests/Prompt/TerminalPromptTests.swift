@@ -1,4 +1,5 @@
 import Foundation
+import PseudoTerminalSupport
 import TestSupport
 import Testing
 

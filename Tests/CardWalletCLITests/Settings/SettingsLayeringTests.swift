@@ -3,24 +3,25 @@ import Foundation
 import Logging
 import Testing
 
+import TestSupport
 @testable import cardwallet
 
 /// flag > environment > user file > defaults, for every key, and the errors for bad values.
 @Suite struct SettingsLayeringTests {
     /// An environment with a private HOME and XDG_CONFIG_HOME (no real user file is read).
-    func environment(_ folder: TestFolder, _ extra: [String: String] = [:]) -> [String: String] {
+    func environment(_ folder: TemporaryFolder, _ extra: [String: String] = [:]) -> [String: String] {
         ["HOME": folder.path("home"), "XDG_CONFIG_HOME": folder.path("config")].merging(extra) { $1 }
     }
 
     func load(
-        _ folder: TestFolder, overrides: ClientSettingsOverrides = ClientSettingsOverrides(),
+        _ folder: TemporaryFolder, overrides: ClientSettingsOverrides = ClientSettingsOverrides(),
         _ extra: [String: String] = [:]
     ) async throws -> ResolvedClientSettings {
         try await ClientSettingsLoader.load(overrides: overrides, environment: environment(folder, extra))
     }
 
     @Test func withNothingSetEverySettingIsTheDefault() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("cli")
         defer { folder.remove() }
         let resolved = try await load(folder)
         #expect(resolved.settings == ClientSettings.defaults)
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func flagBeatsEnvironmentBeatsUserFileBeatsDefaults() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("cli")
         defer { folder.remove() }
         let file = try folder.write(
             """
@@ -69,7 +70,7 @@ import Testing
     }
 
     @Test func everyKeyCanBeSetFromTheEnvironment() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("cli")
         defer { folder.remove() }
         let env = [
             "CARDWALLET_SERVER": "https://cards.example/v1", "CARDWALLET_TOKEN_FILE": "/tmp/t.json",
@@ -91,7 +92,7 @@ import Testing
     }
 
     @Test func anEmptyVariableCountsAsUnset() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("cli")
         defer { folder.remove() }
         try folder.write(#"{"server": "http://file.example/v1"}"#, to: "config/cardwallet/config.json")
         let resolved = try await load(folder, ["CARDWALLET_SERVER": "", "CARDWALLET_TOKEN_FILE": ""])
@@ -100,7 +101,7 @@ import Testing
     }
 
     @Test func configFileComesFromTheFlagThenTheVariableThenXDGThenHome() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("cli")
         defer { folder.remove() }
         let flagFile = try folder.write(#"{"ui": {"pageSize": 1}}"#, to: "flag.json")
         let envFile = try folder.write(#"{"ui": {"pageSize": 2}}"#, to: "env.json")
@@ -119,7 +120,7 @@ import Testing
     }
 
     @Test func anExplicitConfigFileMustExistButTheDefaultOneNeedNot() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("cli")
         defer { folder.remove() }
         let missing = folder.path("nope.json")
         await #expect(throws: ClientSettingsError.configFileMissing(path: missing, origin: .flag("--config"))) {
@@ -139,7 +140,7 @@ import Testing
         ("{\"ui\": {\"pageSize\": [1, \"x\"]}}", "a value is of an unsupported kind"),
     ])
     func aBrokenConfigFileIsRefusedWithItsPath(text: String, problem: String) async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("cli")
         defer { folder.remove() }
         let file = try folder.write(text, to: "config/cardwallet/config.json")
         await #expect(throws: ClientSettingsError.configFileUnreadable(path: file, problem: problem)) {
@@ -148,7 +149,7 @@ import Testing
     }
 
     @Test func aNullValueInTheFileMeansTheDefault() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("cli")
         defer { folder.remove() }
         try folder.write(#"{"server": null, "ui": {"pageSize": 7}}"#, to: "config/cardwallet/config.json")
         let resolved = try await load(folder)
@@ -157,7 +158,7 @@ import Testing
     }
 
     @Test func unknownKeysInTheFileAreReportedAsWarnings() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("cli")
         defer { folder.remove() }
         try folder.write(
             #"{"sever": "x", "log": {"level": "info", "colour": true}, "ui": 3}"#, to: "config/cardwallet/config.json")

@@ -2,11 +2,12 @@ import CardWalletLive
 import Foundation
 import Testing
 
+import TestSupport
 @testable import cardwallet
 
 /// Bad values stop with a message naming the key and its origin; the defaults equal the file.
 @Suite struct SettingsValueTests {
-    func load(_ folder: TestFolder, _ env: [String: String]) async throws -> ResolvedClientSettings {
+    func load(_ folder: TemporaryFolder, _ env: [String: String]) async throws -> ResolvedClientSettings {
         try await ClientSettingsLoader.load(
             overrides: ClientSettingsOverrides(),
             environment: ["HOME": folder.path("home"), "XDG_CONFIG_HOME": folder.path("config")].merging(env) { $1 })
@@ -28,7 +29,7 @@ import Testing
     func aBadEnvironmentValueNamesTheVariable(
         variable: String, value: String, key: ClientSettingKey, problem: String
     ) async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("cli")
         defer { folder.remove() }
         do {
             _ = try await load(folder, [variable: value])
@@ -47,7 +48,7 @@ import Testing
     }
 
     @Test func aWrongTypeInTheFileNamesTheFileAndKey() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("cli")
         defer { folder.remove() }
         let file = try folder.write(#"{"timeouts": {"connect": 10}}"#, to: "config/cardwallet/config.json")
         await #expect(
@@ -63,7 +64,7 @@ import Testing
     }
 
     @Test func aBadValueInALowerLayerIsNotReadWhenAHigherLayerSetsTheKey() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("cli")
         defer { folder.remove() }
         try folder.write(#"{"ui": {"pageSize": "many"}}"#, to: "config/cardwallet/config.json")
         #expect(try await load(folder, ["CARDWALLET_UI_PAGE_SIZE": "20"]).settings.pageSize == 20)
@@ -72,7 +73,7 @@ import Testing
     /// `--allow-insecure-http` and its variable and key reach the settings; plain http to
     /// another computer is then allowed with a warning naming where the permission came from.
     @Test func allowingInsecureHTTPWarnsAndSaysWhereItCameFrom() async throws {
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("cli")
         defer { folder.remove() }
         let remote = ["CARDWALLET_SERVER": "http://192.0.2.7/v1"]
         #expect(try await load(folder, remote).settings.allowInsecureHTTP == false)
@@ -108,7 +109,7 @@ import Testing
         #expect(ConfigFileReader.unknownKeys(in: object).isEmpty)
         #expect(Set(Self.leafKeys(object)) == Set(ClientSettingKey.allCases.map(\.key)))
 
-        let folder = try TestFolder()
+        let folder = try TemporaryFolder("cli")
         defer { folder.remove() }
         let resolved = try await ClientSettingsLoader.load(
             overrides: ClientSettingsOverrides(configFile: url.path), environment: ["HOME": folder.path("home")])

@@ -1,6 +1,8 @@
 import Foundation
+import PseudoTerminalSupport
 import Synchronization
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -61,7 +63,7 @@ final class CLIProcess: Sendable {
     /// `/dev/full`). With `terminal`, standard input and output are its slave side instead
     /// (for the interactive interface); the caller reads the screen on the master side.
     init(
-        _ arguments: [String], environment: [String: String], input: String?, scratch: TestFolder,
+        _ arguments: [String], environment: [String: String], input: String?, scratch: TemporaryFolder,
         outputPath: String? = nil, terminal: PseudoTerminal? = nil
     ) throws {
         self.arguments = arguments

@@ -1,6 +1,8 @@
 import CardMockServer
 import Foundation
+import PseudoTerminalSupport
 import Testing
+import TestSupport
 
 /// One end-to-end test's world: the mock server in-process on 127.0.0.1 port 0 (admin on, a
 /// manual wall clock) and private `HOME`, `XDG_STATE_HOME` and `XDG_CONFIG_HOME` folders, so
@@ -11,7 +13,7 @@ struct CLIWorld: Sendable {
 
     let server: RunningMockServer
     let clock: ManualWallClock
-    let folder: TestFolder
+    let folder: TemporaryFolder
 
     /// Runs `body` against a fresh server (`.testing`, or `configuration`); always stops it
     /// and removes the folders.
@@ -20,7 +22,7 @@ struct CLIWorld: Sendable {
     ) async throws {
         let clock = ManualWallClock()
         let server = try await MockServer.start(configuration: configuration, clock: clock)
-        let folder = try TestFolder("e2e")
+        let folder = try TemporaryFolder("e2e")
         let world = CLIWorld(server: server, clock: clock, folder: folder)
         var failure: (any Error)?
         do {

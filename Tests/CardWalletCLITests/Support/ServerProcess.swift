@@ -20,7 +20,7 @@ final class ServerProcess: Sendable {
 
     /// Starts `cardwallet mock-server` with `arguments`, in `folder`, with an environment of
     /// `PATH`, `HOME` and `environment` only.
-    init(_ arguments: [String], in folder: TestFolder, environment: [String: String] = [:]) throws {
+    init(_ arguments: [String], in folder: TemporaryFolder, environment: [String: String] = [:]) throws {
         self.arguments = ["mock-server"] + arguments
         let id = UUID().uuidString
         outputPath = folder.path("server-out-\(id)")
@@ -43,7 +43,7 @@ final class ServerProcess: Sendable {
 
     /// Runs `body` with a started server, and kills the server afterwards whatever happens.
     static func with<T>(
-        _ arguments: [String], in folder: TestFolder, environment: [String: String] = [:],
+        _ arguments: [String], in folder: TemporaryFolder, environment: [String: String] = [:],
         _ body: (ServerProcess) async throws -> T
     ) async throws -> T {
         let server = try ServerProcess(arguments, in: folder, environment: environment)

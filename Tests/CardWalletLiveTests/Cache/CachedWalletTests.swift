@@ -6,6 +6,7 @@ import CardWalletLive
 import Foundation
 import Logging
 import Testing
+import TestSupport
 
 /// The wallet through the cache against the real mock server: served from the server and
 /// recorded, then from the cache once the server is gone; the outbox sent exactly once.
@@ -18,7 +19,7 @@ struct CachedWalletTests {
         let performer = harness.performer()
         try await harness.logIn(performer)
         let wallet = await CachedWallet.open(
-            client: performer.client, environment: [:], location: CacheLocation(folder: harness.folder.file("cache")),
+            client: performer.client, environment: [:], location: CacheLocation(folder: harness.folder.path("cache")),
             logger: Self.logger)
         try #require(wallet.cache != nil)
         return wallet

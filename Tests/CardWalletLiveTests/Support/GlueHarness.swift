@@ -3,46 +3,30 @@ import CardMockServer
 import CardWalletLive
 import CardWalletUI
 import Foundation
+import LiveTestSupport
 import Networking
 import Synchronization
 import Testing
+import TestSupport
 import TokenStore
 
-/// A private folder under the system's temporary folder (mode 0700), removed by `remove()`.
-struct ScratchFolder {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appending(path: "cardwallet-ui-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    var tokenStore: TokenStore { TokenStore(path: file("tokens.json"), lockTimeout: .seconds(60)) }
-
-    func remove() {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
-
-/// The mock server in-process on 127.0.0.1 port 0, a live transport, the interface's one
-/// ordered sink (the logger plugin and every performer's session write into it), and a private
-/// token file: the glue's real surroundings.
+/// The shared live surroundings (``LiveServer``: the mock server on port 0, a live transport, a
+/// private token file) with the interface's one ordered sink (the logger plugin and every
+/// performer's session write into it): the glue's real surroundings.
 struct GlueHarness {
     static let email = "demo@cardwallet.dev"
     static let password = "demo1234"
 
-    let server: RunningMockServer
-    let transport: LiveTransport
+    let live: LiveServer
     let sink: LiveEventSink
     let logger: LoggerPlugin
-    let folder: ScratchFolder
     private let taken = Taken()
 
-    var store: TokenStore { folder.tokenStore }
-    var url: String { server.baseURLString }
+    var server: RunningMockServer { live.server }
+    var transport: LiveTransport { live.transport }
+    var folder: TemporaryFolder { live.folder }
+    var store: TokenStore { live.store }
+    var url: String { live.url }
     var inbox: ActionInbox { sink.inbox }
 
     /// Everything that reached the inbox so far, in order (drains it; earlier drains are kept).
@@ -61,24 +45,15 @@ struct GlueHarness {
 
     /// Runs `body` against a fresh server and always stops it, the transport and the folder.
     static func with(_ body: (GlueHarness) async throws -> Void) async throws {
-        let server = try await MockServer.start(configuration: .testing)
-        let folder = try ScratchFolder()
-        let sink = LiveEventSink(inbox: ActionInbox())
-        let harness = GlueHarness(
-            server: server, transport: LiveTransport(), sink: sink,
-            logger: LoggerPlugin(
-                configuration: .init(tagExtractor: .jsonField("errorCode"), recordsCreated: false), sink: sink),
-            folder: folder)
-        var failure: (any Error)?
-        do {
-            try await body(harness)
-        } catch {
-            failure = error
+        try await LiveServer.with { live in
+            let sink = LiveEventSink(inbox: ActionInbox())
+            try await body(
+                GlueHarness(
+                    live: live, sink: sink,
+                    logger: LoggerPlugin(
+                        configuration: .init(tagExtractor: .jsonField("errorCode"), recordsCreated: false), sink: sink)
+                ))
         }
-        try? await harness.transport.shutdown()
-        await server.stop()
-        folder.remove()
-        if let failure { throw failure }
     }
 
     /// A performer starting on `server` (this harness's by default), sharing the transport,

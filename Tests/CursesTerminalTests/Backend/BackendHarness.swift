@@ -1,4 +1,5 @@
 import CardWalletUI
+import PseudoTerminalSupport
 
 @testable import CursesTerminal
 

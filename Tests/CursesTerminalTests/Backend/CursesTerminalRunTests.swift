@@ -1,3 +1,4 @@
+import PseudoTerminalSupport
 import CNCurses
 import CardWalletUI
 import Testing

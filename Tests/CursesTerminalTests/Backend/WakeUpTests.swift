@@ -1,3 +1,4 @@
+import PseudoTerminalSupport
 import CardWalletUI
 import Glibc
 import Testing

@@ -112,7 +112,8 @@ final class StormFixture: Sendable {
             // Past the expiry on both clocks: the server rejects the token, the client sees it.
             clock.advance(by: Self.accessTokenLifetime + .seconds(1))
         case .expiredOnServer:
-            // Past the client's refresh guard window (5 refreshes in 30 s), well inside the token's life.
+            // 31 s on, well inside the token's life. (The loop guard counts only refreshed tokens the
+            // server rejects, so the storm's refreshes never count; the step keeps runs alike.)
             clock.advance(by: .seconds(31))
             guard let count = try await server.expireAccessTokens(email: email), count > 0 else {
                 throw BenchError("the server had no live access token to expire")

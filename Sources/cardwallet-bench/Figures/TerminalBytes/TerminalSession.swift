@@ -56,7 +56,7 @@ enum TerminalSession {
     /// - Throws: ``BenchError`` when the program does not start, shows no complete first frame
     ///   in time, answers a keystroke with nothing, or does not exit with status 0 after quitting.
     static func run(_ program: TerminalProgram, columns: Int, rows: Int, rules: TerminalRules) throws -> TerminalRun {
-        let terminal = try PseudoTerminal(
+        let terminal = try TerminalProcess(
             path: program.path, arguments: program.arguments, environment: program.environment, columns: columns,
             rows: rows)
         let what = "\(program.label) at \(columns)×\(rows)"
@@ -83,7 +83,7 @@ enum TerminalSession {
     /// Reads until `watch` is complete; `limit` is seconds since the spawn.
     ///
     /// - Throws: ``BenchError`` when the limit passes first or the program exits.
-    static func wait(for watch: inout FrameWatch, on terminal: PseudoTerminal, until limit: Double, what: String)
+    static func wait(for watch: inout FrameWatch, on terminal: TerminalProcess, until limit: Double, what: String)
         throws
     {
         while true {

@@ -1,20 +1,21 @@
 import CardModels
 import Foundation
 import Testing
+import TestSupport
 import TokenStore
 
 /// One hostile test's world: a ``HostileServer`` and private `HOME`, `XDG_STATE_HOME` and
 /// `XDG_CONFIG_HOME` folders, with the `cardwallet` binary run against the server.
 struct HostileWorld: Sendable {
     let server: HostileServer
-    let folder: TestFolder
+    let folder: TemporaryFolder
 
     /// Runs `body` against a server answering with `handler`; always stops it and removes the folders.
     static func with(
         _ handler: @escaping @Sendable (HostileRequest) async -> HostileReply,
         _ body: (HostileWorld) async throws -> Void
     ) async throws {
-        let folder = try TestFolder("hostile")
+        let folder = try TemporaryFolder("hostile")
         defer { folder.remove() }
         try await HostileServer.with(handler) { server in
             try await body(HostileWorld(server: server, folder: folder))

@@ -1,20 +1,19 @@
-import CPseudoTerminal
 import Foundation
-
 import Glibc
+import PseudoTerminalSupport
 
-/// A program running in a pseudo-terminal of a fixed size, as in a terminal emulator: its
+/// A program running in a pseudo-terminal (the shared `PseudoTerminal`) of a fixed size, as in a terminal emulator: its
 /// standard input, output and error are the terminal, which is its controlling terminal in a
 /// session of its own. This process holds the other end and reads every byte it writes.
 ///
 /// Blocking: call it from a thread of its own (``OwnThread``), never from Swift concurrency's
 /// few cooperative threads.
-final class PseudoTerminal {
+final class TerminalProcess {
     /// The child's process id.
     let pid: pid_t
     /// When the child was spawned.
     let started: ContinuousClock.Instant
-    private let master: Int32
+    private let terminal: PseudoTerminal
     private var exitStatus: Int32?
 
     /// glibc's `POSIX_SPAWN_SETSID` (since 2.26; `<spawn.h>` declares it only under `_GNU_SOURCE`,
@@ -26,17 +25,16 @@ final class PseudoTerminal {
     ///
     /// - Throws: ``BenchError`` when the terminal cannot be opened or the program not started.
     init(path: String, arguments: [String], environment: [String: String], columns: Int, rows: Int) throws {
-        var master: Int32 = -1
-        var slave: Int32 = -1
-        var size = winsize(ws_row: UInt16(clamping: rows), ws_col: UInt16(clamping: columns), ws_xpixel: 0, ws_ypixel: 0)
-        var name = [CChar](repeating: 0, count: 256)
-        guard openpty(&master, &slave, &name, nil, &size) == 0 else {
-            throw BenchError("cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
+        let terminal: PseudoTerminal
+        do {
+            terminal = try PseudoTerminal(columns: columns, rows: rows)
+        } catch {
+            throw BenchError("\(error)")
         }
-        // Neither end may leak into the child: it opens the terminal by name.
-        _ = fcntl(master, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(slave, F_SETFD, FD_CLOEXEC)
-        defer { close(slave) }
+        // The child opens the terminal by name (so it becomes its controlling terminal); this
+        // process's copy of that end goes once the child has its own.
+        defer { terminal.closeSlave() }
+        let name = terminal.slavePath
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -59,11 +57,10 @@ final class PseudoTerminal {
         var pid: pid_t = 0
         let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         guard result == 0 else {
-            close(master)
             throw BenchError("cannot start \(path) in a pseudo-terminal: \(String(cString: strerror(result)))")
         }
         self.pid = pid
-        self.master = master
+        self.terminal = terminal
     }
 
     deinit {
@@ -72,7 +69,6 @@ final class PseudoTerminal {
             var status: Int32 = 0
             _ = waitpid(pid, &status, 0)
         }
-        close(master)
     }
 
     /// Seconds since the spawn.
@@ -83,33 +79,17 @@ final class PseudoTerminal {
     /// Waits at most `timeout` seconds for output and returns what arrived: `nil` when nothing
     /// did, an empty array once the child has closed the terminal (it exited).
     func read(timeout: Double) -> [UInt8]? {
-        var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(clamping: Int((max(0, timeout) * 1000).rounded(.up)))
-        var ready: Int32
-        repeat {
-            ready = poll(&descriptor, 1, milliseconds)
-        } while ready == -1 && errno == EINTR
-        guard ready > 0 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        var count: Int
-        repeat {
-            count = Glibc.read(master, &buffer, buffer.count)
-        } while count == -1 && errno == EINTR
-        // Linux answers EIO on the master once every copy of the other end is closed.
-        guard count > 0 else { return [] }
-        return Array(buffer[0..<count])
+        terminal.read(timeout: timeout)
     }
 
     /// Types `bytes` into the terminal.
     ///
     /// - Throws: ``BenchError`` when the terminal cannot be written.
     func write(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(master, $0.baseAddress, $0.count) }
-            if written == -1, errno == EINTR { continue }
-            guard written > 0 else { throw BenchError("cannot write to the pseudo-terminal: \(String(cString: strerror(errno)))") }
-            offset += written
+        do {
+            try terminal.write(bytes)
+        } catch {
+            throw BenchError("\(error)")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import TokenStore
@@ -10,44 +11,11 @@ import Testing
     import Darwin
 #endif
 
-/// A private temporary folder for one test, removed when the test ends.
-///
-/// Made with an explicit `chmod 0700`, so it is a valid store folder whatever the umask.
-final class TestFolder {
-    let path: String
-
-    init() throws {
-        let base = FileManager.default.temporaryDirectory.path
-        path = Paths.join(base, "tokenstore-tests-\(UUID().uuidString)")
-        guard mkdir(path, 0o700) == 0, chmod(path, 0o700) == 0 else {
-            throw TestFailure("cannot create the test folder \(path): errno \(errno)")
-        }
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// A path inside the folder.
-    func file(_ name: String) -> String {
-        Paths.join(path, name)
-    }
-
+extension TemporaryFolder {
     /// A store whose file sits in a `state` subfolder that does not exist yet.
     func store(lockTimeout: Duration = .seconds(30)) -> TokenStore {
-        TokenStore(path: file("state/tokens.json"), lockTimeout: lockTimeout)
+        TokenStore(path: path("state/tokens.json"), lockTimeout: lockTimeout)
     }
-
-    /// Names in a folder of this test (empty when it does not exist).
-    func contents(of folder: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
-    }
-}
-
-/// A failure message from the test support code.
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// The permission bits of `path` (not following a symbolic link).
