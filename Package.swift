@@ -22,6 +22,7 @@ let package = Package(
 
         .library(name: "CardScanCore", targets: ["CardScanCore"]),
         .library(name: "CardScan", targets: ["CardScan"]),
+        .library(name: "CardCache", targets: ["CardCache"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -70,6 +71,16 @@ let package = Package(
         ),
         // The pure TUI core: states, reducers, key tables, renderer, main loop. Card models only.
         .target(name: "CardWalletUI", dependencies: ["CardModels"]),
+        // The local cache (docs/Cache.md): one SQLite file per server and account through GRDB,
+        // with FTS5 search over every field and an outbox of offline changes. Never a token.
+        .target(
+            name: "CardCache",
+            dependencies: [
+                "CardModels",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The module map links ncursesw and tinfo directly: pkg-config's flags for ncursesw
         // include -D defines that SwiftPM rejects with a warning.
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
@@ -113,7 +124,7 @@ let package = Package(
             name: "CardWalletLive",
             dependencies: [
                 "CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore", "CardImages", "CardVCard",
-                "CardScan", "CardScanCore",
+                "CardScan", "CardScanCore", "CardCache",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -141,7 +152,7 @@ let package = Package(
             name: "cardwallet-bench",
             dependencies: [
                 "CardModels", "CardWalletUI", "CardWalletLive", "CardMockServer", "CardAPI", "Networking", "TokenStore",
-                "PseudoTerminalSupport", "CardImages", "CChafa", "CardScan", "CardScanCore", "CardVCard",
+                "PseudoTerminalSupport", "CardImages", "CChafa", "CardScan", "CardScanCore", "CardVCard", "CardCache",
                 // Not linked: listed so that `swift run cardwallet-bench` also builds the
                 // `cardwallet` binary the startup figure spawns.
                 "cardwallet",
@@ -200,12 +211,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(
+            name: "CardCacheTests",
+            dependencies: [
+                "CardCache", "CardModels", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "CardWalletUITests", dependencies: ["CardWalletUI", "CardModels", "TestSupport"]),
         .testTarget(
             name: "CardWalletLiveTests",
             dependencies: [
                 "CardWalletLive", "CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore", "CardMockServer",
-                "TestSupport", "LiveTestSupport",
+                "TestSupport", "LiveTestSupport", "CardCache", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CardWalletUI", "PseudoTerminalSupport"]),
@@ -229,7 +249,7 @@ let package = Package(
             name: "CardWalletCLITests",
             dependencies: [
                 "cardwallet", "CardAPI", "CardModels", "CardMockServer", "CardVCard", "CardWalletUI", "CardWalletLive",
-                "Networking", "TokenStore", "TestSupport", "PseudoTerminalSupport", "CardImages",
+                "Networking", "TokenStore", "TestSupport", "PseudoTerminalSupport", "CardImages", "CardCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 // The hostile test server (Support/Hostile): raw bytes on a socket, no HTTP codec.

@@ -37,7 +37,7 @@ struct CardWalletCommand: AsyncParsableCommand {
             LoginCommand.self, LogoutCommand.self, StatusCommand.self,
             ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self,
             RemoveCommand.self, ReorderCommand.self, ImageCommand.self, QRCommand.self, ScanCommand.self,
-            ImportCommand.self, ExportCommand.self, QueryCommand.self,
+            ImportCommand.self, ExportCommand.self, QueryCommand.self, SyncCommand.self,
         ]
     )
 

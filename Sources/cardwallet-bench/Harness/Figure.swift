@@ -14,6 +14,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
     case vcard
     case images
     case mockServerWrites = "mock-server-writes"
+    case cache
     case scan
 
     /// The section of docs/BENCHMARKS.md it fills (§1–§6 answer issue 6, #16 and #17 their issues).
@@ -29,6 +30,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .images: "#16"
         case .mockServerWrites: "#17"
         case .scan: "#18"
+        case .cache: "#17"
         }
     }
 
@@ -45,6 +47,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .images: "Card images: decode, scale, encode per protocol; vs libchafa"
         case .mockServerWrites: "Mock server writes with --data"
         case .scan: "Scan a paper card (issue 18)"
+        case .cache: "Local cache: search per keystroke, open and read"
         }
     }
 
@@ -61,6 +64,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .images: ImagesFigure()
         case .mockServerWrites: MockServerWritesFigure()
         case .scan: ScanFigure()
+        case .cache: CacheFigure()
         }
     }
 }

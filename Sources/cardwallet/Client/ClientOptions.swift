@@ -33,6 +33,11 @@ struct ClientOptions: ParsableArguments {
         help: "Print every network exchange as one line on standard error as it happens (tokens and passwords hidden).")
     var verbose = false
 
+    /// `--offline`.
+    @Flag(
+        help: "Answer from the local card cache without trying the network (list, show). Commands that change cards refuse (exit 6).")
+    var offline = false
+
     /// `--log-level LEVEL`.
     @Option(
         name: .customLong("log-level"),

@@ -14,8 +14,38 @@ struct CommandContext: Sendable {
     /// The settings, with each value's origin.
     let resolved: ResolvedClientSettings
 
+    /// Whether `--offline` was given.
+    let offline: Bool
+    /// The process environment (for the cache's folder).
+    let environment: [String: String]
+
     /// The card API client for the configured server.
     var client: CardAPIClient { live.client }
+
+    /// How reads reach the cards.
+    var mode: WalletReadMode { offline ? .offline : .online }
+
+    /// The wallet through the local cache of the logged-in account (docs/Cache.md).
+    func wallet() async -> CachedWallet {
+        await CachedWallet.open(client: client, environment: environment, logger: Logger(label: "cardwallet.cache"))
+    }
+
+    /// Says on standard error that the answer came from the cache.
+    static func sayOffline(_ asOf: Date?) {
+        guard let asOf else { return }
+        Console.err("offline — cards as of \(OfflineTime.text(asOf))\n")
+    }
+}
+
+/// The time of an offline answer: `14:02` today, `2026-11-23 14:02` on another day (local time).
+enum OfflineTime {
+    static func text(_ date: Date, now: Date = Date()) -> String {
+        let calendar = Calendar.current
+        let time = date.formatted(.dateTime.hour(.twoDigits(amPM: .omitted)).minute(.twoDigits))
+        guard !calendar.isDate(date, inSameDayAs: now) else { return time }
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0) + time
+    }
 }
 
 /// Runs a scripting command: resolves the settings, bootstraps logging, builds the live client,
@@ -31,7 +61,7 @@ enum ClientCommandRunner {
     /// - Throws: `ExitCode` with the status for the failure, after printing its message.
     static func run(
         _ options: ClientOptions, environment: [String: String] = ProcessInfo.processInfo.environment,
-        _ body: (CommandContext) async throws -> Void
+        reads: Bool = false, _ body: (CommandContext) async throws -> Void
     ) async throws {
         let resolved: ResolvedClientSettings
         do {
@@ -41,6 +71,11 @@ enum ClientCommandRunner {
             throw ExitCode(CLIExitCode.usage)
         }
         for warning in resolved.warnings { Console.warning(warning) }
+        if options.offline && !reads {
+            // Changes are never queued silently: a script must know the server has not got them.
+            Console.error("offline (--offline): this command changes cards and needs the server; nothing was changed.")
+            throw ExitCode(CLIExitCode.networkFailure)
+        }
         bootstrapLogging(level: resolved.settings.logLevel)
 
         let live: LiveClient
@@ -58,9 +93,15 @@ enum ClientCommandRunner {
         let interrupts = RefreshInterruptGuard(client: live.client)
         var status: Int32
         do {
-            try await body(CommandContext(live: live, resolved: resolved))
+            try await body(CommandContext(live: live, resolved: resolved, offline: options.offline, environment: environment))
             status = 0
         } catch {
+            if case .sessionExpired(_, let account?) = error as? CardAPIError {
+                // E06: the server ended the session; the cards of that account go with it.
+                CachedWallet.wipe(
+                    server: live.client.configuration.serverKey, account: account, environment: environment,
+                    logger: Logger(label: "cardwallet.cache"))
+            }
             status = report(await checkingServer(error, of: live.client), settings: resolved)
         }
         if status == 0, let failure = Console.outputFailure {
@@ -92,6 +133,9 @@ enum ClientCommandRunner {
         case let error as CardAPIError:
             Console.error(message(for: error, settings: settings))
             return CLIExitCode.status(for: error)
+        case let error as OfflineReadError:
+            Console.error(error.description)
+            return error.isNotFound ? CLIExitCode.notFound : CLIExitCode.networkFailure
         case let error as CommandFailure:
             Console.error(error.message)
             return error.status

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CardAPI
 import CardModels
+import CardWalletLive
 import CardWalletUI
 
 /// `cardwallet list`: the wallet as a table or as JSON.
@@ -9,7 +10,9 @@ struct ListCommand: AsyncParsableCommand {
         commandName: "list",
         abstract: "List the cards of the wallet, in wallet order.",
         discussion: """
-            Fetches every page. By default prints a table (ID, NAME, TITLE, COMPANY, EMAIL) whose \
+            Fetches every page and records it in the local card cache; when the server cannot \
+            be reached (or with --offline) answers from the cache and says `offline — cards as of \
+            <time>` on standard error. By default prints a table (ID, NAME, TITLE, COMPANY, EMAIL) whose \
             columns line up also with wide characters; long cells are cut with …, ids never. \
             Card text is printed with control characters made visible (ESC as ^[). With --json, \
             prints the API's JSON array of card summaries instead (id, name, title, company, \
@@ -20,7 +23,14 @@ struct ListCommand: AsyncParsableCommand {
               cardwallet list --query ada
               cardwallet list --json | jq -r '.[].id'
 
-            Exit status: 0 listed (also when empty); 3 log in first; 6 server unreachable.
+            --query searches every field in the cache (name, company, department, title, email, \
+            phone digits, website, address, bio, TMI, tags), ignoring case and accents (zoe finds \
+            Zoë), anywhere in a field from the third character (데이터 finds 서울데이터랩); the \
+            table then gains a MATCH column naming the field when it is not shown. Online, it \
+            first reads the cards the cache does not hold in full (once; later only changed ones).
+
+            Exit status: 0 listed (also when empty, also offline from the cache); 3 log in first; \
+            6 server unreachable and nothing cached.
             """)
 
     @OptionGroup(title: "Server and logging options") var client: ClientOptions
@@ -28,7 +38,8 @@ struct ListCommand: AsyncParsableCommand {
     /// `--query`.
     @Option(
         help: ArgumentHelp(
-            "Only cards whose name, company, title or email contain this text (ignoring case).", valueName: "text"))
+            "Only cards with this text in any field (ignoring case and accents; phone numbers by their digits).",
+            valueName: "text"))
     var query: String?
 
     /// `--json`.
@@ -36,12 +47,26 @@ struct ListCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        try await ClientCommandRunner.run(client) { context in
-            let cards = try await context.client.allCards(query: query)
+        try await ClientCommandRunner.run(client, reads: true) { context in
+            let wallet = await context.wallet()
+            var cards: [CardSummary]
+            var matched: [CardField] = []
+            if let query {
+                let answer = try await wallet.search(query, context.mode)
+                CommandContext.sayOffline(answer.offlineAsOf)
+                cards = answer.value.map(\.0)
+                matched = answer.value.map(\.1)
+            } else {
+                let answer = try await wallet.list(context.mode)
+                CommandContext.sayOffline(answer.offlineAsOf)
+                cards = answer.value
+            }
             if json {
                 Console.out(try CardText.json(cards))
             } else if cards.isEmpty {
                 Console.out(query.map { "No cards match “\(TerminalText.escaped($0))”.\n" } ?? "No cards.\n")
+            } else if matched.contains(where: { !CardText.listedFields.contains($0) }) {
+                Console.out(CardText.table(cards, matched: matched))
             } else {
                 Console.out(CardText.table(cards))
             }
@@ -63,7 +88,12 @@ struct ShowCommand: AsyncParsableCommand {
               cardwallet show card_3kVq
               cardwallet show card_3kVq --json | jq .version
 
-            Exit status: 0 shown; 3 log in first; 4 no such card; 6 server unreachable.
+            Records the card in the local card cache; when the server cannot be reached (or with \
+            --offline) shows the cached card and says `offline — cards as of <time>` on standard \
+            error (a card never shown in full while online is not cached).
+
+            Exit status: 0 shown (also offline from the cache); 3 log in first; 4 no such card; \
+            6 server unreachable and the card not cached.
             """)
 
     @OptionGroup(title: "Server and logging options") var client: ClientOptions
@@ -77,8 +107,10 @@ struct ShowCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        try await ClientCommandRunner.run(client) { context in
-            let card = try await context.client.card(id: id)
+        try await ClientCommandRunner.run(client, reads: true) { context in
+            let answer = try await context.wallet().card(id: id, context.mode)
+            CommandContext.sayOffline(answer.offlineAsOf)
+            let card = answer.value
             Console.out(json ? try CardText.json(card) : CardText.detail(card))
         }
     }

@@ -4,6 +4,7 @@ import CardAPI
 import CardModels
 import CardWalletUI
 import Foundation
+import Logging
 import TokenStore
 
 /// `cardwallet logout`: ends the session on the server and removes the stored tokens.
@@ -40,7 +41,15 @@ struct LogoutCommand: AsyncParsableCommand {
                 }
             }
             let server = TerminalText.escaped(context.client.configuration.serverKey)
-            for result in results { Self.report(result, server: server) }
+            for result in results {
+                // The cached cards of that account go with its session (never left behind).
+                if let account = result.account {
+                    CachedWallet.wipe(
+                        server: context.client.configuration.serverKey, account: account,
+                        environment: context.environment, logger: Logger(label: "cardwallet.cache"))
+                }
+                Self.report(result, server: server)
+            }
         }
     }
 

@@ -18,6 +18,20 @@ enum CardText {
         TextTable.Column("EMAIL", maximumWidth: 40),
     ]
 
+    /// The fields the list table shows.
+    static let listedFields: Set<CardField> = [.name, .company, .title, .email]
+
+    /// ``table(_:)`` with a MATCH column naming the field each card matched in (blank when shown).
+    static func table(_ cards: [CardSummary], matched: [CardField]) -> String {
+        TextTable(
+            columns: listColumns + [TextTable.Column("MATCH")],
+            rows: zip(cards, matched).map { card, field in
+                [card.id, card.name, card.company ?? "", card.title ?? "", card.email ?? "",
+                 listedFields.contains(field) ? "" : field.label.lowercased()]
+            }
+        ).render()
+    }
+
     /// The wallet as a table (ids are never clipped, so they can be copied).
     static func table(_ cards: [CardSummary]) -> String {
         TextTable(

@@ -1,0 +1,97 @@
+import GRDB
+
+/// The tables of a cache database and how each version of cardwallet gets there.
+///
+/// Migrations are never edited once released: a new version adds one, and GRDB's
+/// `DatabaseMigrator` applies what a file lacks when it is opened. A file written by a newer
+/// version (a migration this one does not know) is not touched: it is moved aside and a new
+/// cache is started, as for a damaged one — the cache only holds copies of what the server said.
+///
+/// - `cacheInfo`: which server and account the file belongs to.
+/// - `card`: one row per card of the wallet: the summary `GET /cards` gives, its place in the
+///   wallet, when the server last confirmed it, and the whole card (`GET /card/{id}`, with its
+///   kept vCard properties) as JSON when it has been read.
+/// - `cardImage`: a card's picture, with the card version it belongs to.
+/// - `wallet`: when the whole list was last confirmed, and `generation`, which triggers raise on
+///   every card added, removed or moved (by any process), so a search knows when its copy of
+///   the wallet order is stale.
+/// - `cardSearch`, `cardWords`: the full-text indexes (docs/Cache.md, *Search*).
+/// - `outbox`: changes made offline, in order, with their state.
+enum CacheSchema {
+    /// `PRAGMA application_id` of cache files ("CWca"), read from the file's header before
+    /// SQLite opens it: a database of another program is moved aside, never changed.
+    static let applicationID: Int32 = 0x4357_6361
+
+    /// The searched columns of `cardSearch` and `cardWords`, in the order a match is reported.
+    static let searchColumns = SearchIndex.columns
+
+    /// The migrations, oldest first.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: cards, images, wallet, search, outbox") { db in
+            try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+            try db.create(table: "cacheInfo") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+            try db.create(table: "card") { t in
+                // The integer key is the full-text indexes' rowid.
+                t.column("key", .integer).primaryKey()
+                t.column("id", .text).notNull().unique()
+                t.column("position", .integer).notNull().indexed()
+                t.column("name", .text).notNull()
+                t.column("title", .text)
+                t.column("company", .text)
+                t.column("email", .text)
+                t.column("defaultImage", .integer).notNull()
+                t.column("hasImage", .boolean).notNull()
+                // Seconds since 2001-01-01 (Foundation's own representation, so a card's date comes back
+                // bit for bit equal); every other date column is seconds since 1970.
+                t.column("updatedAt", .double).notNull()
+                t.column("version", .integer).notNull()
+                t.column("confirmedAt", .double).notNull()
+                t.column("detail", .jsonText)
+                t.column("detailVersion", .integer)
+                t.column("detailConfirmedAt", .double)
+            }
+            try db.create(table: "cardImage") { t in
+                t.primaryKey("cardID", .text).references("card", column: "id", onDelete: .cascade)
+                t.column("version", .integer).notNull()
+                t.column("contentType", .text).notNull()
+                t.column("data", .blob).notNull()
+                t.column("confirmedAt", .double).notNull()
+            }
+            try db.create(table: "wallet") { t in
+                t.column("id", .integer).primaryKey().check { $0 == 1 }
+                t.column("listConfirmedAt", .double)
+            }
+            try db.execute(sql: "INSERT INTO wallet (id, listConfirmedAt) VALUES (1, NULL)")
+            try db.alter(table: "wallet") { t in t.add(column: "generation", .integer).notNull().defaults(to: 0) }
+            for (name, event) in [("cardAdded", "INSERT"), ("cardRemoved", "DELETE"), ("cardMoved", "UPDATE OF position")] {
+                try db.execute(
+                    sql: "CREATE TRIGGER \(name) AFTER \(event) ON card BEGIN UPDATE wallet SET generation = generation + 1; END")
+            }
+            let columns = searchColumns.joined(separator: ", ")
+            // Substrings of three characters or more, in every script (docs/Cache.md).
+            try db.execute(sql: "CREATE VIRTUAL TABLE cardSearch USING fts5(\(columns), tokenize = 'trigram')")
+            // The first two keystrokes: word starts, and single CJK characters as words.
+            try db.execute(
+                sql: "CREATE VIRTUAL TABLE cardWords USING fts5(\(columns), tokenize = 'unicode61 remove_diacritics 0', prefix = '1 2')")
+            try db.create(table: "outbox") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("kind", .text).notNull()
+                t.column("cardID", .text)
+                t.column("baseVersion", .integer)
+                t.column("payload", .jsonText)
+                t.column("imageData", .blob)
+                t.column("imageContentType", .text)
+                t.column("state", .text).notNull().indexed()
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                t.column("lastError", .text)
+                t.column("createdAt", .double).notNull()
+                t.column("updatedAt", .double).notNull()
+            }
+        }
+        return migrator
+    }
+}

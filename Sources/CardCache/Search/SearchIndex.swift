@@ -1,0 +1,53 @@
+import CardModels
+import Foundation
+import GRDB
+
+/// Keeps the two full-text tables in step with the `card` rows (docs/Cache.md, *Search*):
+///
+/// - `cardSearch` (FTS5 `trigram`): every searched field folded by ``SearchText/fold(_:)``, the
+///   phone as its digits. Answers queries of three characters or more as substrings, in any
+///   script, and holds the folded text the "which field matched" check reads.
+/// - `cardWords` (FTS5 `unicode61` with prefix indexes of 1 and 2 characters): the same text
+///   with every character of scripts written without spaces standing alone, and the phone as
+///   all suffixes of its digits. Answers the first two keystrokes: word starts, any one or two
+///   Hangul/CJK/kana characters, any one or two digits of a phone number.
+///
+/// The rowid of both is the card row's `key`.
+enum SearchIndex {
+    /// The columns, in ``SearchText/fields`` order.
+    static let columns = SearchText.fields.map(\.rawValue)
+
+    private static let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
+    private static let insertSearch = "INSERT INTO cardSearch (rowid, \(columns.joined(separator: ", "))) VALUES (\(placeholders))"
+    private static let insertWords = "INSERT INTO cardWords (rowid, \(columns.joined(separator: ", "))) VALUES (\(placeholders))"
+
+    /// Indexes the card row `key` again from what the row holds: its whole card when kept, with
+    /// the summary's fields on top (a later list may have shown a newer name).
+    static func reindex(key: Int64, _ db: Database) throws {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT name, title, company, email, detail FROM card WHERE key = ?", arguments: [key])
+        else { return }
+        var fields = CardFields(name: row[0])
+        if let detail = row[4] as String? {
+            fields = try CardWalletJSON.decoder().decode(Card.self, from: Data(detail.utf8)).fields
+            fields.name = row[0]
+        }
+        fields.title = row[1]
+        fields.company = row[2]
+        fields.email = row[3]
+        try remove(key: key, db)
+        let folded = SearchText.fields.map { SearchText.indexed($0, of: fields) }
+        try db.execute(sql: insertSearch, arguments: StatementArguments([key] + folded.map { $0 as (any DatabaseValueConvertible)? }))
+        let words = zip(SearchText.fields, folded).map { field, text in
+            field == .phone ? SearchText.phoneWords(text) : SearchText.words(text)
+        }
+        try db.execute(sql: insertWords, arguments: StatementArguments([key] + words.map { $0 as (any DatabaseValueConvertible)? }))
+    }
+
+    /// Removes the card row `key` from both indexes.
+    static func remove(key: Int64, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM cardSearch WHERE rowid = ?", arguments: [key])
+        try db.execute(sql: "DELETE FROM cardWords WHERE rowid = ?", arguments: [key])
+    }
+}

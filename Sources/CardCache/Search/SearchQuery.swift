@@ -1,0 +1,104 @@
+import CardModels
+
+/// A typed query, folded, and what it becomes for FTS5 (docs/Cache.md, *Search*).
+struct SearchQuery: Equatable {
+    /// Which index answers it.
+    enum Kind: Equatable {
+        /// Three characters or more: substrings, through the trigram index.
+        case substring
+        /// One or two characters: word starts, through the word index.
+        case wordStart
+    }
+
+    /// The query folded, trimmed, inner runs of whitespace made one space.
+    let folded: String
+    /// Its digits, when it reads as part of a phone number.
+    let phoneDigits: String?
+    /// Its words as the word index splits them (for ``Kind/wordStart``).
+    let words: [String]
+    let kind: Kind
+
+    /// `nil` for a query with nothing to look for (empty, only spaces or punctuation).
+    init?(_ text: String) {
+        let folded = SearchText.fold(text).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard !folded.isEmpty else { return nil }
+        self.folded = folded
+        phoneDigits = SearchText.isPhoneLike(folded) ? SearchText.digits(folded) : nil
+        words = Self.split(SearchText.words(folded))
+        // A phone number typed with punctuation (`10-`) has fewer digits than characters: until
+        // it has three digits, its digits are matched as word starts, as for two keystrokes.
+        let short = phoneDigits.map { $0.count < 3 } ?? (folded.unicodeScalars.count < 3)
+        kind = short ? .wordStart : .substring
+        if kind == .wordStart && words.isEmpty { return nil }
+    }
+
+    /// The FTS5 expression, limited to `columns` when given.
+    func expression(columns: [String]?) -> String {
+        var terms: [String]
+        switch kind {
+        case .substring:
+            terms = [Self.quoted(folded)]
+            if let phoneDigits, phoneDigits.count >= 3, phoneDigits != folded, columns?.contains("phone") ?? true {
+                terms.append("phone : " + Self.quoted(phoneDigits))
+            }
+        case .wordStart:
+            terms = [Self.quoted(words.joined(separator: " ")) + " *"]
+        }
+        let any = terms.joined(separator: " OR ")
+        guard let columns else { return any }
+        return "{\(columns.joined(separator: " "))} : (\(any))"
+    }
+
+    /// Whether the indexed (folded) text of `field` matches, as the index would say.
+    func matches(_ text: String, field: CardField) -> Bool {
+        switch kind {
+        case .substring:
+            if field == .phone, let phoneDigits, phoneDigits.count >= 3 { return text.contains(phoneDigits) }
+            return text.contains(folded)
+        case .wordStart:
+            let tokens = field == .phone ? Self.split(SearchText.phoneWords(text)) : Self.split(SearchText.words(text))
+            return Self.containsPhrase(tokens, words)
+        }
+    }
+
+    /// `"text"` with inner quotes doubled: a phrase, whatever it holds.
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacing("\"", with: "\"\"") + "\""
+    }
+
+    /// Words as SQLite's `unicode61` tokenizer splits them: runs of letters, digits and
+    /// private-use characters (its default `categories = 'L* N* Co'`).
+    static func split(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                .decimalNumber, .letterNumber, .otherNumber, .privateUse:
+                current.append(scalar)
+            default:
+                if !current.isEmpty { words.append(String(current)) }
+                current = String.UnicodeScalarView()
+            }
+        }
+        if !current.isEmpty { words.append(String(current)) }
+        return words
+    }
+
+    /// Whether `tokens` holds `phrase` in a row, its last word as a prefix.
+    static func containsPhrase(_ tokens: [String], _ phrase: [String]) -> Bool {
+        guard !phrase.isEmpty, tokens.count >= phrase.count else { return false }
+        for start in 0...(tokens.count - phrase.count) {
+            var ok = true
+            for (offset, word) in phrase.enumerated() {
+                let token = tokens[start + offset]
+                if offset == phrase.count - 1 ? !token.hasPrefix(word) : token != word {
+                    ok = false
+                    break
+                }
+            }
+            if ok { return true }
+        }
+        return false
+    }
+}

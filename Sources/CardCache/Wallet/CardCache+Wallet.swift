@@ -1,0 +1,161 @@
+public import CardModels
+public import Foundation
+import GRDB
+
+extension CardCache {
+    /// Records the whole wallet as the server just listed it (every page of `GET /cards`): new
+    /// cards are added, changed ones updated, cards no longer listed removed (with their
+    /// pictures), and the order and ``CachedList/confirmedAt`` set. One transaction; rows that
+    /// did not change are not written.
+    ///
+    /// - Parameters:
+    ///   - cards: every summary, in wallet order.
+    ///   - confirmedAt: when the server answered.
+    public func storeList(_ cards: [CardSummary], confirmedAt: Date) throws(CacheError) {
+        try write { db in
+            var known: [String: KnownRow] = [:]
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT key, position, id, name, title, company, email, defaultImage, hasImage, updatedAt, version FROM card")
+            while let row = try rows.next() {
+                known[row[2]] = KnownRow(key: row[0], position: row[1], summary: CardRows.summary(row, from: 2))
+            }
+            var listed = Set<String>()
+            listed.reserveCapacity(cards.count)
+            for (position, summary) in cards.enumerated() {
+                listed.insert(summary.id)
+                guard let old = known[summary.id] else {
+                    try CardRows.insert(summary, position: position, confirmedAt: confirmedAt, db)
+                    continue
+                }
+                if old.summary != summary {
+                    try CardRows.update(summary, position: position, key: old.key, db)
+                    try SearchIndex.reindex(key: old.key, db)
+                } else if old.position != position {
+                    try db.execute(sql: "UPDATE card SET position = ? WHERE key = ?", arguments: [position, old.key])
+                }
+            }
+            for (id, old) in known where !listed.contains(id) {
+                try CardRows.delete(key: old.key, db)
+            }
+            try db.execute(sql: "UPDATE wallet SET listConfirmedAt = ?", arguments: [confirmedAt.timeIntervalSince1970])
+        }
+    }
+
+    /// The wallet as last listed, in wallet order; `nil` when it never was. Cards read one by
+    /// one since (``storeCard(_:confirmedAt:)``) are included, after the listed ones.
+    public func list() throws(CacheError) -> CachedList? {
+        try read { db in
+            guard let confirmed = try Double.fetchOne(db, sql: "SELECT listConfirmedAt FROM wallet") else { return nil }
+            var cards: [CardSummary] = []
+            let rows = try Row.fetchCursor(
+                db,
+                sql: "SELECT id, name, title, company, email, defaultImage, hasImage, updatedAt, version FROM card ORDER BY position")
+            while let row = try rows.next() { cards.append(CardRows.summary(row, from: 0)) }
+            return CachedList(cards: cards, confirmedAt: Date(timeIntervalSince1970: confirmed))
+        }
+    }
+
+    /// Records a whole card the server just returned (`GET /card/{id}`, or the answer to a
+    /// change): its summary, its fields with the kept vCard properties, and the index. A card
+    /// not known yet goes to the end of the wallet; an older version than the one kept is ignored.
+    public func storeCard(_ card: Card, confirmedAt: Date) throws(CacheError) {
+        try storeCards([card], confirmedAt: confirmedAt)
+    }
+
+    /// ``storeCard(_:confirmedAt:)`` for many cards, in one transaction.
+    public func storeCards(_ cards: [Card], confirmedAt: Date) throws(CacheError) {
+        try write { db in
+            let encoder = CardWalletJSON.encoder()
+            for card in cards {
+                let detail = String(decoding: try encoder.encode(card), as: UTF8.self)
+                let time = confirmedAt.timeIntervalSince1970
+                if let old = try Row.fetchOne(db, sql: "SELECT key, version FROM card WHERE id = ?", arguments: [card.id]) {
+                    let key: Int64 = old[0]
+                    guard card.version >= old[1] as Int else { continue }
+                    try CardRows.update(card.summary, position: nil, key: key, db)
+                    try db.execute(
+                        sql: "UPDATE card SET detail = ?, detailVersion = ?, detailConfirmedAt = ?, confirmedAt = ? WHERE key = ?",
+                        arguments: [detail, card.version, time, time, key])
+                    try SearchIndex.reindex(key: key, db)
+                } else {
+                    let position = (try Int.fetchOne(db, sql: "SELECT max(position) FROM card") ?? -1) + 1
+                    let key = try CardRows.insert(card.summary, position: position, confirmedAt: confirmedAt, db, index: false)
+                    try db.execute(
+                        sql: "UPDATE card SET detail = ?, detailVersion = ?, detailConfirmedAt = ? WHERE key = ?",
+                        arguments: [detail, card.version, time, key])
+                    try SearchIndex.reindex(key: key, db)
+                }
+            }
+        }
+    }
+
+    /// The whole card with `id` as last returned by the server, or `nil` when it was never read
+    /// in full (or is not in the wallet).
+    public func card(id: String) throws(CacheError) -> CachedCard? {
+        try cards(ids: [id]).first ?? nil
+    }
+
+    /// The whole cards with these ids, in this order; `nil` for each one never read in full.
+    public func cards(ids: [String]) throws(CacheError) -> [CachedCard?] {
+        try read { db in
+            let decoder = CardWalletJSON.decoder()
+            return try ids.map { id in
+                guard
+                    let row = try Row.fetchOne(
+                        db, sql: "SELECT detail, detailConfirmedAt, version, detailVersion FROM card WHERE id = ? AND detail IS NOT NULL",
+                        arguments: [id])
+                else { return nil }
+                let card = try decoder.decode(Card.self, from: Data((row[0] as String).utf8))
+                return CachedCard(
+                    card: card, confirmedAt: Date(timeIntervalSince1970: row[1]),
+                    isCurrent: (row[2] as Int) == (row[3] as Int))
+            }
+        }
+    }
+
+    /// Forgets a card (deleted on the server), with its picture.
+    public func removeCard(id: String) throws(CacheError) {
+        try write { db in
+            if let key = try Int64.fetchOne(db, sql: "SELECT key FROM card WHERE id = ?", arguments: [id]) {
+                try CardRows.delete(key: key, db)
+            }
+        }
+    }
+
+    /// Records a new wallet order (`PUT /cards` answered): the ids given come first, in this
+    /// order; cards not named keep their order after them.
+    public func storeOrder(_ ids: [String]) throws(CacheError) {
+        try write { db in
+            let current = try String.fetchAll(db, sql: "SELECT id FROM card ORDER BY position")
+            var named = Set<String>()
+            let first = ids.filter { named.insert($0).inserted }
+            let order = first + current.filter { !named.contains($0) }
+            for (position, id) in order.enumerated() {
+                try db.execute(sql: "UPDATE card SET position = ? WHERE id = ?", arguments: [position, id])
+            }
+        }
+    }
+
+    /// Numbers about what the cache holds.
+    public func state() throws(CacheError) -> CacheState {
+        try read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT (SELECT listConfirmedAt FROM wallet), (SELECT count(*) FROM card),
+                        (SELECT count(*) FROM card WHERE detail IS NOT NULL), (SELECT count(*) FROM cardImage),
+                        (SELECT count(*) FROM outbox WHERE state != 'sent')
+                    """)!
+            return CacheState(
+                listConfirmedAt: (row[0] as Double?).map(Date.init(timeIntervalSince1970:)), cards: row[1],
+                fullCards: row[2], images: row[3], unsentChanges: row[4])
+        }
+    }
+}
+
+/// A card row as `storeList` compares it.
+private struct KnownRow {
+    var key: Int64
+    var position: Int
+    var summary: CardSummary
+}

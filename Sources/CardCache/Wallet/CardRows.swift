@@ -1,0 +1,58 @@
+import CardModels
+import Foundation
+import GRDB
+
+/// Reading and writing `card` rows. Plain SQL with positional columns: reading a thousand
+/// summaries for the first frame is the cache's hottest path, and a `Codable` record would
+/// decode each row through a keyed container.
+enum CardRows {
+    /// A summary from the 9 columns `id, name, title, company, email, defaultImage, hasImage,
+    /// updatedAt, version` starting at `index`.
+    static func summary(_ row: Row, from index: Int) -> CardSummary {
+        CardSummary(
+            id: row[index], name: row[index + 1], title: row[index + 2], company: row[index + 3],
+            email: row[index + 4], defaultImage: row[index + 5], hasImage: row[index + 6],
+            updatedAt: Date(timeIntervalSinceReferenceDate: row[index + 7]), version: row[index + 8])
+    }
+
+    /// Adds a card row (and, unless told otherwise, indexes its summary).
+    /// - Returns: its key.
+    @discardableResult
+    static func insert(
+        _ summary: CardSummary, position: Int, confirmedAt: Date, _ db: Database, index: Bool = true
+    ) throws -> Int64 {
+        try db.execute(
+            sql: """
+                INSERT INTO card (id, position, name, title, company, email, defaultImage, hasImage, updatedAt, version, confirmedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                summary.id, position, summary.name, summary.title, summary.company, summary.email, summary.defaultImage,
+                summary.hasImage, summary.updatedAt.timeIntervalSinceReferenceDate, summary.version,
+                confirmedAt.timeIntervalSince1970,
+            ])
+        let key = db.lastInsertedRowID
+        if index { try SearchIndex.reindex(key: key, db) }
+        return key
+    }
+
+    /// Updates a card row's summary columns (and its position when given).
+    static func update(_ summary: CardSummary, position: Int?, key: Int64, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE card SET name = ?, title = ?, company = ?, email = ?, defaultImage = ?, hasImage = ?,
+                    updatedAt = ?, version = ?, position = coalesce(?, position)
+                WHERE key = ?
+                """,
+            arguments: [
+                summary.name, summary.title, summary.company, summary.email, summary.defaultImage, summary.hasImage,
+                summary.updatedAt.timeIntervalSinceReferenceDate, summary.version, position, key,
+            ])
+    }
+
+    /// Removes a card row, its picture (by the foreign key) and its index entries.
+    static func delete(key: Int64, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM card WHERE key = ?", arguments: [key])
+        try SearchIndex.remove(key: key, db)
+    }
+}

@@ -1,0 +1,157 @@
+import CardCache
+import CardModels
+import Foundation
+import GRDB
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite("Opening the cache: where, modes, migrations, damaged files")
+struct OpeningTests {
+    @Test func theDefaultLocationFollowsXDG() throws {
+        #expect(try CacheLocation(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"]).folder == "/x/cache/cardwallet")
+        #expect(try CacheLocation(environment: ["HOME": "/home/u"]).folder == "/home/u/.cache/cardwallet")
+        // Relative and empty values are ignored, as the XDG specification says.
+        #expect(try CacheLocation(environment: ["XDG_CACHE_HOME": "rel", "HOME": "/home/u"]).folder == "/home/u/.cache/cardwallet")
+        #expect(throws: CacheError.self) { try CacheLocation(environment: ["XDG_CACHE_HOME": ""]) }
+    }
+
+    @Test func oneFilePerServerAndAccount() throws {
+        let location = CacheLocation(folder: "/c")
+        let a = location.databasePath(server: "http://a/v1", account: "x@y")
+        #expect(a == location.databasePath(server: "http://a/v1", account: "X@Y"))
+        #expect(a != location.databasePath(server: "http://b/v1", account: "x@y"))
+        #expect(a != location.databasePath(server: "http://a/v1", account: "z@y"))
+        #expect(!a.contains("x@y"))
+    }
+
+    @Test func filesArePrivateWhateverTheUmask() throws {
+        let world = try CacheWorld()
+        let old = umask(0)
+        defer { umask(old) }
+        let cache = try world.open()
+        try cache.storeCards(Cards.wallet, confirmedAt: Cards.date)
+        #expect(try mode(world.location.folder) == 0o700)
+        for suffix in ["", "-wal", "-shm", ".lock"] {
+            #expect(try mode(world.path + suffix) == 0o600, "\(suffix)")
+        }
+        cache.close()
+    }
+
+    @Test func aFolderOthersCouldEnterIsMadePrivate() throws {
+        let world = try CacheWorld()
+        try FileManager.default.createDirectory(atPath: world.location.folder, withIntermediateDirectories: true)
+        chmod(world.location.folder, 0o755)
+        _ = try world.open()
+        #expect(try mode(world.location.folder) == 0o700)
+    }
+
+    @Test func migrationsAreRecordedAndReopeningKeepsTheData() throws {
+        let world = try CacheWorld()
+        try world.open().storeCards(Cards.wallet, confirmedAt: Cards.date)
+        let queue = try DatabaseQueue(path: world.path)
+        let applied = try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
+        #expect(applied == ["v1: cards, images, wallet, search, outbox"])
+        let tables = try queue.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+        for table in ["card", "cardImage", "cardSearch", "cardWords", "outbox", "wallet", "cacheInfo"] { #expect(tables.contains(table)) }
+        let mode = try queue.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+        try queue.close()
+        #expect(try world.open().card(id: "c-grace")?.card == Cards.wallet[4])
+        #expect(world.warnings.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("garbage", Array("this is not a database at all, just some text that fills a file".utf8)),
+        ("a truncated header", Array("SQLite format 3\0".utf8) + [0, 16]),
+    ])
+    func anUnusableFileIsMovedAsideAndTheCacheStartsAgain(_ label: String, _ bytes: [UInt8]) throws {
+        let world = try CacheWorld()
+        try world.open().storeCards(Cards.wallet, confirmedAt: Cards.date)
+        try Data(bytes).write(to: URL(fileURLWithPath: world.path))
+        let cache = try world.open()
+        #expect(try cache.state().cards == 0)
+        try cache.storeCards([Cards.wallet[0]], confirmedAt: Cards.date)
+        #expect(try cache.state().cards == 1)
+        #expect(FileManager.default.contents(atPath: world.path + ".damaged") == Data(bytes))
+        #expect(world.warnings.count == 1, "\(world.warnings)")
+        #expect(world.warnings.first?.contains("moved aside") == true)
+    }
+
+    @Test func aTruncatedDatabaseIsMovedAside() throws {
+        let world = try CacheWorld()
+        let cache = try world.open()
+        try cache.storeCards((0..<300).map { Cards.card("c\($0)", "Card \($0)") { $0.bio = String(repeating: "x", count: 400) } }, confirmedAt: Cards.date)
+        cache.close()
+        let whole = try Data(contentsOf: URL(fileURLWithPath: world.path))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: world.path))
+        let reopened = try world.open()
+        #expect(try reopened.state().cards == 0)
+        #expect(world.warnings.count == 1)
+        #expect(world.warnings.first?.contains("truncated") == true, "\(world.warnings)")
+    }
+
+    @Test func anotherProgramsDatabaseIsNeverChanged() throws {
+        let world = try CacheWorld()
+        try FileManager.default.createDirectory(atPath: world.location.folder, withIntermediateDirectories: true)
+        let foreign = try DatabaseQueue(path: world.path)
+        try foreign.write { try $0.execute(sql: "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')") }
+        try foreign.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: world.path))
+        _ = try world.open()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: world.path + ".damaged")) == before)
+        #expect(world.warnings.first?.contains("another program") == true, "\(world.warnings)")
+    }
+
+    @Test func aFileOfANewerVersionIsMovedAside() throws {
+        let world = try CacheWorld()
+        try world.open().close()
+        let queue = try DatabaseQueue(path: world.path)
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')") }
+        try queue.close()
+        _ = try world.open()
+        #expect(world.warnings.first?.contains("newer version") == true, "\(world.warnings)")
+    }
+
+    @Test func aFileOfAnotherAccountIsMovedAside() throws {
+        let world = try CacheWorld()
+        try world.open().storeCards(Cards.wallet, confirmedAt: Cards.date)
+        let other = world.location.databasePath(server: CacheWorld.server, account: "other@example.com")
+        try FileManager.default.copyItem(atPath: world.path, toPath: other)
+        let cache = try world.open(account: "other@example.com")
+        #expect(try cache.state().cards == 0)
+        #expect(world.warnings.first?.contains("another server or account") == true, "\(world.warnings)")
+    }
+
+    @Test func damageFoundWhileInUseMovesTheFileAside() throws {
+        let world = try CacheWorld()
+        let cache = try world.open()
+        try cache.storeCards((0..<300).map { Cards.card("c\($0)", "Card \($0)") { $0.bio = String(repeating: "y", count: 400) } }, confirmedAt: Cards.date)
+        cache.close()
+        // Scribble over the middle of the file, past the header and the schema.
+        let handle = try #require(FileHandle(forWritingAtPath: world.path))
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: size / 2)
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 16_384))
+        try handle.close()
+        let damaged = try world.open()
+        var failures = 0
+        for read in [{ _ = try damaged.list() }, { _ = try damaged.search("card", limit: nil) }, { _ = try damaged.search("yyy", limit: nil) }]
+            + (0..<300).map({ id in { _ = try damaged.card(id: "c\(id)") } })
+        {
+            do { try read() } catch { failures += 1 }
+        }
+        #expect(failures > 0)
+        #expect(world.warnings.count == 1, "\(world.warnings)")
+        #expect(FileManager.default.fileExists(atPath: world.path + ".damaged"))
+        #expect(try world.open().state().cards == 0)
+    }
+
+    private func mode(_ path: String) throws -> mode_t {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw CacheError("no file at \(path)") }
+        return info.st_mode & 0o777
+    }
+}

@@ -1,0 +1,106 @@
+import CardCache
+import CardModels
+import Foundation
+import Testing
+
+@Suite("The wallet in the cache: list, cards, pictures, order, wipe")
+struct WalletTests {
+    @Test func aListComesBackInWalletOrderWithItsDate() throws {
+        let world = try CacheWorld()
+        let cache = try world.open()
+        #expect(try cache.list() == nil)
+        let summaries = Cards.wallet.map(\.summary)
+        try cache.storeList(summaries, confirmedAt: Cards.date)
+        #expect(try cache.list() == CachedList(cards: summaries, confirmedAt: Cards.date))
+        // A new list: one card gone, one new, one changed, the order changed.
+        var changed = summaries[2]
+        changed.name = "김민준 (Minjun)"
+        changed.version = 2
+        let next = [summaries[3], changed, Cards.card("c-new", "New Card").summary, summaries[0], summaries[4], summaries[5]]
+        let later = Cards.date.addingTimeInterval(60)
+        try cache.storeList(next, confirmedAt: later)
+        #expect(try cache.list() == CachedList(cards: next, confirmedAt: later))
+        #expect(try cache.card(id: "c-zoe") == nil)
+        #expect(try cache.state().cards == 6)
+    }
+
+    @Test func aWholeCardKeepsItsVCardPropertiesAndKnowsWhenItIsStale() throws {
+        let world = try CacheWorld()
+        let cache = try world.open()
+        let grace = Cards.wallet[4]
+        try cache.storeList(Cards.wallet.map(\.summary), confirmedAt: Cards.date)
+        try cache.storeCard(grace, confirmedAt: Cards.date.addingTimeInterval(5))
+        let cached = try #require(try cache.card(id: grace.id))
+        #expect(cached.card == grace)
+        #expect(cached.card.fields.vcardProperties.count == 2)
+        #expect(cached.confirmedAt == Cards.date.addingTimeInterval(5))
+        #expect(cached.isCurrent)
+        // The list then shows version 2: the kept card is no longer the current one.
+        var newer = grace.summary
+        newer.version = 2
+        newer.name = "Grace B. Hopper"
+        try cache.storeList(Cards.wallet.map(\.summary).map { $0.id == grace.id ? newer : $0 }, confirmedAt: Cards.date)
+        #expect(try cache.card(id: grace.id)?.isCurrent == false)
+        // An older answer arriving late changes nothing.
+        try cache.storeCard(Cards.card(grace.id, "Old Grace", version: 1), confirmedAt: Cards.date)
+        #expect(try cache.card(id: grace.id)?.card.fields.name == "Grace Hopper")
+    }
+
+    @Test func aCardReadBeforeAnyListGoesToTheEnd() throws {
+        let world = try CacheWorld()
+        let cache = try world.open()
+        try cache.storeCard(Cards.wallet[1], confirmedAt: Cards.date)
+        #expect(try cache.list() == nil, "the whole list was never confirmed")
+        try cache.storeList([Cards.wallet[0].summary], confirmedAt: Cards.date)
+        try cache.storeCard(Cards.wallet[2], confirmedAt: Cards.date)
+        #expect(try cache.list()?.cards.map(\.id) == ["c-ada", "c-minjun"])
+    }
+
+    @Test func picturesAreKeptByCardVersionAndGoWithTheirCard() throws {
+        let world = try CacheWorld()
+        let cache = try world.open()
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3])
+        #expect(try !cache.storeImage(cardID: "c-ada", version: 1, contentType: "image/png", data: png, confirmedAt: Cards.date))
+        try cache.storeList(Cards.wallet.map(\.summary), confirmedAt: Cards.date)
+        #expect(try cache.storeImage(cardID: "c-ada", version: 3, contentType: "image/png", data: png, confirmedAt: Cards.date))
+        #expect(try !cache.storeImage(cardID: "c-ada", version: 2, contentType: "image/png", data: Data([1]), confirmedAt: Cards.date))
+        #expect(try cache.image(cardID: "c-ada") == CachedImage(data: png, contentType: "image/png", version: 3, confirmedAt: Cards.date))
+        try cache.storeList(Array(Cards.wallet.map(\.summary).dropFirst()), confirmedAt: Cards.date)
+        #expect(try cache.image(cardID: "c-ada") == nil)
+        #expect(try cache.state().images == 0)
+    }
+
+    @Test func aNewOrderPutsTheNamedCardsFirst() throws {
+        let world = try CacheWorld()
+        let cache = try world.open()
+        try cache.storeList(Cards.wallet.map(\.summary), confirmedAt: Cards.date)
+        try cache.storeOrder(["c-yuki", "c-minjun", "c-yuki"])
+        #expect(try cache.list()?.cards.map(\.id) == ["c-yuki", "c-minjun", "c-ada", "c-zoe", "c-jisoo", "c-grace"])
+        try cache.removeCard(id: "c-minjun")
+        #expect(try cache.list()?.cards.map(\.id) == ["c-yuki", "c-ada", "c-zoe", "c-jisoo", "c-grace"])
+    }
+
+    @Test func wipingForgetsEverythingAndRemovesTheFiles() throws {
+        let world = try CacheWorld()
+        let cache = try world.open()
+        let other = try world.open()
+        try cache.storeList(Cards.wallet.map(\.summary), confirmedAt: Cards.date)
+        try cache.storeCards(Cards.wallet, confirmedAt: Cards.date)
+        try cache.enqueue(.delete(cardID: "c-ada", baseVersion: 1))
+        try cache.wipe()
+        for suffix in ["", "-wal", "-shm"] { #expect(!FileManager.default.fileExists(atPath: world.path + suffix), "\(suffix)") }
+        // A handle another part of the program still holds sees nothing of the old wallet.
+        #expect((try? other.list()) == nil)
+        #expect((try? other.search("ada")) == nil || (try? other.search("ada"))?.total == 0)
+        #expect(try world.open().state() == CacheState(listConfirmedAt: nil, cards: 0, fullCards: 0, images: 0, unsentChanges: 0))
+    }
+
+    @Test func wipingWithoutAHandleAndWithoutAFileIsFine() throws {
+        let world = try CacheWorld()
+        try CardCache.wipe(server: CacheWorld.server, account: CacheWorld.account, location: world.location, logger: world.logger)
+        #expect(!FileManager.default.fileExists(atPath: world.location.folder))
+        try world.open().storeCards(Cards.wallet, confirmedAt: Cards.date)
+        try CardCache.wipe(server: CacheWorld.server, account: CacheWorld.account, location: world.location, logger: world.logger)
+        #expect(!FileManager.default.fileExists(atPath: world.path))
+    }
+}
