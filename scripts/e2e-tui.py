@@ -21,8 +21,8 @@ TMPDIR, and drives it with keys, asserting on `tmux capture-pane -p` text at eac
   rasterised from the capture and read back by zxing-cpp · `cardwallet qr` as text and PNG read
   back the same way · X exports every card, i reads the file
   back (a preview of 13 unchanged cards, Esc sends nothing) · Ctrl-O in the add form scans a
-  generated photo of a paper card (make-scan-cards.py, Tesseract) into the form, saved with its
-  picture · quit with q.
+  generated photo of a paper card (make-scan-cards.py, Tesseract) into the form, the photo in
+  half blocks beside the fields before Ctrl-S, saved with its picture · quit with q.
 
 Then checks that the program exited 0 with the terminal restored (same `stty -g`, alternate
 screen off, cursor visible), that the demo's private token folder is gone, and that the log file
@@ -488,7 +488,7 @@ def run(arguments) -> int:
         session.keys("q", "Escape")
         session.wait_text("15 cards", absent=("Filter /",))
 
-        step = begin("Ctrl-O in a new card's form scans a photo of a paper card (Tesseract), Ctrl-S saves it with its picture")
+        step = begin("Ctrl-O in a new card's form scans a photo of a paper card (Tesseract), shows the photo beside the fields, Ctrl-S saves it with its picture")
         photos = folder / "photos"
         made = subprocess.run([sys.executable, str(Path(__file__).with_name("make-scan-cards.py")), "--out", str(photos),
                                "--count", "1"], capture_output=True, text=True, timeout=120)
@@ -500,6 +500,12 @@ def run(arguments) -> int:
         session.type(str(photos / truth["file"]))
         session.keys("Enter")
         session.wait_text("fields from", truth["fields"]["name"], truth["fields"]["email"], str(photos / truth["file"]))
+        # The photo shows in the form, beside the fields, before anything is saved or sent.
+        screen = session.wait_for("the scanned photo in half blocks beside the form's fields",
+                                  lambda text: "New card" in text and "Loading the picture" not in text
+                                  and any("▀" in line and "Name" in line for line in text.splitlines()))
+        if "No picture" in screen:
+            raise StepFailed("the form says the scanned photo cannot be shown")
         session.keys("C-s")
         screen = session.wait_text("CardWallet · card", truth["fields"]["name"], "image/jpeg", absent=("Loading the picture",))
         if "▀" not in screen:

@@ -155,7 +155,7 @@ public final class CardAPIPerformer: Sendable {
         case .reorderCards(let order):
             try await current.reorderCards(order)
             return .reordered
-        case .cardPicture, .qrCode, .vcardLines, .exportCards, .previewImport, .runImport, .scanPhoto:
+        case .cardPicture, .filePicture, .qrCode, .vcardLines, .exportCards, .previewImport, .runImport, .scanPhoto:
             // Answered by performLocally.
             throw .invalidRequest("not a card request")
         }
@@ -168,6 +168,8 @@ public final class CardAPIPerformer: Sendable {
             switch call {
             case .cardPicture(let id, let version, let box):
                 return .success(.picture(try await pictures.picture(id: id, version: version, box: box, client: client)))
+            case .filePicture(let path, let box):
+                return .success(.picture(try pictures.picture(file: path, box: box)))
             case .qrCode(let card, let box):
                 return .success(.qrSymbol(try QRMaker.symbol(for: card, fitting: box)))
             case .vcardLines(let lines):

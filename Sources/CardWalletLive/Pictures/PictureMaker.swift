@@ -2,6 +2,7 @@ public import CardAPI
 public import CardImages
 import CardModels
 public import CardWalletUI
+import Foundation
 import Synchronization
 
 /// Makes card images ready for the terminal: fetches a card's image once per version (its
@@ -63,6 +64,32 @@ public final class PictureMaker: Sendable {
             }
         }
         return try render(bytes, box: box, key: "\(id)@\(version)")
+    }
+
+    /// The most bytes of a local image file read for a picture: a phone's photo is a few MiB;
+    /// a larger file is refused rather than read into memory.
+    public static let maximumFileBytes = 32 << 20
+
+    /// The picture of the image file at `path` on this machine (the add form's photo, `~`
+    /// expanded), as large as fits in `box`. Nothing is sent anywhere; the file is read each
+    /// time (it may have changed), never cached.
+    ///
+    /// - Throws: ``CardWalletUI/UIFailure``: one short sentence when the file cannot be read,
+    ///   is too large, or is not an image that decodes.
+    public func picture(file path: String, box: PictureBox) throws(UIFailure) -> TerminalPicture {
+        let full = CardAPIPerformer.imagePath(path) ?? path
+        let url = URL(fileURLWithPath: full)
+        let size = (try? FileManager.default.attributesOfItem(atPath: full)[.size] as? Int) ?? nil
+        guard let size else { throw UIFailure(.other, message: "No picture: \(path) cannot be read.") }
+        guard size <= Self.maximumFileBytes else {
+            throw UIFailure(.other, message: "No picture: \(path) is larger than \(Self.maximumFileBytes >> 20) MiB.")
+        }
+        guard let data = try? Data(contentsOf: url) else { throw UIFailure(.other, message: "No picture: \(path) cannot be read.") }
+        do {
+            return try render([UInt8](data), box: box, key: "file:\(full)")
+        } catch {
+            throw UIFailure(.other, message: "No picture: \(path) is not a PNG or JPEG that can be shown.")
+        }
     }
 
     /// `bytes` (a PNG or JPEG) rendered into `box`; `key` names the picture for its kitty id.

@@ -58,8 +58,9 @@ extension AppState {
     var shownPicture: TerminalPicture? { detail?.picture.picture }
 
     /// Whether a picture the terminal draws over the grid (iTerm2, sixel) may show now: nothing
-    /// covers the card (a dialog, a page, the QR code), since the picture would cover it in turn.
+    /// covers the card (a dialog, a page, the QR code, the form's scan prompt), since the
+    /// picture would cover it in turn.
     var picturesMayOverlay: Bool {
-        modal == nil && reauth == nil && transfer == nil && detail?.qr == nil
+        modal == nil && reauth == nil && transfer == nil && detail?.qr == nil && form?.scan == nil
     }
 }

@@ -6,12 +6,15 @@ extension AppState {
     /// ``AppAction/completed(_:_:)``.
     public mutating func reduce(_ action: AppAction) -> [Effect] {
         let pictureBefore = shownPicture
+        let formPictureBefore = shownFormPicture
         var effects = apply(action)
         // Whatever changed the layout (a resize on another screen, the log pane, the filter
         // prompt), the selected card stays on screen, and the card's picture fits its space.
         list.settle(viewport: listViewport)
         effects += settleDetail()
+        effects += settleForm()
         effects += Self.releases(before: pictureBefore, after: shownPicture)
+        effects += Self.releases(before: formPictureBefore, after: shownFormPicture)
         // A message about a screen that is no longer shown is no longer true.
         switch message?.topic {
         case .listScreen? where screen != .list: message = nil

@@ -121,6 +121,8 @@ extension AppState {
                 showMessage(kind, text, topic: .form)
             case .cancel(let call):
                 result += cancelCalls(routed: .form(call))
+            case .terminal(let bytes):
+                result.append(.writeToTerminal(bytes))
             }
         }
         return result

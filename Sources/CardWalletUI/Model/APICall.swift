@@ -42,6 +42,9 @@ public enum APICall: Equatable, Sendable, CustomStringConvertible {
     /// The image of card `id` at `version` (`GET /card/{id}/image`, kept in memory by the
     /// glue), made ready for this terminal as large as fits in `box`, aspect kept.
     case cardPicture(id: String, version: Int, box: PictureBox)
+    /// The image file at `path` on this machine (the add form's photo, `~` expanded by the
+    /// glue), made ready for this terminal as large as fits in `box`; nothing is sent.
+    case filePicture(path: String, box: PictureBox)
     /// The card as a QR code: its vCard 3.0 without the photo, with fewer fields when the
     /// whole card would not fit in `fits` (a column per module, a row per two, quiet zone
     /// included); when even the name, email and phone do not fit, the symbol that holds them.
@@ -64,8 +67,8 @@ public enum APICall: Equatable, Sendable, CustomStringConvertible {
     public var isChange: Bool {
         switch self {
         case .createCard, .updateCard, .deleteCard, .reorderCards, .restoreCard, .runImport: true
-        case .logIn, .logOut, .loadCards, .loadCard, .cardPicture, .qrCode, .vcardLines, .exportCards, .previewImport,
-            .scanPhoto:
+        case .logIn, .logOut, .loadCards, .loadCard, .cardPicture, .filePicture, .qrCode, .vcardLines, .exportCards,
+            .previewImport, .scanPhoto:
             false
         }
     }
@@ -93,6 +96,7 @@ public enum APICall: Equatable, Sendable, CustomStringConvertible {
         case .restoreCard(let deleted): "restore card \(deleted.card.fields.name)"
         case .reorderCards(let order): "reorder \(order.count) cards"
         case .cardPicture(let id, let version, let box): "picture of card \(id) version \(version) in \(box)"
+        case .filePicture(let path, let box): "picture of \(path) in \(box)"
         case .qrCode(let card, let box): "QR code of card \(card.id) within \(box)"
         case .vcardLines(let lines): "show \(lines.count) kept vCard lines"
         case .exportCards(let request):
@@ -121,7 +125,7 @@ public enum APIResult: Equatable, Sendable {
     case deleted(id: String, backup: DeletedCard?)
     /// `reorderCards`: the new order is saved.
     case reordered
-    /// `cardPicture`: the picture.
+    /// `cardPicture` and `filePicture`: the picture.
     case picture(TerminalPicture)
     /// `qrCode`: the symbol.
     case qrSymbol(QRSymbol)

@@ -33,14 +33,15 @@ extension Renderer {
             let more = "↓ \(lines.count - scroll - viewport) more"
             grid.draw(more, x: right - DisplayWidth.of(more) - 1, y: layout.content.upperBound - 1, style: Theme.muted)
         }
-        if let box = detailLayout.pictureBox { drawPicture(&grid, state, detail.picture, box: box, at: detailLayout) }
+        if let box = detailLayout.pictureBox {
+            drawPicture(&grid, state, detail.picture, box: box, x: detailLayout.pictureX, y: detailLayout.pictureY)
+        }
     }
 
-    /// The card's picture in its box: cells drawn into the grid, or an overlay the terminal
-    /// draws (only while nothing covers the card); a note while it loads or when it cannot show.
-    static func drawPicture(_ grid: inout Grid, _ state: AppState, _ slot: PictureSlot, box: PictureBox, at layout: DetailLayout) {
-        let x = layout.pictureX
-        let y = layout.pictureY
+    /// A picture (the card's, the form's photo) in its box at (`x`, `y`): cells drawn into the
+    /// grid, or an overlay the terminal draws (only while nothing covers it); a note while it
+    /// loads or when it cannot show.
+    static func drawPicture(_ grid: inout Grid, _ state: AppState, _ slot: PictureSlot, box: PictureBox, x: Int, y: Int) {
         switch slot {
         case .shown(let request, let picture) where request.box == box:
             let columns = min(picture.size.columns, box.columns)

@@ -72,6 +72,9 @@ extension Renderer {
 
     static func drawForm(_ grid: inout Grid, _ state: AppState, _ layout: Layout) {
         guard let form = state.form else { return }
+        let formLayout = state.formLayout
+        // Left of (or above) the picture of the image file, when there is one.
+        let width = formLayout.textWidth
         var y = layout.content.lowerBound
         let heading: String =
             switch form.mode {
@@ -81,7 +84,7 @@ extension Renderer {
         grid.draw(heading, x: 1, y: y, width: grid.width - 11, style: Theme.label)
         if form.isSaving { grid.draw("saving…", x: grid.width - 9, y: y, style: Theme.muted) }
         y += 1
-        let columns = FormColumns(gridWidth: grid.width, sideBySide: form.conflict != nil)
+        let columns = FormColumns(gridWidth: width, sideBySide: form.conflict != nil)
         if let conflict = form.conflict {
             grid.draw(
                 "The card changed on the server while you edited it (E07).",
@@ -93,8 +96,11 @@ extension Renderer {
                 style: Theme.columnTitle)
             y += 1
         }
-        let rows = formRows(form, width: grid.width)
-        let viewport = max(1, layout.content.upperBound - y)
+        if let box = formLayout.pictureBox {
+            drawPicture(&grid, state, form.picture, box: box, x: formLayout.pictureX, y: formLayout.pictureY)
+        }
+        let rows = formRows(form, width: width)
+        let viewport = max(1, formLayout.fieldsBottom - y)
         // Keep the focused field and the rows under it (its problem) in view.
         let focusEnd = (rows.lastIndex { $0.fieldIndex == form.focus } ?? 0) + 1
         let top = max(0, focusEnd - viewport)
@@ -104,11 +110,11 @@ extension Renderer {
             case .field(let index, let line):
                 drawFormField(&grid, form, index: index, line: line, y: rowY, columns: columns)
             case .problem(_, let problem):
-                grid.draw("! " + problem, x: columns.inputX, y: rowY, width: grid.width - columns.inputX - 1, style: Theme.error)
+                grid.draw("! " + problem, x: columns.inputX, y: rowY, width: width - columns.inputX - 1, style: Theme.error)
             case .hint(_, let hint):
-                grid.draw(hint, x: columns.inputX, y: rowY, width: grid.width - columns.inputX - 1, style: Theme.muted)
+                grid.draw(hint, x: columns.inputX, y: rowY, width: width - columns.inputX - 1, style: Theme.muted)
             case .note(_, let note):
-                grid.draw("? " + note, x: columns.inputX, y: rowY, width: grid.width - columns.inputX - 1, style: Theme.warning)
+                grid.draw("? " + note, x: columns.inputX, y: rowY, width: width - columns.inputX - 1, style: Theme.warning)
             }
         }
     }

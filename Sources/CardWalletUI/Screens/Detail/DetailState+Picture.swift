@@ -1,15 +1,27 @@
 import CardModels
 
-/// A picture asked for: the card's version (its ETag) and the box it must fit.
+/// A picture asked for: the card's version (its ETag), or the local file the add form shows,
+/// and the box it must fit.
 public struct PictureRequest: Equatable, Sendable {
-    /// The card's version the image belongs to.
+    /// The card's version the image belongs to (0 for a local file).
     public var version: Int
+    /// The file on this machine the picture is made from (the add form's photo); `nil` for a
+    /// card's image on the server.
+    public var path: String?
     /// The cells it may take.
     public var box: PictureBox
 
-    /// A request.
+    /// A request for a card's image.
     public init(version: Int, box: PictureBox) {
         self.version = version
+        self.path = nil
+        self.box = box
+    }
+
+    /// A request for the image file at `path`.
+    public init(path: String, box: PictureBox) {
+        self.version = 0
+        self.path = path
         self.box = box
     }
 }

@@ -8,6 +8,8 @@ public enum FormCall: Equatable, Sendable {
     case fetchServerVersion(id: String)
     /// Scanning a photo of a paper card into the form.
     case scan
+    /// The picture of the image file beside the fields (made on this machine).
+    case picture(PictureRequest)
 }
 
 /// What can happen to the form.
@@ -24,6 +26,8 @@ public enum FormAction: Equatable, Sendable {
     case saveFailed(UIFailure)
     /// The server's version of the card, fetched after a conflict that did not carry it.
     case serverVersion(Card)
+    /// After every action: the picture of the image file, at the cells the layout gives it.
+    case settlePicture(box: PictureBox?)
 }
 
 /// What the form asks the app to do.
@@ -36,6 +40,8 @@ public enum FormEffect: Equatable, Sendable {
     case leave(discarding: Bool)
     /// Cancel the form's call in flight.
     case cancel(FormCall)
+    /// Bytes for the terminal (a kitty picture's transmission).
+    case terminal([UInt8])
     case message(StatusMessage.Kind, String)
 }
 
@@ -113,6 +119,8 @@ extension FormState {
         case .serverVersion(let card):
             merge(serverVersion: card)
             return [.message(.warning, conflictMessage(card))]
+        case .settlePicture(let box):
+            return settlePicture(box: box)
         }
         return []
     }
@@ -160,6 +168,8 @@ extension FormState {
             return []
         case (.fetchServerVersion, .failure(let failure)):
             return [.message(.error, FailureText.status(failure, doing: "Could not fetch the server's version"))]
+        case (.picture(let request), _):
+            return pictureArrived(request, outcome)
         case (.scan, _):
             // The prompt was closed meanwhile; a scan's result comes only while it shows.
             return []

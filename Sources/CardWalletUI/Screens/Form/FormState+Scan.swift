@@ -62,7 +62,7 @@ extension FormState {
             return []
         case .finished(.scan, let outcome):
             return scanned(outcome, path: prompt.path.text.trimmingSpaces)
-        case .finished, .saveFailed, .serverVersion:
+        case .finished, .saveFailed, .serverVersion, .settlePicture:
             return nil
         }
     }

@@ -92,6 +92,12 @@ public struct FormState: Equatable, Sendable {
     public var scanNotes: [String: [String]] = [:]
     /// What the last scan said about the card as a whole (lines it did not use).
     public var scanCardNotes: [String] = []
+    /// The image file whose picture shows beside the fields: the Image field's path, taken
+    /// when that field is not focused (after a scan, or once the cursor leaves it), so typing
+    /// a path makes no picture per keystroke.
+    public var picturePath: String?
+    /// The picture of ``picturePath``.
+    public var picture: PictureSlot = .none
 
     /// What a key typed while the save is in flight is told.
     static let savingNotice = "Saving… the text cannot change until the server answers"
