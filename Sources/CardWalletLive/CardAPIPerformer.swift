@@ -35,6 +35,8 @@ public final class CardAPIPerformer: Sendable {
     public let pictures: PictureMaker
     private let imports = ImportRunner()
     private let scans = PhotoScan()
+    /// The local cache, when the interface uses one.
+    public let caches: WalletCaches?
 
     /// A performer starting with `client`.
     ///
@@ -42,14 +44,16 @@ public final class CardAPIPerformer: Sendable {
     ///   - client: The client of the server the app starts with.
     ///   - sessionSink: Where the current client's session reports its changes.
     ///   - pictures: Makes card images ready for this terminal (half blocks unless told).
+    ///   - caches: The local cache: the first frame, offline answers, E06 wipes (none unless told).
     ///   - makeClient: Builds the client of another server when the user logs in there; it
     ///     should share `client`'s transport, token store and plugins.
     public init(
         client: CardAPIClient, sessionSink: (any SessionStateSink)? = nil,
         pictures: PictureMaker = PictureMaker(graphics: GraphicsChoice(imageProtocol: .blocks)),
-        makeClient: @escaping ClientFactory
+        caches: WalletCaches? = nil, makeClient: @escaping ClientFactory
     ) {
         self.current = Mutex(client)
+        self.caches = caches
         self.pictures = pictures
         self.makeClient = makeClient
         self.sessionSink = sessionSink
@@ -102,9 +106,16 @@ public final class CardAPIPerformer: Sendable {
     public func perform(_ call: APICall, progress: ProgressReporter) async -> APIOutcome {
         let client = client
         if let local = await performLocally(call, client: client, progress: progress) { return local }
+        if call == .cachedCards {
+            guard let caches else { return .failure(UIFailure(.other, message: "no card cache")) }
+            return await caches.cachedCards(client)
+        }
         do {
-            return .success(try await send(call, on: client))
+            let result = try await send(call, on: client)
+            await caches?.record(call, result, client)
+            return .success(result)
         } catch {
+            if let cached = await caches?.answer(call, after: error, client) { return cached }
             if error.isConflict, case .updateCard(let id, _, _) = call {
                 let current = try? await client.card(id: id)
                 return .failure(UIFailure(error, current: current))
@@ -155,8 +166,8 @@ public final class CardAPIPerformer: Sendable {
         case .reorderCards(let order):
             try await current.reorderCards(order)
             return .reordered
-        case .cardPicture, .qrCode, .vcardLines, .exportCards, .previewImport, .runImport, .scanPhoto:
-            // Answered by performLocally.
+        case .cardPicture, .qrCode, .vcardLines, .exportCards, .previewImport, .runImport, .scanPhoto, .cachedCards:
+            // Answered by performLocally (and the cache).
             throw .invalidRequest("not a card request")
         }
     }
@@ -180,7 +191,8 @@ public final class CardAPIPerformer: Sendable {
                 return .success(.imported(try await imports.run(planID: planID, client: client, progress: progress)))
             case .scanPhoto(let path):
                 return .success(.scanned(try await scans.scan(path, maximumImageBytes: client.configuration.maximumImageBytes)))
-            case .logIn, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard, .reorderCards:
+            case .logIn, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard, .reorderCards,
+                .cachedCards:
                 return nil
             }
         } catch {

@@ -43,7 +43,7 @@ extension AppState {
         case .tick(let now):
             self.now = now
             if let message, message.expires <= now { self.message = nil }
-            return []
+            return retryIfDue()
         case .completed(let id, let result):
             return complete(id, result)
         case .progress(let id, let progress):

@@ -242,7 +242,10 @@ extension AppState {
         modal = nil
         transfer = nil
         list = ListState(pageSize: list.pageSize)
-        return reduceList(.reload)
+        connection = .online
+        // The cache's cards paint the first frame while the server's are on their way.
+        let load = reduceList(.reload)
+        return [call(.cachedCards, route: .list(.cached(generation: list.generation)))] + load
     }
 
     /// Back to the login screen, forgetting the cards.
@@ -257,6 +260,7 @@ extension AppState {
         reauth = nil
         transfer = nil
         list = ListState(pageSize: list.pageSize)
+        connection = .online
         login = LoginState(server: server, email: email)
     }
 

@@ -66,6 +66,9 @@ public struct AppState: Equatable, Sendable {
     /// The cards of the last delete, which `u` brings back for ``undoWindow``.
     public var lastDelete: UndoableDelete?
 
+    /// Whether the cards shown are the server's or the local cache's (first frame, offline).
+    public var connection: Connection = .online
+
     /// The last account the session named, kept when the session forgets it (the re-login
     /// dialog fills it in).
     public var lastEmail: String?

@@ -95,7 +95,8 @@ enum TerminalApp {
             ?? Self.detectGraphics(environment: ProcessInfo.processInfo.environment, configured: live.settings.images)
         let pictures = PictureMaker(graphics: graphics)
         notes.append(graphics.description)
-        let performer = CardAPIPerformer(client: live.client, sessionSink: sink, pictures: pictures) { server in
+        let caches = WalletCaches(environment: ProcessInfo.processInfo.environment, logger: Logger(label: "cardwallet.cache"))
+        let performer = CardAPIPerformer(client: live.client, sessionSink: sink, pictures: pictures, caches: caches) { server in
             live.client(for: server)
         }
         defer {

@@ -65,6 +65,14 @@ extension ListState {
             case .failure(let failure):
                 return [.message(.error, FailureText.status(failure, doing: "Could not bring back “\(name)”"))]
             }
+        case .cached(let cachedGeneration):
+            guard cachedGeneration == generation, !hasLoaded, case .success(.cards(let page)) = outcome else { return [] }
+            let loading = isLoadingPage
+            pageArrived(page)
+            // The server's first page, still on its way, replaces them in one step.
+            isLoadingPage = loading
+            isReloading = loading
+            return []
         case .loadForEdit:
             switch outcome {
             case .success(.card(let card)):

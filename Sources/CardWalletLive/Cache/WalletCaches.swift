@@ -1,0 +1,103 @@
+public import CardAPI
+public import CardCache
+import CardModels
+import CardWalletUI
+import Foundation
+public import Logging
+import Synchronization
+
+/// The interface's way to the local cache (docs/Cache.md): opens the cache of the account
+/// logged in at the performer's current client, records what the server answers, and answers
+/// the list and cards from the cache when the server cannot be reached.
+///
+/// Pages of `GET /cards` are gathered until the whole wallet has come, then stored as the
+/// cached wallet (a partial list is never stored: it would lose the other cards' order).
+public final class WalletCaches: Sendable {
+    private struct Opened {
+        var server: String
+        var account: String
+        var wallet: CachedWallet
+    }
+
+    private let environment: [String: String]
+    private let location: CacheLocation?
+    private let logger: Logger
+    private let opened = Mutex<Opened?>(nil)
+    private let gathered = Mutex<[CardSummary]>([])
+
+    /// Caches under `location` (the XDG cache folder of `environment` when `nil`).
+    public init(environment: [String: String], location: CacheLocation? = nil, logger: Logger) {
+        self.environment = environment
+        self.location = location
+        self.logger = logger
+    }
+
+    /// The wallet of the account logged in at `client`'s server, `nil` when nobody is (or no cache can be had).
+    public func wallet(for client: CardAPIClient) async -> CachedWallet? {
+        guard let account = await client.status().account?.email else { return nil }
+        let server = client.configuration.serverKey
+        if let wallet = opened.withLock({ $0.flatMap { $0.server == server && $0.account == account ? $0.wallet : nil } }) {
+            return wallet
+        }
+        let wallet = await CachedWallet.open(client: client, environment: environment, location: location, logger: logger)
+        guard wallet.cache != nil else { return nil }
+        opened.withLock { $0 = Opened(server: server, account: account, wallet: wallet) }
+        return wallet
+    }
+
+    /// The cached wallet as one page, for the first frame.
+    func cachedCards(_ client: CardAPIClient) async -> APIOutcome {
+        guard let list = await wallet(for: client)?.cachedList() else {
+            return .failure(UIFailure(.other, message: "no cards are cached for this account yet"))
+        }
+        let page = CardPage(cards: list.cards, total: list.cards.count, offset: 0, limit: max(1, list.cards.count))
+        return .success(.cachedCards(page, asOf: list.confirmedAt, offline: false))
+    }
+
+    /// What `call` answered, kept in the cache.
+    func record(_ call: APICall, _ result: APIResult, _ client: CardAPIClient) async {
+        guard let cache = await wallet(for: client)?.cache else { return }
+        let now = Date()
+        switch (call, result) {
+        case (.loadCards(let offset, _, nil), .cards(let page)):
+            let whole: [CardSummary]? = gathered.withLock { cards in
+                if offset == 0 { cards = [] }
+                guard offset == cards.count else { return nil }
+                cards += page.cards
+                return cards.count >= page.total ? cards : nil
+            }
+            if let whole { note { try cache.storeList(whole, confirmedAt: now) } }
+        case (.loadCard, .card(let card)), (.updateCard, .card(let card)):
+            note { try cache.storeCard(card, confirmedAt: now) }
+        default:
+            break
+        }
+    }
+
+    /// The answer to `call` from the cache after `error`, when the server could not be reached
+    /// and the cache has it; `nil` otherwise. An ended session (E06) wipes the account's cache.
+    func answer(_ call: APICall, after error: CardAPIError, _ client: CardAPIClient) async -> APIOutcome? {
+        if case .sessionExpired(let server, let account?) = error {
+            opened.withLock { $0 = nil }
+            CachedWallet.wipe(server: server, account: account, environment: environment, location: location, logger: logger)
+            return nil
+        }
+        guard error.isNetworkFailure, let wallet = await wallet(for: client) else { return nil }
+        switch call {
+        case .loadCards(let offset, let limit, nil):
+            guard let list = wallet.cachedList() else { return nil }
+            let slice = Array(list.cards.dropFirst(offset).prefix(offset == 0 ? list.cards.count : limit))
+            let page = CardPage(cards: slice, total: list.cards.count, offset: offset, limit: max(1, slice.count))
+            return .success(.cachedCards(page, asOf: list.confirmedAt, offline: true))
+        case .loadCard(let id):
+            guard let answer = try? await wallet.card(id: id, .offline) else { return nil }
+            return .success(.card(answer.value))
+        default:
+            return nil
+        }
+    }
+
+    private func note(_ body: () throws -> Void) {
+        do { try body() } catch { logger.notice("The card cache: \(CachedWallet.text(error))") }
+    }
+}
