@@ -106,10 +106,6 @@ public final class CardAPIPerformer: Sendable {
     public func perform(_ call: APICall, progress: ProgressReporter) async -> APIOutcome {
         let client = client
         if let local = await performLocally(call, client: client, progress: progress) { return local }
-        if call == .cachedCards {
-            guard let caches else { return .failure(UIFailure(.other, message: "no card cache")) }
-            return await caches.cachedCards(client)
-        }
         do {
             let result = try await send(call, on: client)
             await caches?.record(call, result, client)
@@ -166,8 +162,8 @@ public final class CardAPIPerformer: Sendable {
         case .reorderCards(let order):
             try await current.reorderCards(order)
             return .reordered
-        case .cardPicture, .qrCode, .vcardLines, .exportCards, .previewImport, .runImport, .scanPhoto, .cachedCards:
-            // Answered by performLocally (and the cache).
+        case .cardPicture, .qrCode, .vcardLines, .exportCards, .previewImport, .runImport, .scanPhoto:
+            // Answered by performLocally.
             throw .invalidRequest("not a card request")
         }
     }
@@ -191,8 +187,7 @@ public final class CardAPIPerformer: Sendable {
                 return .success(.imported(try await imports.run(planID: planID, client: client, progress: progress)))
             case .scanPhoto(let path):
                 return .success(.scanned(try await scans.scan(path, maximumImageBytes: client.configuration.maximumImageBytes)))
-            case .logIn, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard, .reorderCards,
-                .cachedCards:
+            case .logIn, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard, .reorderCards:
                 return nil
             }
         } catch {

@@ -1,7 +1,7 @@
 public import CardAPI
 public import CardCache
 import CardModels
-import CardWalletUI
+public import CardWalletUI
 import Foundation
 public import Logging
 import Synchronization
@@ -45,13 +45,12 @@ public final class WalletCaches: Sendable {
         return wallet
     }
 
-    /// The cached wallet as one page, for the first frame.
-    func cachedCards(_ client: CardAPIClient) async -> APIOutcome {
-        guard let list = await wallet(for: client)?.cachedList() else {
-            return .failure(UIFailure(.other, message: "no cards are cached for this account yet"))
-        }
+    /// The cached wallet as one action, for the first frame of a restored session; `nil` when
+    /// nothing is cached for the account logged in at `client`.
+    public func firstFrame(_ client: CardAPIClient) async -> AppAction? {
+        guard let list = await wallet(for: client)?.cachedList() else { return nil }
         let page = CardPage(cards: list.cards, total: list.cards.count, offset: 0, limit: max(1, list.cards.count))
-        return .success(.cachedCards(page, asOf: list.confirmedAt, offline: false))
+        return .cachedWallet(page, asOf: list.confirmedAt)
     }
 
     /// What `call` answered, kept in the cache.
@@ -88,7 +87,7 @@ public final class WalletCaches: Sendable {
             guard let list = wallet.cachedList() else { return nil }
             let slice = Array(list.cards.dropFirst(offset).prefix(offset == 0 ? list.cards.count : limit))
             let page = CardPage(cards: slice, total: list.cards.count, offset: offset, limit: max(1, slice.count))
-            return .success(.cachedCards(page, asOf: list.confirmedAt, offline: true))
+            return .success(.cachedCards(page, asOf: list.confirmedAt))
         case .loadCard(let id):
             guard let answer = try? await wallet.card(id: id, .offline) else { return nil }
             return .success(.card(answer.value))

@@ -22,10 +22,7 @@ extension AppState {
         var outcome = outcome
         var effects: [Effect] = []
         if case .loadCards = pending.call, case .list(.page) = route { effects += connectionAnswered(outcome) }
-        if case .success(.cachedCards(let page, let asOf, let offline)) = outcome {
-            if !offline, !list.hasLoaded, pending.call == .cachedCards { connection = .cached(asOf: asOf) }
-            outcome = .success(.cards(page))
-        }
+        if case .success(.cachedCards(let page, _)) = outcome { outcome = .success(.cards(page)) }
         if case .success(.card(let card)) = outcome { noteCard(card, isNew: pending.call.isCreate) }
         if case .success(.deleted(let id, let backup?)) = outcome { rememberDelete(backup, position: list.cards.walletIDs.firstIndex(of: id)) }
         effects = self.route(outcome, to: route) + effects

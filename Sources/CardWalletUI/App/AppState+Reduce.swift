@@ -51,6 +51,8 @@ extension AppState {
             return []
         case .session(let status):
             return sessionChanged(status)
+        case .cachedWallet(let page, let asOf):
+            return showCachedWallet(page, asOf: asOf)
         case .log(let line):
             log.buffer.append(line)
             return []

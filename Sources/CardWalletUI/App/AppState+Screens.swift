@@ -243,9 +243,7 @@ extension AppState {
         transfer = nil
         list = ListState(pageSize: list.pageSize)
         connection = .online
-        // The cache's cards paint the first frame while the server's are on their way.
-        let load = reduceList(.reload)
-        return [call(.cachedCards, route: .list(.cached(generation: list.generation)))] + load
+        return reduceList(.reload)
     }
 
     /// Back to the login screen, forgetting the cards.

@@ -58,9 +58,6 @@ public enum APICall: Equatable, Sendable, CustomStringConvertible {
     case runImport(planID: Int)
     /// Reads a photo of a paper card into card fields (OCR, on the glue's side); cancellable.
     case scanPhoto(path: String)
-    /// The wallet as the local cache last had it, without the network (the first frame);
-    /// answered with ``APIResult/cachedCards(_:asOf:offline:)``, or a failure when nothing is cached.
-    case cachedCards
 
     /// Whether the call changes the wallet on the server (a save, a delete, a new order):
     /// quitting waits for these.
@@ -68,7 +65,7 @@ public enum APICall: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .createCard, .updateCard, .deleteCard, .reorderCards, .restoreCard, .runImport: true
         case .logIn, .logOut, .loadCards, .loadCard, .cardPicture, .qrCode, .vcardLines, .exportCards, .previewImport,
-            .scanPhoto, .cachedCards:
+            .scanPhoto:
             false
         }
     }
@@ -106,7 +103,6 @@ public enum APICall: Equatable, Sendable, CustomStringConvertible {
         case .previewImport(let path): "read \(path) and plan its import"
         case .runImport(let planID): "import plan \(planID)"
         case .scanPhoto(let path): "scan \(path)"
-        case .cachedCards: "read the cached cards"
         }
     }
 }
@@ -139,9 +135,9 @@ public enum APIResult: Equatable, Sendable {
     case imported(ImportReport)
     /// `scanPhoto`: the fields read.
     case scanned(ScanResult)
-    /// `cachedCards`, or `loadCards` when the server could not be reached (`offline`): the
-    /// cached wallet (a page of it), as the server last confirmed it at `asOf`.
-    case cachedCards(CardPage, asOf: Date, offline: Bool)
+    /// `loadCards` when the server could not be reached: the cached wallet (a page of it), as
+    /// the server last confirmed it at `asOf`.
+    case cachedCards(CardPage, asOf: Date)
 }
 
 /// A card as it was just before it was deleted, enough to make it again.

@@ -118,6 +118,8 @@ enum TerminalApp {
                 if case .loggedIn(let account) = restored {
                     sink.restored(account)
                     runner.apply(.session(SessionStatus(restored)))
+                    // The cached cards paint the first frame; the server's first page replaces them.
+                    if let cached = await caches.firstFrame(performer.client) { runner.apply(cached) }
                 }
                 for note in notes { sink.note(note) }
                 // Ctrl-C and SIGTERM reach the loop as a quit key; the signal check is a second line.

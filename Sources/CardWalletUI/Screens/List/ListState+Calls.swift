@@ -65,14 +65,6 @@ extension ListState {
             case .failure(let failure):
                 return [.message(.error, FailureText.status(failure, doing: "Could not bring back “\(name)”"))]
             }
-        case .cached(let cachedGeneration):
-            guard cachedGeneration == generation, !hasLoaded, case .success(.cards(let page)) = outcome else { return [] }
-            let loading = isLoadingPage
-            pageArrived(page)
-            // The server's first page, still on its way, replaces them in one step.
-            isLoadingPage = loading
-            isReloading = loading
-            return []
         case .loadForEdit:
             switch outcome {
             case .success(.card(let card)):
@@ -85,6 +77,17 @@ extension ListState {
                 return [.message(.error, FailureText.status(failure, doing: "Could not load the card"))]
             }
         }
+    }
+
+    /// The cache's cards, shown while the server's first page is on its way (which replaces
+    /// them in one step); `false` when the server's cards are here already.
+    mutating func showCached(_ page: CardPage) -> Bool {
+        guard !hasLoaded else { return false }
+        let loading = isLoadingPage
+        pageArrived(page)
+        isLoadingPage = loading
+        isReloading = loading
+        return true
     }
 
     /// Moves card `id` to where `order` has it, on screen and on the server.

@@ -77,9 +77,6 @@ public enum ListCall: Equatable, Sendable {
     case loadForEdit(id: String)
     /// Making a deleted card again; it goes back to wallet position `position` when known.
     case restore(name: String, position: Int?)
-    /// The cache's cards for the first frame of the list at `generation`: shown until the
-    /// server's first page replaces them, ignored when the server was faster.
-    case cached(generation: Int)
 }
 
 /// What the list asks the app to do.
