@@ -10,7 +10,7 @@ extension AppState {
             let delay: Duration? = if case .offline(_, _, let delay) = connection { delay } else { nil }
             let next = Connection.backoff(after: delay)
             if !connection.isOffline {
-                showMessage(.warning, "The server cannot be reached: showing the cached cards; trying again in the background")
+                showMessage(.warning, "Server unreachable: working from the cache; retrying")
             }
             connection = .offline(asOf: asOf, retryAt: now + next, delay: next)
         case .success(.cards(let page)) where page.offset == 0:

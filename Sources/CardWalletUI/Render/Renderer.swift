@@ -139,7 +139,9 @@ public enum Renderer {
         // The message comes first: the session gets what it leaves, but at least 20 columns.
         let fullSession = DisplayWidth.of(TerminalText.escaped(session))
         let messageWidth = DisplayWidth.of(TerminalText.escaped(message.text))
-        let sessionWidth = min(fullSession, max(20, grid.width - x - 3 - messageWidth))
+        // The cache's note always shows whole: it says the cards may be out of date.
+        let least = max(20, note.map { DisplayWidth.of($0) + 2 } ?? 0)
+        let sessionWidth = min(fullSession, max(least, grid.width - x - 3 - messageWidth))
         x += grid.draw(session, x: x, y: row, width: sessionWidth, style: sessionStyle)
         x += grid.draw(" │ ", x: x, y: row, style: Theme.border)
         grid.draw(message.text, x: x, y: row, style: Theme.message(message.kind))

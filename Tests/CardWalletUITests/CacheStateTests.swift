@@ -1,0 +1,98 @@
+import CardModels
+import Foundation
+import Testing
+
+@testable import CardWalletUI
+
+/// The list on the local cache (issue 17): the cached first frame, offline from the cache with
+/// retries on the ticks' clock, back online by itself.
+@Suite struct CacheStateTests {
+    /// 2026-11-29 14:02:30 UTC.
+    private let confirmed = Date(timeIntervalSince1970: 1_795_960_950)
+
+    private func cachedPage(_ count: Int) -> CardPage {
+        CardPage(cards: SampleCards.summaries(count: count), total: count, offset: 0, limit: count)
+    }
+
+    /// A restored session whose first page is on its way.
+    private func restored() -> (AppState, CallID) {
+        var state = AppState(server: testServer)
+        let effects = state.reduce(.session(.loggedIn(email: testEmail, server: testServer)))
+        let (id, _) = AppState.lastRequest(effects)!
+        return (state, id)
+    }
+
+    @Test func theCachedWalletPaintsTheFirstFrameAndTheServersPageReplacesIt() throws {
+        var (state, id) = restored()
+        #expect(state.reduce(.cachedWallet(cachedPage(3), asOf: confirmed)).isEmpty)
+        #expect(state.list.cards.loadedCount == 3)
+        #expect(state.list.isLoadingPage, "the server's page is still awaited")
+        #expect(state.connection == .cached(asOf: confirmed))
+        #expect(Renderer.render(state).text.contains("cached 14:02 · \(testEmail)"))
+        #expect(Renderer.render(state).text.contains(SampleCards.summaries(count: 3)[2].name))
+
+        let server = CardPage(cards: SampleCards.summaries(count: 5), total: 5, offset: 0, limit: 100)
+        _ = state.reduce(.completed(id, .success(.cards(server))))
+        #expect(state.list.cards.loadedCount == 5, "the server's cards replace the cached ones in one step")
+        #expect(state.connection == .online)
+        #expect(!Renderer.render(state).text.contains("cached"))
+    }
+
+    @Test func aCachedWalletAfterTheServersAnswerIsIgnored() throws {
+        var (state, id) = restored()
+        let server = CardPage(cards: SampleCards.summaries(count: 5), total: 5, offset: 0, limit: 100)
+        _ = state.reduce(.completed(id, .success(.cards(server))))
+        _ = state.reduce(.cachedWallet(cachedPage(2), asOf: confirmed))
+        #expect(state.list.cards.loadedCount == 5)
+        #expect(state.connection == .online)
+    }
+
+    @Test func offlineSaysSoAndRetriesWithBackoffUntilTheServerIsBack() throws {
+        var (state, id) = restored()
+        _ = state.reduce(.completed(id, .success(.cachedCards(cachedPage(4), asOf: confirmed))))
+        #expect(state.list.cards.loadedCount == 4, "the list works from the cache")
+        #expect(state.connection.isOffline)
+        let text = Renderer.render(state).text
+        #expect(text.contains("offline — cards as of 14:02"))
+
+        // Nothing before the wait is over; then one reload, and no second one while it runs.
+        var waits: [Duration] = []
+        var now: Duration = .zero
+        var retries = 0
+        while retries < 7 {
+            let before = now
+            var effects: [Effect] = []
+            while effects.isEmpty {
+                now += .milliseconds(250)
+                effects = state.reduce(.tick(now: now))
+                #expect(now - before <= .seconds(31), "never waits longer than 30 s")
+                if now - before > .seconds(31) { return }
+            }
+            waits.append(now - before)
+            let (retry, call) = try #require(AppState.lastRequest(effects))
+            #expect(call == .loadCards(offset: 0, limit: 100, query: nil))
+            #expect(state.reduce(.tick(now: now + .seconds(60))).isEmpty, "one try at a time")
+            now += .seconds(60)
+            retries += 1
+            if retries < 7 {
+                _ = state.reduce(.completed(retry, .success(.cachedCards(cachedPage(4), asOf: confirmed))))
+            } else {
+                // The server is back.
+                let server = CardPage(cards: SampleCards.summaries(count: 6), total: 6, offset: 0, limit: 100)
+                _ = state.reduce(.completed(retry, .success(.cards(server))))
+            }
+        }
+        #expect(waits.map { $0.components.seconds } == [1, 2, 4, 8, 16, 30, 30])
+        #expect(state.connection == .online)
+        #expect(state.list.cards.loadedCount == 6, "refreshed from the server")
+        #expect(state.message?.text.contains("Back online") == true)
+        #expect(!Renderer.render(state).text.contains("offline"))
+    }
+
+    @Test func theClockIsLocal() {
+        #expect(Connection.clock(confirmed, 9 * 3600) == "23:02")
+        #expect(Connection.clock(confirmed, -15 * 3600) == "23:02")
+        #expect(Connection.offline(asOf: confirmed, retryAt: .zero, delay: .seconds(1)).statusText(utcOffsetSeconds: 0)
+            == "offline — cards as of 14:02")
+    }
+}
