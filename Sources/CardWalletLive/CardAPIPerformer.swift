@@ -65,11 +65,11 @@ public final class CardAPIPerformer: Sendable {
     public convenience init(
         configuration: CardAPIConfiguration, tokenStore: TokenStore, transport: any Transport,
         plugins: [any Plugin] = [], sessionSink: (any SessionStateSink)? = nil,
-        pictures: PictureMaker = PictureMaker(graphics: GraphicsChoice(imageProtocol: .blocks))
+        pictures: PictureMaker = PictureMaker(graphics: GraphicsChoice(imageProtocol: .blocks)), caches: WalletCaches? = nil
     ) {
         let first = CardAPIClient(
             configuration: configuration, tokenStore: tokenStore, transport: transport, plugins: plugins)
-        self.init(client: first, sessionSink: sessionSink, pictures: pictures) { server in
+        self.init(client: first, sessionSink: sessionSink, pictures: pictures, caches: caches) { server in
             let other = CardAPIConfiguration(
                 server: server, session: configuration.session, maximumImageBytes: configuration.maximumImageBytes,
                 requestTimeout: configuration.requestTimeout, allowsInsecureHTTP: configuration.allowsInsecureHTTP)
@@ -106,6 +106,7 @@ public final class CardAPIPerformer: Sendable {
     public func perform(_ call: APICall, progress: ProgressReporter) async -> APIOutcome {
         let client = client
         if let local = await performLocally(call, client: client, progress: progress) { return local }
+        if case .loadCards(0, _, nil) = call { await caches?.sendOutbox(client) }
         do {
             let result = try await send(call, on: client)
             await caches?.record(call, result, client)

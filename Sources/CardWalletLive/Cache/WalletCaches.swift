@@ -24,6 +24,7 @@ public final class WalletCaches: Sendable {
     private let logger: Logger
     private let opened = Mutex<Opened?>(nil)
     private let gathered = Mutex<[CardSummary]>([])
+    private let replaying = Mutex(false)
 
     /// Caches under `location` (the XDG cache folder of `environment` when `nil`).
     public init(environment: [String: String], location: CacheLocation? = nil, logger: Logger) {
@@ -51,6 +52,23 @@ public final class WalletCaches: Sendable {
         guard let list = await wallet(for: client)?.cachedList() else { return nil }
         let page = CardPage(cards: list.cards, total: list.cards.count, offset: 0, limit: max(1, list.cards.count))
         return .cachedWallet(page, asOf: list.confirmedAt)
+    }
+
+    /// Sends the changes waiting in the outbox (made while offline), before the list is read so
+    /// that it shows them; one replay at a time, so no change goes twice. Unreachable, they
+    /// stay for the next try.
+    func sendOutbox(_ client: CardAPIClient) async {
+        guard let wallet = await wallet(for: client), let cache = wallet.cache,
+            let waiting = try? cache.pendingChanges(), !waiting.isEmpty
+        else { return }
+        guard replaying.withLock({ busy in
+            defer { busy = true }
+            return !busy
+        }) else { return }
+        defer { replaying.withLock { $0 = false } }
+        let report = await wallet.replayOutbox()
+        logger.info("Outbox: \(report.sent) sent, \(report.refused.count) refused, \(report.pending) waiting")
+        for reason in report.refused { logger.warning("Outbox: a change made offline was refused: \(reason)") }
     }
 
     /// What `call` answered, kept in the cache.
