@@ -96,3 +96,45 @@ import Testing
             == "offline — cards as of 14:02")
     }
 }
+
+@Suite struct OfflineChangeTests {
+    @Test func changesMadeOfflineAreMarkedPendingUntilTheServerHasThem() throws {
+        var state = AppState.loggedIn(cards: 3)
+        let confirmed = Date(timeIntervalSince1970: 1_795_960_950)
+        // Offline: the reload answers from the cache.
+        var effects = state.press(.char("r"))
+        var (id, _) = try #require(AppState.lastRequest(effects))
+        let page = CardPage(cards: SampleCards.summaries(count: 3), total: 3, offset: 0, limit: 3)
+        _ = state.reduce(.completed(id, .success(.cachedCards(page, asOf: confirmed))))
+        #expect(state.connection.isOffline)
+
+        // An edit made offline: kept in the outbox, shown, marked pending.
+        effects = state.press(.char("e"))
+        (id, _) = try #require(AppState.lastRequest(effects))
+        var card = SampleCards.card(SampleCards.summaries(count: 3)[0])
+        effects = state.reduce(.completed(id, .success(.card(card))))
+        card.fields.name += "x"
+        state.type("x")
+        effects = state.press(.ctrl("s"))
+        let (save, call) = try #require(AppState.lastRequest(effects))
+        guard case .updateCard = call else { Issue.record("not a save: \(call)"); return }
+        _ = state.reduce(.completed(save, .success(.queued(.card(card)))))
+        #expect(state.offlineChanges.count == 1)
+        #expect(state.offlineChanges.cardIDs == [card.id])
+        #expect(state.screen == .list)
+        let row = Renderer.render(state).text.split(separator: "\n").first { $0.contains(card.fields.name) }
+        #expect(row?.hasPrefix("↑") == true, "the pending mark: \(row ?? "")")
+
+        // Back online: the glue sent the outbox before reading the list.
+        var now: Duration = .zero
+        effects = []
+        while effects.isEmpty, now < .seconds(5) {
+            now += .milliseconds(500)
+            effects = state.reduce(.tick(now: now))
+        }
+        (id, _) = try #require(AppState.lastRequest(effects))
+        _ = state.reduce(.completed(id, .success(.cards(page))))
+        #expect(state.offlineChanges.count == 0)
+        #expect(state.message?.text.contains("changes made offline were sent") == true)
+    }
+}

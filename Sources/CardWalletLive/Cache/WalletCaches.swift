@@ -109,9 +109,53 @@ public final class WalletCaches: Sendable {
         case .loadCard(let id):
             guard let answer = try? await wallet.card(id: id, .offline) else { return nil }
             return .success(.card(answer.value))
+        case .createCard, .updateCard, .deleteCard, .reorderCards:
+            return queue(call, in: wallet)
         default:
             return nil
         }
+    }
+
+    /// A change made offline, into the outbox (sent when the server is back), and what the
+    /// interface shows meanwhile; `nil` when it cannot be kept (a picture to upload, a card
+    /// the cache does not know).
+    private func queue(_ call: APICall, in wallet: CachedWallet) -> APIOutcome? {
+        guard let cache = wallet.cache, let list = wallet.cachedList() else { return nil }
+        let now = Date()
+        let change: OutboxChange
+        let shown: APIResult
+        switch call {
+        case .createCard(let fields, let imagePath):
+            // A picture is read when the card is sent: not kept offline (it would go silently).
+            guard CardAPIPerformer.imagePath(imagePath) == nil else {
+                return .failure(UIFailure(.other, message: "offline: a card with a picture can be added once the server is back"))
+            }
+            let id = CardCache.localIDPrefix + String(Int(now.timeIntervalSince1970 * 1_000_000))
+            change = .add(localID: id, fields: fields, image: nil)
+            shown = .card(Card(id: id, fields: fields, createdAt: now, updatedAt: now, version: 0))
+        case .updateCard(let id, let fields, let version):
+            guard let cached = try? cache.card(id: id) else { return nil }
+            var card = cached.card
+            card.fields = fields
+            change = .edit(cardID: id, fields: fields, baseVersion: version)
+            shown = .card(card)
+        case .deleteCard(let id):
+            guard let summary = list.cards.first(where: { $0.id == id }) else { return nil }
+            change = .delete(cardID: id, baseVersion: summary.version)
+            shown = .deleted(id: id, backup: nil)
+        case .reorderCards(let order):
+            change = .reorder(order)
+            shown = .reordered
+        default:
+            return nil
+        }
+        do {
+            _ = try cache.enqueue(change)
+        } catch {
+            logger.warning("The change could not be kept offline: \(CachedWallet.text(error))")
+            return nil
+        }
+        return .success(.queued(shown))
     }
 
     private func note(_ body: () throws -> Void) {

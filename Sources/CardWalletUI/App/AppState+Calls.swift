@@ -23,6 +23,10 @@ extension AppState {
         var effects: [Effect] = []
         if case .loadCards = pending.call, case .list(.page) = route { effects += connectionAnswered(outcome) }
         if case .success(.cachedCards(let page, _)) = outcome { outcome = .success(.cards(page)) }
+        if case .success(.queued(let shown)) = outcome {
+            offlineChanges.note(pending.call, shown)
+            outcome = .success(shown)
+        }
         if case .success(.card(let card)) = outcome { noteCard(card, isNew: pending.call.isCreate) }
         if case .success(.deleted(let id, let backup?)) = outcome { rememberDelete(backup, position: list.cards.walletIDs.firstIndex(of: id)) }
         effects = self.route(outcome, to: route) + effects

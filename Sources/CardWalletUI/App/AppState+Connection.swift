@@ -14,7 +14,12 @@ extension AppState {
             }
             connection = .offline(asOf: asOf, retryAt: now + next, delay: next)
         case .success(.cards(let page)) where page.offset == 0:
-            if connection.isOffline { showMessage(.success, "Back online: the cards are the server's again") }
+            if connection.isOffline {
+                let sent = offlineChanges.count
+                showMessage(.success, "Back online" + (sent > 0 ? ": the changes made offline were sent" : ": the cards are the server's again"))
+            }
+            // The glue sends the outbox before it reads the list: what the server answered has them.
+            offlineChanges = OfflineChanges()
             connection = .online
         default:
             break
@@ -39,5 +44,23 @@ extension AppState {
         // Not again until this try has answered (its answer schedules the next one).
         connection = .offline(asOf: asOf, retryAt: .seconds(Int64.max / 2), delay: delay)
         return reduceList(.reload)
+    }
+}
+
+/// The changes made while the server could not be reached, waiting in the cache's outbox.
+public struct OfflineChanges: Equatable, Sendable {
+    /// How many.
+    public private(set) var count = 0
+    /// The cards they touch (added, edited), marked as pending in the list.
+    public private(set) var cardIDs: Set<String> = []
+
+    /// None.
+    public init() {}
+
+    /// One more: `call`, shown meanwhile as `shown`.
+    mutating func note(_ call: APICall, _ shown: APIResult) {
+        count += 1
+        if case .card(let card) = shown { cardIDs.insert(card.id) }
+        if let id = call.cardID { cardIDs.insert(id) }
     }
 }

@@ -68,6 +68,9 @@ public struct AppState: Equatable, Sendable {
 
     /// Whether the cards shown are the server's or the local cache's (first frame, offline).
     public var connection: Connection = .online
+    /// Changes made offline (kept in the cache's outbox until the server is back), and the
+    /// cards they touch (marked as pending in the list).
+    public var offlineChanges = OfflineChanges()
 
     /// The last account the session named, kept when the session forgets it (the re-login
     /// dialog fills it in).

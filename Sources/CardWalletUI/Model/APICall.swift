@@ -135,6 +135,9 @@ public enum APIResult: Equatable, Sendable {
     case imported(ImportReport)
     /// `scanPhoto`: the fields read.
     case scanned(ScanResult)
+    /// A change made while the server could not be reached: kept in the local cache's outbox
+    /// and sent when it is back; `result` is what the interface shows meanwhile.
+    indirect case queued(APIResult)
     /// `loadCards` when the server could not be reached: the cached wallet (a page of it), as
     /// the server last confirmed it at `asOf`.
     case cachedCards(CardPage, asOf: Date)

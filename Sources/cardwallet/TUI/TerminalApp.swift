@@ -162,6 +162,12 @@ enum TerminalApp {
         } else if let message = state.message, message.kind == .error {
             lines.append("while quitting: \(TerminalText.escaped(message.text))")
         }
+        let offline = state.offlineChanges.count
+        if offline > 0 {
+            lines.append(
+                "\(offline) change\(offline == 1 ? "" : "s") made offline \(offline == 1 ? "is" : "are") kept in the cache "
+                    + "and will be sent the next time the server can be reached (or by `cardwallet sync`)")
+        }
         let replay = state.reauth?.replay.filter(\.call.isChange).count ?? 0
         if replay > 0 {
             lines.append(

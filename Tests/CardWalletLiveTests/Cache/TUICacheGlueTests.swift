@@ -56,7 +56,16 @@ struct TUICacheGlueTests {
 
             // A change made offline waits in the outbox; a try while still offline keeps it.
             let wallet = try #require(await caches.wallet(for: performer.client))
-            _ = try #require(wallet.cache).enqueue(.add(localID: "local:1", fields: CardFields(name: "Offline Person"), image: nil))
+            let added = await performer.perform(.createCard(CardFields(name: "Offline Person"), imagePath: nil))
+            guard case .success(.queued(.card(let local))) = added else { Issue.record("not queued: \(added)"); return }
+            #expect(local.id.hasPrefix(CardCache.localIDPrefix))
+            var edited = card.fields
+            edited.title = "Edited offline"
+            guard case .success(.queued(.card)) = await performer.perform(.updateCard(id: card.id, fields: edited, version: card.version))
+            else { Issue.record("the edit was not queued"); return }
+            let withPicture = await performer.perform(.createCard(CardFields(name: "Pictured"), imagePath: "/nonexistent.png"))
+            #expect((try? withPicture.get()) == nil, "a picture is not kept offline: refused, not dropped")
+            #expect(try #require(wallet.cache).pendingChanges().count == 2)
             guard case .success(.cachedCards) = await performer.perform(.loadCards(offset: 0, limit: 100, query: nil)) else {
                 Issue.record("still offline expected"); return
             }
@@ -71,7 +80,12 @@ struct TUICacheGlueTests {
             let again = try await performer.perform(.loadCards(offset: 0, limit: 100, query: nil)).cards()
             #expect(again.filter { $0.name == "Offline Person" }.count == 1)
             #expect(server.statistics.count("POST /card") == 1, "sent exactly once")
+            #expect(server.statistics.count("PUT /card/{cardId}") == 1)
             #expect(try #require(wallet.cache).pendingChanges().isEmpty)
+            guard case .success(.card(let after)) = await performer.perform(.loadCard(id: card.id)) else {
+                Issue.record("the edited card did not load"); return
+            }
+            #expect(after.fields.title == "Edited offline")
         } catch {
             Issue.record("\(error)")
         }
