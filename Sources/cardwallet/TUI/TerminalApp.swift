@@ -30,6 +30,9 @@ struct TerminalAppSetup: Sendable {
     /// How pictures are drawn; `nil` asks the terminal (``TerminalApp/detectGraphics(environment:)``)
     /// before curses starts.
     var graphics: GraphicsChoice?
+    /// The environment whose XDG cache folder holds the local card cache (docs/Cache.md);
+    /// `nil` for none (the demo: its server lives only as long as the process).
+    var cacheEnvironment: [String: String]?
 }
 
 /// How the interface ended.
@@ -95,7 +98,7 @@ enum TerminalApp {
             ?? Self.detectGraphics(environment: ProcessInfo.processInfo.environment, configured: live.settings.images)
         let pictures = PictureMaker(graphics: graphics)
         notes.append(graphics.description)
-        let caches = WalletCaches(environment: ProcessInfo.processInfo.environment, logger: Logger(label: "cardwallet.cache"))
+        let caches = setup.cacheEnvironment.map { WalletCaches(environment: $0, logger: Logger(label: "cardwallet.cache")) }
         let performer = CardAPIPerformer(client: live.client, sessionSink: sink, pictures: pictures, caches: caches) { server in
             live.client(for: server)
         }
@@ -119,7 +122,7 @@ enum TerminalApp {
                     sink.restored(account)
                     runner.apply(.session(SessionStatus(restored)))
                     // The cached cards paint the first frame; the server's first page replaces them.
-                    if let cached = await caches.firstFrame(performer.client) { runner.apply(cached) }
+                    if let cached = await caches?.firstFrame(performer.client) { runner.apply(cached) }
                 }
                 for note in notes { sink.note(note) }
                 // Ctrl-C and SIGTERM reach the loop as a quit key; the signal check is a second line.
