@@ -106,6 +106,10 @@ public final class CardAPIPerformer: Sendable {
     public func perform(_ call: APICall, progress: ProgressReporter) async -> APIOutcome {
         let client = client
         if let local = await performLocally(call, client: client, progress: progress) { return local }
+        if case .searchCache(let query) = call {
+            guard let caches else { return .failure(UIFailure(.other, message: "no card cache")) }
+            return await caches.search(query, client)
+        }
         if case .loadCards(0, _, nil) = call { await caches?.sendOutbox(client) }
         do {
             let result = try await send(call, on: client)
@@ -163,7 +167,7 @@ public final class CardAPIPerformer: Sendable {
         case .reorderCards(let order):
             try await current.reorderCards(order)
             return .reordered
-        case .cardPicture, .qrCode, .vcardLines, .exportCards, .previewImport, .runImport, .scanPhoto:
+        case .cardPicture, .qrCode, .vcardLines, .exportCards, .previewImport, .runImport, .scanPhoto, .searchCache:
             // Answered by performLocally.
             throw .invalidRequest("not a card request")
         }
@@ -188,7 +192,8 @@ public final class CardAPIPerformer: Sendable {
                 return .success(.imported(try await imports.run(planID: planID, client: client, progress: progress)))
             case .scanPhoto(let path):
                 return .success(.scanned(try await scans.scan(path, maximumImageBytes: client.configuration.maximumImageBytes)))
-            case .logIn, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard, .reorderCards:
+            case .logIn, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard, .reorderCards,
+                .searchCache:
                 return nil
             }
         } catch {

@@ -138,3 +138,30 @@ import Testing
         #expect(state.message?.text.contains("changes made offline were sent") == true)
     }
 }
+
+@Suite struct CacheSearchTests {
+    @Test func theFilterAsksTheCacheAndItsMatchesJoinTheInMemoryOnes() throws {
+        var state = AppState.loggedIn(cards: 5)
+        state.searchesCache = true
+        _ = state.press(.char("/"))
+        let effects = state.type("zz")
+        // One search per change of the text, the newest last.
+        let searches = effects.compactMap { effect -> (CallID, String)? in
+            if case .perform(let id, .searchCache(let query)) = effect { (id, query) } else { nil }
+        }
+        #expect(searches.map(\.1) == ["z", "zz"])
+        #expect(state.list.cards.rows.isEmpty, "no name, company, title or email holds zz")
+        // An older answer is ignored; the current one adds the cards matching in other fields.
+        let cards = SampleCards.summaries(count: 5)
+        _ = state.reduce(.completed(searches[0].0, .success(.cacheMatches(query: "z", ids: [cards[1].id]))))
+        #expect(state.list.cards.rows.isEmpty)
+        _ = state.reduce(.completed(searches[1].0, .success(.cacheMatches(query: "zz", ids: [cards[3].id, cards[1].id, "unknown"]))))
+        #expect(state.list.cards.rows.map { state.list.cards.summary(atIndex: $0).id } == [cards[1].id, cards[3].id])
+    }
+
+    @Test func withoutACacheTheFilterStaysInMemory() {
+        var state = AppState.loggedIn(cards: 5)
+        _ = state.press(.char("/"))
+        #expect(state.type("zz").isEmpty)
+    }
+}

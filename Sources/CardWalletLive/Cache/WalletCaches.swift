@@ -71,6 +71,18 @@ public final class WalletCaches: Sendable {
         for reason in report.refused { logger.warning("Outbox: a change made offline was refused: \(reason)") }
     }
 
+    /// The cached cards matching `query` in any field (the FTS5 indexes), without the network.
+    func search(_ query: String, _ client: CardAPIClient) async -> APIOutcome {
+        guard let cache = await wallet(for: client)?.cache else {
+            return .failure(UIFailure(.other, message: "no card cache"))
+        }
+        do {
+            return .success(.cacheMatches(query: query, ids: try cache.search(query, limit: nil).hits.map(\.cardID)))
+        } catch {
+            return .failure(UIFailure(.other, message: "the card cache cannot be searched: \(CachedWallet.text(error))"))
+        }
+    }
+
     /// What `call` answered, kept in the cache.
     func record(_ call: APICall, _ result: APIResult, _ client: CardAPIClient) async {
         guard let cache = await wallet(for: client)?.cache else { return }

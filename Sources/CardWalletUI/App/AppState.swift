@@ -71,6 +71,8 @@ public struct AppState: Equatable, Sendable {
     /// Changes made offline (kept in the cache's outbox until the server is back), and the
     /// cards they touch (marked as pending in the list).
     public var offlineChanges = OfflineChanges()
+    /// Whether `/` also searches every field through the local cache (the glue has one).
+    public var searchesCache = false
 
     /// The last account the session named, kept when the session forgets it (the re-login
     /// dialog fills it in).

@@ -106,10 +106,11 @@ enum TerminalApp {
             performer.client.session.report(to: nil)
             performer.removeFiles()
         }
-        let state = AppState(
+        var state = AppState(
             server: live.client.configuration.serverKey, email: setup.email, password: setup.password,
             pageSize: live.settings.pageSize, utcOffsetSeconds: TimeZone.current.secondsFromGMT(),
             pictures: pictures.support)
+        state.searchesCache = caches != nil
 
         let configuration = CursesBackend.Configuration(strayOutputPath: strayOutputPath)
         let ended: Result<(AppState, [String]), any Error>

@@ -46,6 +46,9 @@ struct TUICacheGlueTests {
                 Issue.record("the card did not load"); return
             }
 
+            // `/` through the cache: a word of the bio of a card read in full.
+            #expect(await performer.perform(.searchCache(query: "파이프라인")) == .success(.cacheMatches(query: "파이프라인", ids: ["demo-02"])))
+
             // The server goes away: the list and the card come from the cache, dated.
             let port = server.port
             await server.stop()

@@ -65,6 +65,11 @@ extension ListState {
             case .failure(let failure):
                 return [.message(.error, FailureText.status(failure, doing: "Could not bring back “\(name)”"))]
             }
+        case .cacheSearch:
+            // Cards matching in a field the list does not hold join the filter's matches.
+            guard case .success(.cacheMatches(let query, let ids)) = outcome, query == cards.query else { return [] }
+            keepingSelection(fallback: .first) { $0.addMatches(ids: Set(ids), for: query) }
+            return []
         case .loadForEdit:
             switch outcome {
             case .success(.card(let card)):
