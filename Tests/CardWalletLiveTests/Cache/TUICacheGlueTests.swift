@@ -95,6 +95,29 @@ struct TUICacheGlueTests {
         try? await transport.shutdown()
         await server.stop()
     }
+
+    @Test func theServerEndingTheSessionWipesTheAccountsCache() async throws {
+        try await GlueHarness.with { harness in
+            let folder = harness.folder.path("cache")
+            let caches = WalletCaches(environment: [:], location: CacheLocation(folder: folder), logger: Self.logger)
+            let performer = CardAPIPerformer(
+                configuration: CardAPIConfiguration(server: harness.server.baseURL), tokenStore: harness.store,
+                transport: harness.transport, caches: caches)
+            try await harness.logIn(performer)
+            _ = try await performer.perform(.loadCards(offset: 0, limit: 100, query: nil)).cards()
+            let databases = { (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasSuffix(".sqlite") } ?? [] }
+            #expect(databases().count == 1)
+            #expect(await caches.firstFrame(performer.client) != nil)
+
+            try await harness.server.revokeRefreshTokens(email: GlueHarness.email)
+            try await harness.server.expireAccessTokens(email: GlueHarness.email)
+            let result = await performer.perform(.loadCards(offset: 0, limit: 100, query: nil))
+            guard case .failure(let failure) = result, failure.kind == .sessionExpired else {
+                Issue.record("not E06: \(result)"); return
+            }
+            #expect(databases().isEmpty, "the account's cache is wiped on E06")
+        }
+    }
 }
 
 extension APIOutcome {
