@@ -35,6 +35,8 @@ public final class CardAPIPerformer: Sendable {
     public let pictures: PictureMaker
     private let imports = ImportRunner()
     private let scans = PhotoScan()
+    /// The local cache, when the interface uses one.
+    public let caches: WalletCaches?
 
     /// A performer starting with `client`.
     ///
@@ -42,14 +44,16 @@ public final class CardAPIPerformer: Sendable {
     ///   - client: The client of the server the app starts with.
     ///   - sessionSink: Where the current client's session reports its changes.
     ///   - pictures: Makes card images ready for this terminal (half blocks unless told).
+    ///   - caches: The local cache: the first frame, offline answers, E06 wipes (none unless told).
     ///   - makeClient: Builds the client of another server when the user logs in there; it
     ///     should share `client`'s transport, token store and plugins.
     public init(
         client: CardAPIClient, sessionSink: (any SessionStateSink)? = nil,
         pictures: PictureMaker = PictureMaker(graphics: GraphicsChoice(imageProtocol: .blocks)),
-        makeClient: @escaping ClientFactory
+        caches: WalletCaches? = nil, makeClient: @escaping ClientFactory
     ) {
         self.current = Mutex(client)
+        self.caches = caches
         self.pictures = pictures
         self.makeClient = makeClient
         self.sessionSink = sessionSink
@@ -61,11 +65,11 @@ public final class CardAPIPerformer: Sendable {
     public convenience init(
         configuration: CardAPIConfiguration, tokenStore: TokenStore, transport: any Transport,
         plugins: [any Plugin] = [], sessionSink: (any SessionStateSink)? = nil,
-        pictures: PictureMaker = PictureMaker(graphics: GraphicsChoice(imageProtocol: .blocks))
+        pictures: PictureMaker = PictureMaker(graphics: GraphicsChoice(imageProtocol: .blocks)), caches: WalletCaches? = nil
     ) {
         let first = CardAPIClient(
             configuration: configuration, tokenStore: tokenStore, transport: transport, plugins: plugins)
-        self.init(client: first, sessionSink: sessionSink, pictures: pictures) { server in
+        self.init(client: first, sessionSink: sessionSink, pictures: pictures, caches: caches) { server in
             let other = CardAPIConfiguration(
                 server: server, session: configuration.session, maximumImageBytes: configuration.maximumImageBytes,
                 requestTimeout: configuration.requestTimeout, allowsInsecureHTTP: configuration.allowsInsecureHTTP)
@@ -102,9 +106,17 @@ public final class CardAPIPerformer: Sendable {
     public func perform(_ call: APICall, progress: ProgressReporter) async -> APIOutcome {
         let client = client
         if let local = await performLocally(call, client: client, progress: progress) { return local }
+        if case .searchCache(let query) = call {
+            guard let caches else { return .failure(UIFailure(.other, message: "no card cache")) }
+            return await caches.search(query, client)
+        }
+        if case .loadCards(0, _, nil) = call { await caches?.sendOutbox(client) }
         do {
-            return .success(try await send(call, on: client))
+            let result = try await send(call, on: client)
+            await caches?.record(call, result, client)
+            return .success(result)
         } catch {
+            if let cached = await caches?.answer(call, after: error, client) { return cached }
             if error.isConflict, case .updateCard(let id, _, _) = call {
                 let current = try? await client.card(id: id)
                 return .failure(UIFailure(error, current: current))
@@ -155,7 +167,8 @@ public final class CardAPIPerformer: Sendable {
         case .reorderCards(let order):
             try await current.reorderCards(order)
             return .reordered
-        case .cardPicture, .filePicture, .qrCode, .vcardLines, .exportCards, .previewImport, .runImport, .scanPhoto:
+        case .cardPicture, .filePicture, .qrCode, .vcardLines, .exportCards, .previewImport, .runImport, .scanPhoto,
+            .searchCache:
             // Answered by performLocally.
             throw .invalidRequest("not a card request")
         }
@@ -182,7 +195,8 @@ public final class CardAPIPerformer: Sendable {
                 return .success(.imported(try await imports.run(planID: planID, client: client, progress: progress)))
             case .scanPhoto(let path):
                 return .success(.scanned(try await scans.scan(path, maximumImageBytes: client.configuration.maximumImageBytes)))
-            case .logIn, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard, .reorderCards:
+            case .logIn, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard, .reorderCards,
+                .searchCache:
                 return nil
             }
         } catch {

@@ -19,9 +19,17 @@ extension AppState {
         if case .failure(let failure) = outcome, failure.kind == .sessionExpired, route.replaysAfterLogin {
             return openReauth(replaying: pending)
         }
+        var outcome = outcome
+        var effects: [Effect] = []
+        if case .loadCards = pending.call, case .list(.page) = route { effects += connectionAnswered(outcome) }
+        if case .success(.cachedCards(let page, _)) = outcome { outcome = .success(.cards(page)) }
+        if case .success(.queued(let shown)) = outcome {
+            offlineChanges.note(pending.call, shown)
+            outcome = .success(shown)
+        }
         if case .success(.card(let card)) = outcome { noteCard(card, isNew: pending.call.isCreate) }
         if case .success(.deleted(let id, let backup?)) = outcome { rememberDelete(backup, position: list.cards.walletIDs.firstIndex(of: id)) }
-        let effects = self.route(outcome, to: route)
+        effects = self.route(outcome, to: route) + effects
         // The screen said what it makes of a deleted card or "no such card"; every screen lets
         // the card go.
         switch outcome {

@@ -46,7 +46,7 @@ extension AppState {
         case .tick(let now):
             self.now = now
             if let message, message.expires <= now { self.message = nil }
-            return []
+            return retryIfDue()
         case .completed(let id, let result):
             return complete(id, result)
         case .progress(let id, let progress):
@@ -54,6 +54,8 @@ extension AppState {
             return []
         case .session(let status):
             return sessionChanged(status)
+        case .cachedWallet(let page, let asOf):
+            return showCachedWallet(page, asOf: asOf)
         case .log(let line):
             log.buffer.append(line)
             return []

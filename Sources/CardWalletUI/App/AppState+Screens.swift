@@ -4,8 +4,11 @@ extension AppState {
     // MARK: Screens' reducers, and what their effects mean for the app
 
     mutating func reduceList(_ action: ListAction) -> [Effect] {
+        let query = list.cards.query
         let effects = list.reduce(action, viewport: listViewport)
-        return mapList(effects)
+        // The in-memory filter answers at once; the cache's search over every field adds to it.
+        guard searchesCache, list.cards.query != query, list.cards.isFiltered else { return mapList(effects) }
+        return mapList(effects) + [call(.searchCache(query: list.cards.query), route: .list(.cacheSearch))]
     }
 
     mutating func mapList(_ effects: [ListEffect]) -> [Effect] {
@@ -244,6 +247,7 @@ extension AppState {
         modal = nil
         transfer = nil
         list = ListState(pageSize: list.pageSize)
+        connection = .online
         return reduceList(.reload)
     }
 
@@ -259,6 +263,7 @@ extension AppState {
         reauth = nil
         transfer = nil
         list = ListState(pageSize: list.pageSize)
+        connection = .online
         login = LoginState(server: server, email: email)
     }
 

@@ -66,6 +66,14 @@ public struct AppState: Equatable, Sendable {
     /// The cards of the last delete, which `u` brings back for ``undoWindow``.
     public var lastDelete: UndoableDelete?
 
+    /// Whether the cards shown are the server's or the local cache's (first frame, offline).
+    public var connection: Connection = .online
+    /// Changes made offline (kept in the cache's outbox until the server is back), and the
+    /// cards they touch (marked as pending in the list).
+    public var offlineChanges = OfflineChanges()
+    /// Whether `/` also searches every field through the local cache (the glue has one).
+    public var searchesCache = false
+
     /// The last account the session named, kept when the session forgets it (the re-login
     /// dialog fills it in).
     public var lastEmail: String?

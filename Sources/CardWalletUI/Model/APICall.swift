@@ -61,6 +61,9 @@ public enum APICall: Equatable, Sendable, CustomStringConvertible {
     case runImport(planID: Int)
     /// Reads a photo of a paper card into card fields (OCR, on the glue's side); cancellable.
     case scanPhoto(path: String)
+    /// The cards whose any field (phone, address, bio, tags… too) matches `query`, from the
+    /// local cache's search index, without the network.
+    case searchCache(query: String)
 
     /// Whether the call changes the wallet on the server (a save, a delete, a new order):
     /// quitting waits for these.
@@ -68,7 +71,7 @@ public enum APICall: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .createCard, .updateCard, .deleteCard, .reorderCards, .restoreCard, .runImport: true
         case .logIn, .logOut, .loadCards, .loadCard, .cardPicture, .filePicture, .qrCode, .vcardLines, .exportCards,
-            .previewImport, .scanPhoto:
+            .previewImport, .scanPhoto, .searchCache:
             false
         }
     }
@@ -107,6 +110,7 @@ public enum APICall: Equatable, Sendable, CustomStringConvertible {
         case .previewImport(let path): "read \(path) and plan its import"
         case .runImport(let planID): "import plan \(planID)"
         case .scanPhoto(let path): "scan \(path)"
+        case .searchCache(let query): "search the cache for \(query)"
         }
     }
 }
@@ -139,6 +143,14 @@ public enum APIResult: Equatable, Sendable {
     case imported(ImportReport)
     /// `scanPhoto`: the fields read.
     case scanned(ScanResult)
+    /// `searchCache`: the ids of the matching cards, for `query`.
+    case cacheMatches(query: String, ids: [String])
+    /// A change made while the server could not be reached: kept in the local cache's outbox
+    /// and sent when it is back; `result` is what the interface shows meanwhile.
+    indirect case queued(APIResult)
+    /// `loadCards` when the server could not be reached: the cached wallet (a page of it), as
+    /// the server last confirmed it at `asOf`.
+    case cachedCards(CardPage, asOf: Date)
 }
 
 /// A card as it was just before it was deleted, enough to make it again.

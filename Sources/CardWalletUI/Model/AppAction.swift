@@ -1,3 +1,6 @@
+public import CardModels
+public import Foundation
+
 /// Everything that can happen to the app: keys, resizes, time, results and outside news.
 ///
 /// All of it is plain data, so the glue can make it on any thread and the reducer stays pure.
@@ -21,6 +24,9 @@ public enum AppAction: Equatable, Sendable {
     case session(SessionStatus)
     /// A network exchange (or a note of the app's own) was logged.
     case log(LogLine)
+    /// The local cache's wallet, confirmed by the server at `asOf`, for the first frame of a
+    /// restored session: shown until the server's first page replaces it.
+    case cachedWallet(CardPage, asOf: Date)
     /// Something outside the core has news for the status bar (a browser that would not start).
     case notice(StatusMessage.Kind, String)
 }

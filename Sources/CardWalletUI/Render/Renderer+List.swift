@@ -80,7 +80,12 @@ extension Renderer {
                 let isSelected = row == list.selection
                 let style = isSelected ? selectionStyle : Style()
                 if isSelected { grid.fill(x: 0, y: y, width: grid.width, height: 1, style: style) }
-                if list.marked.contains(card.id) { grid.draw("*", x: 0, y: y, style: isSelected ? style : Theme.key) }
+                if list.marked.contains(card.id) {
+                    grid.draw("*", x: 0, y: y, style: isSelected ? style : Theme.key)
+                } else if state.offlineChanges.cardIDs.contains(card.id) {
+                    // Changed offline: waits in the outbox for the server.
+                    grid.draw("↑", x: 0, y: y, style: isSelected ? style : Theme.warning)
+                }
                 for (column, x, width) in columns {
                     grid.draw(column.value(of: card), x: x, y: y, width: width, style: style)
                 }

@@ -121,13 +121,17 @@ public enum Renderer {
         } else {
             x += 2
         }
-        let session: String = switch state.session {
+        let account: String = switch state.session {
         case .loggedOut: "not logged in"
         case .loggedIn(let email, let server): "\(email) @ \(server)"
         case .refreshing(let email, let server): "\(email) @ \(server) (refreshing the session)"
         case .expired(let email, _): "session expired" + (email.map { " for \($0)" } ?? "")
         }
-        let sessionStyle: Style = if case .expired = state.session { Theme.warning } else { Theme.muted }
+        // Cards from the cache say so first: they may be out of date.
+        let note = state.connection.statusText(utcOffsetSeconds: state.utcOffsetSeconds)
+        let session = note.map { "\($0) · \(account)" } ?? account
+        let sessionStyle: Style =
+            if case .expired = state.session { Theme.warning } else if state.connection.isOffline { Theme.warning } else { Theme.muted }
         guard let message = state.message else {
             grid.draw(session, x: x, y: row, style: sessionStyle)
             return
@@ -135,7 +139,9 @@ public enum Renderer {
         // The message comes first: the session gets what it leaves, but at least 20 columns.
         let fullSession = DisplayWidth.of(TerminalText.escaped(session))
         let messageWidth = DisplayWidth.of(TerminalText.escaped(message.text))
-        let sessionWidth = min(fullSession, max(20, grid.width - x - 3 - messageWidth))
+        // The cache's note always shows whole: it says the cards may be out of date.
+        let least = max(20, note.map { DisplayWidth.of($0) + 2 } ?? 0)
+        let sessionWidth = min(fullSession, max(least, grid.width - x - 3 - messageWidth))
         x += grid.draw(session, x: x, y: row, width: sessionWidth, style: sessionStyle)
         x += grid.draw(" │ ", x: x, y: row, style: Theme.border)
         grid.draw(message.text, x: x, y: row, style: Theme.message(message.kind))

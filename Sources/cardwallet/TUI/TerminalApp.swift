@@ -30,6 +30,9 @@ struct TerminalAppSetup: Sendable {
     /// How pictures are drawn; `nil` asks the terminal (``TerminalApp/detectGraphics(environment:)``)
     /// before curses starts.
     var graphics: GraphicsChoice?
+    /// The environment whose XDG cache folder holds the local card cache (docs/Cache.md);
+    /// `nil` for none (the demo: its server lives only as long as the process).
+    var cacheEnvironment: [String: String]?
 }
 
 /// How the interface ended.
@@ -95,17 +98,19 @@ enum TerminalApp {
             ?? Self.detectGraphics(environment: ProcessInfo.processInfo.environment, configured: live.settings.images)
         let pictures = PictureMaker(graphics: graphics)
         notes.append(graphics.description)
-        let performer = CardAPIPerformer(client: live.client, sessionSink: sink, pictures: pictures) { server in
+        let caches = setup.cacheEnvironment.map { WalletCaches(environment: $0, logger: Logger(label: "cardwallet.cache")) }
+        let performer = CardAPIPerformer(client: live.client, sessionSink: sink, pictures: pictures, caches: caches) { server in
             live.client(for: server)
         }
         defer {
             performer.client.session.report(to: nil)
             performer.removeFiles()
         }
-        let state = AppState(
+        var state = AppState(
             server: live.client.configuration.serverKey, email: setup.email, password: setup.password,
             pageSize: live.settings.pageSize, utcOffsetSeconds: TimeZone.current.secondsFromGMT(),
             pictures: pictures.support)
+        state.searchesCache = caches != nil
 
         let configuration = CursesBackend.Configuration(strayOutputPath: strayOutputPath)
         let ended: Result<(AppState, [String]), any Error>
@@ -117,6 +122,8 @@ enum TerminalApp {
                 if case .loggedIn(let account) = restored {
                     sink.restored(account)
                     runner.apply(.session(SessionStatus(restored)))
+                    // The cached cards paint the first frame; the server's first page replaces them.
+                    if let cached = await caches?.firstFrame(performer.client) { runner.apply(cached) }
                 }
                 for note in notes { sink.note(note) }
                 // Ctrl-C and SIGTERM reach the loop as a quit key; the signal check is a second line.
@@ -158,6 +165,12 @@ enum TerminalApp {
                     + "`cardwallet list` shows what it has")
         } else if let message = state.message, message.kind == .error {
             lines.append("while quitting: \(TerminalText.escaped(message.text))")
+        }
+        let offline = state.offlineChanges.count
+        if offline > 0 {
+            lines.append(
+                "\(offline) change\(offline == 1 ? "" : "s") made offline \(offline == 1 ? "is" : "are") kept in the cache "
+                    + "and will be sent the next time the server can be reached (or by `cardwallet sync`)")
         }
         let replay = state.reauth?.replay.filter(\.call.isChange).count ?? 0
         if replay > 0 {

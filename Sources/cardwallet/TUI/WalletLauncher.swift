@@ -38,7 +38,7 @@ enum WalletLauncher {
         let stored = (try? live.tokenStore.accounts(server: live.client.configuration.serverKey)) ?? []
         let setup = TerminalAppSetup(
             live: live, sink: sink, stateDirectory: try? StateDirectory(environment: environment),
-            email: stored.first ?? "", notes: resolved.warnings)
+            email: stored.first ?? "", notes: resolved.warnings, cacheEnvironment: environment)
         let outcome = await TerminalApp.runCatching(setup)
         await live.shutdown()
         try TerminalApp.finish(outcome)

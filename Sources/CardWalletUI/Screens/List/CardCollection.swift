@@ -215,6 +215,17 @@ public struct CardCollection: Equatable, Sendable {
         if levels.count > Self.maxLevels { levels.removeFirst() }
     }
 
+    /// Adds to the rows filtered for `query` (the current one) the loaded cards among `ids`:
+    /// the matches of a search over every field (the local cache's), kept in the rows' order.
+    public mutating func addMatches(ids: Set<String>, for query: String) {
+        guard query == self.query, var last = levels.last, last.query == query else { return }
+        let extra = Set(ids.compactMap { indexByID[$0] })
+        let shown = Set(last.matches)
+        guard !extra.subtracting(shown).isEmpty else { return }
+        last.matches = (sorted ?? wallet).filter { shown.contains($0) || extra.contains($0) }
+        levels[levels.count - 1] = last
+    }
+
     private mutating func refilter() {
         let needles = SearchKeys.needles(of: query)
         guard !needles.isEmpty else {

@@ -65,6 +65,11 @@ extension ListState {
             case .failure(let failure):
                 return [.message(.error, FailureText.status(failure, doing: "Could not bring back “\(name)”"))]
             }
+        case .cacheSearch:
+            // Cards matching in a field the list does not hold join the filter's matches.
+            guard case .success(.cacheMatches(let query, let ids)) = outcome, query == cards.query else { return [] }
+            keepingSelection(fallback: .first) { $0.addMatches(ids: Set(ids), for: query) }
+            return []
         case .loadForEdit:
             switch outcome {
             case .success(.card(let card)):
@@ -77,6 +82,17 @@ extension ListState {
                 return [.message(.error, FailureText.status(failure, doing: "Could not load the card"))]
             }
         }
+    }
+
+    /// The cache's cards, shown while the server's first page is on its way (which replaces
+    /// them in one step); `false` when the server's cards are here already.
+    mutating func showCached(_ page: CardPage) -> Bool {
+        guard !hasLoaded else { return false }
+        let loading = isLoadingPage
+        pageArrived(page)
+        isLoadingPage = loading
+        isReloading = loading
+        return true
     }
 
     /// Moves card `id` to where `order` has it, on screen and on the server.

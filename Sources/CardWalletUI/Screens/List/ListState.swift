@@ -77,6 +77,8 @@ public enum ListCall: Equatable, Sendable {
     case loadForEdit(id: String)
     /// Making a deleted card again; it goes back to wallet position `position` when known.
     case restore(name: String, position: Int?)
+    /// Searching the local cache for the filter's text.
+    case cacheSearch
 }
 
 /// What the list asks the app to do.

@@ -1,0 +1,176 @@
+public import CardAPI
+public import CardCache
+import CardModels
+public import CardWalletUI
+import Foundation
+public import Logging
+import Synchronization
+
+/// The interface's way to the local cache (docs/Cache.md): opens the cache of the account
+/// logged in at the performer's current client, records what the server answers, and answers
+/// the list and cards from the cache when the server cannot be reached.
+///
+/// Pages of `GET /cards` are gathered until the whole wallet has come, then stored as the
+/// cached wallet (a partial list is never stored: it would lose the other cards' order).
+public final class WalletCaches: Sendable {
+    private struct Opened {
+        var server: String
+        var account: String
+        var wallet: CachedWallet
+    }
+
+    private let environment: [String: String]
+    private let location: CacheLocation?
+    private let logger: Logger
+    private let opened = Mutex<Opened?>(nil)
+    private let gathered = Mutex<[CardSummary]>([])
+    private let replaying = Mutex(false)
+
+    /// Caches under `location` (the XDG cache folder of `environment` when `nil`).
+    public init(environment: [String: String], location: CacheLocation? = nil, logger: Logger) {
+        self.environment = environment
+        self.location = location
+        self.logger = logger
+    }
+
+    /// The wallet of the account logged in at `client`'s server, `nil` when nobody is (or no cache can be had).
+    public func wallet(for client: CardAPIClient) async -> CachedWallet? {
+        guard let account = await client.status().account?.email else { return nil }
+        let server = client.configuration.serverKey
+        if let wallet = opened.withLock({ $0.flatMap { $0.server == server && $0.account == account ? $0.wallet : nil } }) {
+            return wallet
+        }
+        let wallet = await CachedWallet.open(client: client, environment: environment, location: location, logger: logger)
+        guard wallet.cache != nil else { return nil }
+        opened.withLock { $0 = Opened(server: server, account: account, wallet: wallet) }
+        return wallet
+    }
+
+    /// The cached wallet as one action, for the first frame of a restored session; `nil` when
+    /// nothing is cached for the account logged in at `client`.
+    public func firstFrame(_ client: CardAPIClient) async -> AppAction? {
+        guard let list = await wallet(for: client)?.cachedList() else { return nil }
+        let page = CardPage(cards: list.cards, total: list.cards.count, offset: 0, limit: max(1, list.cards.count))
+        return .cachedWallet(page, asOf: list.confirmedAt)
+    }
+
+    /// Sends the changes waiting in the outbox (made while offline), before the list is read so
+    /// that it shows them; one replay at a time, so no change goes twice. Unreachable, they
+    /// stay for the next try.
+    func sendOutbox(_ client: CardAPIClient) async {
+        guard let wallet = await wallet(for: client), let cache = wallet.cache,
+            let waiting = try? cache.pendingChanges(), !waiting.isEmpty
+        else { return }
+        guard replaying.withLock({ busy in
+            defer { busy = true }
+            return !busy
+        }) else { return }
+        defer { replaying.withLock { $0 = false } }
+        let report = await wallet.replayOutbox()
+        logger.info("Outbox: \(report.sent) sent, \(report.refused.count) refused, \(report.pending) waiting")
+        for reason in report.refused { logger.warning("Outbox: a change made offline was refused: \(reason)") }
+    }
+
+    /// The cached cards matching `query` in any field (the FTS5 indexes), without the network.
+    func search(_ query: String, _ client: CardAPIClient) async -> APIOutcome {
+        guard let cache = await wallet(for: client)?.cache else {
+            return .failure(UIFailure(.other, message: "no card cache"))
+        }
+        do {
+            return .success(.cacheMatches(query: query, ids: try cache.search(query, limit: nil).hits.map(\.cardID)))
+        } catch {
+            return .failure(UIFailure(.other, message: "the card cache cannot be searched: \(CachedWallet.text(error))"))
+        }
+    }
+
+    /// What `call` answered, kept in the cache.
+    func record(_ call: APICall, _ result: APIResult, _ client: CardAPIClient) async {
+        guard let cache = await wallet(for: client)?.cache else { return }
+        let now = Date()
+        switch (call, result) {
+        case (.loadCards(let offset, _, nil), .cards(let page)):
+            let whole: [CardSummary]? = gathered.withLock { cards in
+                if offset == 0 { cards = [] }
+                guard offset == cards.count else { return nil }
+                cards += page.cards
+                return cards.count >= page.total ? cards : nil
+            }
+            if let whole { note { try cache.storeList(whole, confirmedAt: now) } }
+        case (.loadCard, .card(let card)), (.updateCard, .card(let card)):
+            note { try cache.storeCard(card, confirmedAt: now) }
+        default:
+            break
+        }
+    }
+
+    /// The answer to `call` from the cache after `error`, when the server could not be reached
+    /// and the cache has it; `nil` otherwise. An ended session (E06) wipes the account's cache.
+    func answer(_ call: APICall, after error: CardAPIError, _ client: CardAPIClient) async -> APIOutcome? {
+        if case .sessionExpired(let server, let account?) = error {
+            opened.withLock { $0 = nil }
+            CachedWallet.wipe(server: server, account: account, environment: environment, location: location, logger: logger)
+            return nil
+        }
+        guard error.isNetworkFailure, let wallet = await wallet(for: client) else { return nil }
+        switch call {
+        case .loadCards(let offset, let limit, nil):
+            guard let list = wallet.cachedList() else { return nil }
+            let slice = Array(list.cards.dropFirst(offset).prefix(offset == 0 ? list.cards.count : limit))
+            let page = CardPage(cards: slice, total: list.cards.count, offset: offset, limit: max(1, slice.count))
+            return .success(.cachedCards(page, asOf: list.confirmedAt))
+        case .loadCard(let id):
+            guard let answer = try? await wallet.card(id: id, .offline) else { return nil }
+            return .success(.card(answer.value))
+        case .createCard, .updateCard, .deleteCard, .reorderCards:
+            return queue(call, in: wallet)
+        default:
+            return nil
+        }
+    }
+
+    /// A change made offline, into the outbox (sent when the server is back), and what the
+    /// interface shows meanwhile; `nil` when it cannot be kept (a picture to upload, a card
+    /// the cache does not know).
+    private func queue(_ call: APICall, in wallet: CachedWallet) -> APIOutcome? {
+        guard let cache = wallet.cache, let list = wallet.cachedList() else { return nil }
+        let now = Date()
+        let change: OutboxChange
+        let shown: APIResult
+        switch call {
+        case .createCard(let fields, let imagePath):
+            // A picture is read when the card is sent: not kept offline (it would go silently).
+            guard CardAPIPerformer.imagePath(imagePath) == nil else {
+                return .failure(UIFailure(.other, message: "offline: a card with a picture can be added once the server is back"))
+            }
+            let id = CardCache.localIDPrefix + String(Int(now.timeIntervalSince1970 * 1_000_000))
+            change = .add(localID: id, fields: fields, image: nil)
+            shown = .card(Card(id: id, fields: fields, createdAt: now, updatedAt: now, version: 0))
+        case .updateCard(let id, let fields, let version):
+            guard let cached = try? cache.card(id: id) else { return nil }
+            var card = cached.card
+            card.fields = fields
+            change = .edit(cardID: id, fields: fields, baseVersion: version)
+            shown = .card(card)
+        case .deleteCard(let id):
+            guard let summary = list.cards.first(where: { $0.id == id }) else { return nil }
+            change = .delete(cardID: id, baseVersion: summary.version)
+            shown = .deleted(id: id, backup: nil)
+        case .reorderCards(let order):
+            change = .reorder(order)
+            shown = .reordered
+        default:
+            return nil
+        }
+        do {
+            _ = try cache.enqueue(change)
+        } catch {
+            logger.warning("The change could not be kept offline: \(CachedWallet.text(error))")
+            return nil
+        }
+        return .success(.queued(shown))
+    }
+
+    private func note(_ body: () throws -> Void) {
+        do { try body() } catch { logger.notice("The card cache: \(CachedWallet.text(error))") }
+    }
+}

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""End-to-end test of the interface on the local cache (issue 17) through tmux.
+
+Starts `cardwallet mock-server --port P --data FILE` as a process of its own, logs in with
+`cardwallet login`, and drives `cardwallet --server URL` in a detached tmux session (private
+XDG_STATE_HOME, XDG_CONFIG_HOME, XDG_CACHE_HOME, TMPDIR):
+
+  online: the 12 demo cards · the server killed (SIGKILL) and r pressed: the status bar says
+  `offline — cards as of HH:MM`, the cards stay, a card opens from the cache · a card added
+  offline: marked ↑ pending · a server started again on the same port and data file: the app
+  goes back online by itself (its retry), says so, and sends the change once (`cardwallet list`
+  shows one copy) · quit · a second start against the server with `--latency 3s` paints the
+  cached cards (`cached HH:MM`) before the server's answer replaces them.
+
+No fixed sleeps: every step waits for its condition with a deadline (the retry's backoff is at
+most 30 s). Reuses the tmux helpers of scripts/e2e-tui.py.
+
+    scripts/e2e-tui-offline.py            # after `swift build`
+    scripts/e2e-tui-offline.py --binary path/to/cardwallet --timeout 60 --keep
+
+Exit status: 0 when every step passed, 1 when one failed, 2 when tmux or the binary is missing.
+"""
+
+import argparse
+import importlib.util
+import os
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("e2e_tui", ROOT / "scripts" / "e2e-tui.py")
+e2e = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(e2e)
+StepFailed, Session, wait_until, EMAIL, PASSWORD = e2e.StepFailed, e2e.Session, e2e.wait_until, e2e.EMAIL, e2e.PASSWORD
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def reachable(base_url: str) -> bool:
+    try:
+        urllib.request.urlopen(base_url + "/cards", timeout=10)
+    except urllib.error.HTTPError:
+        return True  # 401 without a token: it answers
+    except OSError:
+        return False
+    return True
+
+
+def start_server(binary: Path, port: int, data: Path, log: Path, timeout: float, *options: str) -> subprocess.Popen:
+    server = subprocess.Popen(
+        [str(binary), "mock-server", "--port", str(port), "--data", str(data), *options],
+        stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True)
+    wait_until(f"the mock server on port {port}", lambda: server.poll() is None and reachable(f"http://127.0.0.1:{port}/v1")
+               or server.poll() is not None, timeout)
+    if server.poll() is not None:
+        raise StepFailed(f"the mock server exited with {server.returncode} (see {log})")
+    return server
+
+
+def run(arguments) -> int:
+    binary = Path(arguments.binary).resolve()
+    if shutil.which("tmux") is None or not os.access(binary, os.X_OK):
+        print("e2e-tui-offline: tmux or the binary is missing (`swift build`, scripts/bootstrap)", file=sys.stderr)
+        return 2
+    folder = Path(tempfile.mkdtemp(prefix="cardwallet-offline-"))
+    environment = {
+        "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "tmux-256color", "SWIFT_BACKTRACE": "enable=no",
+        "HOME": str(folder), "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+    }
+    for name in ("state", "config", "cache", "tmp"):
+        (folder / name).mkdir(mode=0o700)
+        environment[{"tmp": "TMPDIR"}.get(name, f"XDG_{name.upper()}_HOME")] = str(folder / name)
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}/v1"
+    data, server_log = folder / "server.sqlite", folder / "server.log"
+    session = Session(folder, arguments.timeout)
+    server = None
+    step = "start the mock server"
+    started = time.monotonic()
+    command = f"{shlex.quote(str(binary))} --server {shlex.quote(base_url)}; exec sleep 3600"
+    try:
+        server = start_server(binary, port, data, server_log, arguments.timeout)
+        step = "cardwallet login"
+        login = subprocess.run([str(binary), "login", "--server", base_url, "--email", EMAIL, "--password-stdin"],
+                               input=PASSWORD + "\n", capture_output=True, text=True, env=environment, timeout=60)
+        if login.returncode != 0:
+            raise StepFailed(f"login exited {login.returncode}: {login.stderr.strip()}")
+
+        step = "online: the server's cards"
+        session.start(command, environment)
+        session.wait_text("12 cards", "김민준", f"{EMAIL} @", absent=("offline",))
+
+        step = "the server killed: offline from the cache"
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
+        server = None
+        session.keys("r")
+        session.wait_text("offline — cards as of", "12 cards", "김민준")
+        session.keys("g", "j", "Enter")
+        session.wait_text("CardWallet · card", "김민준", absent=("Loading the card",))
+        session.keys("q")
+        session.wait_text("12 cards", "offline — cards as of")
+
+        step = "a card added offline: pending"
+        session.keys("a")
+        session.wait_text("New card", "Name")
+        session.type("Offline Person")
+        session.keys("Enter")
+        session.wait_text("CardWallet · card", "Offline Person", "id local:")
+        session.keys("q")
+        session.wait_for("the pending mark", lambda text: any(
+            line.startswith("↑") and "Offline Person" in line for line in text.splitlines()))
+
+        step = "the server back on the same port and data: online by itself, the change sent once"
+        server = start_server(binary, port, data, server_log, arguments.timeout)
+        session.wait_text("Back online", "13 cards", "Offline Person", absent=("offline —",), timeout=arguments.timeout + 35)
+        listed = subprocess.run([str(binary), "list", "--server", base_url], capture_output=True, text=True,
+                                env=environment, timeout=60)
+        if listed.stdout.count("Offline Person") != 1:
+            raise StepFailed(f"the server holds {listed.stdout.count('Offline Person')} copies of the offline card")
+
+        step = "quit, then a second start against a slow server paints the cached cards first"
+        session.keys("q")
+        session.wait_for("the interface to quit", lambda text: "13 cards" not in text)
+        session.kill()
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+        server = start_server(binary, port, data, server_log, arguments.timeout, "--latency", "3s")
+        session = Session(folder, arguments.timeout)
+        session.start(command, environment)
+        session.wait_text("cached ", "13 cards", "Offline Person", f"{EMAIL} @")
+        session.wait_text("13 cards", "Offline Person", absent=("cached ",))
+        print(f"e2e-tui-offline: passed in {time.monotonic() - started:.1f} s")
+        return 0
+    except (StepFailed, OSError, subprocess.SubprocessError) as failure:
+        print(f"e2e-tui-offline: FAILED at step “{step}”: {failure}", file=sys.stderr)
+        print("----- last capture -----", file=sys.stderr)
+        print(session.last_capture, file=sys.stderr)
+        return 1
+    finally:
+        session.kill()
+        if server is not None and server.poll() is None:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=30)
+        if arguments.keep:
+            print(f"e2e-tui-offline: kept {folder}", file=sys.stderr)
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", default=str(ROOT / ".build/debug/cardwallet"), help="the cardwallet to test")
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds each step may take (default 30)")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    return run(parser.parse_args())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
