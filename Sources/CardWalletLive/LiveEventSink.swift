@@ -13,9 +13,11 @@ import Synchronization
 /// log pane before the session news it caused, and both before the outcome of the call that
 /// waited for the refresh.
 ///
-/// Writing costs the writer an append (and one wake-up of the loop when the inbox was empty).
-/// The work of making log lines — redacting, formatting, writing the log file — happens when
-/// the loop drains the inbox.
+/// Writing costs the writer an append. Network events do not wake the loop: their lines appear
+/// at its next turn — when the call's outcome or session news wakes it, or within its poll
+/// timeout (50 ms) — so a request costs the loop one wake-up (its outcome), not three. Session
+/// changes and notes wake it. The work of making log lines — redacting, formatting, writing the
+/// log file — happens when the loop drains the inbox.
 ///
 /// ```swift
 /// let inbox = ActionInbox()
@@ -56,7 +58,7 @@ public final class LiveEventSink: NetworkEventSink, SessionStateSink {
     public func record(_ event: RecordedEvent) {
         // `created` is never shown: `sent` follows at once.
         guard event.kind != .created else { return }
-        inbox.send(NetworkNews(event: event, sink: self))
+        inbox.send(NetworkNews(event: event, sink: self), wakes: false)
     }
 
     /// Takes a session change: queued with its time, made into a line (for a refresh or E06)

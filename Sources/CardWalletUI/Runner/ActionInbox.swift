@@ -16,8 +16,11 @@ public protocol InboxItem: Sendable {
 /// logged (sent here by the logger plugin) before the session publishes the state it caused
 /// (sent here by the session), from the same task, so the loop sees them in that order.
 ///
-/// The inbox wakes the loop (``TerminalBackend/waker``) when it goes from empty to not empty,
-/// so a loop waiting for a key paints news at once, and a burst of news costs one wake-up.
+/// The inbox wakes the loop (``TerminalBackend/waker``) on the first waking entry since the loop
+/// last drained it, so a loop waiting for a key paints news at once, and a burst of news costs
+/// one wake-up. Entries sent with `wakes: false` (the log pane's network events, several per
+/// request) wait for the loop's next turn — the next waking entry (a call's outcome, session
+/// news) or the loop's poll timeout, whichever comes first — still in order with the rest.
 public final class ActionInbox: Sendable {
     private enum Entry: Sendable {
         case action(AppAction)
@@ -27,6 +30,8 @@ public final class ActionInbox: Sendable {
     private struct State {
         var queue: [Entry] = []
         var wake: (@Sendable () -> Void)?
+        /// Whether the loop was woken since it last drained.
+        var woken = false
     }
 
     private let state: Mutex<State>
@@ -51,14 +56,21 @@ public final class ActionInbox: Sendable {
     }
 
     /// Queues `item`, made into actions when the loop drains it.
-    public func send(_ item: some InboxItem) {
-        enqueue(.item(item))
+    ///
+    /// - Parameters:
+    ///   - item: The news.
+    ///   - wakes: Whether the loop must see it at once (`false`: at its next turn, within its
+    ///     poll timeout; for news nobody waits on, such as log lines).
+    public func send(_ item: some InboxItem, wakes: Bool = true) {
+        enqueue(.item(item), wakes: wakes)
     }
 
-    private func enqueue(_ entry: Entry) {
+    private func enqueue(_ entry: Entry, wakes: Bool = true) {
         let wake = state.withLock { state -> (@Sendable () -> Void)? in
             state.queue.append(entry)
-            return state.queue.count == 1 ? state.wake : nil
+            guard wakes, !state.woken else { return nil }
+            state.woken = true
+            return state.wake
         }
         wake?()
     }
@@ -72,6 +84,7 @@ public final class ActionInbox: Sendable {
         let entries = state.withLock { state in
             let entries = state.queue
             state.queue.removeAll(keepingCapacity: true)
+            state.woken = false
             return entries
         }
         var actions: [AppAction] = []

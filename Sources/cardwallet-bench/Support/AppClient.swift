@@ -56,6 +56,12 @@ final class AppClient: Sendable {
         }
     }
 
+    /// What the TUI's runner does when a call ends: sends its outcome to the inbox, which wakes
+    /// the loop (and the loop makes the lines of the exchanges before it).
+    func completed() {
+        pane?.sink.inbox.send(.tick(now: .zero))
+    }
+
     /// Stops the log pane's thread and returns how many lines it made.
     func close() async -> Int {
         guard let pane else { return 0 }
@@ -82,8 +88,8 @@ final class AppClient: Sendable {
     }
 }
 
-/// The TUI's main loop as far as the log pane goes: a thread blocked until the inbox wakes it,
-/// then draining it (which makes the log lines).
+/// The TUI's main loop as far as the log pane goes: a thread blocked until the inbox wakes it (or
+/// the runner's 50 ms poll timeout passes), then draining it (which makes the log lines).
 private final class Pane: Sendable {
     let sink: LiveEventSink
     let made = Atomic<Int>(0)
@@ -103,7 +109,8 @@ private final class Pane: Sendable {
 
     private func loop() {
         while true {
-            wakeUp.wait()
+            // As the runner's turn: woken by the inbox, or its poll timeout (50 ms).
+            _ = wakeUp.wait(timeout: .now() + .milliseconds(50))
             var count = 0
             for action in sink.inbox.drain() {
                 if case .log = action { count += 1 }

@@ -76,7 +76,13 @@ struct FetchVariant: Sendable {
     /// The client of `app`, each block settling its logger plugin and log pane.
     static func app(_ app: AppClient, label: String) -> FetchVariant {
         let client = app.client
-        return FetchVariant(label: label, fetch: { id in try await client.card(id: id) }, settle: { await app.settle(after: $0) })
+        return FetchVariant(
+            label: label,
+            fetch: { id in
+                let card = try await client.card(id: id)
+                app.completed()  // the call's outcome into the inbox, as the runner sends it
+                return card
+            }, settle: { await app.settle(after: $0) })
     }
 }
 
