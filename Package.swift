@@ -134,7 +134,8 @@ let package = Package(
             name: "cardwallet",
             dependencies: [
                 "Networking", "TokenStore", "CardModels", "CardAPI", "CardVCard",
-                "CardWalletUI", "CardWalletLive", "CursesTerminal", "CardMockServer", "CardImages", "CardScanCore", "CardScan",
+                "CardWalletUI", "CardWalletLive", "CursesTerminal", "CardMockServer", "CardImages", "CardScanCore",
+                "CardScan",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -228,7 +229,8 @@ let package = Package(
                 "TestSupport", "LiveTestSupport", "CardCache", .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CardWalletUI", "PseudoTerminalSupport"]),
+        .testTarget(
+            name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CardWalletUI", "PseudoTerminalSupport"]),
         .testTarget(name: "CardWalletBenchTests", dependencies: ["cardwallet-bench"]),
         .testTarget(
             name: "CardMockServerTests",

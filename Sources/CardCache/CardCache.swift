@@ -37,7 +37,10 @@ public final class CardCache: Sendable {
     /// The wallet order as a search last read it (see ``positions(_:)``).
     private let order = Mutex<WalletOrder?>(nil)
 
-    init(path: String, server: String, account: String, pool: DatabasePool, logger: Logger, clock: @escaping @Sendable () -> Date) {
+    init(
+        path: String, server: String, account: String, pool: DatabasePool, logger: Logger,
+        clock: @escaping @Sendable () -> Date
+    ) {
         self.path = path
         self.server = server
         self.account = account
@@ -140,7 +143,8 @@ public final class CardCache: Sendable {
         }
         for suffix in ["-wal", "-shm", "-journal"] { unlink(path + suffix) }
         logger.warning(
-            "The card cache \(path) could not be used (\(reason)); it was moved aside to \(aside) and a new cache was started")
+            "The card cache \(path) could not be used (\(reason)); it was moved aside to \(aside) and a new cache was started"
+        )
     }
 
     /// Closes the database; later calls fail with ``CacheError``. The write-ahead log is

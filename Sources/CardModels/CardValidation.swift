@@ -164,7 +164,9 @@ public enum CardFormat {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
-            case UInt8(ascii: " "), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "."): break
+            case UInt8(ascii: " "), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "("), UInt8(ascii: ")"),
+                UInt8(ascii: "."):
+                break
             default: return false
             }
         }
@@ -188,7 +190,9 @@ public enum CardFormat {
         }
         let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         guard !host.isEmpty else { return false }
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return !text.utf8.contains(where: { $0 == 32 || (9...13).contains($0) }) }
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return !text.utf8.contains(where: { $0 == 32 || (9...13).contains($0) })
+        }
         return !text.contains(where: { $0.isWhitespace || $0.isNewline })
     }
 

@@ -65,7 +65,8 @@ public final class CardAPIPerformer: Sendable {
     public convenience init(
         configuration: CardAPIConfiguration, tokenStore: TokenStore, transport: any Transport,
         plugins: [any Plugin] = [], sessionSink: (any SessionStateSink)? = nil,
-        pictures: PictureMaker = PictureMaker(graphics: GraphicsChoice(imageProtocol: .blocks)), caches: WalletCaches? = nil
+        pictures: PictureMaker = PictureMaker(graphics: GraphicsChoice(imageProtocol: .blocks)),
+        caches: WalletCaches? = nil
     ) {
         let first = CardAPIClient(
             configuration: configuration, tokenStore: tokenStore, transport: transport, plugins: plugins)
@@ -176,11 +177,13 @@ public final class CardAPIPerformer: Sendable {
 
     /// The calls the libraries answer (pictures, QR codes, vCard, scans), with their own
     /// failures; `nil` for the card requests.
-    private func performLocally(_ call: APICall, client: CardAPIClient, progress: ProgressReporter) async -> APIOutcome? {
+    private func performLocally(_ call: APICall, client: CardAPIClient, progress: ProgressReporter) async -> APIOutcome?
+    {
         do throws(UIFailure) {
             switch call {
             case .cardPicture(let id, let version, let box):
-                return .success(.picture(try await pictures.picture(id: id, version: version, box: box, client: client)))
+                return .success(
+                    .picture(try await pictures.picture(id: id, version: version, box: box, client: client)))
             case .filePicture(let path, let box):
                 return .success(.picture(try pictures.picture(file: path, box: box)))
             case .qrCode(let card, let box):
@@ -194,8 +197,10 @@ public final class CardAPIPerformer: Sendable {
             case .runImport(let planID):
                 return .success(.imported(try await imports.run(planID: planID, client: client, progress: progress)))
             case .scanPhoto(let path):
-                return .success(.scanned(try await scans.scan(path, maximumImageBytes: client.configuration.maximumImageBytes)))
-            case .logIn, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard, .reorderCards,
+                return .success(
+                    .scanned(try await scans.scan(path, maximumImageBytes: client.configuration.maximumImageBytes)))
+            case .logIn, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard,
+                .reorderCards,
                 .searchCache:
                 return nil
             }

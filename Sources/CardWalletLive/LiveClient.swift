@@ -70,7 +70,8 @@ public struct LiveClient: Sendable {
 
         let transport = LiveTransport(configuration: transportConfiguration(for: settings))
         let log = LoggerPlugin(
-            configuration: loggerConfiguration(for: settings, recordsCreated: recordsCreated, recentCapacity: recentCapacity),
+            configuration: loggerConfiguration(
+                for: settings, recordsCreated: recordsCreated, recentCapacity: recentCapacity),
             logger: networkLogger, sink: eventSink)
         let sessionLogger =
             sessionLogger ?? Logger(label: "cardwallet.session", factory: { _ in SwiftLogNoOpLogHandler() })

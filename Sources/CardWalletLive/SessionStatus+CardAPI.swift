@@ -1,5 +1,5 @@
-public import CardWalletUI
 public import CardAPI
+public import CardWalletUI
 
 extension SessionStatus {
     /// The status bar's view of a session state from ``CardAPI/CardSession/states()``.

@@ -1,6 +1,6 @@
-public import Glibc
-
-internal import CPseudoTerminal
+// `termios` in the API is the one <pty.h> brings in through CPseudoTerminal.
+public import CPseudoTerminal
+import Glibc
 
 /// A pseudo-terminal pair: a program (or the curses backend under test) gets the slave side, the
 /// caller plays the terminal emulator on the master side — reads what the program paints and

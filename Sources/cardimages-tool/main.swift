@@ -93,7 +93,9 @@ case "render":
             kittyPlacement: options.flags.contains("cursor") ? .cursor : .placeholders)
         emit(rendered.streamBytes)
         FileHandle.standardError.write(
-            Data("cells \(rendered.cells.columns)x\(rendered.cells.rows) pixels \(rendered.pixelSize.width)x\(rendered.pixelSize.height)\n".utf8))
+            Data(
+                "cells \(rendered.cells.columns)x\(rendered.cells.rows) pixels \(rendered.pixelSize.width)x\(rendered.pixelSize.height)\n"
+                    .utf8))
     } catch {
         fail(error.description)
     }
@@ -125,14 +127,17 @@ case "qr":
     do {
         let code = try QRCode(text: text, level: level)
         if let output = options.values["png"] {
-            _ = FileManager.default.createFile(atPath: output, contents: Data(try code.png(scale: options.int("scale", default: 8))))
+            _ = FileManager.default.createFile(
+                atPath: output, contents: Data(try code.png(scale: options.int("scale", default: 8))))
         } else if options.flags.contains("cells") {
             emit(Array(ImageCell.text(of: code.cells()).utf8))
         } else {
             emit(Array(code.halfBlockText(inverted: options.flags.contains("invert")).utf8))
         }
         FileHandle.standardError.write(
-            Data("version \(code.version) size \(code.size) needs \(code.requiredCells.columns)x\(code.requiredCells.rows)\n".utf8))
+            Data(
+                "version \(code.version) size \(code.size) needs \(code.requiredCells.columns)x\(code.requiredCells.rows)\n"
+                    .utf8))
     } catch let error as QRCode.EncodeError {
         fail(error.description)
     } catch {

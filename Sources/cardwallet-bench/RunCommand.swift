@@ -33,12 +33,14 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("scan-cards"),
-        help: ArgumentHelp("How many cards the scan figure renders and reads (at least 50 for the record).", valueName: "n"))
+        help: ArgumentHelp(
+            "How many cards the scan figure renders and reads (at least 50 for the record).", valueName: "n"))
     var scanCards = 60
 
     @Option(
         name: .customLong("scan-seed"),
-        help: ArgumentHelp("The seed of the scan figure's cards (default: scripts/make-scan-cards.py's own).", valueName: "n"))
+        help: ArgumentHelp(
+            "The seed of the scan figure's cards (default: scripts/make-scan-cards.py's own).", valueName: "n"))
     var scanSeed: Int?
 
     func validate() throws {
@@ -50,7 +52,8 @@ struct RunCommand: AsyncParsableCommand {
         var context = BenchContext(
             quick: quick,
             benchExecutable: executable,
-            cardwalletExecutable: cardwallet ?? URL(fileURLWithPath: executable)
+            cardwalletExecutable: cardwallet
+                ?? URL(fileURLWithPath: executable)
                 .deletingLastPathComponent().appendingPathComponent("cardwallet").path,
             progress: { line in FileHandle.standardError.write(Data(("· " + line + "\n").utf8)) })
         context.scanCards = scanCards

@@ -7,7 +7,8 @@ import Logging
 struct CardWalletCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cardwallet",
-        abstract: "A keyboard-driven terminal wallet for your business cards. Without a subcommand, it opens the wallet.",
+        abstract:
+            "A keyboard-driven terminal wallet for your business cards. Without a subcommand, it opens the wallet.",
         // ArgumentParser's own line ends in `<subcommand>`, as if one were required.
         usage: """
             cardwallet [<options>]                 (opens the wallet)

@@ -73,7 +73,8 @@ struct MockServerCommand: AsyncParsableCommand {
         let logger = Logger(label: "cardwallet.mock-server")
         let running: RunningMockServer
         do {
-            running = try await MockServer.start(configuration: configuration, logger: logger, handlesShutdownSignals: true)
+            running = try await MockServer.start(
+                configuration: configuration, logger: logger, handlesShutdownSignals: true)
         } catch {
             Console.error(error.description)
             throw ExitCode.failure

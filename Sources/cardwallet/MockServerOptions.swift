@@ -1,6 +1,6 @@
-import CardModels
 import ArgumentParser
 import CardMockServer
+import CardModels
 import Foundation
 
 /// The defaults a command's `--help` states for the server options it changes.
@@ -52,12 +52,15 @@ struct ServerOptions<HelpDefaults: MockServerHelpDefaults>: ParsableArguments {
     var config: String?
 
     /// The address to bind.
-    @Option(help: ArgumentHelp("The address to listen on. (default: \(HelpDefaults.text(for: .host)))", valueName: "address"))
+    @Option(
+        help: ArgumentHelp(
+            "The address to listen on. (default: \(HelpDefaults.text(for: .host)))", valueName: "address"))
     var host: String?
 
     /// The TCP port.
     @Option(
-        help: ArgumentHelp("The TCP port; 0 picks a free one. (default: \(HelpDefaults.text(for: .port)))", valueName: "port"))
+        help: ArgumentHelp(
+            "The TCP port; 0 picks a free one. (default: \(HelpDefaults.text(for: .port)))", valueName: "port"))
     var port: Int?
 
     /// The access-token lifetime.
@@ -124,10 +127,12 @@ struct ServerOptions<HelpDefaults: MockServerHelpDefaults>: ParsableArguments {
         if let first = unexpected.first {
             // `--help` after an option lands here too: show the help, as for any command.
             if unexpected.contains(where: { ["-h", "--help", "-help"].contains($0) }) { throw CleanExit.helpRequest() }
-            let printable = String(first.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+            let printable = String(
+                first.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
             throw ValidationError(
                 first.hasPrefix("-")
-                    ? "Unknown option '\(printable)'." : "Unexpected argument '\(printable)': this command takes only options.")
+                    ? "Unknown option '\(printable)'."
+                    : "Unexpected argument '\(printable)': this command takes only options.")
         }
         if let port, !(0...65535).contains(port) {
             throw ValidationError("--port must be from 0 to 65535 (0 picks a free port), not \(port).")
@@ -165,7 +170,8 @@ struct ServerOptions<HelpDefaults: MockServerHelpDefaults>: ParsableArguments {
     ) throws(MockServerError) -> ResolvedMockServerConfiguration {
         try MockServerConfiguration.resolve(
             MockServerSettingsSources(
-                flags: flags, environment: environment, configFile: config, defaultConfigFile: MockServerOptions.repositoryConfigPath))
+                flags: flags, environment: environment, configFile: config,
+                defaultConfigFile: MockServerOptions.repositoryConfigPath))
     }
 
     /// The validated configuration of `cardwallet mock-server`.

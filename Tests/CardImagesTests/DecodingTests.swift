@@ -34,9 +34,15 @@ struct DecodingTests {
     @Test("a JPEG is decoded at the smallest 1/8 scale still at least the size asked for")
     func jpegScaledDecode() throws {
         let file = try TestImages.jpeg(TestImages.quadrants(width: 400, height: 200))
-        #expect(try ImageDecoder.decode(file, atLeast: PixelSize(width: 40, height: 20)).size == PixelSize(width: 50, height: 25))
-        #expect(try ImageDecoder.decode(file, atLeast: PixelSize(width: 120, height: 10)).size == PixelSize(width: 150, height: 75))
-        #expect(try ImageDecoder.decode(file, atLeast: PixelSize(width: 900, height: 900)).size == PixelSize(width: 400, height: 200))
+        #expect(
+            try ImageDecoder.decode(file, atLeast: PixelSize(width: 40, height: 20)).size
+                == PixelSize(width: 50, height: 25))
+        #expect(
+            try ImageDecoder.decode(file, atLeast: PixelSize(width: 120, height: 10)).size
+                == PixelSize(width: 150, height: 75))
+        #expect(
+            try ImageDecoder.decode(file, atLeast: PixelSize(width: 900, height: 900)).size
+                == PixelSize(width: 400, height: 200))
     }
 
     @Test(
@@ -57,7 +63,9 @@ struct DecodingTests {
 
     @Test("the Exif parser reads little-endian files and ignores garbage")
     func exifParser() {
-        let little: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0, 0, 0, 0x01, 0x00, 0x12, 0x01, 0x03, 0x00, 0x01, 0, 0, 0, 0x06, 0x00, 0, 0]
+        let little: [UInt8] = [
+            0x49, 0x49, 0x2A, 0x00, 0x08, 0, 0, 0, 0x01, 0x00, 0x12, 0x01, 0x03, 0x00, 0x01, 0, 0, 0, 0x06, 0x00, 0, 0,
+        ]
         #expect(ExifOrientation(tiff: little) == .right)
         #expect(ExifOrientation(tiff: [0x49, 0x49, 0x2A, 0x00, 0xFF, 0xFF, 0xFF, 0x7F]) == nil)
         #expect(ExifOrientation(tiff: [1, 2, 3]) == nil)
@@ -93,7 +101,9 @@ struct DecodingTests {
 
     @Test("a PNG header claiming 100 000 × 100 000 pixels is refused, not allocated")
     func hugePNGHeader() {
-        let error = #expect(throws: ImageDecodeError.self) { _ = try ImageDecoder.decode(PNGFixtures.header(width: 100_000, height: 100_000)) }
+        let error = #expect(throws: ImageDecodeError.self) {
+            _ = try ImageDecoder.decode(PNGFixtures.header(width: 100_000, height: 100_000))
+        }
         #expect(error?.kind == .tooLarge)
     }
 
@@ -130,7 +140,9 @@ struct DecodingTests {
                 let index = Int.random(in: 2..<file.count, using: &generator)
                 file[index] = UInt8.random(in: 0...255, using: &generator)
             }
-            if Bool.random(using: &generator) { file = Array(file.prefix(Int.random(in: 8..<file.count, using: &generator))) }
+            if Bool.random(using: &generator) {
+                file = Array(file.prefix(Int.random(in: 8..<file.count, using: &generator)))
+            }
             do {
                 let image = try ImageDecoder.decode(file, limits: DecodeLimits(maximumPixels: 1_000_000))
                 #expect(image.pixels.count == image.width * image.height * 4, "decoded size mismatch")

@@ -4,12 +4,14 @@ import Testing
 
 @Suite("Choosing the protocol")
 struct DetectionTests {
-    private let kittyOK = TerminalAnswers(kittyGraphics: true, deviceAttributes: [62, 22], cellPixels: PixelSize(width: 9, height: 18))
+    private let kittyOK = TerminalAnswers(
+        kittyGraphics: true, deviceAttributes: [62, 22], cellPixels: PixelSize(width: 9, height: 18))
     private let sixelDA = TerminalAnswers(deviceAttributes: [62, 4, 22])
     private let plainDA = TerminalAnswers(deviceAttributes: [62, 22])
 
     private func choose(
-        _ environment: [String: String], _ answers: TerminalAnswers? = nil, tmux: TmuxAnswers? = nil, requested: ImageProtocol? = nil
+        _ environment: [String: String], _ answers: TerminalAnswers? = nil, tmux: TmuxAnswers? = nil,
+        requested: ImageProtocol? = nil
     ) -> GraphicsChoice {
         ImageProtocolDetector.choose(environment: environment, answers: answers, tmux: tmux, requested: requested)
     }
@@ -80,7 +82,9 @@ struct DetectionTests {
         #expect(choose(["CARDWALLET_IMAGES": "auto", "TERM": "foot"], sixelDA).imageProtocol == .sixel)
         let bad = choose(["CARDWALLET_IMAGES": "png\u{1B}[2J", "TERM": "foot"], sixelDA)
         #expect(bad.imageProtocol == .sixel)
-        #expect(bad.reason.hasSuffix("; CARDWALLET_IMAGES=png[2J is not one of auto, kitty, iterm, sixel, blocks, off and was ignored"))
+        #expect(
+            bad.reason.hasSuffix(
+                "; CARDWALLET_IMAGES=png[2J is not one of auto, kitty, iterm, sixel, blocks, off and was ignored"))
         #expect(choose(["CARDWALLET_IMAGES": "sixel"], requested: .blocks).imageProtocol == .blocks)
     }
 
@@ -96,9 +100,12 @@ struct DetectionTests {
         #expect(blocked.imageProtocol == .blocks)
         #expect(blocked.reason.contains("allow-passthrough is off"))
         #expect(choose(environment, sixelDA, tmux: off).imageProtocol == .sixel)
-        let iterm = choose(environment.merging(["LC_TERMINAL": "iTerm2"]) { $1 }, plainDA, tmux: TmuxAnswers(allowPassthrough: true))
+        let iterm = choose(
+            environment.merging(["LC_TERMINAL": "iTerm2"]) { $1 }, plainDA, tmux: TmuxAnswers(allowPassthrough: true))
         #expect(iterm.imageProtocol == .iterm && iterm.tmux)
-        #expect(choose(environment, plainDA, tmux: TmuxAnswers(allowPassthrough: true, clientTermType: "iTerm2 3.5.0")).imageProtocol == .iterm)
+        #expect(
+            choose(environment, plainDA, tmux: TmuxAnswers(allowPassthrough: true, clientTermType: "iTerm2 3.5.0"))
+                .imageProtocol == .iterm)
     }
 }
 
@@ -108,14 +115,19 @@ struct TerminalAnswersTests {
     func parseAll() {
         let bytes = Array("x\u{1B}[6;20;10t\u{1B}_Gi=31;OK\u{1B}\\junk\u{1B}[?62;4;22c".utf8)
         let answers = TerminalAnswers.parse(bytes)
-        #expect(answers == TerminalAnswers(kittyGraphics: true, deviceAttributes: [62, 4, 22], cellPixels: PixelSize(width: 10, height: 20)))
+        #expect(
+            answers
+                == TerminalAnswers(
+                    kittyGraphics: true, deviceAttributes: [62, 4, 22], cellPixels: PixelSize(width: 10, height: 20)))
         #expect(answers.sixel && answers.complete && answers.answeredAnything)
     }
 
     @Test("a kitty error reply is a no; other APCs and incomplete sequences are skipped")
     func parseOthers() {
         #expect(TerminalAnswers.parse(Array("\u{1B}_Gi=31;ENOTSUPPORTED:no\u{1B}\\".utf8)).kittyGraphics == false)
-        #expect(TerminalAnswers.parse(Array("\u{1B}_Xfoo\u{1B}\\\u{1B}[?1;2c".utf8)) == TerminalAnswers(deviceAttributes: [1, 2]))
+        #expect(
+            TerminalAnswers.parse(Array("\u{1B}_Xfoo\u{1B}\\\u{1B}[?1;2c".utf8))
+                == TerminalAnswers(deviceAttributes: [1, 2]))
         #expect(TerminalAnswers.parse(Array("\u{1B}[?62;4".utf8)) == TerminalAnswers())
         #expect(TerminalAnswers.parse(Array("\u{1B}_Gi=31;OK".utf8)) == TerminalAnswers())
         #expect(TerminalAnswers.parse(Array("\u{1B}[6;0;0t\u{1B}[4;600;800t".utf8)).cellPixels == nil)

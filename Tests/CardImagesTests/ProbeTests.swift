@@ -17,7 +17,10 @@ struct ProbeTests {
         _ = pty.answer(after: "\u{1B}[c", with: "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;18;9t\u{1B}[?62;22c")
         let started = ContinuousClock.now
         let answers = try #require(TerminalProbe.query(pty.slave, timeout: .seconds(30)))
-        #expect(answers == TerminalAnswers(kittyGraphics: true, deviceAttributes: [62, 22], cellPixels: PixelSize(width: 9, height: 18)))
+        #expect(
+            answers
+                == TerminalAnswers(
+                    kittyGraphics: true, deviceAttributes: [62, 22], cellPixels: PixelSize(width: 9, height: 18)))
         // Far below the deadline: it did not wait for it (an order, not a speed, assertion).
         #expect(ContinuousClock.now - started < .seconds(25))
         let choice = ImageProtocolDetector.choose(environment: ["TERM": "xterm-256color"], answers: answers)
@@ -29,7 +32,9 @@ struct ProbeTests {
         let pty = try PseudoTerminal()
         let answers = try #require(TerminalProbe.query(pty.slave, timeout: .milliseconds(100)))
         #expect(!answers.answeredAnything)
-        #expect(ImageProtocolDetector.choose(environment: ["TERM": "xterm-kitty"], answers: answers).imageProtocol == .blocks)
+        #expect(
+            ImageProtocolDetector.choose(environment: ["TERM": "xterm-kitty"], answers: answers).imageProtocol
+                == .blocks)
     }
 
     @Test("the terminal's modes are restored after the probe")
@@ -47,7 +52,10 @@ struct ProbeTests {
     func notATerminal() throws {
         var pipeEnds: [Int32] = [0, 0]
         #expect(pipe(&pipeEnds) == 0)
-        defer { close(pipeEnds[0]); close(pipeEnds[1]) }
+        defer {
+            close(pipeEnds[0])
+            close(pipeEnds[1])
+        }
         #expect(TerminalProbe.query(pipeEnds[1], timeout: .milliseconds(50)) == nil)
     }
 }

@@ -32,9 +32,13 @@ struct QRCodeTests {
 
     @Test("text longer than version 40 holds is a clear error; empty text too")
     func tooLong() {
-        #expect(throws: QRCode.EncodeError.tooLong(bytes: 3000, level: .high)) { _ = try QRCode(text: String(repeating: "x", count: 3000), level: .high) }
+        #expect(throws: QRCode.EncodeError.tooLong(bytes: 3000, level: .high)) {
+            _ = try QRCode(text: String(repeating: "x", count: 3000), level: .high)
+        }
         #expect(throws: QRCode.EncodeError.empty) { _ = try QRCode(text: "") }
-        #expect(QRCode.EncodeError.tooLong(bytes: 3000, level: .high).description == "The text is 3000 bytes, more than a QR code holds at error-correction level H.")
+        #expect(
+            QRCode.EncodeError.tooLong(bytes: 3000, level: .high).description
+                == "The text is 3000 bytes, more than a QR code holds at error-correction level H.")
     }
 
     @Test("half-block text: light modules are ink (as qrencode -t UTF8), 4 quiet modules, two rows a line")
@@ -63,7 +67,9 @@ struct QRCodeTests {
         // Module row 4 (finder top, dark) over row 5 (finder: dark edge at x 4).
         #expect(rows[2][4] == ImageCell(character: "▀", foreground: .rgb(.black), background: .rgb(.black)))
         #expect(rows[2][5] == ImageCell(character: "▀", foreground: .rgb(.black), background: .rgb(.white)))
-        #expect(code.cells(depth: .palette256)[2][5] == ImageCell(character: "▀", foreground: .indexed(16), background: .indexed(231)))
+        #expect(
+            code.cells(depth: .palette256)[2][5]
+                == ImageCell(character: "▀", foreground: .indexed(16), background: .indexed(231)))
     }
 
     @Test("the PNG has scale pixels a module, the quiet zone white, the modules black")

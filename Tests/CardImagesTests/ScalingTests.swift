@@ -11,7 +11,8 @@ struct ScalingTests {
         image.setColor(.white, x: 1, y: 1)
         let one = ImageScaler.scale(image, to: PixelSize(width: 1, height: 1))
         #expect(one.color(x: 0, y: 0) == RGBColor(red: 128, green: 128, blue: 128))
-        let quadrants = ImageScaler.scale(TestImages.quadrants(width: 300, height: 200), to: PixelSize(width: 30, height: 20))
+        let quadrants = ImageScaler.scale(
+            TestImages.quadrants(width: 300, height: 200), to: PixelSize(width: 30, height: 20))
         #expect(quadrants.size == PixelSize(width: 30, height: 20))
         #expect(quadrants.color(x: 3, y: 3) == TestImages.red)
         #expect(quadrants.color(x: 26, y: 16) == TestImages.yellow)
@@ -52,8 +53,12 @@ struct ScalingTests {
 
     @Test("the cell's own aspect, when the terminal says it, is used")
     func cellAspect() {
-        let square = CellFit.cells(for: PixelSize(width: 100, height: 100), in: CellSize(columns: 20, rows: 20), cellPixels: PixelSize(width: 8, height: 8))
+        let square = CellFit.cells(
+            for: PixelSize(width: 100, height: 100), in: CellSize(columns: 20, rows: 20),
+            cellPixels: PixelSize(width: 8, height: 8))
         #expect(square == CellSize(columns: 20, rows: 20))
-        #expect(CellFit.pixels(for: PixelSize(width: 300, height: 200), within: PixelSize(width: 100, height: 100)) == PixelSize(width: 100, height: 67))
+        #expect(
+            CellFit.pixels(for: PixelSize(width: 300, height: 200), within: PixelSize(width: 100, height: 100))
+                == PixelSize(width: 100, height: 67))
     }
 }

@@ -38,10 +38,13 @@ import Testing
     }
 
     @Test func envelopesRoundTrip() throws {
-        let failure = ErrorEnvelope(status: 400, errorCode: .badRequest, message: "bad", fields: ["name": "is required"])
+        let failure = ErrorEnvelope(
+            status: 400, errorCode: .badRequest, message: "bad", fields: ["name": "is required"])
         let data = try CardWalletJSON.encoder().encode(failure)
         let text = try #require(String(data: data, encoding: .utf8))
-        #expect(text == #"{"errorCode":"E01","fields":{"name":"is required"},"message":"bad","status":400,"success":false}"#)
+        #expect(
+            text == #"{"errorCode":"E01","fields":{"name":"is required"},"message":"bad","status":400,"success":false}"#
+        )
         #expect(try CardWalletJSON.decoder().decode(ErrorEnvelope.self, from: data) == failure)
 
         let success = SuccessEnvelope(data: EmptyPayload())

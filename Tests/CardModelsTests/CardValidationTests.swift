@@ -9,7 +9,8 @@ import Testing
     @Test func nameIsRequiredAndBounded() {
         #expect(CardFields(name: "   ").validate()["name"] == "is required")
         #expect(CardFields(name: String(repeating: "가", count: 64)).validate().isEmpty)
-        #expect(CardFields(name: String(repeating: "가", count: 65)).validate()["name"] == "must be at most 64 characters")
+        #expect(
+            CardFields(name: String(repeating: "가", count: 65)).validate()["name"] == "must be at most 64 characters")
     }
 
     @Test func aMegabyteStringIsRejectedNotCrashedOn() {
@@ -70,11 +71,16 @@ import Testing
     @Test func formPartsRoundTrip() {
         let fields = CardFields(name: "Ada", company: "Acme", tmi: ["a", "b"], tags: ["t"], defaultImage: 5)
         let parts = CardForm.parts(for: fields)
-        #expect(parts.map(\.name) == ["card.name", "card.company", "card.tmi", "card.tmi", "card.tags", "card.defaultImage"])
+        #expect(
+            parts.map(\.name) == [
+                "card.name", "card.company", "card.tmi", "card.tmi", "card.tags", "card.defaultImage",
+            ])
         let (decoded, problems) = CardForm.fields(from: parts + [("image", "ignored")])
         #expect(problems.isEmpty)
         #expect(decoded == fields)
-        let (_, unknown) = CardForm.fields(from: [("card.name", "A"), ("card.colour", "red"), ("card.defaultImage", "x")])
+        let (_, unknown) = CardForm.fields(from: [
+            ("card.name", "A"), ("card.colour", "red"), ("card.defaultImage", "x"),
+        ])
         #expect(unknown == ["card.colour": "is not a card field", "defaultImage": "must be a number from 0 to 7"])
     }
 }

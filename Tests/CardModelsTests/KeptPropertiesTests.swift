@@ -26,7 +26,10 @@ import Testing
     @Test(arguments: [
         (["A:b\nC:d"], "must hold unfolded lines without NUL, CR or LF"),
         ([""], "must not hold empty lines"),
-        ([String(repeating: "x", count: CardLimits.vcardPropertyMaxLength + 1)], "must hold lines of at most 2000 characters"),
+        (
+            [String(repeating: "x", count: CardLimits.vcardPropertyMaxLength + 1)],
+            "must hold lines of at most 2000 characters"
+        ),
         (Array(repeating: "X-A:b", count: CardLimits.vcardPropertiesMaxCount + 1), "may hold at most 200 lines"),
     ])
     func badLinesAreRefused(lines: [String], problem: String) {

@@ -12,29 +12,32 @@ struct ContactRuleTests {
         let words = text.split(separator: " ").enumerated().map { index, word in
             OCRWord(text: String(word), box: OCRBox(x: index * 100, y: 0, width: 90, height: 20), confidence: 95)
         }
-        return ContactFinder.contacts(in: ScanLine(words: words, text: words.map(\.text).joined(separator: " "), index: 0)).hits
+        return ContactFinder.contacts(
+            in: ScanLine(words: words, text: words.map(\.text).joined(separator: " "), index: 0)
+        ).hits
     }
 
-    @Test(arguments: [
-        ("+1 (415) 555-0142", "+1 (415) 555-0142", nil),
-        ("(415) 555-0142", "(415) 555-0142", nil),
-        ("415.555.0142", "415.555.0142", nil),
-        ("+44 (0)20 7946 0321", "+44 (0)20 7946 0321", nil),
-        ("+49 30 123456-78", "+49 30 123456-78", nil),
-        ("089/1234567", "089 1234567", nil),
-        ("02-555-0123", "02-555-0123", nil),
-        ("Tel: +81 3-1234-5678", "+81 3-1234-5678", nil),
-        ("T +1 212 555 0100 ext. 204", "+1 212 555 0100", "204"),
-        ("+1 212 555 0100 x31", "+1 212 555 0100", "31"),
-        ("031-478-0554 (내선 111)", "031-478-0554", "111"),
-        ("O2-555-Ol23", "02-555-0123", nil),
-        ("031=019-9710", "031-019-9710", nil),
-        ("+822-837-7180", "+82 2-837-7180", nil),
-        ("+4420 7946 0321", "+44 20 7946 0321", nil),
-        ("+3589 1234 5678", "+3589 1234 5678", nil),
-        ("+33 123 45 67 89", "+33 1 23 45 67 89", nil),
-        ("+82 29552 6817", "+82 2 9552 6817", nil),
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            ("+1 (415) 555-0142", "+1 (415) 555-0142", nil),
+            ("(415) 555-0142", "(415) 555-0142", nil),
+            ("415.555.0142", "415.555.0142", nil),
+            ("+44 (0)20 7946 0321", "+44 (0)20 7946 0321", nil),
+            ("+49 30 123456-78", "+49 30 123456-78", nil),
+            ("089/1234567", "089 1234567", nil),
+            ("02-555-0123", "02-555-0123", nil),
+            ("Tel: +81 3-1234-5678", "+81 3-1234-5678", nil),
+            ("T +1 212 555 0100 ext. 204", "+1 212 555 0100", "204"),
+            ("+1 212 555 0100 x31", "+1 212 555 0100", "31"),
+            ("031-478-0554 (내선 111)", "031-478-0554", "111"),
+            ("O2-555-Ol23", "02-555-0123", nil),
+            ("031=019-9710", "031-019-9710", nil),
+            ("+822-837-7180", "+82 2-837-7180", nil),
+            ("+4420 7946 0321", "+44 20 7946 0321", nil),
+            ("+3589 1234 5678", "+3589 1234 5678", nil),
+            ("+33 123 45 67 89", "+33 1 23 45 67 89", nil),
+            ("+82 29552 6817", "+82 2 9552 6817", nil),
+        ] as [(String, String, String?)])
     func phone(_ line: String, number: String, ext: String?) throws {
         let hits = Self.contacts(line)
         let hit = try #require(hits.first, "no phone in “\(line)”")
@@ -49,8 +52,10 @@ struct ContactRuleTests {
     }
 
     @Test(arguments: [
-        ("M +82 10-1234-5678", ScanRules.LabelKind.mobile), ("휴대폰 010-1234-5678", .mobile), ("HP 010-1234-5678", .mobile),
-        ("F +44 161 496 0076", .fax), ("팩스 02-555-0199", .fax), ("☎ +1 212 555 0100", .phone), ("전화 02-555-0123", .phone),
+        ("M +82 10-1234-5678", ScanRules.LabelKind.mobile), ("휴대폰 010-1234-5678", .mobile),
+        ("HP 010-1234-5678", .mobile),
+        ("F +44 161 496 0076", .fax), ("팩스 02-555-0199", .fax), ("☎ +1 212 555 0100", .phone),
+        ("전화 02-555-0123", .phone),
         ("Tel.:+46 8 123 456 78", .phone),
     ])
     func labels(_ line: String, kind: ScanRules.LabelKind) throws {
@@ -60,9 +65,11 @@ struct ContactRuleTests {
 
     @Test(arguments: [
         ("ada@example.com", "ada@example.com"), ("E: Ada.Lovelace@Example.COM", "ada.lovelace@example.com"),
-        ("seojun.jang@pureu nsoop.co.kr", "seojun.jang@pureunsoop.co.kr"), ("margaret@acme-robotics fr", "margaret@acme-robotics.fr"),
+        ("seojun.jang@pureu nsoop.co.kr", "seojun.jang@pureunsoop.co.kr"),
+        ("margaret@acme-robotics fr", "margaret@acme-robotics.fr"),
         ("doyun@seouldatalab.co kr", "doyun@seouldatalab.co.kr"), ("jiwoo@hanbitsoft.co. kr", "jiwoo@hanbitsoft.co.kr"),
-        ("e,fischer@copperfield.de", "e.fischer@copperfield.de"), ("seojun.ja ng@seouldatalab.kr", "seojun.ja" + "ng@seouldatalab.kr"),
+        ("e,fischer@copperfield.de", "e.fischer@copperfield.de"),
+        ("seojun.ja ng@seouldatalab.kr", "seojun.ja" + "ng@seouldatalab.kr"),
         ("doyun.cho@miraeenergy-kr", "doyun.cho@miraeenergy.kr"), ("Email:ada@example.com", "ada@example.com"),
     ])
     func email(_ line: String, expected: String) throws {
@@ -77,7 +84,8 @@ struct ContactRuleTests {
     }
 
     @Test(arguments: [
-        ("www.acme.com", "https://www.acme.com"), ("acme.co.uk", "https://acme.co.uk"), ("https://acme.io/team", "https://acme.io/team"),
+        ("www.acme.com", "https://www.acme.com"), ("acme.co.uk", "https://acme.co.uk"),
+        ("https://acme.io/team", "https://acme.io/team"),
         ("http://acme.io", "http://acme.io"), ("W: www,seouldatalab,kr", "https://www.seouldatalab.kr"),
         ("https:// miraeenergy.com", "https://miraeenergy.com"), ("www. hanbitsoft.kr", "https://www.hanbitsoft.kr"),
         ("www-silverline.com", "https://www.silverline.com"), ("https://blueharbor fr", "https://blueharbor.fr"),
@@ -89,7 +97,9 @@ struct ContactRuleTests {
         #expect(CardFormat.isWebURL(hit.value))
     }
 
-    @Test(arguments: ["Seattle, WA 98176", "Meridian Foods S.L.", "Copperfield Design GmbH & Co. KG", "e.V.", "Dr.No", "U.S.A."])
+    @Test(arguments: [
+        "Seattle, WA 98176", "Meridian Foods S.L.", "Copperfield Design GmbH & Co. KG", "e.V.", "Dr.No", "U.S.A.",
+    ])
     func notWebsites(_ line: String) {
         #expect(!Self.contacts(line).contains { $0.kind == .website }, "\(line)")
     }
@@ -105,7 +115,10 @@ struct ContactRuleTests {
     }
 
     @Test func lineKinds() {
-        for title in ["Director of Engineering", "Co-Founder & CEO", "Senior Software Engineer", "팀장", "책임연구원", "수석 엔지니어", "VP of Operations"] {
+        for title in [
+            "Director of Engineering", "Co-Founder & CEO", "Senior Software Engineer", "팀장", "책임연구원", "수석 엔지니어",
+            "VP of Operations",
+        ] {
             #expect(LineKinds.isTitle(title), "\(title)")
         }
         for text in ["Engineering", "Analytical Engines Ltd", "Ada Lovelace", "서울데이터랩"] {
@@ -117,14 +130,20 @@ struct ContactRuleTests {
         for text in ["Director of Engineering", "김영실", "Ada Lovelace"] {
             #expect(!LineKinds.isDepartment(text), "\(text)")
         }
-        for company in ["Analytical Engines Ltd", "Acme Robotics Inc.", "Nordic Timber AB", "Soluciones S.A.", "주식회사 푸른숲", "㈜한빛소프트", "Helix GmbH"] {
+        for company in [
+            "Analytical Engines Ltd", "Acme Robotics Inc.", "Nordic Timber AB", "Soluciones S.A.", "주식회사 푸른숲", "㈜한빛소프트",
+            "Helix GmbH",
+        ] {
             #expect(LineKinds.hasLegalForm(company), "\(company)")
         }
         for text in ["Work as a team", "Ada Lovelace", "Polar Networks", "Studio Ab"] {
             #expect(!LineKinds.hasLegalForm(text), "\(text)")
         }
-        for address in ["350 Fifth Avenue, Suite 4100", "Seattle, WA 98101", "10117 Berlin", "London EC1A 1BB", "Friedrichstraße 12",
-                        "Bahnhofstraf&e 479", "서울특별시 강남구 테헤란로 152", "서울 강남구 역삼동 12", "12층"] {
+        for address in [
+            "350 Fifth Avenue, Suite 4100", "Seattle, WA 98101", "10117 Berlin", "London EC1A 1BB",
+            "Friedrichstraße 12",
+            "Bahnhofstraf&e 479", "서울특별시 강남구 테헤란로 152", "서울 강남구 역삼동 12", "12층",
+        ] {
             #expect(LineKinds.isAddress(address), "\(address)")
         }
         for text in ["부산해양물류", "Ada Lovelace", "Director of Engineering", "ada@example.com"] {

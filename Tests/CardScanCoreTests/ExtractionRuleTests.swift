@@ -73,18 +73,25 @@ struct ExtractionRuleTests {
             ])),
         ExtractionCase(
             name: "a lost dot before the top-level domain; a scheme broken off",
-            rows: [Row("Margaret Rossi", 60), Row("margaret.rossi@acme-robotics fr"), Row("W https:// acme-robotics.fr")],
+            rows: [
+                Row("Margaret Rossi", 60), Row("margaret.rossi@acme-robotics fr"), Row("W https:// acme-robotics.fr"),
+            ],
             expected: Expected(fields: [
-                .name: "Margaret Rossi", .email: "margaret.rossi@acme-robotics.fr", .website: "https://acme-robotics.fr",
+                .name: "Margaret Rossi", .email: "margaret.rossi@acme-robotics.fr",
+                .website: "https://acme-robotics.fr",
             ])),
         ExtractionCase(
             name: "spaces OCR lost after country and area codes put back",
             rows: [Row("Camille Moreau", 60), Row("T +33 123 45 67 89"), Row("M +822-837-7180")],
-            expected: Expected(fields: [.name: "Camille Moreau", .phone: "+33 1 23 45 67 89"], vcard: ["TEL;TYPE=CELL:+82 2-837-7180"])),
+            expected: Expected(
+                fields: [.name: "Camille Moreau", .phone: "+33 1 23 45 67 89"], vcard: ["TEL;TYPE=CELL:+82 2-837-7180"])
+        ),
         ExtractionCase(
             name: "an icon read as a digit before the country code",
             rows: [Row("Javier Castillo", 60), Row("7: +34 93 992 50 91"), Row("『+1 329 555 0171")],
-            expected: Expected(fields: [.name: "Javier Castillo", .phone: "+34 93 992 50 91"], vcard: ["TEL;TYPE=WORK:+1 329 555 0171"])),
+            expected: Expected(
+                fields: [.name: "Javier Castillo", .phone: "+34 93 992 50 91"], vcard: ["TEL;TYPE=WORK:+1 329 555 0171"]
+            )),
         ExtractionCase(
             name: "no name on the card: made from the email, with a note",
             rows: [Row("Helix Biolabs Inc.", 40), Row("ada.lovelace@helix.io")],
@@ -93,7 +100,10 @@ struct ExtractionRuleTests {
                 notes: ["made from the email"])),
         ExtractionCase(
             name: "the email's local part picks the name among two",
-            rows: [Row("United States Navy", 30), Row("Alan Turing", 44), Row("Grace Hopper", 40), Row("grace.hopper@navy.mil")],
+            rows: [
+                Row("United States Navy", 30), Row("Alan Turing", 44), Row("Grace Hopper", 40),
+                Row("grace.hopper@navy.mil"),
+            ],
             expected: Expected(
                 fields: [.name: "Grace Hopper", .company: "United States Navy", .email: "grace.hopper@navy.mil"],
                 notes: ["not used: “Alan Turing”"])),
@@ -101,7 +111,8 @@ struct ExtractionRuleTests {
             name: "an unsure email put right by a sure name, with a note",
             rows: [Row("Ken McCarthy", 60, confidence: 96), Row("E: k.mccarthty@ironwood.es", confidence: 62)],
             expected: Expected(
-                fields: [.name: "Ken McCarthy", .email: "k.mccarthy@ironwood.es"], notes: ["one letter changed to match the name"])),
+                fields: [.name: "Ken McCarthy", .email: "k.mccarthy@ironwood.es"],
+                notes: ["one letter changed to match the name"])),
         ExtractionCase(
             name: "a clearly read email that differs from the name is left alone",
             rows: [Row("John Smith", 60, confidence: 96), Row("jon.smith@acme.com", confidence: 95)],
@@ -109,7 +120,9 @@ struct ExtractionRuleTests {
         ExtractionCase(
             name: "a company without legal form found by the email's domain",
             rows: [Row("Northwind Traders", 40), Row("Ada Lovelace", 38), Row("alovelace@northwind.com")],
-            expected: Expected(fields: [.name: "Ada Lovelace", .company: "Northwind Traders", .email: "alovelace@northwind.com"])),
+            expected: Expected(fields: [
+                .name: "Ada Lovelace", .company: "Northwind Traders", .email: "alovelace@northwind.com",
+            ])),
         ExtractionCase(
             name: "titles, departments and functions told apart",
             rows: [Row("Linus Torvalds", 60), Row("VP of Operations"), Row("Platform Team"), Row("Sales & Marketing")],
@@ -118,9 +131,13 @@ struct ExtractionRuleTests {
                 notes: ["Sales & Marketing"])),
         ExtractionCase(
             name: "German address with ß misread, postcode and town",
-            rows: [Row("Emma Fischer", 60), Row("Copperfield Design GmbH & Co. KG", 30), Row("LindenstraBe 184"), Row("20095 Hamburg")],
+            rows: [
+                Row("Emma Fischer", 60), Row("Copperfield Design GmbH & Co. KG", 30), Row("LindenstraBe 184"),
+                Row("20095 Hamburg"),
+            ],
             expected: Expected(fields: [
-                .name: "Emma Fischer", .company: "Copperfield Design GmbH & Co. KG", .address: "Lindenstraße 184, 20095 Hamburg",
+                .name: "Emma Fischer", .company: "Copperfield Design GmbH & Co. KG",
+                .address: "Lindenstraße 184, 20095 Hamburg",
             ])),
         ExtractionCase(
             name: "US address with state and ZIP is no website",
@@ -133,7 +150,8 @@ struct ExtractionRuleTests {
         ExtractionCase(
             name: "a fax alone is not the phone",
             rows: [Row("Nora Brennan", 60), Row("Fax +44 161 496 0076")],
-            expected: Expected(fields: [.name: "Nora Brennan"], vcard: ["TEL;TYPE=FAX:+44 161 496 0076"], notes: ["only a fax"])),
+            expected: Expected(
+                fields: [.name: "Nora Brennan"], vcard: ["TEL;TYPE=FAX:+44 161 496 0076"], notes: ["only a fax"])),
         ExtractionCase(
             name: "a free mail domain says nothing of the company; a mailbox nothing of the name",
             rows: [Row("Tim Berners", 60), Row("info@gmail.com")],
@@ -163,10 +181,11 @@ struct ExtractionRuleTests {
 
     @Test("notes come in the card's field order, card-wide ones last")
     func noteOrder() {
-        let card = CardFieldExtractor().extract(from: page([
-            Row("Grace Hopper", 50), Row("Helix Labs", 30), Row("Fax +1 212 555 0100"), Row("alan.turing@helix.io"),
-            Row("Something Else Entirely", 20),
-        ]))
+        let card = CardFieldExtractor().extract(
+            from: page([
+                Row("Grace Hopper", 50), Row("Helix Labs", 30), Row("Fax +1 212 555 0100"), Row("alan.turing@helix.io"),
+                Row("Something Else Entirely", 20),
+            ]))
         let fields = card.notes.map { $0.field ?? "~" }
         let order = CardField.allCases.map(\.key) + ["~"]
         #expect(fields == fields.sorted { order.firstIndex(of: $0)! < order.firstIndex(of: $1)! })

@@ -8,7 +8,9 @@ import Testing
 struct ExifOrientationTests {
     /// A TIFF structure whose first IFD holds one entry: `Orientation` (or another tag).
     static func tiff(littleEndian: Bool, orientation: UInt16, tag: UInt16 = 0x0112, type: UInt16 = 3) -> [UInt8] {
-        func u16(_ v: UInt16) -> [UInt8] { littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
+        func u16(_ v: UInt16) -> [UInt8] {
+            littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)]
+        }
         func u32(_ v: UInt32) -> [UInt8] {
             let big = [24, 16, 8, 0].map { UInt8((v >> $0) & 0xFF) }
             return littleEndian ? big.reversed() : big
@@ -30,7 +32,9 @@ struct ExifOrientationTests {
     static func png(_ payload: [UInt8]) -> [UInt8] {
         let length = UInt32(payload.count)
         let size = [24, 16, 8, 0].map { UInt8((length >> $0) & 0xFF) }
-        return PhotoKind.pngSignature + [0, 0, 0, 13] + Array("IHDR".utf8) + Array(repeating: 0, count: 13) + [0, 0, 0, 0]
+        return PhotoKind.pngSignature + [0, 0, 0, 13] + Array("IHDR".utf8) + Array(repeating: 0, count: 13) + [
+            0, 0, 0, 0,
+        ]
             + size + Array("eXIf".utf8) + payload + [0, 0, 0, 0]
     }
 
@@ -50,7 +54,8 @@ struct ExifOrientationTests {
     @Test("no tag, another tag, a value out of range, a damaged segment: upright")
     func noTag() {
         #expect(ExifOrientation.read(from: [0xFF, 0xD8, 0xFF, 0xD9]) == .up)
-        #expect(ExifOrientation.read(from: Self.jpeg(Self.tiff(littleEndian: true, orientation: 6, tag: 0x010F))) == .up)
+        #expect(
+            ExifOrientation.read(from: Self.jpeg(Self.tiff(littleEndian: true, orientation: 6, tag: 0x010F))) == .up)
         #expect(ExifOrientation.read(from: Self.jpeg(Self.tiff(littleEndian: true, orientation: 9))) == .up)
         var damaged = Self.jpeg(Self.tiff(littleEndian: true, orientation: 6))
         damaged[damaged.count - 24] = 0xFF  // the IFD offset points past the end

@@ -51,7 +51,9 @@ struct ScanAccuracyTests {
         #expect(!upright.fields.name.isEmpty)
         // 6: stored turned 90° anticlockwise, to be turned clockwise; 8 the other way; 3 upside
         // down. A PNG carries the tag in its eXIf chunk.
-        for (orientation, transpose, format) in [(6, "ROTATE_90", "jpg"), (8, "ROTATE_270", "jpg"), (3, "ROTATE_180", "png")] {
+        for (orientation, transpose, format) in [
+            (6, "ROTATE_90", "jpg"), (8, "ROTATE_270", "jpg"), (3, "ROTATE_180", "png"),
+        ] {
             let path = set.folder.appendingPathComponent("turned-\(orientation).\(format)")
             try GeneratedCards.pillow(
                 """

@@ -10,7 +10,8 @@ struct ScanErrorTests {
 
     /// A fresh folder, removed after `body`.
     func inFolder(_ body: (URL) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cardscan-errors-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cardscan-errors-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try await body(folder)
@@ -40,8 +41,10 @@ struct ScanErrorTests {
             #expect(await scanError(folder) == .notAnImage(path: folder.path, reason: "it is a folder"))
             let missing = folder.appendingPathComponent("missing.jpg")
             #expect(await scanError(missing) == .fileNotFound(path: missing.path))
-            #expect(CardScanError.notAnImage(path: text.path, reason: "it is not a PNG or JPEG image").description
-                == "\(text.path) is not a photo to scan: it is not a PNG or JPEG image. Give a PNG or JPEG photo of a card.")
+            #expect(
+                CardScanError.notAnImage(path: text.path, reason: "it is not a PNG or JPEG image").description
+                    == "\(text.path) is not a photo to scan: it is not a PNG or JPEG image. Give a PNG or JPEG photo of a card."
+            )
         }
     }
 
@@ -72,7 +75,9 @@ struct ScanErrorTests {
         try await inFolder { folder in
             let bomb = folder.appendingPathComponent("bomb.png")
             try Data(PNGHeader.bytes(width: 100_000, height: 100_000)).write(to: bomb)
-            #expect(await scanError(bomb) == .imageTooLarge(path: bomb.path, width: 100_000, height: 100_000, limit: 64_000_000))
+            #expect(
+                await scanError(bomb)
+                    == .imageTooLarge(path: bomb.path, width: 100_000, height: 100_000, limit: 64_000_000))
         }
     }
 

@@ -21,15 +21,16 @@ import Testing
         #expect(card.line == 1)
         // The preferred phone is the card's phone; the work phone and fax are kept, and so is
         // the EUC-KR nickname, as UTF-8.
-        #expect(card.fields.vcardProperties == [
-            "EMAIL;X-CARDWALLET-FIELD=email;TYPE=HOME:jisoo@example.kr",
-            "TEL;X-CARDWALLET-FIELD=phone;TYPE=CELL,PREF:010-2345-6789",
-            "N;X-CARDWALLET-NAME=이지수:이;지수;;;",
-            "TEL;TYPE=WORK:02-555-0199",
-            "TEL;TYPE=FAX:02-555-0198",
-            "NICKNAME:지수",
-            "X-ANDROID-CUSTOM:vnd.android.cursor.item/nickname;지수;1;;;;;;;;;;;;;",
-        ])
+        #expect(
+            card.fields.vcardProperties == [
+                "EMAIL;X-CARDWALLET-FIELD=email;TYPE=HOME:jisoo@example.kr",
+                "TEL;X-CARDWALLET-FIELD=phone;TYPE=CELL,PREF:010-2345-6789",
+                "N;X-CARDWALLET-NAME=이지수:이;지수;;;",
+                "TEL;TYPE=WORK:02-555-0199",
+                "TEL;TYPE=FAX:02-555-0198",
+                "NICKNAME:지수",
+                "X-ANDROID-CUSTOM:vnd.android.cursor.item/nickname;지수;1;;;;;;;;;;;;;",
+            ])
     }
 
     @Test func outlookWindows1252WithAFaxAndItsDesign() throws {
@@ -112,19 +113,26 @@ import Testing
         #expect(kept.contains("UID:urn:uuid:4fbe8971-0bc3-424c-9c26-36c3e1eff6b1"))
         #expect(kept.contains("TEL;VALUE=uri;TYPE=work:tel:+82-2-555-0100;ext=12"))
         #expect(kept.contains("ANNIVERSARY:20200601"))
-        #expect(kept.contains("ADR;X-CARDWALLET-FIELD=address;TYPE=work;LABEL=세종대로 110^n서울특별시 중구 04524:;;세종대로 110;중구;서울특별시;04524;대한민국"))
+        #expect(
+            kept.contains(
+                "ADR;X-CARDWALLET-FIELD=address;TYPE=work;LABEL=세종대로 110^n서울특별시 중구 04524:;;세종대로 110;중구;서울특별시;04524;대한민국"
+            ))
     }
 
     @Test func oneBrokenCardIsSkippedAtItsLine() throws {
         let document = try Fixture.document("one-broken.vcf")
         #expect(document.cards.map(\.fields.name) == ["Katherine Johnson", "Mary Jackson"])
-        #expect(document.problems.map { $0.formatted(file: "one-broken.vcf") } == [
-            "one-broken.vcf:10: PHOTO: the photo is not a PNG or JPEG image"
-        ])
+        #expect(
+            document.problems.map { $0.formatted(file: "one-broken.vcf") } == [
+                "one-broken.vcf:10: PHOTO: the photo is not a PNG or JPEG image"
+            ])
     }
 
     @Test func everyImportedCardIsOneTheServerAccepts() throws {
-        for name in ["android-21-korean.vcf", "outlook-21-cp1252.vcf", "ios-30-grouped.vcf", "google-30-multi.vcf", "v40-data-photo-lf.vcf"] {
+        for name in [
+            "android-21-korean.vcf", "outlook-21-cp1252.vcf", "ios-30-grouped.vcf", "google-30-multi.vcf",
+            "v40-data-photo-lf.vcf",
+        ] {
             for card in try Fixture.document(name).cards {
                 #expect(card.fields.validate() == [:], "\(name): \(card.fields.name)")
                 #expect(card.fields == card.fields.normalized())

@@ -6,12 +6,17 @@ import Testing
 /// Random and mutated vCards from a fixed seed never crash the reader, the mapping or the
 /// writer, and whatever they yield keeps the reader's promises.
 @Suite struct FuzzTests {
-    static let corpus = ["android-21-korean.vcf", "outlook-21-cp1252.vcf", "ios-30-grouped.vcf", "google-30-multi.vcf", "v40-data-photo-lf.vcf", "one-broken.vcf"]
+    static let corpus = [
+        "android-21-korean.vcf", "outlook-21-cp1252.vcf", "ios-30-grouped.vcf", "google-30-multi.vcf",
+        "v40-data-photo-lf.vcf", "one-broken.vcf",
+    ]
 
     /// Fragments that matter to the parser, spliced into the mutants.
     static let fragments: [[UInt8]] = [
-        "\r\n", "\n", "\r", " ", "\t", "=", "=\r\n", ";", ":", ",", "\"", "\\", "^", ".", "BEGIN:VCARD\r\n", "END:VCARD\r\n",
-        "ENCODING=QUOTED-PRINTABLE", "ENCODING=b", ";CHARSET=EUC-KR", ";CHARSET=bogus", "=E", "=FF", "data:", "AGENT:\r\n",
+        "\r\n", "\n", "\r", " ", "\t", "=", "=\r\n", ";", ":", ",", "\"", "\\", "^", ".", "BEGIN:VCARD\r\n",
+        "END:VCARD\r\n",
+        "ENCODING=QUOTED-PRINTABLE", "ENCODING=b", ";CHARSET=EUC-KR", ";CHARSET=bogus", "=E", "=FF", "data:",
+        "AGENT:\r\n",
         "VERSION:4.0\r\n", "\u{0}", "\u{FEFF}", "\u{FF}", "가", "PHOTO;ENCODING=b:", "X-CARDWALLET-FIELD=email;",
     ].map { Array($0.utf8) }
 
@@ -63,7 +68,9 @@ import Testing
         // The same input in chunks yields the same.
         for size in sizes {
             let chunked = VCardDocument.read(source: ChunkedSource(bytes, size: size))
-            #expect(chunked.cards == document.cards && chunked.problems == document.problems && chunked.refusal == document.refusal)
+            #expect(
+                chunked.cards == document.cards && chunked.problems == document.problems
+                    && chunked.refusal == document.refusal)
         }
     }
 
@@ -78,9 +85,15 @@ import Testing
 
     @Test func randomBytesAndRandomLines() {
         var random = SeededRandom(seed: 42)
-        let words = ["BEGIN:VCARD", "END:VCARD", "VERSION:2.1", "FN:x", "N:a;b", "EMAIL:a@b.co", "TEL;CELL:123", "NOTE;QUOTED-PRINTABLE:a=", " folded", "=20", "PHOTO;BASE64:", "AAAA", "", "item1.X:y", "ORG:;;", "CATEGORIES:,,,"]
+        let words = [
+            "BEGIN:VCARD", "END:VCARD", "VERSION:2.1", "FN:x", "N:a;b", "EMAIL:a@b.co", "TEL;CELL:123",
+            "NOTE;QUOTED-PRINTABLE:a=", " folded", "=20", "PHOTO;BASE64:", "AAAA", "", "item1.X:y", "ORG:;;",
+            "CATEGORIES:,,,",
+        ]
         for _ in 0..<300 {
-            let bytes = (0..<Int.random(in: 0...400, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let bytes = (0..<Int.random(in: 0...400, using: &random)).map { _ in
+                UInt8.random(in: 0...255, using: &random)
+            }
             Self.check(bytes, sizes: [])
             let lines = (0..<Int.random(in: 0...60, using: &random)).map { _ in words.randomElement(using: &random)! }
             Self.check(Array(lines.joined(separator: ["\r\n", "\n"].randomElement(using: &random)!).utf8), sizes: [3])

@@ -15,7 +15,9 @@ import Testing
         #expect(record["Name"] == "Ada Lovelace")
         #expect(record["Given Name"] == "Ada" && record["Family Name"] == "Lovelace")
         #expect(record["E-mail 1 - Value"] == "ada@example.com" && record["E-mail 1 - Type"] == "* Work")
-        #expect(record["Organization 1 - Name"] == "Analytical Engines" && record["Organization 1 - Department"] == "Research")
+        #expect(
+            record["Organization 1 - Name"] == "Analytical Engines"
+                && record["Organization 1 - Department"] == "Research")
         #expect(record["Notes"] == "Wrote; the first\nprogram, really")
         #expect(record["Group Membership"] == "* myContacts ::: math ::: history")
         #expect(record["Birthday"] == "1815-12-10")
@@ -26,7 +28,8 @@ import Testing
         let card = try Fixture.single("ios-30-grouped.vcf")
         let cells = try Self.parse(GoogleCSV.headerLine + GoogleCSV.row(.stored(card.fields)))
         let record = Dictionary(uniqueKeysWithValues: zip(cells[0], cells[1]))
-        #expect(record["Name Prefix"] == "Countess" && record["Given Name"] == "Ada" && record["Family Name"] == "Lovelace")
+        #expect(
+            record["Name Prefix"] == "Countess" && record["Given Name"] == "Ada" && record["Family Name"] == "Lovelace")
     }
 
     /// A small RFC 4180 reader, to read back what was written.

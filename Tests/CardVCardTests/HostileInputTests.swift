@@ -50,23 +50,30 @@ import Testing
 
     @Test func aLineOverTheLimitBreaksOnlyItsCard() {
         let limits = VCardLimits(maximumLineBytes: 1_000)
-        let text = "BEGIN:VCARD\nFN:Big\nNOTE:" + String(repeating: "x", count: 50_000) + "\nEND:VCARD\nBEGIN:VCARD\nFN:Small\nEND:VCARD\n"
+        let text =
+            "BEGIN:VCARD\nFN:Big\nNOTE:" + String(repeating: "x", count: 50_000)
+            + "\nEND:VCARD\nBEGIN:VCARD\nFN:Small\nEND:VCARD\n"
         let document = VCardDocument.read(source: InMemoryByteSource(Array(text.utf8)), limits: limits)
         #expect(document.cards.map(\.fields.name) == ["Small"])
         #expect(document.problems.map(\.description) == ["line 3: a property is longer than 1000 bytes"])
         // Folded continuation lines count too.
-        let folded = "BEGIN:VCARD\nFN:Big\nNOTE:x\n" + String(repeating: " " + String(repeating: "y", count: 70) + "\n", count: 100)
+        let folded =
+            "BEGIN:VCARD\nFN:Big\nNOTE:x\n"
+            + String(repeating: " " + String(repeating: "y", count: 70) + "\n", count: 100)
             + "END:VCARD\nBEGIN:VCARD\nFN:Small\nEND:VCARD\n"
         let second = VCardDocument.read(source: InMemoryByteSource(Array(folded.utf8)), limits: limits)
         #expect(second.problems.map(\.description) == ["line 3: a property is longer than 1000 bytes"])
         // With no card left, the file is refused whole.
         let alone = "BEGIN:VCARD\nFN:Big\nNOTE:" + String(repeating: "z", count: 5_000) + "\nEND:VCARD\n"
-        #expect(Self.refusal(Array(alone.utf8), limits: limits) == "not a vCard file: one BEGIN:VCARD but no complete card")
+        #expect(
+            Self.refusal(Array(alone.utf8), limits: limits) == "not a vCard file: one BEGIN:VCARD but no complete card")
     }
 
     @Test func cardsWithTooManyPropertiesAndFilesWithTooManyCards() {
         let limits = VCardLimits(maximumProperties: 10, maximumCards: 3)
-        let many = "BEGIN:VCARD\nFN:Many\n" + String(repeating: "X-A:1\n", count: 20) + "END:VCARD\nBEGIN:VCARD\nFN:Few\nEND:VCARD\n"
+        let many =
+            "BEGIN:VCARD\nFN:Many\n" + String(repeating: "X-A:1\n", count: 20)
+            + "END:VCARD\nBEGIN:VCARD\nFN:Few\nEND:VCARD\n"
         let document = VCardDocument.read(source: InMemoryByteSource(Array(many.utf8)), limits: limits)
         #expect(document.cards.map(\.fields.name) == ["Few"])
         #expect(document.problems.first?.message == "the card has more than 10 properties")
@@ -75,7 +82,9 @@ import Testing
     }
 
     @Test func nestedAgentsCannotGoDeep() {
-        let text = "BEGIN:VCARD\nFN:A\nAGENT:\n" + String(repeating: "BEGIN:VCARD\n", count: 10) + String(repeating: "END:VCARD\n", count: 11)
+        let text =
+            "BEGIN:VCARD\nFN:A\nAGENT:\n" + String(repeating: "BEGIN:VCARD\n", count: 10)
+            + String(repeating: "END:VCARD\n", count: 11)
             + "BEGIN:VCARD\nFN:B\nEND:VCARD\n"
         let document = VCardDocument.read(bytes: Array(text.utf8))
         #expect(document.cards.map(\.fields.name) == ["B"])

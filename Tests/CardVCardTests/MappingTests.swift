@@ -14,13 +14,16 @@ import Testing
         }
     }
 
-    static func imported(_ body: String, version: String = "3.0", sourceLocation: SourceLocation = #_sourceLocation) throws
+    static func imported(_ body: String, version: String = "3.0", sourceLocation: SourceLocation = #_sourceLocation)
+        throws
         -> ImportedCard
     {
         try #require(card(body, version: version), sourceLocation: sourceLocation).get()
     }
 
-    static func fields(_ body: String, version: String = "3.0", sourceLocation: SourceLocation = #_sourceLocation) throws -> CardFields {
+    static func fields(_ body: String, version: String = "3.0", sourceLocation: SourceLocation = #_sourceLocation)
+        throws -> CardFields
+    {
         try imported(body, version: version, sourceLocation: sourceLocation).fields
     }
 
@@ -35,63 +38,78 @@ import Testing
         #expect(try Self.fields("N:김;민지;;;").name == "김민지")
         #expect(try Self.fields("N:Kim;민지;;;").name == "민지 Kim")
         #expect(try Self.fields("FN:  \nN:;Madonna;;;").name == "Madonna")
-        #expect(Self.problem("N:;;;;\nEMAIL:a@example.com") == VCardProblem(line: 1, "the card has no name (no FN, no N)"))
+        #expect(
+            Self.problem("N:;;;;\nEMAIL:a@example.com") == VCardProblem(line: 1, "the card has no name (no FN, no N)"))
         #expect(Self.problem("ORG:Acme") == VCardProblem(line: 1, "the card has no name (no FN, no N)"))
     }
 
     @Test func anNThatTheWriterWouldDeriveIsNotKept() throws {
         #expect(try Self.fields("FN:Ada Lovelace\nN:Lovelace;Ada;;;").vcardProperties == [])
         #expect(try Self.fields("FN:Ada Lovelace\nN:Lovelace;Ada;;;").vcardProperties == [])
-        #expect(try Self.fields("FN:Ada Lovelace\nN:Lovelace;Ada;;Lady;").vcardProperties == [
-            "N;X-CARDWALLET-NAME=Ada Lovelace:Lovelace;Ada;;Lady;"
-        ])
+        #expect(
+            try Self.fields("FN:Ada Lovelace\nN:Lovelace;Ada;;Lady;").vcardProperties == [
+                "N;X-CARDWALLET-NAME=Ada Lovelace:Lovelace;Ada;;Lady;"
+            ])
     }
 
     @Test func thePreferredEmailAndPhoneWinElseTheFirst() throws {
-        let fields = try Self.fields("FN:A\nEMAIL:first@example.com\nEMAIL;TYPE=pref:second@example.com\nTEL:111\nTEL:222")
+        let fields = try Self.fields(
+            "FN:A\nEMAIL:first@example.com\nEMAIL;TYPE=pref:second@example.com\nTEL:111\nTEL:222")
         #expect(fields.email == "second@example.com")
         #expect(fields.phone == "111")
-        let four = try Self.fields("FN:A\nEMAIL;PREF=3:a@example.com\nEMAIL;PREF=1:b@example.com\nEMAIL;PREF=1:c@example.com", version: "4.0")
+        let four = try Self.fields(
+            "FN:A\nEMAIL;PREF=3:a@example.com\nEMAIL;PREF=1:b@example.com\nEMAIL;PREF=1:c@example.com", version: "4.0")
         #expect(four.email == "b@example.com")
-        #expect(four.vcardProperties == [
-            "EMAIL;X-CARDWALLET-FIELD=email;PREF=1:b@example.com", "EMAIL;PREF=3:a@example.com", "EMAIL;PREF=1:c@example.com",
-        ])
+        #expect(
+            four.vcardProperties == [
+                "EMAIL;X-CARDWALLET-FIELD=email;PREF=1:b@example.com", "EMAIL;PREF=3:a@example.com",
+                "EMAIL;PREF=1:c@example.com",
+            ])
     }
 
     @Test func valuesTheCardCannotHoldAreKeptAndTheNextOneIsUsed() throws {
-        let fields = try Self.fields("FN:A\nEMAIL:not an address\nEMAIL:mailto:a@example.com\nTEL:call me\nTEL:tel:+1-555-0100;ext=2\nURL:ftp://x.example\nURL:example.com\nBDAY:--0315")
+        let fields = try Self.fields(
+            "FN:A\nEMAIL:not an address\nEMAIL:mailto:a@example.com\nTEL:call me\nTEL:tel:+1-555-0100;ext=2\nURL:ftp://x.example\nURL:example.com\nBDAY:--0315"
+        )
         #expect(fields.email == "a@example.com")
         #expect(fields.phone == "+1-555-0100")
         #expect(fields.website == nil)
         #expect(fields.birthday == nil)
-        #expect(fields.vcardProperties == [
-            "EMAIL;X-CARDWALLET-FIELD=email:mailto:a@example.com", "TEL;X-CARDWALLET-FIELD=phone:tel:+1-555-0100;ext=2",
-            "EMAIL:not an address", "TEL:call me", "URL:ftp://x.example", "URL:example.com", "BDAY:--0315",
-        ])
+        #expect(
+            fields.vcardProperties == [
+                "EMAIL;X-CARDWALLET-FIELD=email:mailto:a@example.com",
+                "TEL;X-CARDWALLET-FIELD=phone:tel:+1-555-0100;ext=2",
+                "EMAIL:not an address", "TEL:call me", "URL:ftp://x.example", "URL:example.com", "BDAY:--0315",
+            ])
     }
 
-    @Test(arguments: [
-        ("1990-03-15", "1990-03-15"), ("19900315", "1990-03-15"), ("1990-03-15T00:00:00Z", "1990-03-15"),
-        ("19900315T120000+0900", "1990-03-15"), ("--0315", nil), ("--03-15", nil), ("1990-02-30", nil), ("1990", nil),
-        ("1990-0315", nil), ("yesterday", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("1990-03-15", "1990-03-15"), ("19900315", "1990-03-15"), ("1990-03-15T00:00:00Z", "1990-03-15"),
+            ("19900315T120000+0900", "1990-03-15"), ("--0315", nil), ("--03-15", nil), ("1990-02-30", nil),
+            ("1990", nil),
+            ("1990-0315", nil), ("yesterday", nil),
+        ] as [(String, String?)])
     func birthdays(value: String, expected: String?) throws {
         #expect(try Self.fields("FN:A\nBDAY:\(value)").birthday == expected)
     }
 
     @Test func organizationAddressAndCategories() throws {
-        let fields = try Self.fields("FN:A\nORG:Acme\\, Inc.;R&D;Lab 3\nADR;TYPE=WORK:PO Box 1;Suite 2;1 Main St\\nFloor 3;Springfield;IL;62701;USA\nCATEGORIES:work, friends ,,vip\nCATEGORIES:other")
+        let fields = try Self.fields(
+            "FN:A\nORG:Acme\\, Inc.;R&D;Lab 3\nADR;TYPE=WORK:PO Box 1;Suite 2;1 Main St\\nFloor 3;Springfield;IL;62701;USA\nCATEGORIES:work, friends ,,vip\nCATEGORIES:other"
+        )
         #expect(fields.company == "Acme, Inc.")
         #expect(fields.department == "R&D")
         #expect(fields.address == "PO Box 1, Suite 2, 1 Main St, Floor 3, Springfield, IL 62701, USA")
         #expect(fields.tags == ["work", "friends", "vip"])
-        #expect(fields.vcardProperties == [
-            "ORG;X-CARDWALLET-FIELD=company:Acme\\, Inc.;R&D;Lab 3",
-            "ADR;X-CARDWALLET-FIELD=address;TYPE=WORK:PO Box 1;Suite 2;1 Main St\\nFloor 3;Springfield;IL;62701;USA",
-            // Written back as it came, spaces and empty values included, while the tags stay.
-            "CATEGORIES;X-CARDWALLET-FIELD=tags:work, friends ,,vip",
-            "CATEGORIES:other",
-        ])
+        #expect(
+            fields.vcardProperties == [
+                "ORG;X-CARDWALLET-FIELD=company:Acme\\, Inc.;R&D;Lab 3",
+                "ADR;X-CARDWALLET-FIELD=address;TYPE=WORK:PO Box 1;Suite 2;1 Main St\\nFloor 3;Springfield;IL;62701;USA",
+                // Written back as it came, spaces and empty values included, while the tags stay.
+                "CATEGORIES;X-CARDWALLET-FIELD=tags:work, friends ,,vip",
+                "CATEGORIES:other",
+            ])
     }
 
     @Test func uidsAreKeptUnlessCardWalletDerivedThem() throws {
@@ -104,7 +122,8 @@ import Testing
     }
 
     @Test func walletFieldsComeBackFromTheirXProperties() throws {
-        let card = try Self.imported("FN:A\nX-CARDWALLET-TMI:Collects stamps\nX-CARDWALLET-TMI:Likes tea\\; a lot\nX-CARDWALLET-AVATAR:5")
+        let card = try Self.imported(
+            "FN:A\nX-CARDWALLET-TMI:Collects stamps\nX-CARDWALLET-TMI:Likes tea\\; a lot\nX-CARDWALLET-AVATAR:5")
         #expect(card.fields.tmi == ["Collects stamps", "Likes tea; a lot"])
         #expect(card.fields.defaultImage == 5)
         #expect(card.carriesWalletFields)
@@ -120,27 +139,51 @@ import Testing
 
     @Test func valuesOverALimitSkipTheCardAtTheirLine() {
         let note = String(repeating: "n", count: 501)
-        #expect(Self.problem("FN:A\nNOTE:\(note)") == VCardProblem(line: 4, "NOTE (bio) must be at most 500 characters"))
-        #expect(Self.problem("FN:\(String(repeating: "a", count: 65))") == VCardProblem(line: 3, "FN (name) must be at most 64 characters"))
+        #expect(
+            Self.problem("FN:A\nNOTE:\(note)") == VCardProblem(line: 4, "NOTE (bio) must be at most 500 characters"))
+        #expect(
+            Self.problem("FN:\(String(repeating: "a", count: 65))")
+                == VCardProblem(line: 3, "FN (name) must be at most 64 characters"))
         let tags = (1...11).map { "t\($0)" }.joined(separator: ",")
-        #expect(Self.problem("FN:A\nCATEGORIES:\(tags)") == VCardProblem(line: 4, "CATEGORIES (tags) may hold at most 10 tags"))
-        #expect(Self.problem("FN:A\nX-LONG:\(String(repeating: "x", count: 2_000))")
-            == VCardProblem(line: 4, "X-LONG is longer than the 2000 characters a kept property may have"))
+        #expect(
+            Self.problem("FN:A\nCATEGORIES:\(tags)")
+                == VCardProblem(line: 4, "CATEGORIES (tags) may hold at most 10 tags"))
+        #expect(
+            Self.problem("FN:A\nX-LONG:\(String(repeating: "x", count: 2_000))")
+                == VCardProblem(line: 4, "X-LONG is longer than the 2000 characters a kept property may have"))
         let many = (1...201).map { "X-N\($0):v" }.joined(separator: "\n")
-        #expect(Self.problem("FN:A\n\(many)") == VCardProblem(line: 1, "the card has 201 properties the wallet keeps as they are, more than 200"))
+        #expect(
+            Self.problem("FN:A\n\(many)")
+                == VCardProblem(line: 1, "the card has 201 properties the wallet keeps as they are, more than 200"))
     }
 
     @Test func photosThatAreNotPNGOrJPEGOrTooLarge() throws {
         let gif = TransferEncoding.base64Encode(Array("GIF89a....".utf8))
-        #expect(Self.problem("FN:A\nPHOTO;ENCODING=b;TYPE=GIF:\(gif)") == VCardProblem(line: 4, "PHOTO: the photo is not a PNG or JPEG image"))
-        #expect(Self.problem("FN:A\nPHOTO:data:image/png,notbase64") == VCardProblem(line: 4, "PHOTO: the data: URI is not base64 image data"))
-        #expect(Self.problem("FN:A\nPHOTO;ENCODING=b:@@@") == VCardProblem(line: 4, "PHOTO: the base64 value is not valid base64"))
+        #expect(
+            Self.problem("FN:A\nPHOTO;ENCODING=b;TYPE=GIF:\(gif)")
+                == VCardProblem(line: 4, "PHOTO: the photo is not a PNG or JPEG image"))
+        #expect(
+            Self.problem("FN:A\nPHOTO:data:image/png,notbase64")
+                == VCardProblem(line: 4, "PHOTO: the data: URI is not base64 image data"))
+        #expect(
+            Self.problem("FN:A\nPHOTO;ENCODING=b:@@@")
+                == VCardProblem(line: 4, "PHOTO: the base64 value is not valid base64"))
         let big = [UInt8]([0xFF, 0xD8, 0xFF]) + [UInt8](repeating: 7, count: 3_000)
-        var reader = VCardReader(bytes: Array("BEGIN:VCARD\nFN:A\nPHOTO;ENCODING=b:\(TransferEncoding.base64Encode(big))\nEND:VCARD\n".utf8))
-        guard case .card(let card)? = reader.next() else { Issue.record("no card"); return }
+        var reader = VCardReader(
+            bytes: Array("BEGIN:VCARD\nFN:A\nPHOTO;ENCODING=b:\(TransferEncoding.base64Encode(big))\nEND:VCARD\n".utf8))
+        guard case .card(let card)? = reader.next() else {
+            Issue.record("no card")
+            return
+        }
         let small = VCardImporter(options: VCardImportOptions(maximumImageBytes: 1_000)).card(from: card)
-        #expect(small == .failure(VCardProblem(line: 3, "PHOTO: the photo is 3003 bytes, more than the 1000 a card image may be")))
+        #expect(
+            small
+                == .failure(
+                    VCardProblem(line: 3, "PHOTO: the photo is 3003 bytes, more than the 1000 a card image may be")))
         // A photo given as a link is kept as a line.
-        #expect(try Self.fields("FN:A\nPHOTO;VALUE=uri:https://example.com/a.jpg").vcardProperties == ["PHOTO;VALUE=uri:https://example.com/a.jpg"])
+        #expect(
+            try Self.fields("FN:A\nPHOTO;VALUE=uri:https://example.com/a.jpg").vcardProperties == [
+                "PHOTO;VALUE=uri:https://example.com/a.jpg"
+            ])
     }
 }

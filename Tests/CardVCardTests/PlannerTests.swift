@@ -20,24 +20,32 @@ import Testing
         let incoming = document.cards.map { SourcedCard(file: "g.vcf", card: $0) }
         let first = ImportPlanner.plan(incoming, existing: [])
         #expect(first.counts == ImportPlan.Counts(created: 3))
-        let wallet = document.cards.enumerated().map { Card(id: "c\($0)", fields: $1.fields, createdAt: .now, updatedAt: .now) }
+        let wallet = document.cards.enumerated().map {
+            Card(id: "c\($0)", fields: $1.fields, createdAt: .now, updatedAt: .now)
+        }
         let second = ImportPlanner.plan(incoming, existing: wallet)
         #expect(second.counts == ImportPlan.Counts(unchanged: 3))
-        #expect(second.entries.map(\.action) == [.unchanged(cardID: "c0"), .unchanged(cardID: "c1"), .unchanged(cardID: "c2")])
+        #expect(
+            second.entries.map(\.action) == [
+                .unchanged(cardID: "c0"), .unchanged(cardID: "c1"), .unchanged(cardID: "c2"),
+            ])
     }
 
     @Test func matchingOnUIDFirstThenNameAndEmail() {
-        let wallet = Self.existing("""
+        let wallet = Self.existing(
+            """
             BEGIN:VCARD\nFN:Ada\nEMAIL:ada@example.com\nUID:u-1\nEND:VCARD
             BEGIN:VCARD\nFN:Grace\nEMAIL:grace@example.com\nEND:VCARD
             BEGIN:VCARD\nFN:Alan\nEND:VCARD
             """)
-        let plan = ImportPlanner.plan(Self.incoming("""
-            BEGIN:VCARD\nFN:Ada L.\nEMAIL:ada@example.com\nUID:u-1\nEND:VCARD
-            BEGIN:VCARD\nFN:GRACE \nEMAIL:Grace@Example.com\nTITLE:Admiral\nEND:VCARD
-            BEGIN:VCARD\nFN:Alan\nUID:cardwallet-card_2\nEND:VCARD
-            BEGIN:VCARD\nFN:Ada\nEMAIL:ada@example.com\nUID:u-2\nEND:VCARD
-            """), existing: wallet)
+        let plan = ImportPlanner.plan(
+            Self.incoming(
+                """
+                BEGIN:VCARD\nFN:Ada L.\nEMAIL:ada@example.com\nUID:u-1\nEND:VCARD
+                BEGIN:VCARD\nFN:GRACE \nEMAIL:Grace@Example.com\nTITLE:Admiral\nEND:VCARD
+                BEGIN:VCARD\nFN:Alan\nUID:cardwallet-card_2\nEND:VCARD
+                BEGIN:VCARD\nFN:Ada\nEMAIL:ada@example.com\nUID:u-2\nEND:VCARD
+                """), existing: wallet)
         guard case .update(let id, let version, let fields?, nil) = plan.entries[0].action else {
             Issue.record("not an update: \(plan.entries[0].action)")
             return
@@ -59,26 +67,32 @@ import Testing
 
     @Test func twinsStayTwinsAndRepeatedUIDsAreSkipped() {
         let twins = "BEGIN:VCARD\nFN:John\nEND:VCARD\nBEGIN:VCARD\nFN:John\nEND:VCARD\n"
-        let once = ImportPlanner.plan(Self.incoming(twins), existing: Self.existing("BEGIN:VCARD\nFN:John\nEND:VCARD\n"))
+        let once = ImportPlanner.plan(
+            Self.incoming(twins), existing: Self.existing("BEGIN:VCARD\nFN:John\nEND:VCARD\n"))
         #expect(once.counts == ImportPlan.Counts(created: 1, unchanged: 1))
         let again = ImportPlanner.plan(Self.incoming(twins), existing: Self.existing(twins))
         #expect(again.counts == ImportPlan.Counts(unchanged: 2))
-        let repeated = ImportPlanner.plan(Self.incoming("BEGIN:VCARD\nFN:A\nUID:x\nEND:VCARD\nBEGIN:VCARD\nFN:B\nUID:x\nEND:VCARD\n"), existing: [])
+        let repeated = ImportPlanner.plan(
+            Self.incoming("BEGIN:VCARD\nFN:A\nUID:x\nEND:VCARD\nBEGIN:VCARD\nFN:B\nUID:x\nEND:VCARD\n"), existing: [])
         #expect(repeated.counts == ImportPlan.Counts(created: 1, skipped: 1))
-        #expect(repeated.entries[1].action == .skip(VCardProblem(line: 5, "the card has the same UID as the card at in.vcf:1; it is skipped")))
+        #expect(
+            repeated.entries[1].action
+                == .skip(VCardProblem(line: 5, "the card has the same UID as the card at in.vcf:1; it is skipped")))
     }
 
     @Test func walletOnlyFieldsSurviveAForeignUpdate() {
         var wallet = Self.existing("BEGIN:VCARD\nFN:Ada\nEND:VCARD\n")
         wallet[0].fields.tmi = ["Poet's daughter"]
         wallet[0].fields.defaultImage = 4
-        let foreign = ImportPlanner.plan(Self.incoming("BEGIN:VCARD\nFN:Ada\nTITLE:Countess\nEND:VCARD\n"), existing: wallet)
+        let foreign = ImportPlanner.plan(
+            Self.incoming("BEGIN:VCARD\nFN:Ada\nTITLE:Countess\nEND:VCARD\n"), existing: wallet)
         guard case .update(_, _, let fields?, _) = foreign.entries[0].action else {
             Issue.record("not an update")
             return
         }
         #expect(fields.tmi == ["Poet's daughter"] && fields.defaultImage == 4 && fields.title == "Countess")
-        let ours = ImportPlanner.plan(Self.incoming("BEGIN:VCARD\nFN:Ada\nX-CARDWALLET-AVATAR:2\nEND:VCARD\n"), existing: wallet)
+        let ours = ImportPlanner.plan(
+            Self.incoming("BEGIN:VCARD\nFN:Ada\nX-CARDWALLET-AVATAR:2\nEND:VCARD\n"), existing: wallet)
         guard case .update(_, _, let replaced?, _) = ours.entries[0].action else {
             Issue.record("not an update")
             return
@@ -92,22 +106,29 @@ import Testing
         let incoming = Self.incoming(text)
         var wallet = Self.existing("BEGIN:VCARD\nFN:Ada\nEND:VCARD\n")
         #expect(ImportPlanner.imagesToCompare(incoming, existing: wallet) == [])
-        #expect(ImportPlanner.plan(incoming, existing: wallet).entries[0].action
-            == .update(cardID: "card_0", version: 4, fields: nil, photo: VCardPhoto(bytes: jpeg, format: .jpeg)))
+        #expect(
+            ImportPlanner.plan(incoming, existing: wallet).entries[0].action
+                == .update(cardID: "card_0", version: 4, fields: nil, photo: VCardPhoto(bytes: jpeg, format: .jpeg)))
         // Same type and size: only the bytes tell.
         wallet[0].hasImage = true
         wallet[0].image = CardImageInfo(contentType: "image/jpeg", size: jpeg.count)
         #expect(ImportPlanner.imagesToCompare(incoming, existing: wallet) == ["card_0"])
-        #expect(ImportPlanner.plan(incoming, existing: wallet, images: ["card_0": jpeg]).entries[0].action == .unchanged(cardID: "card_0"))
+        #expect(
+            ImportPlanner.plan(incoming, existing: wallet, images: ["card_0": jpeg]).entries[0].action
+                == .unchanged(cardID: "card_0"))
         var other = jpeg
         other[other.count / 2] ^= 0xFF
-        guard case .update(_, _, nil, _?) = ImportPlanner.plan(incoming, existing: wallet, images: ["card_0": other]).entries[0].action else {
+        guard
+            case .update(_, _, nil, _?) = ImportPlanner.plan(incoming, existing: wallet, images: ["card_0": other])
+                .entries[0].action
+        else {
             Issue.record("not a photo update")
             return
         }
         // A vCard without a photo leaves the wallet's image alone.
-        #expect(ImportPlanner.plan(Self.incoming("BEGIN:VCARD\nFN:Ada\nEND:VCARD\n"), existing: wallet).entries[0].action
-            == .unchanged(cardID: "card_0"))
+        #expect(
+            ImportPlanner.plan(Self.incoming("BEGIN:VCARD\nFN:Ada\nEND:VCARD\n"), existing: wallet).entries[0].action
+                == .unchanged(cardID: "card_0"))
     }
 
     @Test func skippedCardsTakeTheirPlaceInFileOrder() throws {

@@ -11,7 +11,8 @@ import Testing
         return (cards, problems, reader.refusal)
     }
 
-    static let sample = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ada Lovelace\r\nNOTE:one long\r\n  note\r\nEMAIL:ada@example.com\r\nEND:VCARD\r\n"
+    static let sample =
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ada Lovelace\r\nNOTE:one long\r\n  note\r\nEMAIL:ada@example.com\r\nEND:VCARD\r\n"
 
     @Test(arguments: ["\r\n", "\n", "\r"])
     func everyLineEndReadsTheSame(lineEnd: String) throws {
@@ -66,14 +67,19 @@ import Testing
 
     @Test func unknownCharsetsAndBytesThatAreNotUTF8FallBack() throws {
         // No CHARSET and not UTF-8: Windows-1252, what Outlook writes. An unknown CHARSET: UTF-8.
-        let bytes = Array("BEGIN:VCARD\r\nFN:J".utf8) + [0xFC] + Array("rgen\r\nNOTE;CHARSET=X-NONSENSE:caf\u{E9}\r\nEND:VCARD\r\n".utf8)
+        let bytes =
+            Array("BEGIN:VCARD\r\nFN:J".utf8) + [0xFC]
+            + Array("rgen\r\nNOTE;CHARSET=X-NONSENSE:caf\u{E9}\r\nEND:VCARD\r\n".utf8)
         var reader = VCardReader(bytes: bytes)
         let card = try #require(reader.all().cards.first)
         #expect(card.properties.map(\.text) == ["Jürgen", "café"])
     }
 
     @Test func escapesInTextAndStructuredValues() throws {
-        let card = try #require(Self.read("BEGIN:VCARD\nVERSION:3.0\nNOTE:a\\, b\\; c\\nd \\\\ e\\N\nORG:A\\;B;C\\,D\nCATEGORIES:x\\,y,z,,w\nEND:VCARD\n").cards.first)
+        let card = try #require(
+            Self.read(
+                "BEGIN:VCARD\nVERSION:3.0\nNOTE:a\\, b\\; c\\nd \\\\ e\\N\nORG:A\\;B;C\\,D\nCATEGORIES:x\\,y,z,,w\nEND:VCARD\n"
+            ).cards.first)
         #expect(card.properties[0].text == "a, b; c\nd \\ e\n")
         #expect(card.properties[1].components == ["A;B", "C,D"])
         #expect(card.properties[2].listValues == ["x,y", "z", "w"])
@@ -96,7 +102,8 @@ import Testing
     }
 
     @Test func groupsAndNamesKeepTheirSpelling() throws {
-        let card = try #require(Self.read("BEGIN:VCARD\nitem1.EMAIL;type=INTERNET:a@b.c\nitem1.X-ABLabel:Other\nEND:VCARD\n").cards.first)
+        let card = try #require(
+            Self.read("BEGIN:VCARD\nitem1.EMAIL;type=INTERNET:a@b.c\nitem1.X-ABLabel:Other\nEND:VCARD\n").cards.first)
         #expect(card.properties.map(\.group) == ["item1", "item1"])
         #expect(card.properties.map(\.name) == ["EMAIL", "X-ABLabel"])
         #expect(card.properties.map(\.key) == ["EMAIL", "X-ABLABEL"])
@@ -122,7 +129,8 @@ import Testing
     }
 
     @Test func agentCardsInsideACardAreSkippedWithoutBreakingIt() throws {
-        let text = "BEGIN:VCARD\nVERSION:2.1\nFN:Boss\nAGENT:\nBEGIN:VCARD\nVERSION:2.1\nFN:Assistant\nEND:VCARD\nEMAIL:boss@example.com\nEND:VCARD\n"
+        let text =
+            "BEGIN:VCARD\nVERSION:2.1\nFN:Boss\nAGENT:\nBEGIN:VCARD\nVERSION:2.1\nFN:Assistant\nEND:VCARD\nEMAIL:boss@example.com\nEND:VCARD\n"
         let result = Self.read(text)
         #expect(result.cards.count == 1)
         #expect(result.cards.first?.properties.map(\.key) == ["FN", "AGENT", "EMAIL"])
@@ -161,7 +169,9 @@ import Testing
 
     @Test func utf16FilesWithAByteOrderMark() throws {
         let text = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:김민지\r\nEND:VCARD\r\n"
-        for (mark, encoding) in [([UInt8]([0xFF, 0xFE]), String.Encoding.utf16LittleEndian), ([0xFE, 0xFF], .utf16BigEndian)] {
+        for (mark, encoding) in [
+            ([UInt8]([0xFF, 0xFE]), String.Encoding.utf16LittleEndian), ([0xFE, 0xFF], .utf16BigEndian),
+        ] {
             let bytes = mark + [UInt8](try #require(text.data(using: encoding)))
             let document = VCardDocument.read(bytes: bytes)
             #expect(document.cards.map(\.fields.name) == ["김민지"])
@@ -171,7 +181,10 @@ import Testing
     }
 
     @Test func parameterValuesWithQuotesAndCarets() throws {
-        let card = try #require(Self.read("BEGIN:VCARD\nVERSION:4.0\nADR;LABEL=\"1 Main St.; Town: Here\";GEO=\"geo:1,2\":;;1 Main St;;;;\nX-A;X-P=a^nb^'c^^:v\nEND:VCARD\n").cards.first)
+        let card = try #require(
+            Self.read(
+                "BEGIN:VCARD\nVERSION:4.0\nADR;LABEL=\"1 Main St.; Town: Here\";GEO=\"geo:1,2\":;;1 Main St;;;;\nX-A;X-P=a^nb^'c^^:v\nEND:VCARD\n"
+            ).cards.first)
         #expect(card.properties[0].values(of: "LABEL") == ["1 Main St.; Town: Here"])
         #expect(card.properties[0].values(of: "GEO") == ["geo:1,2"])
         #expect(card.properties[1].values(of: "X-P") == ["a\nb\"c^"])

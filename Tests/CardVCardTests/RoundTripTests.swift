@@ -5,7 +5,10 @@ import Testing
 
 /// Import, export, import again: the same card, in both versions, whatever the source.
 @Suite struct RoundTripTests {
-    static let corpus = ["android-21-korean.vcf", "outlook-21-cp1252.vcf", "ios-30-grouped.vcf", "google-30-multi.vcf", "v40-data-photo-lf.vcf", "one-broken.vcf"]
+    static let corpus = [
+        "android-21-korean.vcf", "outlook-21-cp1252.vcf", "ios-30-grouped.vcf", "google-30-multi.vcf",
+        "v40-data-photo-lf.vcf", "one-broken.vcf",
+    ]
 
     @Test(arguments: corpus)
     func exportThenImportGivesTheSameCards(name: String) throws {
@@ -33,7 +36,8 @@ import Testing
         let cards = [
             WriterTests.ada,
             CardFields(name: "김민지", company: "카드월렛", tags: ["디자인", "서울"]),
-            CardFields(name: "Zoë \"Z\" O'Brien, Jr.", bio: "semi;colon, comma \\ backslash\nnew line", tmi: ["a; b", "c, d"]),
+            CardFields(
+                name: "Zoë \"Z\" O'Brien, Jr.", bio: "semi;colon, comma \\ backslash\nnew line", tmi: ["a; b", "c, d"]),
             CardFields(name: "Single"),
         ]
         for version in [VCardVersion.v30, .v40] {

@@ -11,30 +11,39 @@ import Testing
         address: "12 St James's Square, London", bio: "Wrote; the first\nprogram, really", birthday: "1815-12-10",
         tmi: ["Poet's daughter"], tags: ["math", "history"], defaultImage: 3)
 
-    static func text(_ fields: CardFields, version: VCardVersion = .v30, photo: VCardPhoto? = nil, id: String = "card_test") -> String {
+    static func text(
+        _ fields: CardFields, version: VCardVersion = .v30, photo: VCardPhoto? = nil, id: String = "card_test"
+    ) -> String {
         String(decoding: VCardWriter(version: version).write(.stored(fields, id: id), photo: photo), as: UTF8.self)
     }
 
     @Test func aWholeCardIn30() {
-        #expect(Self.text(Self.ada) == [
-            "BEGIN:VCARD", "VERSION:3.0", "PRODID:-//CardWallet//CardWallet vCard//EN", "FN:Ada Lovelace", "N:Lovelace;Ada;;;",
-            "ORG:Analytical Engines;Research", "TITLE:Programmer", "EMAIL:ada@example.com", "TEL:+44 20 7946 0000",
-            "URL:https://ada.example.com", "ADR:;;12 St James's Square\\, London;;;;", "BDAY:1815-12-10",
-            "NOTE:Wrote\\; the first\\nprogram\\, really", "CATEGORIES:math,history", "X-CARDWALLET-TMI:Poet's daughter",
-            "X-CARDWALLET-AVATAR:3", "UID:cardwallet-card_test", "REV:2024-05-01T10:20:30Z", "END:VCARD", "",
-        ].joined(separator: "\r\n"))
+        #expect(
+            Self.text(Self.ada)
+                == [
+                    "BEGIN:VCARD", "VERSION:3.0", "PRODID:-//CardWallet//CardWallet vCard//EN", "FN:Ada Lovelace",
+                    "N:Lovelace;Ada;;;",
+                    "ORG:Analytical Engines;Research", "TITLE:Programmer", "EMAIL:ada@example.com",
+                    "TEL:+44 20 7946 0000",
+                    "URL:https://ada.example.com", "ADR:;;12 St James's Square\\, London;;;;", "BDAY:1815-12-10",
+                    "NOTE:Wrote\\; the first\\nprogram\\, really", "CATEGORIES:math,history",
+                    "X-CARDWALLET-TMI:Poet's daughter",
+                    "X-CARDWALLET-AVATAR:3", "UID:cardwallet-card_test", "REV:2024-05-01T10:20:30Z", "END:VCARD", "",
+                ].joined(separator: "\r\n"))
     }
 
     @Test func version40DatesAndPhotos() throws {
         let png = try Fixture.bytes("photo-minji.png")
-        let text = Self.text(CardFields(name: "A", birthday: "1992-03-15"), version: .v40, photo: VCardPhoto(bytes: png, format: .png))
+        let text = Self.text(
+            CardFields(name: "A", birthday: "1992-03-15"), version: .v40, photo: VCardPhoto(bytes: png, format: .png))
         #expect(text.contains("\r\nVERSION:4.0\r\n"))
         #expect(text.contains("\r\nBDAY:19920315\r\n"))
         #expect(text.contains("\r\nREV:20240501T102030Z\r\n"))
         let unfolded = text.replacingOccurrences(of: "\r\n ", with: "")
         #expect(unfolded.contains("\r\nPHOTO:data:image/png;base64,\(TransferEncoding.base64Encode(png))\r\n"))
         let jpeg = try Fixture.bytes("photo-ada.jpg")
-        let three = Self.text(CardFields(name: "A"), photo: VCardPhoto(bytes: jpeg, format: .jpeg)).replacingOccurrences(of: "\r\n ", with: "")
+        let three = Self.text(CardFields(name: "A"), photo: VCardPhoto(bytes: jpeg, format: .jpeg))
+            .replacingOccurrences(of: "\r\n ", with: "")
         #expect(three.contains("\r\nPHOTO;ENCODING=b;TYPE=JPEG:\(TransferEncoding.base64Encode(jpeg))\r\n"))
     }
 
@@ -113,8 +122,11 @@ import Testing
         let withoutExtras = try #require(writer.compact(.stored(fields), budget: everything - 1))
         let extrasGone = String(decoding: withoutExtras, as: UTF8.self)
         #expect(extrasGone.contains("X-SOCIAL") && !extrasGone.contains("TYPE=FAX") && extrasGone.contains("NOTE:"))
-        let noteGone = String(decoding: try #require(writer.compact(.stored(fields), budget: withoutExtras.count - 40)), as: UTF8.self)
-        #expect(!noteGone.contains("X-SOCIAL") && !noteGone.contains("NOTE:") && noteGone.contains("ORG:") && noteGone.contains("BDAY:"))
+        let noteGone = String(
+            decoding: try #require(writer.compact(.stored(fields), budget: withoutExtras.count - 40)), as: UTF8.self)
+        #expect(
+            !noteGone.contains("X-SOCIAL") && !noteGone.contains("NOTE:") && noteGone.contains("ORG:")
+                && noteGone.contains("BDAY:"))
         #expect(writer.compact(.stored(fields), budget: 60) == nil)
         let back = try #require(VCardDocument.read(bytes: tight).cards.first)
         #expect(back.fields.name == "Ada Lovelace" && back.fields.email == "ada@example.com")
@@ -126,7 +138,9 @@ import Testing
     ])
     func revisionTimestamps(seconds: Double, expected: String) {
         let card = Card.stored(CardFields(name: "A"), updatedAt: Date(timeIntervalSince1970: seconds))
-        let line = String(decoding: VCardWriter().write(card), as: UTF8.self).components(separatedBy: "\r\n").first { $0.hasPrefix("REV:") }
+        let line = String(decoding: VCardWriter().write(card), as: UTF8.self).components(separatedBy: "\r\n").first {
+            $0.hasPrefix("REV:")
+        }
         #expect(line == "REV:" + expected)
     }
 }

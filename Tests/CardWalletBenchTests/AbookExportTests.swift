@@ -1,5 +1,5 @@
-import Foundation
 import CardModels
+import Foundation
 import Testing
 
 @testable import cardwallet_bench
@@ -11,8 +11,10 @@ import Testing
             CardFields(name: "Ada Lovelace", title: "Lead", company: "Analytical", email: "ada@example.com"),
             CardFields(name: "Grace Hopper", phone: "+1 555 0100"),
         ]
-        let lines = AbookExport.addressBook(cards).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(Array(lines.prefix(5)) == ["# abook addressbook file", "", "[format]", "program=abook", "version=0.6.1"])
+        let lines = AbookExport.addressBook(cards).split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
+        #expect(
+            Array(lines.prefix(5)) == ["# abook addressbook file", "", "[format]", "program=abook", "version=0.6.1"])
         let first = try #require(lines.firstIndex(of: "[0]"))
         let second = try #require(lines.firstIndex(of: "[1]"))
         #expect(first < second)
@@ -31,11 +33,12 @@ import Testing
             website: "https://example.com", address: "1 Street", bio: "Hello", birthday: "1990-04-01",
             tags: ["demo", "sample"])
         let fields = Dictionary(uniqueKeysWithValues: AbookExport.fields(of: card).map { ($0.key, $0.value) })
-        #expect(fields == [
-            "name": "Kim", "email": "k@example.com", "address": "1 Street", "phone": "+82 10",
-            "url": "https://example.com", "notes": "Hello", "anniversary": "1990-04-01", "groups": "demo,sample",
-            "company": "Acme", "title": "CTO", "department": "R&D",
-        ])
+        #expect(
+            fields == [
+                "name": "Kim", "email": "k@example.com", "address": "1 Street", "phone": "+82 10",
+                "url": "https://example.com", "notes": "Hello", "anniversary": "1990-04-01", "groups": "demo,sample",
+                "company": "Acme", "title": "CTO", "department": "R&D",
+            ])
     }
 
     @Test func controlCharactersCannotBreakTheLineFormat() {

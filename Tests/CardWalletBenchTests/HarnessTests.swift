@@ -41,7 +41,8 @@ import Testing
     }
 
     @Test func verdictsFollowEveryTarget() {
-        var row = ResultRow(label: "x", size: "", summary: Summary(single: 0.0008), quantity: .time, ratio: Summary(single: 1.7))
+        var row = ResultRow(
+            label: "x", size: "", summary: Summary(single: 0.0008), quantity: .time, ratio: Summary(single: 1.7))
         #expect(row.verdict == "—")
         row.targets = [.median(.atMost(0.001), "≤ 1 ms")]
         #expect(row.verdict == "PASS")
@@ -64,7 +65,8 @@ import Testing
     }
 
     @Test func processStatusGivesResidentAndPeakMemoryInBytes() throws {
-        let status = "Name:\tcardwallet-bench\nVmPeak:\t  300000 kB\nVmHWM:\t   90000 kB\nVmRSS:\t   81920 kB\nThreads:\t4\n"
+        let status =
+            "Name:\tcardwallet-bench\nVmPeak:\t  300000 kB\nVmHWM:\t   90000 kB\nVmRSS:\t   81920 kB\nThreads:\t4\n"
         let memory = try ProcessMemory.parse(status: status)
         #expect(memory == ProcessMemory(residentBytes: 81_920 * 1024, peakResidentBytes: 90_000 * 1024))
         #expect(throws: BenchError.self) { try ProcessMemory.parse(status: "Name:\tx\n") }
@@ -110,8 +112,9 @@ import Testing
         #expect(command.figures == [.startup])
         #expect(command.quick)
         #expect(throws: (any Error).self) { try RunCommand.parse(["no-such-figure"]) }
-        #expect(FigureID.allCases.map(\.section) == ["§1", "§2", "§3", "§4", "§5", "§6", "#15", "#16", "#17", "#17", "#18"])
-                let scan = try RunCommand.parse(["scan", "--scan-cards", "80", "--scan-seed", "7"])
+        #expect(
+            FigureID.allCases.map(\.section) == ["§1", "§2", "§3", "§4", "§5", "§6", "#15", "#16", "#17", "#17", "#18"])
+        let scan = try RunCommand.parse(["scan", "--scan-cards", "80", "--scan-seed", "7"])
         #expect(scan.names == [.scan] && scan.scanCards == 80 && scan.scanSeed == 7)
         #expect(throws: (any Error).self) { try RunCommand.parse(["scan", "--scan-cards", "0"]) }
     }

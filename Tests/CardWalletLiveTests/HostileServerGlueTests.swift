@@ -1,9 +1,9 @@
-import TestSupport
 import CardAPI
 import CardMockServer
 import CardWalletLive
 import CardWalletUI
 import Foundation
+import TestSupport
 import Testing
 import TokenStore
 
@@ -31,7 +31,8 @@ import TokenStore
             #expect(failure.message.contains("a request header holds characters HTTP does not allow"))
             let lines = harness.actions.compactMap(\.line)
             #expect(lines.contains { $0.isFailure })
-            let texts = [failure.message] + lines.map { LogFormat.summary($0, utcOffsetSeconds: 0) } + lines.flatMap(\.detail)
+            let texts =
+                [failure.message] + lines.map { LogFormat.summary($0, utcOffsetSeconds: 0) } + lines.flatMap(\.detail)
             #expect(!texts.contains { $0.contains("CANARYpane") })
             file.close()
             let written = try String(contentsOfFile: file.path, encoding: .utf8)

@@ -1,9 +1,9 @@
-import TestSupport
-import CardMockServer
 import CardAPI
+import CardMockServer
 import CardModels
 import Foundation
 import Networking
+import TestSupport
 import Testing
 import TokenStore
 

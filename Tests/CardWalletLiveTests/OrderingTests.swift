@@ -1,12 +1,12 @@
-import LiveTestSupport
 import CardAPI
 import CardMockServer
 import CardModels
 import Foundation
+import LiveTestSupport
 import Networking
+import TestSupport
 import Testing
 
-import TestSupport
 @testable import CardWalletLive
 @testable import CardWalletUI
 
@@ -75,7 +75,8 @@ import TestSupport
                     if line.kind == .response, line.status == 200 { open?.response = true }
                 case .session(.loggedIn):
                     guard let logged = open else { continue }
-                    #expect(logged.request && logged.response, "the news of refresh \(refreshes + 1) came before its lines")
+                    #expect(
+                        logged.request && logged.response, "the news of refresh \(refreshes + 1) came before its lines")
                     refreshes += 1
                     open = nil
                 default:

@@ -143,7 +143,9 @@ struct PerformerTests {
             try await harness.logIn(performer)
             let path = harness.folder.path("ada.png")
             try ImageFixtures.png.write(to: URL(fileURLWithPath: path))
-            guard case .success(.card(let card)) = await performer.perform(.createCard(CardFields(name: "Ada"), imagePath: path))
+            guard
+                case .success(.card(let card)) = await performer.perform(
+                    .createCard(CardFields(name: "Ada"), imagePath: path))
             else {
                 Issue.record("not created")
                 return
@@ -178,7 +180,8 @@ struct PerformerTests {
             let notImage = await performer.perform(.createCard(CardFields(name: "X"), imagePath: textPath))
             #expect(
                 notImage.failureKind
-                    == .localImage(problem: "it is not a PNG or JPEG image (its first bytes say so, whatever its name)"))
+                    == .localImage(problem: "it is not a PNG or JPEG image (its first bytes say so, whatever its name)")
+            )
             #expect(harness.server.statistics.total == before)
         }
     }

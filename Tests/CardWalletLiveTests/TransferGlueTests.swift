@@ -1,8 +1,8 @@
 import CardModels
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import CardWalletLive
 @testable import CardWalletUI
@@ -15,11 +15,14 @@ struct TransferGlueTests {
             let performer = harness.performer()
             try await harness.logIn(performer)
             let file = harness.folder.path("wallet.vcf")
-            let exported = await performer.perform(.exportCards(ExportRequest(cards: .all, path: file, format: .vcard3)))
+            let exported = await performer.perform(
+                .exportCards(ExportRequest(cards: .all, path: file, format: .vcard3)))
             #expect(exported == .success(.exported(count: 12, path: file)))
-            #expect(try String(contentsOfFile: file, encoding: .utf8).components(separatedBy: "BEGIN:VCARD").count == 13)
+            #expect(
+                try String(contentsOfFile: file, encoding: .utf8).components(separatedBy: "BEGIN:VCARD").count == 13)
             // Once more: the file is there, and is replaced only when asked.
-            let again = await performer.perform(.exportCards(ExportRequest(cards: .ids(["demo-02"]), path: file, format: .vcard4)))
+            let again = await performer.perform(
+                .exportCards(ExportRequest(cards: .ids(["demo-02"]), path: file, format: .vcard4)))
             guard case .failure(let exists) = again, case .fileExists = exists.kind else {
                 Issue.record("not refused: \(again)")
                 return
@@ -46,9 +49,11 @@ struct TransferGlueTests {
             #expect(preview.entries.map(\.kind) == [.create, .skip, .create])
             #expect(preview.entries[1].detail.hasPrefix("new.vcf:"))
             let reports = Mutex<[CallProgress]>([])
-            let ran = await performer.perform(.runImport(planID: preview.planID), progress: ProgressReporter { progress in
-                reports.withLock { $0.append(progress) }
-            })
+            let ran = await performer.perform(
+                .runImport(planID: preview.planID),
+                progress: ProgressReporter { progress in
+                    reports.withLock { $0.append(progress) }
+                })
             guard case .success(.imported(let report)) = ran else {
                 Issue.record("not a report: \(ran)")
                 return
@@ -58,7 +63,9 @@ struct TransferGlueTests {
             #expect(reports.withLock { $0 }.last == CallProgress(done: 3, total: 3))
             let page = try await performer.perform(.loadCards(offset: 0, limit: 50, query: nil)).get()
             guard case .cards(let cards) = page else { return }
-            #expect(cards.cards.suffix(2).map(\.name) == ["First New", "New Second"] || cards.cards.suffix(2).map(\.name) == ["First New", "Second New"])
+            #expect(
+                cards.cards.suffix(2).map(\.name) == ["First New", "New Second"]
+                    || cards.cards.suffix(2).map(\.name) == ["First New", "Second New"])
             // The fax is kept with the card, read-only in the detail view.
             let first = try #require(cards.cards.first { $0.name == "First New" })
             guard case .card(let card) = try await performer.perform(.loadCard(id: first.id)).get() else { return }
@@ -78,8 +85,10 @@ struct TransferGlueTests {
             let performer = harness.performer()
             try await harness.logIn(performer)
             let file = try harness.folder.write(
-                (1...5).map { "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Person \($0)\r\nEND:VCARD\r\n" }.joined(), to: "five.vcf")
-            guard case .importPreview(let preview) = try await performer.perform(.previewImport(path: file)).get() else { return }
+                (1...5).map { "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Person \($0)\r\nEND:VCARD\r\n" }.joined(),
+                to: "five.vcf")
+            guard case .importPreview(let preview) = try await performer.perform(.previewImport(path: file)).get()
+            else { return }
             // Cancelled before it starts: it stops before the first card and says so.
             let task = Task { await performer.perform(.runImport(planID: preview.planID)) }
             task.cancel()

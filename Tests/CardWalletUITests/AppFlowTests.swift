@@ -19,7 +19,8 @@ import Testing
         #expect(state.screen == .list)
         #expect(state.session == .loggedIn(email: testEmail, server: testServer))
         #expect(state.login.password.text.isEmpty)
-        effects = state.reduce(.completed(CallID(2), .success(.cards(SampleCards.page(offset: 0, limit: 50, total: 3)))))
+        effects = state.reduce(
+            .completed(CallID(2), .success(.cards(SampleCards.page(offset: 0, limit: 50, total: 3)))))
         #expect(effects.isEmpty)
         #expect(state.list.cards.loadedCount == 3)
         #expect(!state.isBusy)
@@ -267,7 +268,8 @@ import Testing
     @Test func stalePagesOfAReloadedListAreDropped() throws {
         var state = AppState.loggedIn(cards: 100, total: 300, height: 60)
         // The list already asked for the next page (a tall screen shows most of the first).
-        let oldID = try #require(state.pending.first { $0.value.call == .loadCards(offset: 100, limit: 100, query: nil) }?.key)
+        let oldID = try #require(
+            state.pending.first { $0.value.call == .loadCards(offset: 100, limit: 100, query: nil) }?.key)
         let effects = state.press(.char("r"))
         let (newID, newRequest) = try #require(AppState.lastRequest(effects))
         #expect(newRequest == .loadCards(offset: 0, limit: 100, query: nil))
@@ -345,7 +347,10 @@ import Testing
         var state = AppState.loggedIn(cards: 1)
         state.send(.tick(now: .seconds(100)))
         state.press(.char("n"))
-        #expect(state.message == StatusMessage(.info, "No filter: press / and type to find cards", expires: .seconds(104), topic: .listScreen))
+        #expect(
+            state.message
+                == StatusMessage(
+                    .info, "No filter: press / and type to find cards", expires: .seconds(104), topic: .listScreen))
         state.send(.tick(now: .seconds(103)))
         #expect(state.message != nil)
         state.send(.tick(now: .seconds(104)))
@@ -443,8 +448,9 @@ import Testing
 
 @Suite struct LogPaneTests {
     func line(_ id: UInt64, failure: Bool = false) -> LogLine {
-        LogLine(id: id, time: SampleCards.epoch, kind: failure ? .failure : .response, method: "GET",
-                path: "/cards", status: failure ? nil : 200, isFailure: failure, text: "line \(id)")
+        LogLine(
+            id: id, time: SampleCards.epoch, kind: failure ? .failure : .response, method: "GET",
+            path: "/cards", status: failure ? nil : 200, isFailure: failure, text: "line \(id)")
     }
 
     @Test func bufferKeepsTheLastLinesOnly() {

@@ -92,8 +92,9 @@ import Testing
     @Test func theClockIsLocal() {
         #expect(Connection.clock(confirmed, 9 * 3600) == "23:02")
         #expect(Connection.clock(confirmed, -15 * 3600) == "23:02")
-        #expect(Connection.offline(asOf: confirmed, retryAt: .zero, delay: .seconds(1)).statusText(utcOffsetSeconds: 0)
-            == "offline — cards as of 14:02")
+        #expect(
+            Connection.offline(asOf: confirmed, retryAt: .zero, delay: .seconds(1)).statusText(utcOffsetSeconds: 0)
+                == "offline — cards as of 14:02")
     }
 }
 
@@ -117,7 +118,10 @@ import Testing
         state.type("x")
         effects = state.press(.ctrl("s"))
         let (save, call) = try #require(AppState.lastRequest(effects))
-        guard case .updateCard = call else { Issue.record("not a save: \(call)"); return }
+        guard case .updateCard = call else {
+            Issue.record("not a save: \(call)")
+            return
+        }
         _ = state.reduce(.completed(save, .success(.queued(.card(card)))))
         #expect(state.offlineChanges.count == 1)
         #expect(state.offlineChanges.cardIDs == [card.id])
@@ -155,7 +159,8 @@ import Testing
         let cards = SampleCards.summaries(count: 5)
         _ = state.reduce(.completed(searches[0].0, .success(.cacheMatches(query: "z", ids: [cards[1].id]))))
         #expect(state.list.cards.rows.isEmpty)
-        _ = state.reduce(.completed(searches[1].0, .success(.cacheMatches(query: "zz", ids: [cards[3].id, cards[1].id, "unknown"]))))
+        _ = state.reduce(
+            .completed(searches[1].0, .success(.cacheMatches(query: "zz", ids: [cards[3].id, cards[1].id, "unknown"]))))
         #expect(state.list.cards.rows.map { state.list.cards.summary(atIndex: $0).id } == [cards[1].id, cards[3].id])
     }
 

@@ -146,8 +146,10 @@ struct SplitMix: RandomNumberGenerator {
 }
 
 @Suite struct AccentInsensitiveSearchTests {
-    @Test(arguments: [("angstrom", "Ångström Labs"), ("zoe", "Zoë Fox"), ("jose alvarez", "José Álvarez"),
-                      ("ＫＩＭ", "Kim Min-ji"), ("데이터", "서울데이터랩"), ("CAFE", "Café Müller")])
+    @Test(arguments: [
+        ("angstrom", "Ångström Labs"), ("zoe", "Zoë Fox"), ("jose alvarez", "José Álvarez"),
+        ("ＫＩＭ", "Kim Min-ji"), ("데이터", "서울데이터랩"), ("CAFE", "Café Müller"),
+    ])
     func theFilterIgnoresCaseAccentsAndWidth(query: String, name: String) {
         var cards = CardCollection()
         let summaries = [name, "Somebody Else"].enumerated().map { index, name in

@@ -52,7 +52,8 @@ import Testing
         state.type("min-ji")
         state.press(.enter)
         // Kim Min-ji is card 1, 15 and 29: rows 0, 1 and 2 of the filtered list.
-        #expect(state.list.cards.rows.map { state.list.cards.summary(atIndex: $0).id } == ["card-1", "card-15", "card-29"])
+        #expect(
+            state.list.cards.rows.map { state.list.cards.summary(atIndex: $0).id } == ["card-1", "card-15", "card-29"])
         check(&state, .char("n")) { $0.list.selection = 1 }
         check(&state, .char("n")) { $0.list.selection = 2 }
         check(&state, .char("n")) {
@@ -71,8 +72,11 @@ import Testing
             $0.list.cards.setQuery("")
             $0.list.selection = 15
         }
-        let order = ["card-0", "card-1", "card-2", "card-3", "card-4", "card-5", "card-6", "card-7", "card-8", "card-9",
-                     "card-10", "card-11", "card-12", "card-13", "card-14", "card-16", "card-15"]
+        let order =
+            [
+                "card-0", "card-1", "card-2", "card-3", "card-4", "card-5", "card-6", "card-7", "card-8", "card-9",
+                "card-10", "card-11", "card-12", "card-13", "card-14", "card-16", "card-15",
+            ]
             + (17..<30).map { "card-\($0)" }
         check(&state, .char("J"), effects: [.perform(CallID(3), .reorderCards(order: order))]) {
             _ = $0.list.cards.moveInWallet(from: 15, by: 1)
@@ -158,8 +162,11 @@ import Testing
     @Test func logPaneAndLogLineDetail() {
         var state = AppState.loggedIn(cards: 3)
         for id in 1...10 {
-            state.send(.log(LogLine(id: UInt64(id), time: SampleCards.epoch, kind: .response, method: "GET",
-                                    path: "/cards", status: id == 4 ? 500 : 200, isFailure: id == 4)))
+            state.send(
+                .log(
+                    LogLine(
+                        id: UInt64(id), time: SampleCards.epoch, kind: .response, method: "GET",
+                        path: "/cards", status: id == 4 ? 500 : 200, isFailure: id == 4)))
         }
         check(&state, .char("l")) {
             $0.log.isVisible = true
@@ -244,7 +251,9 @@ import Testing
     @Test func tooSmallTakesOnlyCtrlC() {
         var state = AppState.loggedIn(cards: 3)
         state.send(.resize(width: 59, height: 14))
-        for key: Key in [.char("j"), .char("d"), .char("y"), .char("a"), .char("l"), .char("?"), .enter, .escape, .char("q")] {
+        for key: Key in [
+            .char("j"), .char("d"), .char("y"), .char("a"), .char("l"), .char("?"), .enter, .escape, .char("q"),
+        ] {
             check(&state, key)
         }
         check(&state, .ctrl("c"), effects: [.quit]) { $0.isQuitting = true }

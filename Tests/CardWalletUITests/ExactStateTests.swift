@@ -168,7 +168,9 @@ import Testing
             $0.nextCallID = 4
         }
         // Typed while saving: not taken, and said so.
-        check(&state, .char("y")) { $0.showMessage(.info, "Saving… the text cannot change until the server answers", topic: .form) }
+        check(&state, .char("y")) {
+            $0.showMessage(.info, "Saving… the text cannot change until the server answers", topic: .form)
+        }
     }
 }
 

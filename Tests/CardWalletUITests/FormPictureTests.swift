@@ -14,7 +14,8 @@ import Testing
         state.press(.char("a"), .ctrl("o"))
         state.type("~/card.jpg")
         let (id, _) = try #require(PictureAndQRTests.calls(state.press(.enter)).last)
-        let result = ScanResult(fields: CardFields(name: "Jane Doe", company: "Acme Inc."), notes: [], imagePath: "/tmp/upright.jpg")
+        let result = ScanResult(
+            fields: CardFields(name: "Jane Doe", company: "Acme Inc."), notes: [], imagePath: "/tmp/upright.jpg")
         let effects = state.send(.completed(id, .success(.scanned(result))))
         return (state, effects)
     }
@@ -33,13 +34,15 @@ import Testing
         var (state, effects) = try Self.scanned()
         let layout = state.formLayout
         let box = try #require(layout.pictureBox)
-        #expect(box.columns == 39 && layout.textWidth == 100 - 39 - 2 && layout.pictureY == layout.fieldsBottom - box.rows)
+        #expect(
+            box.columns == 39 && layout.textWidth == 100 - 39 - 2 && layout.pictureY == layout.fieldsBottom - box.rows)
         #expect(Self.pictureCalls(effects) == [.filePicture(path: "/tmp/upright.jpg", box: box)])
         #expect(Renderer.render(state).text.contains("Loading the picture…"))
         // Moving between the fields does not ask again.
         #expect(Self.pictureCalls(state.press(.tab, .tab)).isEmpty)
         let id = try Self.pictureCall(state, path: "/tmp/upright.jpg", box: box)
-        state.send(.completed(id, .success(.picture(PictureAndQRTests.picture(PictureBox(columns: box.columns, rows: 8))))))
+        state.send(
+            .completed(id, .success(.picture(PictureAndQRTests.picture(PictureBox(columns: box.columns, rows: 8))))))
         let grid = Renderer.render(state)
         let cell = grid[layout.pictureX, layout.pictureY]
         #expect(cell.character == "▀" && cell.style.foreground == .rgb(200, 10, 10))
@@ -71,14 +74,18 @@ import Testing
         state.press(.backTab)
         for _ in 0..<11 { state.press(.backspace) }
         state.press(.tab)
-        #expect(state.form?.picturePath == nil && state.form?.picture == PictureSlot.none && state.formLayout.pictureBox == nil)
+        #expect(
+            state.form?.picturePath == nil && state.form?.picture == PictureSlot.none
+                && state.formLayout.pictureBox == nil)
     }
 
     @Test func aFileThatCannotBeShownSaysWhyInThePicturesPlace() throws {
         var (state, _) = try Self.scanned()
         let box = try #require(state.formLayout.pictureBox)
         let id = try Self.pictureCall(state, path: "/tmp/upright.jpg", box: box)
-        state.send(.completed(id, .failure(UIFailure(.other, message: "No picture: /tmp/upright.jpg cannot be read.\u{1B}[2J"))))
+        state.send(
+            .completed(
+                id, .failure(UIFailure(.other, message: "No picture: /tmp/upright.jpg cannot be read.\u{1B}[2J"))))
         let text = Renderer.render(state).text
         #expect(text.contains("No picture: /tmp/upright.jpg"))
         #expect(!text.contains("\u{1B}"))
@@ -110,7 +117,8 @@ import Testing
         let box = try #require(state.formLayout.pictureBox)
         let id = try Self.pictureCall(state, path: "/tmp/upright.jpg", box: box)
         let cells = [[PictureCell("\u{10EEEE}", foreground: .indexed(16), background: nil)]]
-        let kitty = TerminalPicture(size: PictureBox(columns: 1, rows: 1), content: .cells(cells), transmit: [7, 7], release: [9, 9])
+        let kitty = TerminalPicture(
+            size: PictureBox(columns: 1, rows: 1), content: .cells(cells), transmit: [7, 7], release: [9, 9])
         // The transmission is written when it arrives.
         #expect(state.send(.completed(id, .success(.picture(kitty)))).contains(.writeToTerminal([7, 7])))
         // Esc asks (the scan changed the form); yes closes it and frees the picture.

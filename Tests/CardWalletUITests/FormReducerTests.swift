@@ -48,7 +48,10 @@ import Testing
         form.focus = form.fields.count - 1
         type("/tmp/me.png", into: &form)
         let effects = form.reduce(.command(.save))
-        #expect(effects == [.call(.createCard(CardFields(name: "Kim", tags: ["a", "b"]), imagePath: "/tmp/me.png"), then: .save)])
+        #expect(
+            effects == [
+                .call(.createCard(CardFields(name: "Kim", tags: ["a", "b"]), imagePath: "/tmp/me.png"), then: .save)
+            ])
         #expect(form.isSaving)
         #expect(form.reduce(.command(.save)).isEmpty)
     }
@@ -161,7 +164,8 @@ import Testing
         type("Kim", into: &form)
         _ = form.reduce(.command(.save))
         let effects = form.reduce(.saveFailed(UIFailure(.localImage(problem: "there is no such file"), message: "x")))
-        #expect(effects == [.message(.error, "The image file cannot be used: there is no such file. Nothing was sent.")])
+        #expect(
+            effects == [.message(.error, "The image file cannot be used: there is no such file. Nothing was sent.")])
         #expect(form.visibleProblem(at: form.fields.count - 1) == "there is no such file")
         #expect(form.focus == form.fields.count - 1)
         #expect(!effects.description.contains("E0"))
@@ -242,7 +246,8 @@ import Testing
     @Test func detailScrollsWithinItsLines() {
         var detail = DetailState(summary: SampleCards.summary(number: 0))
         #expect(detail.isLoading)
-        #expect(detail.reduce(.command(.edit), viewport: 5, lineCount: 12) == [.message(.info, "Still loading the card…")])
+        #expect(
+            detail.reduce(.command(.edit), viewport: 5, lineCount: 12) == [.message(.info, "Still loading the card…")])
         let card = SampleCards.card(SampleCards.summary(number: 0))
         _ = detail.reduce(.loaded(card), viewport: 5, lineCount: 12)
         #expect(!detail.isLoading)

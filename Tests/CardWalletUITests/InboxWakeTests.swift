@@ -26,7 +26,10 @@ import Testing
         inbox.send(.tick(now: .seconds(2)))
         #expect(counter.wakes.load(ordering: .relaxed) == 1, "a burst costs one wake-up")
         let drained = inbox.drain()
-        #expect(drained == [.notice(.info, "sent"), .notice(.info, "received"), .tick(now: .seconds(1)), .tick(now: .seconds(2))])
+        #expect(
+            drained == [
+                .notice(.info, "sent"), .notice(.info, "received"), .tick(now: .seconds(1)), .tick(now: .seconds(2)),
+            ])
         inbox.send(.tick(now: .seconds(3)))
         #expect(counter.wakes.load(ordering: .relaxed) == 2, "after a drain the next waking entry wakes again")
     }

@@ -8,10 +8,12 @@ import Testing
 @Suite struct KeyDocumentationTests {
     /// Every key table, in the order the document lists them.
     static let tables: [KeyTable] = [
-        KeyTables.login, KeyTables.list, KeyTables.filter, KeyTables.detail, KeyTables.copy, KeyTables.qr, KeyTables.form, KeyTables.newCard,
+        KeyTables.login, KeyTables.list, KeyTables.filter, KeyTables.detail, KeyTables.copy, KeyTables.qr,
+        KeyTables.form, KeyTables.newCard,
         KeyTables.conflict, KeyTables.scanPrompt, KeyTables.scanning, KeyTables.exportPrompt, KeyTables.importPrompt,
         KeyTables.importPreview, KeyTables.transferWorking, KeyTables.importReport,
-        KeyTables.multilineText, KeyTables.textField, KeyTables.confirm, KeyTables.pager, KeyTables.log, KeyTables.reauth, KeyTables.global,
+        KeyTables.multilineText, KeyTables.textField, KeyTables.confirm, KeyTables.pager, KeyTables.log,
+        KeyTables.reauth, KeyTables.global,
         KeyTables.typingGlobal, KeyTables.interrupt,
     ]
 

@@ -43,13 +43,15 @@ import Testing
             for table in state.activeKeyTables {
                 for binding in table.bindings {
                     for pattern in binding.keys {
-                        let key: Key = switch pattern {
-                        case .key(let key): key
-                        case .printable: .char("x")
-                        case .anyKey: .function(9)
-                        }
-                        #expect(state.command(for: key) == binding.command,
-                                "\(name): \(key.displayName) is listed in \(table.title) as \(binding.summary)")
+                        let key: Key =
+                            switch pattern {
+                            case .key(let key): key
+                            case .printable: .char("x")
+                            case .anyKey: .function(9)
+                            }
+                        #expect(
+                            state.command(for: key) == binding.command,
+                            "\(name): \(key.displayName) is listed in \(table.title) as \(binding.summary)")
                     }
                 }
             }
@@ -66,8 +68,9 @@ import Testing
             for table in expected {
                 #expect(lines.contains { $0.isTitle && $0.keys == table.title }, "\(name): \(table.title)")
                 for binding in table.bindings {
-                    #expect(lines.contains { $0.keys == binding.keyNames && $0.summary == binding.summary },
-                            "\(name): \(binding.summary)")
+                    #expect(
+                        lines.contains { $0.keys == binding.keyNames && $0.summary == binding.summary },
+                        "\(name): \(binding.summary)")
                 }
             }
         }

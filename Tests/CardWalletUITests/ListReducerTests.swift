@@ -25,7 +25,9 @@ func loadedList(_ count: Int, total: Int? = nil, pageSize: Int = 100, viewport: 
     @Test func movementKeysGiveExactSelectionAndScroll() {
         var list = loadedList(30)
         var expected = list
-        func press(_ command: ScrollCommand, selection: Int, scrollTop: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        func press(
+            _ command: ScrollCommand, selection: Int, scrollTop: Int, sourceLocation: SourceLocation = #_sourceLocation
+        ) {
             let effects = list.reduce(.command(.move(command)), viewport: 10)
             expected.selection = selection
             expected.scrollTop = scrollTop
@@ -192,19 +194,28 @@ func loadedList(_ count: Int, total: Int? = nil, pageSize: Int = 100, viewport: 
         _ = sorted.reduce(.command(.cycleSort), viewport: 10)
         let before = sorted
         let sortedEffects = sorted.reduce(.command(.moveCardDown), viewport: 10)
-        #expect(sortedEffects == [.message(.warning, "Cards move only in wallet order (sorted by name): press s to go back", about: .listScreen)])
+        #expect(
+            sortedEffects == [
+                .message(
+                    .warning, "Cards move only in wallet order (sorted by name): press s to go back", about: .listScreen
+                )
+            ])
         #expect(sorted == before)
 
         var filtered = loadedList(4)
         _ = filtered.reduce(.filter(.insert, typed: "k"), viewport: 10)
-        #expect(filtered.reduce(.command(.moveCardDown), viewport: 10) == [.message(.warning, "Clear the filter (Esc) to move cards in the wallet", about: .listScreen)])
+        #expect(
+            filtered.reduce(.command(.moveCardDown), viewport: 10) == [
+                .message(.warning, "Clear the filter (Esc) to move cards in the wallet", about: .listScreen)
+            ])
 
         var partial = loadedList(100, total: 300)
         let effects = partial.reduce(.command(.moveCardDown), viewport: 10)
-        #expect(effects == [
-            .message(.info, "Loading the whole wallet before moving cards (100 of 300)", about: .listScreen),
-            .call(.loadCards(offset: 100, limit: 100, query: nil), then: .page(generation: 1)),
-        ])
+        #expect(
+            effects == [
+                .message(.info, "Loading the whole wallet before moving cards (100 of 300)", about: .listScreen),
+                .call(.loadCards(offset: 100, limit: 100, query: nil), then: .page(generation: 1)),
+            ])
     }
 
     @Test func selectedCardCommandsCarryTheCard() {
@@ -221,7 +232,8 @@ func loadedList(_ count: Int, total: Int? = nil, pageSize: Int = 100, viewport: 
         #expect(list.reduce(.command(.add), viewport: 10) == [.add])
         #expect(list.reduce(.command(.quit), viewport: 10) == [.quit])
         var empty = loadedList(0)
-        #expect(empty.reduce(.command(.open), viewport: 10) == [.message(.info, "No card selected", about: .listScreen)])
+        #expect(
+            empty.reduce(.command(.open), viewport: 10) == [.message(.info, "No card selected", about: .listScreen)])
     }
 
     @Test func savedAndRemovedCardsUpdateTheRows() {

@@ -78,10 +78,13 @@ import Testing
     @Test func aServerThatIsNotTheAPIGetsAHintAndTheWholeMessageShows() {
         var state = AppState(server: "http://127.0.0.1:8080", email: testEmail, password: "pw")
         let effects = state.press(.enter)
-        let message = "The server refused POST /auth/login as invalid (E01). The server said: “There is no such endpoint.”"
+        let message =
+            "The server refused POST /auth/login as invalid (E01). The server said: “There is no such endpoint.”"
         state.answer(effects) { _ in .failure(UIFailure(.validation(fields: [:]), message: message)) }
         #expect(state.login.error?.field == nil)
-        #expect(state.login.error?.message.hasSuffix("Is the server address the API's base URL, e.g. http://127.0.0.1:8080/v1?") == true)
+        #expect(
+            state.login.error?.message.hasSuffix(
+                "Is the server address the API's base URL, e.g. http://127.0.0.1:8080/v1?") == true)
         // Wrapped under the form, not cut after one line.
         let text = Renderer.render(state).text
         #expect(text.contains("no such endpoint"))
@@ -101,7 +104,9 @@ import Testing
         #expect(login.password.text.isEmpty)
         #expect(!login.isSubmitting)
         #expect(!login.description.contains("pw"))
-        #expect(APICall.logIn(server: testServer, email: testEmail, password: "hunter2").description.contains("hunter2") == false)
+        #expect(
+            APICall.logIn(server: testServer, email: testEmail, password: "hunter2").description.contains("hunter2")
+                == false)
     }
 }
 

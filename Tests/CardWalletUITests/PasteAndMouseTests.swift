@@ -58,7 +58,9 @@ import Testing
         #expect(field.text == "👩‍👩‍👧!")
         // Persian: ZWNJ between letters stays.
         var persian = TextFieldState()
-        for scalar in ["م", "ی", "\u{200C}", "خ", "و", "ا", "ه", "م"] { persian.apply(.insert, typed: Character(scalar)) }
+        for scalar in ["م", "ی", "\u{200C}", "خ", "و", "ا", "ه", "م"] {
+            persian.apply(.insert, typed: Character(scalar))
+        }
         #expect(persian.text.unicodeScalars.contains("\u{200C}"))
         #expect(persian.cursor == persian.text.count)
     }

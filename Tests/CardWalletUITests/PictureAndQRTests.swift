@@ -12,7 +12,9 @@ import Testing
         state.pictures = .halfBlocks
         var effects = state.press(.enter)
         effects = state.answer(effects) { call in
-            if case .loadCard(let id) = call, id == "card-0" { return .success(.card(SampleCards.card(SampleCards.summary(number: 0)))) }
+            if case .loadCard(let id) = call, id == "card-0" {
+                return .success(.card(SampleCards.card(SampleCards.summary(number: 0))))
+            }
             return .failure(UIFailure(.other, message: "not in this test"))
         }
         return (state, effects)
@@ -25,7 +27,8 @@ import Testing
     /// A picture of `box`'s size, one colour, so its cells are easy to find.
     static func picture(_ box: PictureBox) -> TerminalPicture {
         let cell = PictureCell("▀", foreground: .rgb(200, 10, 10), background: .rgb(10, 10, 200))
-        return TerminalPicture(size: box, content: .cells(Array(repeating: Array(repeating: cell, count: box.columns), count: box.rows)))
+        return TerminalPicture(
+            size: box, content: .cells(Array(repeating: Array(repeating: cell, count: box.columns), count: box.rows)))
     }
 
     @Test func theCardsPictureIsAskedForOnceAndDrawnBesideTheFields() throws {
@@ -40,11 +43,14 @@ import Testing
         // Another key does not ask again.
         #expect(Self.calls(state.press(.char("j"))).isEmpty)
         // The picture arrives: its cells are drawn at the layout's place, the fields wrap left of it.
-        let id = try #require(state.pending.first { $0.value.route == .detail(.picture(PictureRequest(version: 1, box: box))) }?.key)
+        let id = try #require(
+            state.pending.first { $0.value.route == .detail(.picture(PictureRequest(version: 1, box: box))) }?.key)
         state.send(.completed(id, .success(.picture(Self.picture(PictureBox(columns: box.columns, rows: 10))))))
         let grid = Renderer.render(state)
         let cell = grid[layout.pictureX, layout.pictureY]
-        #expect(cell.character == "▀" && cell.style.foreground == .rgb(200, 10, 10) && cell.style.background == .rgb(10, 10, 200))
+        #expect(
+            cell.character == "▀" && cell.style.foreground == .rgb(200, 10, 10)
+                && cell.style.background == .rgb(10, 10, 200))
         #expect(grid[layout.pictureX - 1, layout.pictureY].style.foreground == nil)
         // A resize asks for a picture of the new size; the old one stays until it comes.
         let resized = state.send(.resize(width: 120, height: 30))
@@ -57,8 +63,11 @@ import Testing
     @Test func aPictureThatCannotBeShownSaysWhyInItsPlace() throws {
         var (state, _) = Self.onCardWithImage()
         let box = try #require(state.detailLayout.pictureBox)
-        let id = try #require(state.pending.first { $0.value.route == .detail(.picture(PictureRequest(version: 1, box: box))) }?.key)
-        state.send(.completed(id, .failure(UIFailure(.other, message: "The image cannot be decoded: not a PNG or JPEG\u{1B}[2J"))))
+        let id = try #require(
+            state.pending.first { $0.value.route == .detail(.picture(PictureRequest(version: 1, box: box))) }?.key)
+        state.send(
+            .completed(
+                id, .failure(UIFailure(.other, message: "The image cannot be decoded: not a PNG or JPEG\u{1B}[2J"))))
         let text = Renderer.render(state).text
         #expect(text.contains("The image cannot be decoded"))
         #expect(!text.contains("\u{1B}"))
@@ -83,10 +92,17 @@ import Testing
         #expect(Renderer.render(state).text.contains("making it…"))
         // A 21×21 symbol (version 1) with a finder pattern in its top-left corner.
         var modules = Array(repeating: false, count: 21 * 21)
-        for y in 0..<7 { for x in 0..<7 where x == 0 || y == 0 || x == 6 || y == 6 || (2...4).contains(x) && (2...4).contains(y) { modules[y * 21 + x] = true } }
-        state.send(.completed(id, .success(.qrSymbol(QRSymbol(size: 21, modules: modules, note: "to fit, without the bio")))))
+        for y in 0..<7 {
+            for x in 0..<7 where x == 0 || y == 0 || x == 6 || y == 6 || (2...4).contains(x) && (2...4).contains(y) {
+                modules[y * 21 + x] = true
+            }
+        }
+        state.send(
+            .completed(id, .success(.qrSymbol(QRSymbol(size: 21, modules: modules, note: "to fit, without the bio")))))
         let grid = Renderer.render(state)
-        #expect(grid.text.contains("QR code of “\(card.fields.name)” (vCard 3.0) · to fit, without the bio · any key closes"))
+        #expect(
+            grid.text.contains(
+                "QR code of “\(card.fields.name)” (vCard 3.0) · to fit, without the bio · any key closes"))
         // No key hints under it: the code may take that row.
         #expect(!grid.text.contains("Q QR"))
         // 29 modules with the quiet zone: 29 columns, 15 rows, centred.
@@ -124,7 +140,8 @@ import Testing
     @Test func aTerminalTooSmallForTheCodeSaysHowLargeItMustBe() throws {
         var (state, _) = Self.onCardWithImage(width: 60, height: 20)
         let (id, _) = try #require(Self.calls(state.press(.char("Q"))).last)
-        state.send(.completed(id, .success(.qrSymbol(QRSymbol(size: 57, modules: Array(repeating: true, count: 57 * 57))))))
+        state.send(
+            .completed(id, .success(.qrSymbol(QRSymbol(size: 57, modules: Array(repeating: true, count: 57 * 57))))))
         let text = Renderer.render(state).text
         #expect(text.contains("The terminal is too small for this QR code."))
         #expect(text.contains("Make it at least 65 columns by 34 rows (it is 60×20)"))
@@ -134,7 +151,10 @@ import Testing
     @Test func aQRCodeThatCannotBeMadeSaysSo() throws {
         var (state, _) = Self.onCardWithImage(width: 80, height: 40)
         let (id, _) = try #require(Self.calls(state.press(.char("Q"))).last)
-        state.send(.completed(id, .failure(UIFailure(.other, message: "The card's name, email and phone are too long for a QR code."))))
+        state.send(
+            .completed(
+                id, .failure(UIFailure(.other, message: "The card's name, email and phone are too long for a QR code."))
+            ))
         #expect(Renderer.render(state).text.contains("too long for a QR code"))
         state.press(.escape)
         #expect(state.detail?.qr == nil && state.screen == .detail)

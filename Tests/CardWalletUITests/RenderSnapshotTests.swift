@@ -10,14 +10,16 @@ import Testing
         var cards = SampleCards.summaries(count: 9)
         cards.insert(contentsOf: SampleCards.hostile, at: 2)
         // A Devanagari conjunct is one grapheme of three terminal cells: nothing of it is lost.
-        cards.append(CardSummary(
-            id: "hindi", name: "Priya (प्रिया)", title: "डेटा वैज्ञानिक", company: "क्षितिज Labs",
-            email: "priya@example.in", updatedAt: SampleCards.epoch))
-        cards.append(CardSummary(
-            id: "long", name: "Maximilian Alexander Wolfeschlegelsteinhausenbergerdorff",
-            title: "Senior Principal Distinguished Engineer of Everything", company: "北京字节跳动科技有限公司",
-            email: "maximilian.alexander.wolfeschlegelsteinhausenbergerdorff@very-long-domain.example.com",
-            updatedAt: SampleCards.epoch))
+        cards.append(
+            CardSummary(
+                id: "hindi", name: "Priya (प्रिया)", title: "डेटा वैज्ञानिक", company: "क्षितिज Labs",
+                email: "priya@example.in", updatedAt: SampleCards.epoch))
+        cards.append(
+            CardSummary(
+                id: "long", name: "Maximilian Alexander Wolfeschlegelsteinhausenbergerdorff",
+                title: "Senior Principal Distinguished Engineer of Everything", company: "北京字节跳动科技有限公司",
+                email: "maximilian.alexander.wolfeschlegelsteinhausenbergerdorff@very-long-domain.example.com",
+                updatedAt: SampleCards.epoch))
         return CardPage(cards: cards, total: cards.count, offset: 0, limit: 100)
     }
 
@@ -31,9 +33,10 @@ import Testing
     }
 
     static func hostileLogLine() -> LogLine {
-        LogLine(id: 7, time: SampleCards.epoch, kind: .response, method: "GET", path: "/card/\u{1B}[2J", status: 404,
-                errorCode: "E05", duration: .milliseconds(3), bytes: 120, isFailure: true,
-                text: "no such card \u{1B}]52;c;eA==\u{07}\u{202E}", detail: ["Authorization: <private>"])
+        LogLine(
+            id: 7, time: SampleCards.epoch, kind: .response, method: "GET", path: "/card/\u{1B}[2J", status: 404,
+            errorCode: "E05", duration: .milliseconds(3), bytes: 120, isFailure: true,
+            text: "no such card \u{1B}]52;c;eA==\u{07}\u{202E}", detail: ["Authorization: <private>"])
     }
 
     static func states() -> [(String, AppState)] {
@@ -49,7 +52,8 @@ import Testing
         detail.press(.char("G"))
         let effects = detail.press(.enter)
         var card = SampleCards.card(mixedPage().cards.last!)
-        card.fields.bio = "Line one of a long biography that goes on and on across the whole width of the screen and then some more.\nSecond line: \u{1B}[31mred?\u{1B}[0m 김민지님 안녕하세요 🦊"
+        card.fields.bio =
+            "Line one of a long biography that goes on and on across the whole width of the screen and then some more.\nSecond line: \u{1B}[31mred?\u{1B}[0m 김민지님 안녕하세요 🦊"
         card.fields.address = "\u{202E}reversed street 7"
         detail.answer(effects) { _ in .success(.card(card)) }
         detail.send(.log(LogLine(id: 6, time: SampleCards.epoch, kind: .request, method: "GET", path: "/card/long")))
@@ -58,15 +62,22 @@ import Testing
         result.append(("detail 120x40", detail))
 
         var wide = list(width: 120, height: 40)
-        wide.send(.log(LogLine(id: 6, time: SampleCards.epoch, kind: .request, method: "GET", path: "/cards?offset=0&limit=100")))
+        wide.send(
+            .log(
+                LogLine(
+                    id: 6, time: SampleCards.epoch, kind: .request, method: "GET", path: "/cards?offset=0&limit=100")))
         wide.send(.log(hostileLogLine()))
         wide.press(.char("l"), .char("s"))
         result.append(("list 120x40", wide))
 
         var notLoaded = AppState(server: testServer, email: testEmail, password: "pw", width: 80, height: 24)
         let loginEffects0 = notLoaded.press(.enter)
-        let pageEffects = notLoaded.answer(loginEffects0) { _ in .success(.loggedIn(email: testEmail, server: testServer)) }
-        notLoaded.answer(pageEffects) { _ in .failure(UIFailure(.server(status: 503), message: "The server failed (E99)")) }
+        let pageEffects = notLoaded.answer(loginEffects0) { _ in
+            .success(.loggedIn(email: testEmail, server: testServer))
+        }
+        notLoaded.answer(pageEffects) { _ in
+            .failure(UIFailure(.server(status: 503), message: "The server failed (E99)"))
+        }
         result.append(("list not loaded 80x24", notLoaded))
 
         var small = list(width: 59, height: 14)
@@ -75,7 +86,9 @@ import Testing
 
         var login = AppState(server: testServer, email: testEmail, password: "secret", width: 80, height: 24)
         let loginEffects = login.press(.enter)
-        login.answer(loginEffects) { _ in .failure(UIFailure(.cannotConnect(url: testServer), message: "connection refused")) }
+        login.answer(loginEffects) { _ in
+            .failure(UIFailure(.cannotConnect(url: testServer), message: "connection refused"))
+        }
         result.append(("login error 80x24", login))
 
         var conflict = list(width: 80, height: 24)
@@ -121,11 +134,14 @@ extension RenderSnapshotTests {
     /// `ExpectedSnapshots.swift` to FILE (to review by eye, then copy over the old one).
     @Test func recordWhenAsked() throws {
         guard let path = ProcessInfo.processInfo.environment["CARDWALLET_RECORD_SNAPSHOTS"] else { return }
-        var text = "// Expected frames of RenderSnapshotTests.states(), as Grid.text. Review changes to these by eye.\n\n"
+        var text =
+            "// Expected frames of RenderSnapshotTests.states(), as Grid.text. Review changes to these by eye.\n\n"
         text += "let expectedSnapshots: [String: String] = [\n"
         for (name, state) in Self.states() {
             let frame = Renderer.render(state).text.split(separator: "\n", omittingEmptySubsequences: false)
-            text += "    \"\(name)\": #\"\"\"\n" + frame.map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n") + "\n    \"\"\"#,\n"
+            text +=
+                "    \"\(name)\": #\"\"\"\n" + frame.map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
+                + "\n    \"\"\"#,\n"
         }
         text += "]\n"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -146,12 +162,20 @@ extension RenderSnapshotTests {
                 for x in 0..<grid.width {
                     let cell = grid[x, y]
                     let scalars = cell.character.unicodeScalars
-                    #expect(scalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) },
-                            "\(name) has a control character at \(x),\(y)")
-                    #expect(!scalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) },
-                            "\(name) has a bidi control at \(x),\(y)")
-                    if cell.width == 2 { #expect(grid[x + 1, y].width == 0, "\(name): wide cell without its right half at \(x),\(y)") }
-                    if cell.width == 0 { #expect(x > 0 && grid[x - 1, y].width == 2, "\(name): orphan right half at \(x),\(y)") }
+                    #expect(
+                        scalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) },
+                        "\(name) has a control character at \(x),\(y)")
+                    #expect(
+                        !scalars.contains {
+                            (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+                        },
+                        "\(name) has a bidi control at \(x),\(y)")
+                    if cell.width == 2 {
+                        #expect(grid[x + 1, y].width == 0, "\(name): wide cell without its right half at \(x),\(y)")
+                    }
+                    if cell.width == 0 {
+                        #expect(x > 0 && grid[x - 1, y].width == 2, "\(name): orphan right half at \(x),\(y)")
+                    }
                 }
             }
         }
@@ -183,7 +207,8 @@ extension RenderSnapshotTests {
 
     @Test func errorsHaveTheirOwnStyle() {
         var state = Self.list(width: 80, height: 24)
-        state.showMessage(.error, FailureText.status(UIFailure(.server(status: 500), message: "boom"), doing: "Could not load cards"))
+        state.showMessage(
+            .error, FailureText.status(UIFailure(.server(status: 500), message: "boom"), doing: "Could not load cards"))
         let grid = Renderer.render(state)
         let row = state.layout.statusRow
         let styles = (0..<grid.width).map { grid[$0, row].style }

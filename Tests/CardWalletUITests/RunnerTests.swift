@@ -52,7 +52,10 @@ actor Gate {
         case .loadCards(let offset, let limit, _):
             return .success(.cards(SampleCards.page(offset: offset, limit: limit, total: total)))
         case .loadCard(let id):
-            return .success(.card(SampleCards.card(SampleCards.summaries(count: total).first { $0.id == id } ?? SampleCards.summary(number: 0))))
+            return .success(
+                .card(
+                    SampleCards.card(
+                        SampleCards.summaries(count: total).first { $0.id == id } ?? SampleCards.summary(number: 0))))
         case .deleteCard(let id):
             return .success(.deleted(id: id, backup: nil))
         default:
@@ -155,7 +158,8 @@ actor Gate {
     @Test func anOpenerThatFailsSaysWhyInTheStatusBar() async {
         let backend = FakeBackend()
         var state = AppState.loggedIn(cards: 2)
-        state.detail = DetailState(summary: SampleCards.summary(number: 0), card: SampleCards.card(SampleCards.summary(number: 0)))
+        state.detail = DetailState(
+            summary: SampleCards.summary(number: 0), card: SampleCards.card(SampleCards.summary(number: 0)))
         state.screen = .detail
         let runner = AppRunner(
             state: state, backend: backend, pollMilliseconds: 0, opener: { _ in "xdg-open is not installed" }
@@ -170,7 +174,8 @@ actor Gate {
         let clock = ManualClock()
         let gate = Gate()
         let backend = FakeBackend()
-        let runner = AppRunner(state: AppState.loggedIn(cards: 3), backend: backend, clock: clock, pollMilliseconds: 0) { _ in
+        let runner = AppRunner(state: AppState.loggedIn(cards: 3), backend: backend, clock: clock, pollMilliseconds: 0)
+        { _ in
             await gate.wait()
             return .success(.reordered)
         }

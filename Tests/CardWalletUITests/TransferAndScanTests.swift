@@ -31,7 +31,10 @@ import Testing
         state.send(.completed(id, .failure(UIFailure(.fileExists(path: "/tmp/out.csv"), message: "exists"))))
         #expect(Renderer.render(state).text.contains("exists already: Enter replaces it"))
         let (again, replacing) = try #require(Self.calls(state.press(.enter)).last)
-        #expect(replacing == .exportCards(ExportRequest(cards: .ids(["card-1"]), path: "/tmp/out.csv", format: .csv, replacing: true)))
+        #expect(
+            replacing
+                == .exportCards(
+                    ExportRequest(cards: .ids(["card-1"]), path: "/tmp/out.csv", format: .csv, replacing: true)))
         state.send(.completed(again, .success(.exported(count: 1, path: "/tmp/out.csv"))))
         #expect(state.transfer == nil)
         #expect(state.message?.text == "Exported 1 card to /tmp/out.csv (Google CSV)")
@@ -52,7 +55,8 @@ import Testing
         ImportPreview(
             planID: 7, file: "~/in.vcf", counts: ImportCounts(created: 2, updated: 1, unchanged: 1, skipped: 1),
             entries: [
-                .init(.create, name: "Ada Lovelace", detail: "new, with a photo"), .init(.create, name: "\u{1B}[2JEvil"),
+                .init(.create, name: "Ada Lovelace", detail: "new, with a photo"),
+                .init(.create, name: "\u{1B}[2JEvil"),
                 .init(.update, name: "김민지", detail: "fields change"), .init(.unchanged, name: "Kim Min-ji"),
                 .init(.skip, name: "", detail: "in.vcf:40: no name"),
             ])
@@ -100,13 +104,16 @@ import Testing
         let unchanged = ImportPreview(planID: 1, file: "same.vcf", counts: ImportCounts(unchanged: 3), entries: [])
         state.send(.completed(id, .success(.importPreview(unchanged))))
         #expect(Self.calls(state.press(.enter)).isEmpty)
-        #expect(state.transfer == nil && state.message?.text == "Nothing to import: 0 created, 0 updated, 3 unchanged, 0 skipped")
+        #expect(
+            state.transfer == nil
+                && state.message?.text == "Nothing to import: 0 created, 0 updated, 3 unchanged, 0 skipped")
         // A file that is not vCard: the prompt stays with the reason.
         state.press(.char("i"))
         state.type("photo.png")
         (id, _) = try #require(Self.calls(state.press(.enter)).last)
         state.send(.completed(id, .failure(UIFailure(.other, message: "not a vCard file; nothing to import"))))
-        #expect(state.transfer?.stage == .importPrompt && state.transfer?.problem == "not a vCard file; nothing to import")
+        #expect(
+            state.transfer?.stage == .importPrompt && state.transfer?.problem == "not a vCard file; nothing to import")
         state.press(.escape)
         #expect(state.transfer == nil)
     }
@@ -127,15 +134,21 @@ import Testing
         state.press(.ctrl("o"))
         state.type("~/card.jpg")
         let (again, _) = try #require(Self.calls(state.press(.enter)).last)
-        let fields = CardFields(name: "Jane Doe", title: "Director", company: "Acme Inc.", email: "jane@acme.example", phone: "+1 555 0100")
+        let fields = CardFields(
+            name: "Jane Doe", title: "Director", company: "Acme Inc.", email: "jane@acme.example", phone: "+1 555 0100")
         let result = ScanResult(
-            fields: fields, notes: [.init(field: "phone", text: "two numbers; the other is kept")], imagePath: "/tmp/upright.jpg")
+            fields: fields, notes: [.init(field: "phone", text: "two numbers; the other is kept")],
+            imagePath: "/tmp/upright.jpg")
         let filled = state.send(.completed(again, .success(.scanned(result))))
         #expect(Self.calls(filled).isEmpty)
         let form = try #require(state.form)
         func value(_ kind: FormState.FieldKind) -> String? { form.fields.first { $0.kind == kind }?.input.text }
-        #expect(value(.card(.name)) == "Jane Doe" && value(.card(.company)) == "Acme Inc." && value(.imagePath) == "/tmp/upright.jpg")
-        #expect(state.message?.text == "Read 5 fields from ~/card.jpg: check them, then Ctrl-S saves (1 note under the fields)")
+        #expect(
+            value(.card(.name)) == "Jane Doe" && value(.card(.company)) == "Acme Inc."
+                && value(.imagePath) == "/tmp/upright.jpg")
+        #expect(
+            state.message?.text
+                == "Read 5 fields from ~/card.jpg: check them, then Ctrl-S saves (1 note under the fields)")
         #expect(Renderer.render(state).text.contains("two numbers; the other is kept"))
     }
 

@@ -195,7 +195,10 @@ import Testing
         letRefreshFinish.yield()
         _ = try await first.value
         _ = try await late.value
-        #expect(stub.requests.filter { $0.path == "/late" }.map { $0.headers["Authorization"] } == ["Bearer t1", "Bearer t2"])
+        #expect(
+            stub.requests.filter { $0.path == "/late" }.map { $0.headers["Authorization"] } == [
+                "Bearer t1", "Bearer t2",
+            ])
         letRefreshFinish.finish()
     }
 

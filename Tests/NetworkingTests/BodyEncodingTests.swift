@@ -1,7 +1,7 @@
 import Foundation
 import Networking
-import Testing
 import TestSupport
+import Testing
 
 /// Every body kind gives the exact URL, bytes and content type expected.
 @Suite struct BodyEncodingTests {

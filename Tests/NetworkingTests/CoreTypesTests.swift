@@ -31,7 +31,9 @@ import Testing
     @Test func methodsAreAnOpenSetOfCaseSensitiveTokens() async throws {
         let standard: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options, .trace, .connect]
         #expect(
-            standard.map(\.rawValue) == ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"])
+            standard.map(\.rawValue) == [
+                "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT",
+            ])
         let custom: HTTPMethod = "PROPFIND"
         #expect(custom == HTTPMethod(rawValue: "PROPFIND"))
         #expect(custom.description == "PROPFIND")

@@ -1,6 +1,6 @@
-import TextSafety
 import Foundation
 import Testing
+import TextSafety
 
 @testable import Networking
 
@@ -111,7 +111,9 @@ import Testing
             let escaped = TerminalText.escaped("a" + String(Character(scalar)) + "b")
             #expect(!escaped.unicodeScalars.contains(where: Self.isActive), "U+\(String(scalar.value, radix: 16))")
             if !Self.isActive(scalar), scalar.properties.generalCategory != .format {
-                #expect(escaped.unicodeScalars.contains(scalar) || escaped.contains("\\u{"), "U+\(String(scalar.value, radix: 16))")
+                #expect(
+                    escaped.unicodeScalars.contains(scalar) || escaped.contains("\\u{"),
+                    "U+\(String(scalar.value, radix: 16))")
             }
         }
     }
@@ -172,7 +174,8 @@ import Testing
             #expect(
                 formatter.detailLines(event)
                     == detail.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
-            #expect(formatter.detailLines(event, includingLine: false) == Array(formatter.detailLines(event).dropFirst()))
+            #expect(
+                formatter.detailLines(event, includingLine: false) == Array(formatter.detailLines(event).dropFirst()))
         }
     }
 }

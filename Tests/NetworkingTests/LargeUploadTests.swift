@@ -1,7 +1,7 @@
 import Foundation
 import Networking
-import Testing
 import TestSupport
+import Testing
 
 /// A 200 MB upload is streamed from disk, never held in memory whole. Serialized, so the two
 /// tests' memory never adds up in the peak measurement.

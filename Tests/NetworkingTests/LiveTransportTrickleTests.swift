@@ -37,7 +37,8 @@ import Testing
     /// A head that trickles in never completes, and the read timeout says so, rather than
     /// "the server sent nothing" (AsyncHTTPClient's read timer counts whole parts, not bytes).
     @Test func aTrickledHeadIsReportedAsAnIncompleteHeader() async throws {
-        let server = try TrickleServer(prefix: "HTTP/1.1 200 OK\r\nX-Slow: ", byte: UInt8(ascii: "a"), every: .milliseconds(100))
+        let server = try TrickleServer(
+            prefix: "HTTP/1.1 200 OK\r\nX-Slow: ", byte: UInt8(ascii: "a"), every: .milliseconds(100))
         defer { server.stop() }
         var configuration = LiveTransport.Configuration()
         configuration.readTimeout = .seconds(1)

@@ -2,8 +2,8 @@ import Foundation
 import MultipartKit
 import NIOCore
 import Networking
-import Testing
 import TestSupport
+import Testing
 
 /// Multipart bodies: exact bytes, binary safety, boundaries, byte-identical re-sends.
 @Suite struct MultipartTests {

@@ -1,7 +1,7 @@
-import TokenStore
 import CardModels
 public import Foundation
 import Networking
+import TokenStore
 
 extension ServerError: CustomStringConvertible {
     /// What the server refused and what to do about it, with its message quoted.

@@ -21,7 +21,8 @@ enum CacheFileCheck: Equatable, Sendable {
         }
         defer { try? handle.close() }
         let head = Array((try? handle.read(upToCount: 100)) ?? Data())
-        self.init(head: head, size: PrivateFiles.size(path) ?? head.count, walSize: PrivateFiles.size(path + "-wal") ?? 0)
+        self.init(
+            head: head, size: PrivateFiles.size(path) ?? head.count, walSize: PrivateFiles.size(path + "-wal") ?? 0)
     }
 
     /// Judges a file by its first 100 bytes and its size.

@@ -67,16 +67,22 @@ enum CacheSchema {
             }
             try db.execute(sql: "INSERT INTO wallet (id, listConfirmedAt) VALUES (1, NULL)")
             try db.alter(table: "wallet") { t in t.add(column: "generation", .integer).notNull().defaults(to: 0) }
-            for (name, event) in [("cardAdded", "INSERT"), ("cardRemoved", "DELETE"), ("cardMoved", "UPDATE OF position")] {
+            for (name, event) in [
+                ("cardAdded", "INSERT"), ("cardRemoved", "DELETE"), ("cardMoved", "UPDATE OF position"),
+            ] {
                 try db.execute(
-                    sql: "CREATE TRIGGER \(name) AFTER \(event) ON card BEGIN UPDATE wallet SET generation = generation + 1; END")
+                    sql:
+                        "CREATE TRIGGER \(name) AFTER \(event) ON card BEGIN UPDATE wallet SET generation = generation + 1; END"
+                )
             }
             let columns = searchColumns.joined(separator: ", ")
             // Substrings of three characters or more, in every script (docs/Cache.md).
             try db.execute(sql: "CREATE VIRTUAL TABLE cardSearch USING fts5(\(columns), tokenize = 'trigram')")
             // The first two keystrokes: word starts, and single CJK characters as words.
             try db.execute(
-                sql: "CREATE VIRTUAL TABLE cardWords USING fts5(\(columns), tokenize = 'unicode61 remove_diacritics 0', prefix = '1 2')")
+                sql:
+                    "CREATE VIRTUAL TABLE cardWords USING fts5(\(columns), tokenize = 'unicode61 remove_diacritics 0', prefix = '1 2')"
+            )
             try db.create(table: "outbox") { t in
                 t.autoIncrementedPrimaryKey("id")
                 t.column("kind", .text).notNull()

@@ -105,7 +105,9 @@ extension CardCache {
         try write { db in try db.execute(sql: "DELETE FROM outbox WHERE state = 'sent'") }
     }
 
-    private func setState(_ id: Int64, _ state: OutboxState, error: String?, attempt: Bool = false, keepError: Bool = false)
+    private func setState(
+        _ id: Int64, _ state: OutboxState, error: String?, attempt: Bool = false, keepError: Bool = false
+    )
         throws(CacheError)
     {
         let now = clock().timeIntervalSince1970
@@ -135,7 +137,8 @@ extension CardCache {
             let image = (row[5] as Data?).map { OutboxImage(data: $0, contentType: row[6] ?? "image/png") }
             change = .add(localID: cardID, fields: try decoder.decode(CardFields.self, from: payload), image: image)
         case "edit":
-            change = .edit(cardID: cardID, fields: try decoder.decode(CardFields.self, from: payload), baseVersion: row[3] ?? 0)
+            change = .edit(
+                cardID: cardID, fields: try decoder.decode(CardFields.self, from: payload), baseVersion: row[3] ?? 0)
         case "delete":
             change = .delete(cardID: cardID, baseVersion: row[3] ?? 0)
         case "reorder":

@@ -63,7 +63,8 @@ extension CardCache {
         // texts: every match's place in the wallet (also the total), then the indexed texts of
         // the first `limit` only, for the "which field matched" check.
         let matches = "SELECT rowid FROM \(table) WHERE \(table) MATCH ?"
-        let texts = "SELECT card.id, " + SearchIndex.columns.map { "cardSearch.\($0)" }.joined(separator: ", ")
+        let texts =
+            "SELECT card.id, " + SearchIndex.columns.map { "cardSearch.\($0)" }.joined(separator: ", ")
             + " FROM cardSearch JOIN card ON card.key = cardSearch.rowid WHERE cardSearch.rowid = ?"
         return try read { db in
             let positions = try positions(db)

@@ -18,8 +18,10 @@ enum SearchIndex {
     static let columns = SearchText.fields.map(\.rawValue)
 
     private static let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
-    private static let insertSearch = "INSERT INTO cardSearch (rowid, \(columns.joined(separator: ", "))) VALUES (\(placeholders))"
-    private static let insertWords = "INSERT INTO cardWords (rowid, \(columns.joined(separator: ", "))) VALUES (\(placeholders))"
+    private static let insertSearch =
+        "INSERT INTO cardSearch (rowid, \(columns.joined(separator: ", "))) VALUES (\(placeholders))"
+    private static let insertWords =
+        "INSERT INTO cardWords (rowid, \(columns.joined(separator: ", "))) VALUES (\(placeholders))"
 
     /// Indexes the card row `key` again from what the row holds: its whole card when kept, with
     /// the summary's fields on top (a later list may have shown a newer name).
@@ -38,11 +40,15 @@ enum SearchIndex {
         fields.email = row[3]
         try remove(key: key, db)
         let folded = SearchText.fields.map { SearchText.indexed($0, of: fields) }
-        try db.execute(sql: insertSearch, arguments: StatementArguments([key] + folded.map { $0 as (any DatabaseValueConvertible)? }))
+        try db.execute(
+            sql: insertSearch,
+            arguments: StatementArguments([key] + folded.map { $0 as (any DatabaseValueConvertible)? }))
         let words = zip(SearchText.fields, folded).map { field, text in
             field == .phone ? SearchText.phoneWords(text) : SearchText.words(text)
         }
-        try db.execute(sql: insertWords, arguments: StatementArguments([key] + words.map { $0 as (any DatabaseValueConvertible)? }))
+        try db.execute(
+            sql: insertWords, arguments: StatementArguments([key] + words.map { $0 as (any DatabaseValueConvertible)? })
+        )
     }
 
     /// Removes the card row `key` from both indexes.

@@ -8,20 +8,23 @@ extension CardCache {
     ///
     /// - Returns: whether the picture was recorded.
     @discardableResult
-    public func storeImage(cardID: String, version: Int, contentType: String, data: Data, confirmedAt: Date) throws(CacheError)
+    public func storeImage(cardID: String, version: Int, contentType: String, data: Data, confirmedAt: Date)
+        throws(CacheError)
         -> Bool
     {
         try write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM card WHERE id = ?", arguments: [cardID]) != nil else {
                 return false
             }
-            if let kept = try Int.fetchOne(db, sql: "SELECT version FROM cardImage WHERE cardID = ?", arguments: [cardID]),
+            if let kept = try Int.fetchOne(
+                db, sql: "SELECT version FROM cardImage WHERE cardID = ?", arguments: [cardID]),
                 kept > version
             {
                 return false
             }
             try db.execute(
-                sql: "INSERT OR REPLACE INTO cardImage (cardID, version, contentType, data, confirmedAt) VALUES (?, ?, ?, ?, ?)",
+                sql:
+                    "INSERT OR REPLACE INTO cardImage (cardID, version, contentType, data, confirmedAt) VALUES (?, ?, ?, ?, ?)",
                 arguments: [cardID, version, contentType, data, confirmedAt.timeIntervalSince1970])
             return true
         }

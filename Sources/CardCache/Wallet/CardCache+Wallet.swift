@@ -15,7 +15,10 @@ extension CardCache {
         try write { db in
             var known: [String: KnownRow] = [:]
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT key, position, id, name, title, company, email, defaultImage, hasImage, updatedAt, version FROM card")
+                db,
+                sql:
+                    "SELECT key, position, id, name, title, company, email, defaultImage, hasImage, updatedAt, version FROM card"
+            )
             while let row = try rows.next() {
                 known[row[2]] = KnownRow(key: row[0], position: row[1], summary: CardRows.summary(row, from: 2))
             }
@@ -49,7 +52,9 @@ extension CardCache {
             var cards: [CardSummary] = []
             let rows = try Row.fetchCursor(
                 db,
-                sql: "SELECT id, name, title, company, email, defaultImage, hasImage, updatedAt, version FROM card ORDER BY position")
+                sql:
+                    "SELECT id, name, title, company, email, defaultImage, hasImage, updatedAt, version FROM card ORDER BY position"
+            )
             while let row = try rows.next() { cards.append(CardRows.summary(row, from: 0)) }
             return CachedList(cards: cards, confirmedAt: Date(timeIntervalSince1970: confirmed))
         }
@@ -69,17 +74,21 @@ extension CardCache {
             for card in cards {
                 let detail = String(decoding: try encoder.encode(card), as: UTF8.self)
                 let time = confirmedAt.timeIntervalSince1970
-                if let old = try Row.fetchOne(db, sql: "SELECT key, version FROM card WHERE id = ?", arguments: [card.id]) {
+                if let old = try Row.fetchOne(
+                    db, sql: "SELECT key, version FROM card WHERE id = ?", arguments: [card.id])
+                {
                     let key: Int64 = old[0]
                     guard card.version >= old[1] as Int else { continue }
                     try CardRows.update(card.summary, position: nil, key: key, db)
                     try db.execute(
-                        sql: "UPDATE card SET detail = ?, detailVersion = ?, detailConfirmedAt = ?, confirmedAt = ? WHERE key = ?",
+                        sql:
+                            "UPDATE card SET detail = ?, detailVersion = ?, detailConfirmedAt = ?, confirmedAt = ? WHERE key = ?",
                         arguments: [detail, card.version, time, time, key])
                     try SearchIndex.reindex(key: key, db)
                 } else {
                     let position = (try Int.fetchOne(db, sql: "SELECT max(position) FROM card") ?? -1) + 1
-                    let key = try CardRows.insert(card.summary, position: position, confirmedAt: confirmedAt, db, index: false)
+                    let key = try CardRows.insert(
+                        card.summary, position: position, confirmedAt: confirmedAt, db, index: false)
                     try db.execute(
                         sql: "UPDATE card SET detail = ?, detailVersion = ?, detailConfirmedAt = ? WHERE key = ?",
                         arguments: [detail, card.version, time, key])
@@ -102,7 +111,9 @@ extension CardCache {
             return try ids.map { id in
                 guard
                     let row = try Row.fetchOne(
-                        db, sql: "SELECT detail, detailConfirmedAt, version, detailVersion FROM card WHERE id = ? AND detail IS NOT NULL",
+                        db,
+                        sql:
+                            "SELECT detail, detailConfirmedAt, version, detailVersion FROM card WHERE id = ? AND detail IS NOT NULL",
                         arguments: [id])
                 else { return nil }
                 let card = try decoder.decode(Card.self, from: Data((row[0] as String).utf8))

@@ -26,7 +26,9 @@ extension CardCache {
                 }
             } catch {
                 // A damaged file is removed all the same.
-                logger.notice("Wiping the card cache \(path) in place failed (\(CacheDatabase.reason(for: error))); removing its files")
+                logger.notice(
+                    "Wiping the card cache \(path) in place failed (\(CacheDatabase.reason(for: error))); removing its files"
+                )
             }
             try? pool.close()
             PrivateFiles.removeDatabase(path)
@@ -38,7 +40,8 @@ extension CardCache {
     /// there is none): ``wipe()`` for a caller that holds no handle.
     ///
     /// - Throws: ``CacheError`` when a file exists but cannot be removed.
-    public static func wipe(server: String, account: String, location: CacheLocation, logger: Logger) throws(CacheError) {
+    public static func wipe(server: String, account: String, location: CacheLocation, logger: Logger) throws(CacheError)
+    {
         let path = location.databasePath(server: server, account: account)
         guard PrivateFiles.exists(path) || PrivateFiles.exists(path + ".damaged") else { return }
         if case .ours = CacheFileCheck(path: path),

@@ -37,7 +37,8 @@ public enum ExifOrientation: Int, Sendable, Hashable, CaseIterable {
         }
         func read16(_ offset: Int) -> Int? {
             guard offset >= 0, offset + 2 <= data.count else { return nil }
-            let a = Int(data[offset]), b = Int(data[offset + 1])
+            let a = Int(data[offset])
+            let b = Int(data[offset + 1])
             return littleEndian ? a | b << 8 : a << 8 | b
         }
         func read32(_ offset: Int) -> Int? {
@@ -62,7 +63,8 @@ public enum ExifOrientation: Int, Sendable, Hashable, CaseIterable {
     /// `image` turned upright.
     public func apply(to image: RGBAImage) -> RGBAImage {
         guard self != .up else { return image }
-        let width = image.width, height = image.height
+        let width = image.width
+        let height = image.height
         let outWidth = swapsSides ? height : width
         let outHeight = swapsSides ? width : height
         var output = [UInt8](repeating: 0, count: image.pixels.count)

@@ -42,13 +42,15 @@ public struct ImageDecodeError: Error, Sendable, Hashable, CustomStringConvertib
 
     static func corrupt(_ format: String, _ detail: String) -> ImageDecodeError {
         let cleaned = Self.printable(detail)
-        return ImageDecodeError(.corrupt, "The \(format) image cannot be decoded: \(cleaned.isEmpty ? "damaged data" : cleaned).")
+        return ImageDecodeError(
+            .corrupt, "The \(format) image cannot be decoded: \(cleaned.isEmpty ? "damaged data" : cleaned).")
     }
 
     /// A library message made safe to print: control characters (C0, DEL, C1) dropped, a trailing full stop
     /// removed (the sentence adds its own), at most 160 characters.
     static func printable(_ text: String) -> String {
-        var kept = String(text.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }.prefix(160))
+        var kept = String(
+            text.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }.prefix(160))
         while kept.hasSuffix(".") || kept.hasSuffix(" ") { kept.removeLast() }
         return kept
     }

@@ -66,7 +66,9 @@ public enum ImageFileEncoder {
 
     /// A JPEG file of `image` (alpha dropped) at `quality` 1...100, with an optional APP1
     /// segment (`Exif\0\0` followed by a TIFF structure) written first.
-    public static func jpeg(_ image: RGBAImage, quality: Int = 85, app1: [UInt8]? = nil) throws(ImageEncodeError) -> [UInt8] {
+    public static func jpeg(_ image: RGBAImage, quality: Int = 85, app1: [UInt8]? = nil) throws(ImageEncodeError)
+        -> [UInt8]
+    {
         try JPEGCodec.encode(image, quality: quality, app1: app1)
     }
 }

@@ -36,9 +36,11 @@ enum JPEGCodec {
         var scale = 8
         if let wanted = atLeast {
             let stored = header.orientation.swapsSides ? PixelSize(width: wanted.height, height: wanted.width) : wanted
-            scale = (1...8).first { n in
-                (header.storedSize.width * n + 7) / 8 >= stored.width && (header.storedSize.height * n + 7) / 8 >= stored.height
-            } ?? 8
+            scale =
+                (1...8).first { n in
+                    (header.storedSize.width * n + 7) / 8 >= stored.width
+                        && (header.storedSize.height * n + 7) / 8 >= stored.height
+                } ?? 8
         }
         let image = try decoder.decode(scale: scale)
         return header.orientation.apply(to: image)
@@ -66,7 +68,8 @@ enum JPEGCodec {
         }
         defer { cjpeg_free(output) }
         guard status == 0, let output else {
-            throw ImageEncodeError("libjpeg: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+            throw ImageEncodeError(
+                "libjpeg: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
         }
         return Array(UnsafeBufferPointer(start: output, count: Int(length)))
     }

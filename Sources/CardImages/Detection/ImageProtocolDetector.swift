@@ -36,7 +36,8 @@ public enum ImageProtocolDetector {
         let depth = identity.trueColor ? HalfBlockEncoder.Depth.trueColor : .palette256
         let cellPixels = answers?.cellPixels ?? CellFit.defaultCellPixels
         func choice(_ imageProtocol: ImageProtocol, _ reason: String) -> GraphicsChoice {
-            GraphicsChoice(imageProtocol: imageProtocol, depth: depth, tmux: inTmux, cellPixels: cellPixels, reason: reason)
+            GraphicsChoice(
+                imageProtocol: imageProtocol, depth: depth, tmux: inTmux, cellPixels: cellPixels, reason: reason)
         }
 
         if let requested { return choice(requested, "asked for on the command line") }
@@ -45,7 +46,8 @@ public enum ImageProtocolDetector {
         case .none:
             // Not a known value: say so in the reason and detect as for auto.
             let bad = TerminalTextSafe.clip(environment["CARDWALLET_IMAGES"] ?? "")
-            var detected = choose(environment: environment.filter { $0.key != "CARDWALLET_IMAGES" }, answers: answers, tmux: tmuxAnswers)
+            var detected = choose(
+                environment: environment.filter { $0.key != "CARDWALLET_IMAGES" }, answers: answers, tmux: tmuxAnswers)
             detected.reason += "; CARDWALLET_IMAGES=\(bad) is not one of \(ImageSetting.names) and was ignored"
             return detected
         case .some(.none): break
@@ -73,7 +75,8 @@ public enum ImageProtocolDetector {
         }
         var reason = identity.trueColor ? "24-bit colour" : "256 colours"
         if inTmux, !passthrough, identity.kitty || identity.iterm || answers?.kittyGraphics == true {
-            reason += "; tmux's allow-passthrough is off (tmux set -g allow-passthrough on enables \(identity.iterm ? "iTerm2 images" : "kitty graphics"))"
+            reason +=
+                "; tmux's allow-passthrough is off (tmux set -g allow-passthrough on enables \(identity.iterm ? "iTerm2 images" : "kitty graphics"))"
         }
         return choice(.blocks, reason)
     }

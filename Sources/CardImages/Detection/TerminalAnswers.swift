@@ -59,7 +59,9 @@ public struct TerminalAnswers: Sendable, Hashable {
                     answers.deviceAttributes = parameters.dropFirst().split(separator: ";").compactMap { Int($0) }
                 case UInt8(ascii: "t"):
                     let numbers = parameters.split(separator: ";").compactMap { Int($0) }
-                    if numbers.count == 3, numbers[0] == 6, numbers[1] > 0, numbers[2] > 0, numbers[1] < 1000, numbers[2] < 1000 {
+                    if numbers.count == 3, numbers[0] == 6, numbers[1] > 0, numbers[2] > 0, numbers[1] < 1000,
+                        numbers[2] < 1000
+                    {
                         answers.cellPixels = PixelSize(width: numbers[2], height: numbers[1])
                     }
                 default: break

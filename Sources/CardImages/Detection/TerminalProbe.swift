@@ -55,7 +55,8 @@ public enum TerminalProbe {
     /// wait (so replies are not shown and arrive byte by byte) and restored on return.
     ///
     /// - Returns: the answers, or `nil` when `descriptor` is not a terminal.
-    public static func query(_ descriptor: Int32, kittyThroughTmux: Bool = false, timeout: Duration) -> TerminalAnswers? {
+    public static func query(_ descriptor: Int32, kittyThroughTmux: Bool = false, timeout: Duration) -> TerminalAnswers?
+    {
         var saved = termios()
         guard tcgetattr(descriptor, &saved) == 0 else { return nil }
         var raw = saved
@@ -76,7 +77,8 @@ public enum TerminalProbe {
         while received.count < 65_536 {
             let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else { break }
-            let milliseconds = Int32(max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+            let milliseconds = Int32(
+                max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, milliseconds)
             if ready < 0 && errno == EINTR { continue }
@@ -95,10 +97,14 @@ public enum TerminalProbe {
         guard let passthrough = run(["tmux", "show-options", "-Apv", "allow-passthrough"], timeout: timeout) else {
             return nil
         }
-        let value = passthrough.split(separator: "\n").first.map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
+        let value =
+            passthrough.split(separator: "\n").first.map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
         var answers = TmuxAnswers(allowPassthrough: value == "on" || value == "all")
-        if let client = run(["tmux", "display-message", "-p", "#{client_termname}\t#{client_termtype}"], timeout: timeout) {
-            let fields = client.trimmingCharacters(in: .newlines).split(separator: "\t", omittingEmptySubsequences: false)
+        if let client = run(
+            ["tmux", "display-message", "-p", "#{client_termname}\t#{client_termtype}"], timeout: timeout)
+        {
+            let fields = client.trimmingCharacters(in: .newlines).split(
+                separator: "\t", omittingEmptySubsequences: false)
             answers.clientTermName = fields.first.map(String.init).flatMap { $0.isEmpty ? nil : $0 }
             answers.clientTermType = fields.count > 1 ? (fields[1].isEmpty ? nil : String(fields[1])) : nil
         }

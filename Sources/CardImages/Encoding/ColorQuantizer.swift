@@ -21,7 +21,9 @@ enum ColorQuantizer {
         var indices = [UInt8](repeating: 0, count: image.width * image.height)
         let ok = image.pixels.withUnsafeBufferPointer { pixels -> Bool in
             for pixel in 0..<indices.count {
-                let r = pixels[pixel * 4], g = pixels[pixel * 4 + 1], b = pixels[pixel * 4 + 2]
+                let r = pixels[pixel * 4]
+                let g = pixels[pixel * 4 + 1]
+                let b = pixels[pixel * 4 + 2]
                 let key = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
                 if let entry = entries[key] {
                     indices[pixel] = entry
@@ -65,7 +67,8 @@ enum ColorQuantizer {
         func extent(_ box: [Int]) -> (axis: Int, range: Int) {
             var best = (axis: 0, range: -1)
             for axis in 0..<3 {
-                var low = 31, high = 0
+                var low = 31
+                var high = 0
                 for index in box {
                     let value = component(index, axis)
                     low = min(low, value)
@@ -105,7 +108,10 @@ enum ColorQuantizer {
         var palette: [RGBColor] = []
         var entryOfBin = [UInt8](repeating: 0, count: 1 << 15)
         for box in boxes {
-            var count = 0, red = 0, green = 0, blue = 0
+            var count = 0
+            var red = 0
+            var green = 0
+            var blue = 0
             for index in box {
                 count += bins[index].count
                 red += bins[index].red

@@ -89,7 +89,8 @@ public enum ITermEncoder {
     /// The escape sequence showing `file` at the cursor over `cells`.
     public static func inline(file: [UInt8], cells: CellSize, tmux: Bool) -> [UInt8] {
         var sequence = Array(
-            "\u{1B}]1337;File=inline=1;size=\(file.count);width=\(cells.columns);height=\(cells.rows);preserveAspectRatio=1:".utf8)
+            "\u{1B}]1337;File=inline=1;size=\(file.count);width=\(cells.columns);height=\(cells.rows);preserveAspectRatio=1:"
+                .utf8)
         sequence += Array(Data(file).base64EncodedString().utf8)
         sequence.append(0x07)
         return tmux ? TmuxPassthrough.wrap(sequence) : sequence

@@ -12,11 +12,14 @@ public enum Palette256 {
         }
         if value >= 16 {
             let cube = value - 16
-            return RGBColor(red: UInt8(levels[cube / 36]), green: UInt8(levels[cube / 6 % 6]), blue: UInt8(levels[cube % 6]))
+            return RGBColor(
+                red: UInt8(levels[cube / 36]), green: UInt8(levels[cube / 6 % 6]), blue: UInt8(levels[cube % 6]))
         }
         let system: [(UInt8, UInt8, UInt8)] = [
-            (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),
-            (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255),
+            (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205),
+            (229, 229, 229),
+            (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255),
+            (255, 255, 255),
         ]
         let (r, g, b) = system[value]
         return RGBColor(red: r, green: g, blue: b)
@@ -30,7 +33,9 @@ public enum Palette256 {
             if v < 115 { return 1 }
             return min(5, (v - 35) / 40)
         }
-        let r = nearestLevel(color.red), g = nearestLevel(color.green), b = nearestLevel(color.blue)
+        let r = nearestLevel(color.red)
+        let g = nearestLevel(color.green)
+        let b = nearestLevel(color.blue)
         let cubeIndex = 16 + 36 * r + 6 * g + b
         let average = (Int(color.red) + Int(color.green) + Int(color.blue)) / 3
         let grayIndex = average > 238 ? 23 : max(0, (average - 3) / 10)
@@ -40,7 +45,9 @@ public enum Palette256 {
     }
 
     static func distance(_ a: RGBColor, _ b: RGBColor) -> Int {
-        let dr = Int(a.red) - Int(b.red), dg = Int(a.green) - Int(b.green), db = Int(a.blue) - Int(b.blue)
+        let dr = Int(a.red) - Int(b.red)
+        let dg = Int(a.green) - Int(b.green)
+        let db = Int(a.blue) - Int(b.blue)
         return dr * dr + dg * dg + db * db
     }
 }

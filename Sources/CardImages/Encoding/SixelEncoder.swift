@@ -11,7 +11,8 @@ public enum SixelEncoder {
     public static func encode(_ image: RGBAImage) -> [UInt8] {
         let opaque = image.flattened(over: .black)
         let quantized = ColorQuantizer.quantize(opaque)
-        let width = image.width, height = image.height
+        let width = image.width
+        let height = image.height
         var output: [UInt8] = Array("\u{1B}P0;1;0q\"1;1;\(width);\(height)".utf8)
         output.reserveCapacity(width * height / 2)
         for (entry, color) in quantized.palette.enumerated() {

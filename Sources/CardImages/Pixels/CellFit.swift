@@ -28,9 +28,13 @@ public enum CellFit {
     ///   - box: the space available.
     ///   - cellPixels: one cell's size in pixels (its aspect is what matters).
     /// - Returns: at least 1×1, at most `box`.
-    public static func cells(for image: PixelSize, in box: CellSize, cellPixels: PixelSize = defaultCellPixels) -> CellSize {
-        let boxColumns = max(1, box.columns), boxRows = max(1, box.rows)
-        let cellWidth = Double(max(1, cellPixels.width)), cellHeight = Double(max(1, cellPixels.height))
+    public static func cells(for image: PixelSize, in box: CellSize, cellPixels: PixelSize = defaultCellPixels)
+        -> CellSize
+    {
+        let boxColumns = max(1, box.columns)
+        let boxRows = max(1, box.rows)
+        let cellWidth = Double(max(1, cellPixels.width))
+        let cellHeight = Double(max(1, cellPixels.height))
         let aspect = Double(max(1, image.width)) / Double(max(1, image.height))
         // Rows needed at full width; if too many, the height decides.
         let rowsAtFullWidth = Double(boxColumns) * cellWidth / aspect / cellHeight
@@ -43,7 +47,8 @@ public enum CellFit {
 
     /// The largest size with `image`'s aspect that fits in `bounds`.
     public static func pixels(for image: PixelSize, within bounds: PixelSize) -> PixelSize {
-        let scale = min(Double(bounds.width) / Double(max(1, image.width)), Double(bounds.height) / Double(max(1, image.height)))
+        let scale = min(
+            Double(bounds.width) / Double(max(1, image.width)), Double(bounds.height) / Double(max(1, image.height)))
         return PixelSize(
             width: max(1, min(bounds.width, Int((Double(image.width) * scale).rounded()))),
             height: max(1, min(bounds.height, Int((Double(image.height) * scale).rounded()))))

@@ -21,7 +21,10 @@ public enum ImageScaler {
                     let sourceRow = y * image.width * 4
                     let outRow = y * target.width * 4
                     for x in 0..<target.width {
-                        var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
+                        var r: Float = 0
+                        var g: Float = 0
+                        var b: Float = 0
+                        var a: Float = 0
                         let start = columns.starts[x]
                         for k in 0..<columns.counts[x] {
                             let weight = columns.weights[columns.offsets[x] + k]

@@ -117,9 +117,10 @@ public struct RGBColor: Sendable, Hashable, CustomStringConvertible {
 
     /// `#rrggbb`.
     public var description: String {
-        "#" + [red, green, blue].map { value in
-            let text = String(value, radix: 16)
-            return text.count == 1 ? "0" + text : text
-        }.joined()
+        "#"
+            + [red, green, blue].map { value in
+                let text = String(value, radix: 16)
+                return text.count == 1 ? "0" + text : text
+            }.joined()
     }
 }

@@ -42,7 +42,8 @@ extension QRCode {
                 let upper = isDark(x: x - quiet, y: top - quiet)
                 let lower = top + 1 < total ? isDark(x: x - quiet, y: top + 1 - quiet) : false
                 return ImageCell(
-                    character: HalfBlockEncoder.upperHalf, foreground: upper ? dark : light, background: lower ? dark : light)
+                    character: HalfBlockEncoder.upperHalf, foreground: upper ? dark : light,
+                    background: lower ? dark : light)
             }
         }
     }

@@ -66,7 +66,9 @@ public struct QRCode: Sendable, Hashable {
         guard !bytes.isEmpty else { throw .empty }
         // Owns the QRcode from libqrencode until copied into Swift values, freed on every path.
         errno = 0
-        let symbol = bytes.withUnsafeBufferPointer { QRcode_encodeData(Int32($0.count), $0.baseAddress, 0, level.library) }
+        let symbol = bytes.withUnsafeBufferPointer {
+            QRcode_encodeData(Int32($0.count), $0.baseAddress, 0, level.library)
+        }
         guard let symbol else {
             if errno == ERANGE { throw .tooLong(bytes: bytes.count, level: level) }
             throw .failed(String(cString: strerror(errno)))

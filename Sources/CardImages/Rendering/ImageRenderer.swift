@@ -68,7 +68,9 @@ public enum ImageRenderer {
         kittyPlacement: KittyPlacement = .placeholders, limits: DecodeLimits = .standard
     ) throws(ImageRenderError) -> RenderedImage {
         let size: PixelSize
-        do throws(ImageDecodeError) { size = try ImageDecoder.size(of: file, limits: limits) } catch { throw .decode(error) }
+        do throws(ImageDecodeError) { size = try ImageDecoder.size(of: file, limits: limits) } catch {
+            throw .decode(error)
+        }
         var box = box
         if graphics.imageProtocol == .kitty {
             box.columns = min(box.columns, KittyEncoder.maximumSpan)
@@ -94,7 +96,8 @@ public enum ImageRenderer {
     /// cells' pixels (the terminal draws pixels as they are); kitty and iTerm2 the same but
     /// never larger than the source, since the terminal scales them up itself.
     public static func targetPixels(source: PixelSize, cells: CellSize, graphics: GraphicsChoice) -> PixelSize {
-        let bounds = PixelSize(width: cells.columns * graphics.cellPixels.width, height: cells.rows * graphics.cellPixels.height)
+        let bounds = PixelSize(
+            width: cells.columns * graphics.cellPixels.width, height: cells.rows * graphics.cellPixels.height)
         switch graphics.imageProtocol {
         case .blocks, .off: return PixelSize(width: cells.columns, height: cells.rows * 2)
         case .sixel: return CellFit.pixels(for: source, within: bounds)
@@ -113,7 +116,8 @@ public enum ImageRenderer {
         scaled image: RGBAImage, cells: CellSize, graphics: GraphicsChoice, kittyImageID: UInt32 = 1,
         kittyPlacement: KittyPlacement = .placeholders, photo: Bool = false
     ) throws(ImageRenderError) -> RenderedImage {
-        var result = RenderedImage(imageProtocol: graphics.imageProtocol, cells: cells, pixelSize: image.size, escapes: [], cellRows: [])
+        var result = RenderedImage(
+            imageProtocol: graphics.imageProtocol, cells: cells, pixelSize: image.size, escapes: [], cellRows: [])
         do throws(ImageEncodeError) {
             switch graphics.imageProtocol {
             case .off:
@@ -123,14 +127,16 @@ public enum ImageRenderer {
             case .sixel:
                 result.escapes = SixelEncoder.encode(image)
             case .iterm:
-                let file = photo && !image.hasTransparency
+                let file =
+                    photo && !image.hasTransparency
                     ? try JPEGCodec.encode(image, quality: 90) : try PNGCodec.encode(image, fast: true)
                 result.escapes = ITermEncoder.inline(file: file, cells: cells, tmux: graphics.tmux)
             case .kitty:
                 let png = try PNGCodec.encode(image, fast: true)
                 let id = min(max(1, kittyImageID), KittyEncoder.maximumImageID)
                 if kittyPlacement == .placeholders || graphics.tmux {
-                    result.escapes = KittyEncoder.virtualPlacement(png: png, imageID: id, cells: cells, tmux: graphics.tmux)
+                    result.escapes = KittyEncoder.virtualPlacement(
+                        png: png, imageID: id, cells: cells, tmux: graphics.tmux)
                     result.cellRows = KittyEncoder.placeholderCells(imageID: id, cells: cells)
                 } else {
                     result.escapes = KittyEncoder.placement(png: png, imageID: id, cells: cells, tmux: false)

@@ -184,7 +184,9 @@ struct TokenBook: Codable, Sendable, Equatable {
     mutating func prune(now: Date) {
         let cutoff = now.addingTimeInterval(-Self.retentionAfterExpiry)
         for (selector, record) in accessRecords.rows where record.expiresAt <= cutoff { accessRecords[selector] = nil }
-        for (selector, record) in refreshRecords.rows where record.expiresAt <= cutoff { refreshRecords[selector] = nil }
+        for (selector, record) in refreshRecords.rows where record.expiresAt <= cutoff {
+            refreshRecords[selector] = nil
+        }
         let used = Set(accessRecords.rows.values.map(\.familyID)).union(refreshRecords.rows.values.map(\.familyID))
         for familyID in families.rows.keys where !used.contains(familyID) { families[familyID] = nil }
         lastPrune = now

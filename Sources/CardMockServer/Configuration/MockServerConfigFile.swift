@@ -80,7 +80,9 @@ struct MockServerConfigFile: Sendable {
         } catch {
             throw .configurationFile(path: path, reason: "it cannot be read")
         }
-        guard data.count <= maximumBytes else { throw .configurationFile(path: path, reason: "it is larger than 16 MiB") }
+        guard data.count <= maximumBytes else {
+            throw .configurationFile(path: path, reason: "it is larger than 16 MiB")
+        }
         return data
     }
 
@@ -105,7 +107,9 @@ struct MockServerConfigFile: Sendable {
         let settings = MockServerSettingKey.allCases.map(\.components)
         let topLevel = Set(settings.filter { $0.count == 1 }.map { $0[0] }).union(["limits", "users", "cardsFile"])
         let limitKeys = Set(settings.filter { $0.count == 2 }.map { $0[1] })
-        let unknown = root.keys.filter { !topLevel.contains($0) } + limits.keys.filter { !limitKeys.contains($0) }.map { "limits." + $0 }
+        let unknown =
+            root.keys.filter { !topLevel.contains($0) }
+            + limits.keys.filter { !limitKeys.contains($0) }.map { "limits." + $0 }
         return unknown.sorted()
     }
 }

@@ -27,7 +27,8 @@ extension MockServerConfiguration {
                 phone: "+44 20 7946 0001",
                 website: "https://analytical.example/ada",
                 address: "12 St James's Square, London SW1Y 4JH",
-                bio: "Writes programs for machines that do not exist yet. Happy to talk about Bernoulli numbers over tea.",
+                bio:
+                    "Writes programs for machines that do not exist yet. Happy to talk about Bernoulli numbers over tea.",
                 birthday: "1815-12-10",
                 tmi: ["Wrote the first published algorithm", "Daughter of Lord Byron"],
                 tags: ["history", "math"],
@@ -118,12 +119,21 @@ extension MockServerConfiguration {
                 department: "Office of the Chief Technology Officer, Strategic Initiatives and Long-Range Planning",
                 email: "maximilian.alexander.von.hohenberg-wittelsbach@hohenberg-wittelsbach-beteiligungen.example",
                 phone: "+49 (0) 89 1234 5678 90",
-                website: "https://www.hohenberg-wittelsbach-beteiligungen.example/de/unternehmen/geschaeftsfuehrung/technologie/maximilian-alexander-konstantin",
-                address: "Maximilianstraße 123, Hinterhaus, 3. Obergeschoss links, c/o Internationale Beteiligungs- und Verwaltungsgesellschaft, 80539 München, Bayern, Deutschland",
-                bio: "Twenty-five years of building platforms that outlive their roadmaps. I care about boring technology, readable code, honest estimates and teams that go home on time. Previously led the migration of a forty-year-old mainframe billing system to a set of services nobody has to be afraid of. Outside work: restoring a 1974 sailing boat, baking sourdough with questionable success, and collecting fountain pens. Ask me about the time we rewrote the scheduler in a weekend, but only if you have an hour.",
+                website:
+                    "https://www.hohenberg-wittelsbach-beteiligungen.example/de/unternehmen/geschaeftsfuehrung/technologie/maximilian-alexander-konstantin",
+                address:
+                    "Maximilianstraße 123, Hinterhaus, 3. Obergeschoss links, c/o Internationale Beteiligungs- und Verwaltungsgesellschaft, 80539 München, Bayern, Deutschland",
+                bio:
+                    "Twenty-five years of building platforms that outlive their roadmaps. I care about boring technology, readable code, honest estimates and teams that go home on time. Previously led the migration of a forty-year-old mainframe billing system to a set of services nobody has to be afraid of. Outside work: restoring a 1974 sailing boat, baking sourdough with questionable success, and collecting fountain pens. Ask me about the time we rewrote the scheduler in a weekend, but only if you have an hour.",
                 birthday: "1970-01-01",
-                tmi: ["Has a name that does not fit on most forms", "Restores old sailing boats", "Bakes sourdough every Sunday"],
-                tags: ["architecture", "platform", "mainframe", "leadership", "sailing", "sourdough", "pens", "munich", "long-names", "edge-case"],
+                tmi: [
+                    "Has a name that does not fit on most forms", "Restores old sailing boats",
+                    "Bakes sourdough every Sunday",
+                ],
+                tags: [
+                    "architecture", "platform", "mainframe", "leadership", "sailing", "sourdough", "pens", "munich",
+                    "long-names", "edge-case",
+                ],
                 defaultImage: 7
             )
         ),
@@ -230,12 +240,18 @@ extension MockServerConfiguration {
 enum DemoImages {
     static let demoPNG = SeedImage(
         contentType: "image/png",
-        data: Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAACAAAAAgAgMAAAAOFJJnAAAACVBMVEX60lAgoJYoKChWQA3CAAAAf0lEQVR42o3PsQ2CYAAF4e9/wcRQMYKjMIINxnEYhQEsHIEprOltKEkkYKG18aor70rnQ/yU5+0jr3G/E2ZWwshO7DCKFWYxwyqkT084no4nYoRdWKZlwjej+5nRQhFqBsIy1BOVZquHy0FU+k0jisdVK7QUQkNFOLTlTPnj/Q2r9CAFESbviQAAAABJRU5ErkJggg==") ?? Data()
+        data: Data(
+            base64Encoded:
+                "iVBORw0KGgoAAAANSUhEUgAAACAAAAAgAgMAAAAOFJJnAAAACVBMVEX60lAgoJYoKChWQA3CAAAAf0lEQVR42o3PsQ2CYAAF4e9/wcRQMYKjMIINxnEYhQEsHIEprOltKEkkYKG18aor70rnQ/yU5+0jr3G/E2ZWwshO7DCKFWYxwyqkT084no4nYoRdWKZlwjej+5nRQhFqBsIy1BOVZquHy0FU+k0jisdVK7QUQkNFOLTlTPnj/Q2r9CAFESbviQAAAABJRU5ErkJggg=="
+        ) ?? Data()
     )
 
     static let demoJPEG = SeedImage(
         contentType: "image/jpeg",
-        data: Data(base64Encoded: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA0JCgsKCA0LCgsODg0PEyAVExISEyccHhcgLikxMC4pLSwzOko+MzZGNywtQFdBRkxOUlNSMj5aYVpQYEpRUk//2wBDAQ4ODhMREyYVFSZPNS01T09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT0//wAARCAAwADADASIAAhEBAxEB/8QAGQAAAwEBAQAAAAAAAAAAAAAAAgQGBQAD/8QALRAAAgEDAQQJBQEAAAAAAAAAAQIAAwQRBRIhMUETFVFTcYGhotEGJWFzscH/xAAYAQADAQEAAAAAAAAAAAAAAAACBAUDBv/EABsRAAMAAwEBAAAAAAAAAAAAAAABAgMRIQRB/9oADAMBAAIRAxEAPwDKCwwsMLG7Gze8uVoocZ3lsZ2R2y1ltJNswxVvgqFhhZaWljbWa4oUwGxgud7Hz8p6XFtQuU2a9NXA4Z4jwPKSL9ib4uFKE0RQWegWO39ibO42ASyMMqSPTxi4WZ3e1tDmOhULN76aQBrhsDaAUA4385jhY3p9wbS6WrglcYYDmJR9Sdw5RznmyKaTZVToFKrTrIHpOGXtEJmVFLOwUDmTiQ9FjZna2oNqhwMh8A+RmMFj2oXAuqw2M9Gm4Z5/mLhYb5Og8dCgWYHWV533tHxKULJCW31nP+XTTHaer6hTOadyyHhlQB/kJ9Z1GpjpLpmxw2gDj0iE6C4l/BxNod62vu/9i/Ep7MtUtKNRzlmpqSe0kSLlxpy/brb9SfwRD3TMytIYwU99P//Z") ?? Data()
+        data: Data(
+            base64Encoded:
+                "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA0JCgsKCA0LCgsODg0PEyAVExISEyccHhcgLikxMC4pLSwzOko+MzZGNywtQFdBRkxOUlNSMj5aYVpQYEpRUk//2wBDAQ4ODhMREyYVFSZPNS01T09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT0//wAARCAAwADADASIAAhEBAxEB/8QAGQAAAwEBAQAAAAAAAAAAAAAAAgQGBQAD/8QALRAAAgEDAQQJBQEAAAAAAAAAAQIAAwQRBRIhMUETFVFTcYGhotEGJWFzscH/xAAYAQADAQEAAAAAAAAAAAAAAAACBAUDBv/EABsRAAMAAwEBAAAAAAAAAAAAAAABAgMRIQRB/9oADAMBAAIRAxEAPwDKCwwsMLG7Gze8uVoocZ3lsZ2R2y1ltJNswxVvgqFhhZaWljbWa4oUwGxgud7Hz8p6XFtQuU2a9NXA4Z4jwPKSL9ib4uFKE0RQWegWO39ibO42ASyMMqSPTxi4WZ3e1tDmOhULN76aQBrhsDaAUA4385jhY3p9wbS6WrglcYYDmJR9Sdw5RznmyKaTZVToFKrTrIHpOGXtEJmVFLOwUDmTiQ9FjZna2oNqhwMh8A+RmMFj2oXAuqw2M9Gm4Z5/mLhYb5Og8dCgWYHWV533tHxKULJCW31nP+XTTHaer6hTOadyyHhlQB/kJ9Z1GpjpLpmxw2gDj0iE6C4l/BxNod62vu/9i/Ep7MtUtKNRzlmpqSe0kSLlxpy/brb9SfwRD3TMytIYwU99P//Z"
+        ) ?? Data()
     )
 
 }

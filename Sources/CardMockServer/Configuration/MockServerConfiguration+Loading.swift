@@ -36,7 +36,8 @@ extension MockServerConfiguration {
         do {
             return try Data(contentsOf: url)
         } catch {
-            let reason = FileManager.default.fileExists(atPath: url.path) ? "it cannot be read" : "there is no such file"
+            let reason =
+                FileManager.default.fileExists(atPath: url.path) ? "it cannot be read" : "there is no such file"
             throw .configurationFile(path: url.path, reason: reason)
         }
     }
@@ -45,7 +46,9 @@ extension MockServerConfiguration {
     static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "it is not valid JSON" }
         func path(_ keys: [any CodingKey]) -> String {
-            keys.isEmpty ? "the top level" : "“" + keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") + "”"
+            keys.isEmpty
+                ? "the top level"
+                : "“" + keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") + "”"
         }
         switch error {
         case .keyNotFound(let key, let context):
@@ -111,20 +114,28 @@ extension MockServerConfiguration {
         var emails = Set<String>()
         for (index, user) in users.enumerated() {
             let key = "users[\(index)]"
-            if !CardIdentifier.isWellFormed(user.id) { problems.append("\(key).id: must be 1–64 letters, digits, - or _") }
+            if !CardIdentifier.isWellFormed(user.id) {
+                problems.append("\(key).id: must be 1–64 letters, digits, - or _")
+            }
             if !ids.insert(user.id).inserted { problems.append("\(key).id: “\(user.id)” is used twice") }
             if !CardFormat.isEmail(user.email) { problems.append("\(key).email: is not an email address") }
             if !emails.insert(user.email.lowercased()).inserted {
                 problems.append("\(key).email: “\(user.email)” is used twice")
             }
-            if user.name.trimmingCharacters(in: .whitespaces).isEmpty { problems.append("\(key).name: must not be empty") }
+            if user.name.trimmingCharacters(in: .whitespaces).isEmpty {
+                problems.append("\(key).name: must not be empty")
+            }
             switch (user.password, user.passwordHash) {
             case (nil, nil), (.some, .some):
                 problems.append("\(key): give exactly one of password and passwordHash")
             case (let password?, nil):
-                if let problem = PasswordHasher.problem(with: password) { problems.append("\(key).password: \(problem)") }
+                if let problem = PasswordHasher.problem(with: password) {
+                    problems.append("\(key).password: \(problem)")
+                }
             case (nil, let hash?):
-                if !PasswordHasher.isBcryptHash(hash) { problems.append("\(key).passwordHash: is not a bcrypt hash ($2b$…)") }
+                if !PasswordHasher.isBcryptHash(hash) {
+                    problems.append("\(key).passwordHash: is not a bcrypt hash ($2b$…)")
+                }
             }
         }
         return problems
@@ -136,9 +147,13 @@ extension MockServerConfiguration {
         var ids = Set<String>()
         for (index, card) in seedCards.enumerated() {
             let key = "cards[\(index)]"
-            if !CardIdentifier.isWellFormed(card.id) { problems.append("\(key).id: must be 1–64 letters, digits, - or _") }
+            if !CardIdentifier.isWellFormed(card.id) {
+                problems.append("\(key).id: must be 1–64 letters, digits, - or _")
+            }
             if !ids.insert(card.id).inserted { problems.append("\(key).id: “\(card.id)” is used twice") }
-            if !owners.contains(card.owner.lowercased()) { problems.append("\(key).owner: “\(card.owner)” is not a user") }
+            if !owners.contains(card.owner.lowercased()) {
+                problems.append("\(key).owner: “\(card.owner)” is not a user")
+            }
             for (field, problem) in card.fields.normalized().validate().sorted(by: { $0.key < $1.key }) {
                 problems.append("\(key).\(field): \(problem)")
             }

@@ -36,7 +36,9 @@ extension MockServerConfiguration {
             { .environment($0.environmentVariable) },
         ]
         let location = configFileLocation(sources)
-        let file = try location.map { (location) throws(MockServerError) in try MockServerConfigFile.read(path: location.path) }
+        let file = try location.map { (location) throws(MockServerError) in
+            try MockServerConfigFile.read(path: location.path)
+        }
         if let file {
             providers.append(InMemoryProvider(name: file.path, values: file.values))
             origins.append { _ in .file(file.path) }
@@ -69,7 +71,9 @@ extension MockServerConfiguration {
         if let path = sources.configFile { return (path, .flag("--config")) }
         let variable = MockServerSettingsSources.configFileVariable
         if let path = sources.environment[variable], !path.isEmpty { return (path, .environment(variable)) }
-        if let path = sources.defaultConfigFile, FileManager.default.fileExists(atPath: path) { return (path, .defaults) }
+        if let path = sources.defaultConfigFile, FileManager.default.fileExists(atPath: path) {
+            return (path, .defaults)
+        }
         return nil
     }
 

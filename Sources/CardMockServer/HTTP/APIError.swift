@@ -47,7 +47,8 @@ struct APIError: Error, HTTPResponseError, Sendable, CustomStringConvertible {
 
     /// E01 with another 4xx status: 404 for an unknown route, 405 for a wrong method, 428 for
     /// a missing `If-Match`.
-    static func badRequest(status: HTTPResponse.Status, _ message: String, fields: [String: String]? = nil) -> APIError {
+    static func badRequest(status: HTTPResponse.Status, _ message: String, fields: [String: String]? = nil) -> APIError
+    {
         APIError(.badRequest, status: status, message: message, fields: fields)
     }
 

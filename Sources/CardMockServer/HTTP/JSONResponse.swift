@@ -23,9 +23,11 @@ enum JSONResponse {
             body = try CardWalletJSON.encoder().encode(value)
         } catch {
             // Our own types always encode; this only guards against a future mistake.
-            let fallback = ErrorEnvelope(status: 500, errorCode: .internalError, message: "The response could not be encoded.")
+            let fallback = ErrorEnvelope(
+                status: 500, errorCode: .internalError, message: "The response could not be encoded.")
             body = (try? CardWalletJSON.encoder().encode(fallback)) ?? Data()
-            return Response(status: .internalServerError, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+            return Response(
+                status: .internalServerError, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }

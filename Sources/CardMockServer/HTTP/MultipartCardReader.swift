@@ -69,7 +69,8 @@ enum MultipartCardReader {
         guard RequestReading.mediaType(request) == "multipart/form-data", let value = request.headers[.contentType]
         else {
             throw .unsupportedMediaType(
-                "POST /card takes multipart/form-data (got \(RequestReading.describe(RequestReading.mediaType(request)))).")
+                "POST /card takes multipart/form-data (got \(RequestReading.describe(RequestReading.mediaType(request))))."
+            )
         }
         let parameters = HeaderParameters.parse(value)
         guard let boundary = parameters["boundary"], (1...70).contains(boundary.utf8.count),

@@ -92,11 +92,13 @@ enum RequestReading {
     }
 
     private static var notAnImage: APIError {
-        .unsupportedMediaType("The image is not a PNG or JPEG file (its first bytes say so, whatever its Content-Type).")
+        .unsupportedMediaType(
+            "The image is not a PNG or JPEG file (its first bytes say so, whatever its Content-Type).")
     }
 
     /// A JSON body decoded as `T`, with decoding problems reported as E01 with `fields`.
-    static func decodeJSON<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws(APIError) -> T {
+    static func decodeJSON<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws(APIError) -> T
+    {
         try requireJSON(request)
         let data = try await collectBody(request, limit: limit, what: "The JSON body")
         return try decodeJSON(type, from: data)

@@ -40,7 +40,8 @@ struct EnvelopeMiddleware: RouterMiddleware {
             "path": "\(Self.loggablePath(request.uri.path))",
             "route": "\(route)",
             "status": "\(response.status.code)",
-            "durationMs": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
+            "durationMs":
+                "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
             "client": "\(context.clientAddress)",
         ]
         if let errorCode { metadata["errorCode"] = "\(errorCode.rawValue)" }

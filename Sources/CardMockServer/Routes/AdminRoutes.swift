@@ -31,13 +31,15 @@ struct AdminRoutes {
     @Sendable func expire(_ request: Request, context: Context) async throws -> Response {
         let email = try Self.email(request)
         guard let count = try await state.expireAccessTokens(email: email) else { throw Self.noSuchUser }
-        return JSONResponse.success(ExpireResult(email: email, expiredAccessTokens: count), message: "Access tokens expired")
+        return JSONResponse.success(
+            ExpireResult(email: email, expiredAccessTokens: count), message: "Access tokens expired")
     }
 
     @Sendable func revoke(_ request: Request, context: Context) async throws -> Response {
         let email = try Self.email(request)
         guard let count = try await state.revokeRefreshTokens(email: email) else { throw Self.noSuchUser }
-        return JSONResponse.success(RevokeResult(email: email, revokedRefreshTokens: count), message: "Refresh tokens revoked")
+        return JSONResponse.success(
+            RevokeResult(email: email, revokedRefreshTokens: count), message: "Refresh tokens revoked")
     }
 
     @Sendable func stats(_ request: Request, context: Context) async throws -> Response {

@@ -31,9 +31,12 @@ struct CardRoutes {
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
         let query = request.uri.queryParameters
         var problems: [String: String] = [:]
-        let offset = Self.integer(query["offset"].map(String.init), default: 0, range: 0...Self.maxOffset, name: "offset", problems: &problems)
+        let offset = Self.integer(
+            query["offset"].map(String.init), default: 0, range: 0...Self.maxOffset, name: "offset", problems: &problems
+        )
         let limit = Self.integer(
-            query["limit"].map(String.init), default: CardPaging.defaultLimit, range: 1...CardPaging.maxLimit, name: "limit",
+            query["limit"].map(String.init), default: CardPaging.defaultLimit, range: 1...CardPaging.maxLimit,
+            name: "limit",
             problems: &problems)
         let text = query["q"].map(String.init) ?? ""
         if text.count > Self.maxQueryLength { problems["q"] = "must be at most \(Self.maxQueryLength) characters" }
@@ -106,7 +109,8 @@ struct CardRoutes {
                 fields: ["If-Match": "is required"])
         }
         guard let precondition = VersionPrecondition(ifMatch: header) else {
-            throw .badRequest("If-Match must be an entity tag such as \"3\".", fields: ["If-Match": "is not an entity tag"])
+            throw .badRequest(
+                "If-Match must be an entity tag such as \"3\".", fields: ["If-Match": "is not an entity tag"])
         }
         return precondition
     }

@@ -34,7 +34,8 @@ public enum MockServer {
     /// JSON data file of an earlier version, and how the benchmark measures one.
     @_spi(Benchmarks)
     public static func makeApp(
-        configuration: MockServerConfiguration, dataFileFormat: DataFileFormat, clock: any WallClock = SystemWallClock(),
+        configuration: MockServerConfiguration, dataFileFormat: DataFileFormat,
+        clock: any WallClock = SystemWallClock(),
         logger: Logger = Logger(label: "cardwallet.mock-server", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws(MockServerError) -> MockServerApp {
         try await build(
@@ -68,7 +69,8 @@ public enum MockServer {
     /// run the JSON file of earlier versions beside the database.
     @_spi(Benchmarks)
     public static func start(
-        configuration: MockServerConfiguration, dataFileFormat: DataFileFormat, clock: any WallClock = SystemWallClock(),
+        configuration: MockServerConfiguration, dataFileFormat: DataFileFormat,
+        clock: any WallClock = SystemWallClock(),
         logger: Logger = Logger(label: "cardwallet.mock-server", factory: { _ in SwiftLogNoOpLogHandler() }),
         handlesShutdownSignals: Bool = false
     ) async throws(MockServerError) -> RunningMockServer {
@@ -103,7 +105,8 @@ public enum MockServer {
     static func makeRouter(
         state: ServerState, statistics: StatisticsRecorder, configuration: MockServerConfiguration
     ) -> Router<MockServerRequestContext> {
-        let publicRoutes = AuthRoutes(state: state, limits: configuration.limits).routes
+        let publicRoutes =
+            AuthRoutes(state: state, limits: configuration.limits).routes
             + (configuration.admin ? AdminRoutes(state: state, statistics: statistics).routes : [])
         let cardRoutes = CardRoutes(state: state, limits: configuration.limits).routes
         let router = Router(context: MockServerRequestContext.self)

@@ -1,9 +1,9 @@
-import UnixSignals
 import CardModels
 public import Foundation
 import Logging
 import ServiceLifecycle
 import Synchronization
+import UnixSignals
 
 /// A mock server listening on a socket. Stop it with ``stop()``.
 public final class RunningMockServer: Sendable {
@@ -17,7 +17,10 @@ public final class RunningMockServer: Sendable {
     private let serviceGroup: ServiceGroup
     private let runTask: Task<Void, any Error>
 
-    private init(host: String, port: Int, controls: MockServerControls, serviceGroup: ServiceGroup, runTask: Task<Void, any Error>) {
+    private init(
+        host: String, port: Int, controls: MockServerControls, serviceGroup: ServiceGroup,
+        runTask: Task<Void, any Error>
+    ) {
         self.host = host
         self.port = port
         self.controls = controls
@@ -82,7 +85,9 @@ public final class RunningMockServer: Sendable {
             "tokens: access \(configuration.accessTokenTTL), refresh \(configuration.refreshTokenTTL)")
         if let dataFile = configuration.dataFile { lines.append("data file: \(Self.printable(dataFile))") }
         if configuration.latency > .zero { lines.append("latency: \(configuration.latency) added to every response") }
-        if configuration.failRate > 0 { lines.append("fail rate: \(configuration.failRate) of card requests answer 503") }
+        if configuration.failRate > 0 {
+            lines.append("fail rate: \(configuration.failRate) of card requests answer 503")
+        }
         if configuration.admin { lines.append("admin endpoints: \(baseURLString)/_admin/{expire,revoke,stats}") }
         return lines
     }
@@ -107,10 +112,15 @@ public final class RunningMockServer: Sendable {
                 try await serviceGroup.run()
                 // Requests in flight have finished, their writes included: let go of the file.
                 await controls.state.closeStore()
-                started.complete(.failure(.bind(host: configuration.host, port: configuration.port, reason: "the server stopped before it listened")))
+                started.complete(
+                    .failure(
+                        .bind(
+                            host: configuration.host, port: configuration.port,
+                            reason: "the server stopped before it listened")))
             } catch {
                 await controls.state.closeStore()
-                started.complete(.failure(.bind(host: configuration.host, port: configuration.port, reason: Self.reason(error))))
+                started.complete(
+                    .failure(.bind(host: configuration.host, port: configuration.port, reason: Self.reason(error))))
                 throw error
             }
         }

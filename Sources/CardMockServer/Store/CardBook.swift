@@ -59,7 +59,8 @@ struct CardBook: Sendable, Equatable {
         let matching = ids.compactMap { cards[$0]?.card }.filter { matcher.matches($0.fields) }
         let start = min(offset, matching.count)
         let end = min(start + limit, matching.count)
-        return CardPage(cards: matching[start..<end].map(\.summary), total: matching.count, offset: offset, limit: limit)
+        return CardPage(
+            cards: matching[start..<end].map(\.summary), total: matching.count, offset: offset, limit: limit)
     }
 
     /// Adds a card at the end of its owner's wallet (its position is set here).

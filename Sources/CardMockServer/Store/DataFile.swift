@@ -2,11 +2,11 @@ import CardModels
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The JSON data file of earlier versions (format 1): read once to migrate it to the database
@@ -39,12 +39,14 @@ struct DataFile: Sendable {
         } catch {
             throw .dataFile(
                 path: path,
-                reason: "it is not a mock server data file (\(MockServerConfiguration.describe(error)))" + Self.loadAdvice)
+                reason: "it is not a mock server data file (\(MockServerConfiguration.describe(error)))"
+                    + Self.loadAdvice)
         }
         guard snapshot.format == DataSnapshot.currentFormat else {
             throw .dataFile(
                 path: path,
-                reason: "it has format \(snapshot.format), this build reads \(DataSnapshot.currentFormat)" + Self.loadAdvice)
+                reason: "it has format \(snapshot.format), this build reads \(DataSnapshot.currentFormat)"
+                    + Self.loadAdvice)
         }
         return snapshot
     }
@@ -62,7 +64,8 @@ struct DataFile: Sendable {
         }
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
-        let temporary = folder + "/" + Self.temporaryPrefix(for: url.lastPathComponent) + CardIdentifier.make(prefix: "w")
+        let temporary =
+            folder + "/" + Self.temporaryPrefix(for: url.lastPathComponent) + CardIdentifier.make(prefix: "w")
         try writeDurably(data, to: temporary)
         guard rename(temporary, path) == 0 else {
             let reason = "renaming the new file into place failed (\(Self.errorText()))"

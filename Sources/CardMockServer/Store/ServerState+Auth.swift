@@ -1,6 +1,6 @@
-import Logging
 import CardModels
 import Foundation
+import Logging
 
 extension ServerState {
     /// Checks an email and password and starts a session (E02 on failure, E10 past the limit).
@@ -21,7 +21,9 @@ extension ServerState {
         finishLoginAttempt(client: client, email: email, succeeded: true)
         let now = clock.now
         let lifetimes = lifetimes
-        let pair = try mutate { (data) throws(APIError) in data.tokens.login(userID: userID, now: now, lifetimes: lifetimes) }
+        let pair = try mutate { (data) throws(APIError) in
+            data.tokens.login(userID: userID, now: now, lifetimes: lifetimes)
+        }
         return grant(pair, user: user)
     }
 
@@ -32,7 +34,8 @@ extension ServerState {
         }
         let now = clock.now
         let lifetimes = lifetimes
-        let result = try mutate { (data) throws(APIError) in data.tokens.refresh(token, now: now, lifetimes: lifetimes) }
+        let result = try mutate { (data) throws(APIError) in data.tokens.refresh(token, now: now, lifetimes: lifetimes)
+        }
         switch result {
         case .success(let pair):
             guard let user = user(id: pair.userID) else { throw .refreshRejected("The account no longer exists.") }

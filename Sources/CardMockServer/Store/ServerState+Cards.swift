@@ -22,12 +22,15 @@ extension ServerState {
         let card = Card(
             id: CardIdentifier.make(prefix: "card"), fields: fields, hasImage: info != nil, image: info,
             createdAt: now, updatedAt: now, version: 1)
-        try mutate { (data) throws(APIError) in data.cards.insert(StoredCard(ownerID: userID, card: card, image: image)) }
+        try mutate { (data) throws(APIError) in data.cards.insert(StoredCard(ownerID: userID, card: card, image: image))
+        }
         return card
     }
 
     /// Replaces a card's fields (E05, E07).
-    func update(userID: String, id: String, fields: CardFields, precondition: VersionPrecondition) throws(APIError) -> Card {
+    func update(userID: String, id: String, fields: CardFields, precondition: VersionPrecondition) throws(APIError)
+        -> Card
+    {
         guard CardIdentifier.isWellFormed(id) else { throw .cardNotFound }
         let now = clock.now
         let result = try mutate { (data) throws(APIError) in
@@ -70,7 +73,8 @@ extension ServerState {
         case .failure(.notFound): throw .cardNotFound
         case .failure(.versionConflict(let current)): throw .versionConflict(current: current)
         case .failure(.badOrder(let problem)):
-            throw .badRequest("The new order must list every card of your wallet exactly once.", fields: ["order": problem])
+            throw .badRequest(
+                "The new order must list every card of your wallet exactly once.", fields: ["order": problem])
         }
     }
 }

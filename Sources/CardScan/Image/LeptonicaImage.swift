@@ -97,7 +97,7 @@ final class LeptonicaImage {
 
     /// 8-bit grey or 32-bit colour without alpha or colormap: what JPEG can hold.
     func jpegReady() -> LeptonicaImage? {
-        if (depth == 8 || depth == 32), pixGetColormap(pix) == nil, pixGetSpp(pix) != 4 { return self }
+        if depth == 8 || depth == 32, pixGetColormap(pix) == nil, pixGetSpp(pix) != 4 { return self }
         if depth == 32 { return LeptonicaImage(owning: pixRemoveAlpha(pix)) }
         return LeptonicaImage(owning: pixConvertTo32(pix))
     }
@@ -112,7 +112,9 @@ final class LeptonicaImage {
     func jpegData(quality: Int) -> [UInt8]? {
         var data: UnsafeMutablePointer<UInt8>?
         var size = 0
-        guard QuietStandardError.run({ pixWriteMemJpeg(&data, &size, pix, Int32(quality), 0) }) == 0, let data else { return nil }
+        guard QuietStandardError.run({ pixWriteMemJpeg(&data, &size, pix, Int32(quality), 0) }) == 0, let data else {
+            return nil
+        }
         defer { lept_free(data) }
         return Array(UnsafeBufferPointer(start: data, count: size))
     }

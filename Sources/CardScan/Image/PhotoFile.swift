@@ -51,7 +51,9 @@ struct PhotoFile {
         } catch {
             throw .unreadable(path: path, reason: Self.reason(error))
         }
-        if size > limits.maximumFileBytes { throw .fileTooLarge(path: path, bytes: size, limit: limits.maximumFileBytes) }
+        if size > limits.maximumFileBytes {
+            throw .fileTooLarge(path: path, bytes: size, limit: limits.maximumFileBytes)
+        }
         if size == 0 { throw .notAnImage(path: path, reason: "the file is empty") }
         let data: Data
         do {
@@ -88,7 +90,9 @@ struct PhotoFile {
     /// The system's reason, without Foundation's domain and code.
     private static func reason(_ error: any Error) -> String {
         let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let underlying, underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+        if let underlying, underlying.domain == NSPOSIXErrorDomain,
+            let code = POSIXErrorCode(rawValue: Int32(underlying.code))
+        {
             return String(cString: strerror(code.rawValue)).lowercased()
         }
         return error.localizedDescription

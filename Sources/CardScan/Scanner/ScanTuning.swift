@@ -14,7 +14,8 @@ package struct ScanTuning: Sendable, Equatable {
     package static let standard = ScanTuning(
         preparation: .standard, pageSegmentation: PSM_SPARSE_TEXT, variables: [:])
 
-    package init(preparation: PreparationOptions, pageSegmentation: TessPageSegMode, variables: [String: String] = [:]) {
+    package init(preparation: PreparationOptions, pageSegmentation: TessPageSegMode, variables: [String: String] = [:])
+    {
         self.preparation = preparation
         self.pageSegmentation = pageSegmentation
         self.variables = variables

@@ -85,7 +85,10 @@ public struct CardFieldExtractor: Sendable {
             let local = EmailRepair.corrected(String(email[..<at]), name: fields.name)
         else { return }
         fields.email = local + email[at...]
-        notes.add(.email, "read as “\(email)” (\(Int(emailConfidence.rounded())) % sure); one letter changed to match the name: check it")
+        notes.add(
+            .email,
+            "read as “\(email)” (\(Int(emailConfidence.rounded())) % sure); one letter changed to match the name: check it"
+        )
     }
 
     /// The office phone, else a mobile, as the card's phone; the other numbers as vCard lines.
@@ -109,11 +112,12 @@ public struct CardFieldExtractor: Sendable {
             notes.add(.phone, "only a fax number was found; it is kept as a vCard line, not as the phone")
         }
         for (label, hit) in phones where hit != main?.1 {
-            let type = switch label {
-            case .mobile: "CELL"
-            case .fax: "FAX"
-            default: "WORK"
-            }
+            let type =
+                switch label {
+                case .mobile: "CELL"
+                case .fax: "FAX"
+                default: "WORK"
+                }
             extra.append("TEL;TYPE=\(type):" + hit.value + (hit.phoneExtension.map { " ext. " + $0 } ?? ""))
         }
     }

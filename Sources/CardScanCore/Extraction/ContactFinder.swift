@@ -31,17 +31,19 @@ enum ContactFinder {
         var used = Array(repeating: false, count: tokens.count)
         var hits: [ContactHit] = []
         func hit(_ kind: ContactHit.Kind, _ value: String, _ ext: String? = nil) {
-            hits.append(ContactHit(kind: kind, value: value, phoneExtension: ext, line: line.index, confidence: line.confidence))
+            hits.append(
+                ContactHit(kind: kind, value: value, phoneExtension: ext, line: line.index, confidence: line.confidence)
+            )
         }
         for index in tokens.indices where !used[index] && tokens[index].contains("@") {
             if let (email, range) = EmailReader.email(at: index, in: tokens) {
-                range.forEach { used[$0] = true }
+                for token in range { used[token] = true }
                 hit(.email, email)
             }
         }
         for index in tokens.indices where !used[index] {
             if let (site, range) = WebsiteReader.website(at: index, in: tokens, used: used) {
-                range.forEach { used[$0] = true }
+                for token in range { used[token] = true }
                 hit(.website, site)
             }
         }
@@ -110,7 +112,8 @@ enum EmailReader {
             let next = tokens[last + 1].replacingCommas().trimmed()
             guard !next.isEmpty, next.count <= 40, next.allSatisfy(Domain.isHostCharacter) else { break }
             // `…co kr`: a second-level name whose country code OCR set apart.
-            let countryAfterSecondLevel = Domain.endsWithSecondLevel(domain) && next.count == 2 && Domain.isTopLevel(next)
+            let countryAfterSecondLevel =
+                Domain.endsWithSecondLevel(domain) && next.count == 2 && Domain.isTopLevel(next)
             guard !Domain.isComplete(domain) || domain.hasSuffix(".") || countryAfterSecondLevel else { break }
             if domain.hasSuffix(".") || next.hasPrefix(".") {
                 domain += next
@@ -147,7 +150,8 @@ enum Domain {
     /// A top-level domain: a common generic one, or any two letters (a country's).
     static func isTopLevel(_ label: String) -> Bool {
         let lower = label.lowercased()
-        return ScanRules.topLevelDomains.contains(lower) || (lower.count == 2 && lower.allSatisfy { $0.isASCII && $0.isLetter })
+        return ScanRules.topLevelDomains.contains(lower)
+            || (lower.count == 2 && lower.allSatisfy { $0.isASCII && $0.isLetter })
     }
 
     /// Whether the host ends in `.co`, `.or`… that a country code should follow (`acme.co`

@@ -11,7 +11,8 @@ enum CountryCodes {
     /// `+33 123 45 67 89` → `+33 1 23 45 67 89` (``ScanRules/singleDigitAreaCodes``).
     static func areaCodeSpaced(_ number: String) -> String {
         let groups = number.split(separator: " ", maxSplits: 2).map(String.init)
-        guard groups.count >= 2, groups[0].hasPrefix("+"), let rule = ScanRules.singleDigitAreaCodes[String(groups[0].dropFirst())],
+        guard groups.count >= 2, groups[0].hasPrefix("+"),
+            let rule = ScanRules.singleDigitAreaCodes[String(groups[0].dropFirst())],
             let first = groups[1].first, rule.digits.contains(first)
         else { return number }
         let group = groups[1].prefix(while: \.isDigit)
@@ -30,7 +31,9 @@ enum CountryCodes {
             let code = String(group.prefix(length))
             // `+1 415…`, `+44 20…`: codes of one and two digits that are not the start of a
             // longer code (`+35…` begins many three-digit ones and is left alone).
-            if ScanRules.shortCountryCodes.contains(code), group.count > length, !startsLongerCode(String(group.prefix(3))) {
+            if ScanRules.shortCountryCodes.contains(code), group.count > length,
+                !startsLongerCode(String(group.prefix(3)))
+            {
                 return "+" + code + " " + rest.dropFirst(length)
             }
         }

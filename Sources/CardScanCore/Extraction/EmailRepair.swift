@@ -15,7 +15,9 @@ enum EmailRepair {
     /// `lovelace`, `ada_lovelace`, `ada-lovelace`, `adalovelace`, `lovelace.ada`.
     static func localParts(for name: String) -> [String] {
         let parts = name.words.map(\.foldedLetters).filter { !$0.isEmpty }
-        guard parts.count >= 2, let first = parts.first, let last = parts.last, let initial = first.first else { return [] }
+        guard parts.count >= 2, let first = parts.first, let last = parts.last, let initial = first.first else {
+            return []
+        }
         return [
             first + "." + last, String(initial) + last, String(initial) + "." + last, first, last, first + "_" + last,
             first + "-" + last, first + last, last + "." + first, first + String(last.first!),

@@ -53,7 +53,8 @@ struct FieldChoice {
         chooseTitle(near: name)
         chooseDepartment()
         chooseAddress()
-        for item in judged where !used.contains(item.line.index) && item.line.text.letterCount >= 3 && item.line.confidence >= 50 {
+        for item in judged
+        where !used.contains(item.line.index) && item.line.text.letterCount >= 3 && item.line.confidence >= 50 {
             notes.add(nil, "not used: “\(item.line.text)”")
         }
     }
@@ -85,7 +86,8 @@ struct FieldChoice {
     /// agrees with the email counts half as large again per name part it shares.
     private mutating func chooseName() -> Judged? {
         let candidates = judged.filter { item in
-            free(item) && item.isNameShaped && !item.isTitle && !item.isDepartment && !item.isAddress && !item.hasLegalForm
+            free(item) && item.isNameShaped && !item.isTitle && !item.isDepartment && !item.isAddress
+                && !item.hasLegalForm
         }
         func score(_ item: Judged) -> Double {
             var value = Double(item.line.height) * (1 + 0.35 * Double(item.agreement))
@@ -169,7 +171,9 @@ struct FieldChoice {
         for line in lines { used.insert(line.line.index) }
         let parts = lines.map { item -> String in
             var words = item.line.tokens
-            if let first = words.first, ScanRules.labels[first.ruleKey] == .address, words.count > 1 { words.removeFirst() }
+            if let first = words.first, ScanRules.labels[first.ruleKey] == .address, words.count > 1 {
+                words.removeFirst()
+            }
             words = words.map { LineKinds.misreadStrasse($0) ?? $0 }
             return words.joined(separator: " ").trimmed(of: ",")
         }

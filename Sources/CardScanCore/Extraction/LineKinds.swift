@@ -11,7 +11,8 @@ enum LineKinds {
         let pieces = words.flatMap { $0.split(whereSeparator: { "-/&,".contains($0) }).map { String($0).ruleKey } }
         if pieces.contains(where: ScanRules.roleWords.contains) { return true }
         return words.contains { word in
-            word.contains(where: \.isHangul) && ScanRules.hangulRoleWords.contains { word == $0 || (word.hasSuffix($0) && $0.count >= 2) }
+            word.contains(where: \.isHangul)
+                && ScanRules.hangulRoleWords.contains { word == $0 || (word.hasSuffix($0) && $0.count >= 2) }
         }
     }
 
@@ -42,7 +43,9 @@ enum LineKinds {
         let bare = last.trimmed(of: ".")
         if ScanRules.capitalLegalSuffixes.contains(bare), bare == bare.uppercased() { return true }
         // `Co., Ltd.` read as one word, `S. A.` as two.
-        if key.replacingCommas().split(separator: ".").last.map({ ScanRules.legalSuffixes.contains(String($0)) }) == true {
+        if key.replacingCommas().split(separator: ".").last.map({ ScanRules.legalSuffixes.contains(String($0)) })
+            == true
+        {
             return true
         }
         if words.count >= 3, ScanRules.legalSuffixes.contains((words[words.count - 2] + last).ruleKey) { return true }
@@ -64,7 +67,9 @@ enum LineKinds {
         var labels = domain.lowercased().split(separator: ".").map(String.init)
         guard labels.count >= 2 else { return nil }
         labels.removeLast()
-        if labels.count >= 2, let last = labels.last, ScanRules.secondLevelDomains.contains(last) { labels.removeLast() }
+        if labels.count >= 2, let last = labels.last, ScanRules.secondLevelDomains.contains(last) {
+            labels.removeLast()
+        }
         guard let name = labels.last, !ScanRules.freeMailDomains.contains(name) else { return nil }
         return name.filter { $0.isLetter || $0.isNumber }
     }
@@ -90,24 +95,33 @@ enum LineKinds {
         if text.hangulCount > 0 {
             if ScanRules.hangulRegions.contains(where: { squashed.hasPrefix($0) }) { return true }
             if words.count >= 2, ScanRules.hangulRegionShortNames.contains(words[0]) { return true }
-            let placeWords = words.filter { word in ScanRules.hangulAddressEndings.contains { word.hasSuffix($0) && word.count > $0.count } }
+            let placeWords = words.filter { word in
+                ScanRules.hangulAddressEndings.contains { word.hasSuffix($0) && word.count > $0.count }
+            }
             return text.digitCount > 0 && placeWords.count >= (words.count == 1 ? 1 : 2)
         }
         let hasNumber = words.contains { $0.contains(where: \.isDigit) }
-        let hasStreet = keys.contains { ScanRules.streetWords.contains($0) }
-            || keys.contains { key in ScanRules.streetEndings.contains { key.hasSuffix($0) && key.count > $0.count + 2 } }
+        let hasStreet =
+            keys.contains { ScanRules.streetWords.contains($0) }
+            || keys.contains { key in ScanRules.streetEndings.contains { key.hasSuffix($0) && key.count > $0.count + 2 }
+            }
             || words.contains { misreadStrasse($0) != nil }
         if hasNumber && hasStreet { return true }
-        let hasPlace = keys.contains(where: ScanRules.places.contains)
+        let hasPlace =
+            keys.contains(where: ScanRules.places.contains)
             || zip(keys, keys.dropFirst()).contains { ScanRules.places.contains($0 + " " + $1) }
         if hasPlace && (hasNumber || words.count <= 3) && !isTitle(text) { return true }
         // `Seattle, WA 98167`: a region code before a ZIP code.
-        for (code, zip) in zip(words, words.dropFirst()) where ScanRules.regionCodes.contains(code.ruleKey) && code.trimmed(of: ",.") == code.trimmed(of: ",.").uppercased() {
+        for (code, zip) in zip(words, words.dropFirst())
+        where ScanRules.regionCodes.contains(code.ruleKey)
+            && code.trimmed(of: ",.") == code.trimmed(of: ",.").uppercased()
+        {
             let digits = zip.trimmed(of: ",.")
             if (5...10).contains(digits.count), digits.filter(\.isDigit).count >= 5 { return true }
         }
         // `10117 Berlin`, `75002 Paris`, `111 51 Stockholm`: a postcode, then a capitalised town.
-        if let first = words.first, first.allSatisfy(\.isDigit), (4...5).contains(first.count), words.count >= 2, words.count <= 4,
+        if let first = words.first, first.allSatisfy(\.isDigit), (4...5).contains(first.count), words.count >= 2,
+            words.count <= 4,
             words.last!.isCapitalised
         {
             return true

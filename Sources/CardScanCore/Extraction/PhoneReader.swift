@@ -32,7 +32,9 @@ enum PhoneReader {
                 continue
             }
             var end = index
-            while end + 1 < tokens.count, !used[end + 1], repaired(tokens[end + 1]) != nil, !isExtensionWord(tokens[end + 1]) {
+            while end + 1 < tokens.count, !used[end + 1], repaired(tokens[end + 1]) != nil,
+                !isExtensionWord(tokens[end + 1])
+            {
                 end += 1
             }
             let number = normalised((index...end).compactMap { repaired(tokens[$0]) }.joined(separator: " "))
@@ -44,7 +46,7 @@ enum PhoneReader {
             let ext = extensionAfter(end, in: tokens, used: used)
             if let ext { taken += ext.indices }
             if let label { taken.append(label.index) }
-            taken.forEach { used[$0] = true }
+            for token in taken { used[token] = true }
             found.append(Found(number: number, extension: ext?.digits, label: label?.kind))
             label = nil
             index = taken.max() ?? end
@@ -108,7 +110,9 @@ enum PhoneReader {
         let after = next + 1
         guard after < tokens.count, !used[after] else { return nil }
         let digits = tokens[after].trimmed(of: "().:").filter(\.isDigit)
-        guard !digits.isEmpty, digits.count <= 6, tokens[after].trimmed(of: "().:").allSatisfy(\.isDigit) else { return nil }
+        guard !digits.isEmpty, digits.count <= 6, tokens[after].trimmed(of: "().:").allSatisfy(\.isDigit) else {
+            return nil
+        }
         return (digits, [next, after])
     }
 

@@ -80,7 +80,9 @@ enum ScanLineBuilder {
         {
             kept.removeFirst()
         }
-        while let last = kept.last, kept.count > 1, last.text.count <= 2, last.confidence < 30, !last.text.contains(where: \.isDigit) {
+        while let last = kept.last, kept.count > 1, last.text.count <= 2, last.confidence < 30,
+            !last.text.contains(where: \.isDigit)
+        {
             kept.removeLast()
         }
         // A lone connector left at an end says nothing.

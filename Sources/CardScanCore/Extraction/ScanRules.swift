@@ -167,7 +167,8 @@ public enum ScanRules {
     public static let places: Set<String> = [
         "london", "manchester", "berlin", "münchen", "munich", "hamburg", "köln", "cologne", "frankfurt",
         "stockholm", "göteborg", "paris", "lyon", "madrid", "barcelona", "rome", "roma", "milan", "milano",
-        "munchen", "koln", "amsterdam", "vienna", "wien", "zürich", "zurich", "geneva", "oslo", "copenhagen", "helsinki",
+        "munchen", "koln", "amsterdam", "vienna", "wien", "zürich", "zurich", "geneva", "oslo", "copenhagen",
+        "helsinki",
         "dublin", "brussels", "lisbon", "tokyo", "osaka", "seoul", "busan", "singapore", "sydney",
         "melbourne", "toronto", "vancouver", "new york", "usa", "u.s.a", "uk", "germany", "deutschland",
         "sweden", "sverige", "france", "spain", "españa", "italy", "japan", "korea", "south korea",
@@ -198,10 +199,13 @@ public enum ScanRules {
     /// Top-level domains a website or email may end in (the common ones; any two-letter country
     /// code is accepted as well).
     public static let topLevelDomains: Set<String> = [
-        "com", "net", "org", "io", "co", "ai", "dev", "app", "biz", "info", "edu", "gov", "mil", "int", "tech", "design",
+        "com", "net", "org", "io", "co", "ai", "dev", "app", "biz", "info", "edu", "gov", "mil", "int", "tech",
+        "design",
         "studio", "agency", "consulting", "cloud", "shop", "store", "online", "site", "me", "tv", "xyz",
     ]
 
     /// Second-level names under a country code (`co.kr`, `co.uk`, `or.jp`).
-    public static let secondLevelDomains: Set<String> = ["co", "or", "ac", "go", "ne", "re", "com", "org", "net", "gov", "edu"]
+    public static let secondLevelDomains: Set<String> = [
+        "co", "or", "ac", "go", "ne", "re", "com", "org", "net", "gov", "edu",
+    ]
 }

@@ -2,7 +2,10 @@
 extension Character {
     /// A Hangul syllable (가–힣) or jamo.
     var isHangul: Bool {
-        unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) || (0x1100...0x11FF).contains($0.value) || (0x3130...0x318F).contains($0.value) }
+        unicodeScalars.contains {
+            (0xAC00...0xD7A3).contains($0.value) || (0x1100...0x11FF).contains($0.value)
+                || (0x3130...0x318F).contains($0.value)
+        }
     }
 
     /// An ASCII digit.

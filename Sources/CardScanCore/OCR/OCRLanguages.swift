@@ -24,8 +24,11 @@ public struct OCRLanguages: Sendable, Equatable, Hashable, CustomStringConvertib
         guard !parts.isEmpty, parts.count <= 8 else { throw .invalidLanguages(text) }
         var codes: [String] = []
         for part in parts {
-            let valid = !part.isEmpty && part.count <= 32
-                && part.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+            let valid =
+                !part.isEmpty && part.count <= 32
+                && part.unicodeScalars.allSatisfy {
+                    ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+                }
             guard valid else { throw .invalidLanguages(text) }
             if !codes.contains(part) { codes.append(part) }
         }

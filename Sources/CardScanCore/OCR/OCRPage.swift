@@ -95,7 +95,9 @@ public struct OCRLine: Sendable, Equatable, Hashable, Codable {
     /// with a mean confidence of 70 or more. Grain and shadows give lines of one to three
     /// characters, or longer ones read with little confidence.
     public var isClearText: Bool {
-        let characters = words.reduce(0) { sum, word in sum + word.text.reduce(0) { $0 + ($1.isLetter || $1.isNumber ? 1 : 0) } }
+        let characters = words.reduce(0) { sum, word in
+            sum + word.text.reduce(0) { $0 + ($1.isLetter || $1.isNumber ? 1 : 0) }
+        }
         return characters >= 4 && confidence >= 70
     }
 

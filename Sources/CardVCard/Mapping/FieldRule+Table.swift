@@ -76,7 +76,9 @@ extension FieldRule {
         FieldRule(
             property: "CATEGORIES", fields: [.tags], choice: .first,
             read: { property in
-                let tags = property.listValues.map { $0.trimmingVCardWhitespace.replacingNewlines }.filter { !$0.isEmpty }
+                let tags = property.listValues.map { $0.trimmingVCardWhitespace.replacingNewlines }.filter {
+                    !$0.isEmpty
+                }
                 return tags.isEmpty ? nil : FieldValues(.tags, list: tags)
             },
             write: { fields, _ in
@@ -101,9 +103,11 @@ extension FieldRule {
     ]
 
     /// The rules by property name.
-    static let byProperty: [String: FieldRule] = Dictionary(table.map { ($0.property, $0) }, uniquingKeysWith: { a, _ in a })
+    static let byProperty: [String: FieldRule] = Dictionary(
+        table.map { ($0.property, $0) }, uniquingKeysWith: { a, _ in a })
     /// The position of each rule in ``table``, by property name.
-    static let position: [String: Int] = Dictionary(table.enumerated().map { ($1.property, $0) }, uniquingKeysWith: { a, _ in a })
+    static let position: [String: Int] = Dictionary(
+        table.enumerated().map { ($1.property, $0) }, uniquingKeysWith: { a, _ in a })
 
     private static func simple(_ property: String, _ field: CardField) -> FieldRule {
         FieldRule(
@@ -160,7 +164,9 @@ enum BirthdayValue {
             guard bytes.count == 10, bytes[4] == dash, bytes[7] == dash else { return nil }
             bytes.removeAll { $0 == dash }
         }
-        guard bytes.count == 8, bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        guard bytes.count == 8, bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
         bytes.insert(dash, at: 6)
         bytes.insert(dash, at: 4)
         let result = String(decoding: bytes, as: UTF8.self)

@@ -29,7 +29,10 @@ public struct ImportedCard: Sendable, Hashable {
     public var line: Int
 
     /// An imported card.
-    public init(fields: CardFields, photo: VCardPhoto? = nil, uid: String? = nil, carriesWalletFields: Bool = false, line: Int = 0) {
+    public init(
+        fields: CardFields, photo: VCardPhoto? = nil, uid: String? = nil, carriesWalletFields: Bool = false,
+        line: Int = 0
+    ) {
         self.fields = fields
         self.photo = photo
         self.uid = uid

@@ -47,7 +47,8 @@ public struct VCardDocument: Sendable {
         }
         document.statistics = reader.statistics
         if let refusal = reader.refusal {
-            document = VCardDocument(cards: [], problems: [], skipped: 0, refusal: refusal, statistics: reader.statistics)
+            document = VCardDocument(
+                cards: [], problems: [], skipped: 0, refusal: refusal, statistics: reader.statistics)
         }
         return document
     }

@@ -26,7 +26,8 @@ public struct VCardImporter: Sendable {
         var carriesWalletFields = false
         var properties = vcard.properties
         // CardWallet's markers are its own business: never taken from a file.
-        for index in properties.indices where properties[index].parameters.contains(where: { WalletProperty.markers.contains($0.name) }) {
+        for index in properties.indices
+        where properties[index].parameters.contains(where: { WalletProperty.markers.contains($0.name) }) {
             properties[index].parameters.removeAll { WalletProperty.markers.contains($0.name) }
         }
 
@@ -56,7 +57,9 @@ public struct VCardImporter: Sendable {
                 }
                 if property.key.hasPrefix("X-CARDWALLET-") { carriesWalletFields = true }
                 if rule.choice == .every {
-                    if case .list(let list) = values.value { fields.set(.list(fields.values(of: values.field) + list), of: values.field) }
+                    if case .list(let list) = values.value {
+                        fields.set(.list(fields.values(of: values.field) + list), of: values.field)
+                    }
                 } else {
                     candidates[FieldRule.position[rule.property]!].append((index, values))
                 }
@@ -123,7 +126,9 @@ public struct VCardImporter: Sendable {
             return .failure(problem)
         }
         return .success(
-            ImportedCard(fields: fields, photo: photo, uid: uid, carriesWalletFields: carriesWalletFields, line: vcard.beginLine))
+            ImportedCard(
+                fields: fields, photo: photo, uid: uid, carriesWalletFields: carriesWalletFields, line: vcard.beginLine)
+        )
     }
 
     /// Whether `property` is exactly what the writer makes of the fields (`canonical`): no
@@ -136,7 +141,8 @@ public struct VCardImporter: Sendable {
             let value = property.value.utf8
             let line = canonical.utf8
             if line.count == key.count + 1 + value.count, line.starts(with: key),
-                line[line.index(line.startIndex, offsetBy: key.count)] == UInt8(ascii: ":"), line.suffix(value.count).elementsEqual(value)
+                line[line.index(line.startIndex, offsetBy: key.count)] == UInt8(ascii: ":"),
+                line.suffix(value.count).elementsEqual(value)
             {
                 return true
             }
@@ -170,7 +176,9 @@ public struct VCardImporter: Sendable {
         }
         guard bytes.count <= limit else {
             return .failure(
-                VCardProblem(line: property.line, "PHOTO: the photo is \(bytes.count) bytes, more than the \(limit) a card image may be"))
+                VCardProblem(
+                    line: property.line,
+                    "PHOTO: the photo is \(bytes.count) bytes, more than the \(limit) a card image may be"))
         }
         return .success(VCardPhoto(bytes: bytes, format: format))
     }
@@ -184,12 +192,14 @@ public struct VCardImporter: Sendable {
             guard let message = fields.problem(for: field) else { continue }
             let source = source(field)
             return VCardProblem(
-                line: source?.line ?? card.beginLine, "\(source?.property ?? "the card") (\(field.label.lowercased())) \(message)")
+                line: source?.line ?? card.beginLine,
+                "\(source?.property ?? "the card") (\(field.label.lowercased())) \(message)")
         }
         if kept.count > CardLimits.vcardPropertiesMaxCount {
             return VCardProblem(
                 line: card.beginLine,
-                "the card has \(kept.count) properties the wallet keeps as they are, more than \(CardLimits.vcardPropertiesMaxCount)")
+                "the card has \(kept.count) properties the wallet keeps as they are, more than \(CardLimits.vcardPropertiesMaxCount)"
+            )
         }
         for entry in kept where entry.text.utf8.count > CardLimits.vcardPropertyMaxLength {
             var count = 0
@@ -200,7 +210,9 @@ public struct VCardImporter: Sendable {
             if count > CardLimits.vcardPropertyMaxLength {
                 let name = entry.text.prefix { $0 != ";" && $0 != ":" }
                 return VCardProblem(
-                    line: entry.line, "\(name) is longer than the \(CardLimits.vcardPropertyMaxLength) characters a kept property may have")
+                    line: entry.line,
+                    "\(name) is longer than the \(CardLimits.vcardPropertyMaxLength) characters a kept property may have"
+                )
             }
         }
         if let message = fields.vcardPropertiesProblem() {

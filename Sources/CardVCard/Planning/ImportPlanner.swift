@@ -17,7 +17,8 @@ public enum ImportPlanner {
         for (index, match) in plan.enumerated() {
             guard case .matched(let existingIndex) = match, let photo = incoming[index].card.photo else { continue }
             let card = existing[existingIndex]
-            if card.hasImage, card.image?.size == photo.bytes.count, card.image?.contentType == photo.format.contentType {
+            if card.hasImage, card.image?.size == photo.bytes.count, card.image?.contentType == photo.format.contentType
+            {
                 ids.append(card.id)
             }
         }
@@ -43,20 +44,27 @@ public enum ImportPlanner {
             case .new:
                 action = .create(sourced.card)
             case .duplicate(let first):
-                action = .skip(VCardProblem(
-                    line: sourced.card.line,
-                    "the card has the same UID as the card at \(first.file):\(first.card.line); it is skipped"))
+                action = .skip(
+                    VCardProblem(
+                        line: sourced.card.line,
+                        "the card has the same UID as the card at \(first.file):\(first.card.line); it is skipped"))
             case .matched(let existingIndex):
                 action = decide(sourced.card, against: existing[existingIndex], images: images)
             }
-            entries.append(ImportPlan.Entry(file: sourced.file, line: sourced.card.line, name: sourced.card.fields.name, action: action))
+            entries.append(
+                ImportPlan.Entry(
+                    file: sourced.file, line: sourced.card.line, name: sourced.card.fields.name, action: action))
         }
         for problem in problems {
-            entries.append(ImportPlan.Entry(file: problem.file, line: problem.problem.line, name: nil, action: .skip(problem.problem)))
+            entries.append(
+                ImportPlan.Entry(
+                    file: problem.file, line: problem.problem.line, name: nil, action: .skip(problem.problem)))
         }
         // Input order: files in the order they came, then lines.
         var fileOrder: [String: Int] = [:]
-        for name in incoming.map(\.file) + problems.map(\.file) where fileOrder[name] == nil { fileOrder[name] = fileOrder.count }
+        for name in incoming.map(\.file) + problems.map(\.file) where fileOrder[name] == nil {
+            fileOrder[name] = fileOrder.count
+        }
         let sorted = entries.enumerated().sorted { a, b in
             let (fa, fb) = (fileOrder[a.element.file] ?? 0, fileOrder[b.element.file] ?? 0)
             if fa != fb { return fa < fb }
@@ -66,7 +74,9 @@ public enum ImportPlanner {
         return ImportPlan(entries: sorted)
     }
 
-    private static func decide(_ card: ImportedCard, against existing: Card, images: [String: [UInt8]]) -> ImportPlan.Action {
+    private static func decide(_ card: ImportedCard, against existing: Card, images: [String: [UInt8]])
+        -> ImportPlan.Action
+    {
         var fields = card.fields
         // vCard cannot carry fun facts and avatars unless CardWallet wrote it: keep the wallet's.
         if !card.carriesWalletFields {
@@ -125,7 +135,9 @@ public enum ImportPlanner {
                 }
             }
             let explicit = uid.map { !$0.hasPrefix(WalletProperty.uidPrefix) } ?? false
-            if let index = byNameAndEmail[key(card.fields)]?.first(where: { !taken.contains($0) && !(explicit && explicitUID[$0]) }) {
+            if let index = byNameAndEmail[key(card.fields)]?.first(where: {
+                !taken.contains($0) && !(explicit && explicitUID[$0])
+            }) {
                 taken.insert(index)
                 result.append(.matched(index))
             } else {
@@ -137,6 +149,7 @@ public enum ImportPlanner {
 
     /// Name and email, trimmed and lower-cased.
     private static func key(_ fields: CardFields) -> String {
-        fields.name.trimmingVCardWhitespace.lowercased() + "\u{0}" + (fields.email ?? "").trimmingVCardWhitespace.lowercased()
+        fields.name.trimmingVCardWhitespace.lowercased() + "\u{0}"
+            + (fields.email ?? "").trimmingVCardWhitespace.lowercased()
     }
 }

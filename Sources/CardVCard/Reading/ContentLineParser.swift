@@ -20,7 +20,8 @@ struct ContentLineParser {
         var index = 0
         while index < count, Self.isNameByte(bytes[index]) { index += 1 }
         guard index > 0, index < count, bytes[index] == Self.colon || bytes[index] == Self.semicolon else {
-            return .failure(VCardProblem(line: line, "not a vCard property line (NAME:value): “\(Self.preview(bytes))”"))
+            return .failure(
+                VCardProblem(line: line, "not a vCard property line (NAME:value): “\(Self.preview(bytes))”"))
         }
         let fullName = bytes[0..<index]
         var group: String?
@@ -29,7 +30,8 @@ struct ContentLineParser {
             group = String(decoding: fullName[..<dot], as: UTF8.self)
             nameBytes = fullName[(dot + 1)...]
             if nameBytes.isEmpty || group?.isEmpty == true {
-                return .failure(VCardProblem(line: line, "not a vCard property line (NAME:value): “\(Self.preview(bytes))”"))
+                return .failure(
+                    VCardProblem(line: line, "not a vCard property line (NAME:value): “\(Self.preview(bytes))”"))
             }
         }
         let name = String(decoding: nameBytes, as: UTF8.self)
@@ -40,7 +42,8 @@ struct ContentLineParser {
         while index < count, bytes[index] == Self.semicolon {
             index += 1
             let nameStart = index
-            while index < count, bytes[index] != Self.equals, bytes[index] != Self.semicolon, bytes[index] != Self.colon {
+            while index < count, bytes[index] != Self.equals, bytes[index] != Self.semicolon, bytes[index] != Self.colon
+            {
                 index += 1
             }
             let parameterName = Self.asciiUpper(bytes[nameStart..<index])
@@ -51,11 +54,15 @@ struct ContentLineParser {
                     if index < count, bytes[index] == Self.quote {
                         let start = index + 1
                         guard let end = bytes[start...].firstIndex(of: Self.quote) else {
-                            return .failure(VCardProblem(line: line, "\(name): a quoted parameter value has no closing quote"))
+                            return .failure(
+                                VCardProblem(line: line, "\(name): a quoted parameter value has no closing quote"))
                         }
                         let text = decodeParameter(bytes[start..<end], version: version)
-                        values += parameterName == "TYPE"
-                            ? text.split(separator: ",").map { String($0).trimmingVCardWhitespace }.filter { !$0.isEmpty } : [text]
+                        values +=
+                            parameterName == "TYPE"
+                            ? text.split(separator: ",").map { String($0).trimmingVCardWhitespace }.filter {
+                                !$0.isEmpty
+                            } : [text]
                         index = end + 1
                     } else {
                         let start = index
@@ -94,7 +101,12 @@ struct ContentLineParser {
                 // vCard 2.1's bare parameters (`TEL;WORK;VOICE`) are types.
                 // A TYPE value never holds a comma: a list is always split.
                 let bare = decodeParameter(bytes[nameStart..<index], version: version)
-                let (key, list) = values.isEmpty ? ("TYPE", bare.split(separator: ",").map { String($0).trimmingVCardWhitespace }.filter { !$0.isEmpty }) : (parameterName, values)
+                let (key, list) =
+                    values.isEmpty
+                    ? (
+                        "TYPE",
+                        bare.split(separator: ",").map { String($0).trimmingVCardWhitespace }.filter { !$0.isEmpty }
+                    ) : (parameterName, values)
                 if list.isEmpty { continue }
                 if let existing = parameters.firstIndex(where: { $0.name == key }) {
                     parameters[existing].values += list
@@ -152,7 +164,9 @@ struct ContentLineParser {
                 case "n": out.append("\n")
                 case "'": out.append("\"")
                 case "^": out.append("^")
-                default: out.append("^"); out.append(character)
+                default:
+                    out.append("^")
+                    out.append(character)
                 }
             } else if character == "^" {
                 caret = true
@@ -200,7 +214,8 @@ struct ContentLineParser {
     /// The first characters of a line, control characters replaced, for a problem message.
     static func preview(_ bytes: [UInt8]) -> String {
         let head = String(decoding: bytes.prefix(40), as: UTF8.self)
-        let cleaned = String(head.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{FFFD}" ? "·" : Character($0) })
+        let cleaned = String(
+            head.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{FFFD}" ? "·" : Character($0) })
         return bytes.count > 40 ? cleaned + "…" : cleaned
     }
 }

@@ -115,8 +115,12 @@ struct LogicalLines {
             let from = start + 1
             let end = bytes[from..<colon].firstIndex(of: UInt8(ascii: ";")) ?? colon
             let segment = bytes[from..<end]
-            if matches(segment, quotedPrintableWord) || matches(segment, encodingQuotedPrintable) { return .quotedPrintable }
-            if matches(segment, base64Word) || matches(segment, encodingBase64) || matches(segment, encodingB) { return .base64 }
+            if matches(segment, quotedPrintableWord) || matches(segment, encodingQuotedPrintable) {
+                return .quotedPrintable
+            }
+            if matches(segment, base64Word) || matches(segment, encodingBase64) || matches(segment, encodingB) {
+                return .base64
+            }
             start = end
         }
         return .plain
@@ -126,7 +130,9 @@ struct LogicalLines {
     private static func matches(_ segment: ArraySlice<UInt8>, _ word: [UInt8]) -> Bool {
         var index = 0
         for byte in segment where byte != 32 && byte != 9 {
-            guard index < word.count, (byte >= 97 && byte <= 122 ? byte - 32 : byte) == word[index] else { return false }
+            guard index < word.count, (byte >= 97 && byte <= 122 ? byte - 32 : byte) == word[index] else {
+                return false
+            }
             index += 1
         }
         return index == word.count

@@ -44,7 +44,10 @@ public struct VCardProperty: Sendable, Hashable {
     ) {
         self.group = group
         self.name = name
-        self.key = name.utf8.allSatisfy({ $0 < 0x80 }) ? String(decoding: name.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self) : name.uppercased()
+        self.key =
+            name.utf8.allSatisfy({ $0 < 0x80 })
+            ? String(decoding: name.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
+            : name.uppercased()
         self.parameters = parameters
         self.value = value
         self.binary = binary

@@ -114,7 +114,10 @@ public struct VCardReader {
                 if properties.last?.key == "AGENT", properties.last?.value.isEmpty == true {
                     state = .nested(1)
                 } else {
-                    fail(VCardProblem(line: beginLine, "the card has no END:VCARD before the next BEGIN:VCARD (line \(line.number))"))
+                    fail(
+                        VCardProblem(
+                            line: beginLine,
+                            "the card has no END:VCARD before the next BEGIN:VCARD (line \(line.number))"))
                     begin(at: line.number)
                 }
             case .end:
@@ -155,10 +158,12 @@ public struct VCardReader {
         guard broken == nil else { return }
         cardBytes += line.bytes.count
         if line.truncated {
-            return markBroken(VCardProblem(line: line.number, "a property is longer than \(Self.size(limits.maximumLineBytes))"))
+            return markBroken(
+                VCardProblem(line: line.number, "a property is longer than \(Self.size(limits.maximumLineBytes))"))
         }
         if cardBytes > limits.maximumCardBytes {
-            return markBroken(VCardProblem(line: line.number, "the card is larger than \(Self.size(limits.maximumCardBytes))"))
+            return markBroken(
+                VCardProblem(line: line.number, "the card is larger than \(Self.size(limits.maximumCardBytes))"))
         }
         if line.bytes.contains(0) {
             return markBroken(VCardProblem(line: line.number, "binary data (a NUL byte) in a property"))
@@ -173,7 +178,8 @@ public struct VCardReader {
                 return
             }
             if properties.count >= limits.maximumProperties {
-                return markBroken(VCardProblem(line: line.number, "the card has more than \(limits.maximumProperties) properties"))
+                return markBroken(
+                    VCardProblem(line: line.number, "the card has more than \(limits.maximumProperties) properties"))
             }
             properties.append(property)
         }
@@ -208,7 +214,8 @@ public struct VCardReader {
 
     private mutating func finish() {
         statistics.bytes = lines.bytesRead
-        if case .outside = state {} else {
+        if case .outside = state {
+        } else {
             fail(VCardProblem(line: beginLine, "the card has no END:VCARD (the file ends first)"))
             state = .outside
         }

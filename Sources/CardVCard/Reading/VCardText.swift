@@ -56,7 +56,9 @@ public enum VCardText {
 
     /// `text` escaped for a text value: backslash, comma, semicolon and line breaks.
     public static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x2C || $0 == 0x3B || $0 == 10 || $0 == 13 }) else { return text }
+        guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x2C || $0 == 0x3B || $0 == 10 || $0 == 13 }) else {
+            return text
+        }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 8)
         var previousCR = false

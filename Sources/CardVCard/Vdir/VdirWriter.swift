@@ -121,9 +121,15 @@ public struct VdirWriter: Sendable {
     /// `UID.vcf` when the UID is made of letters, digits and `-_.@+=` (and does not start with a
     /// dot), as vdirsyncer does; else `cardwallet-<card id>.vcf`.
     public static func fileName(uid: String, cardID: String) -> String {
-        let safe = !uid.isEmpty && uid.count <= 200 && !uid.hasPrefix(".")
-            && uid.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.@+=".unicodeScalars.contains($0)) }
-        return (safe ? uid : WalletProperty.uidPrefix + cardID.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) + ".vcf"
+        let safe =
+            !uid.isEmpty && uid.count <= 200 && !uid.hasPrefix(".")
+            && uid.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.@+=".unicodeScalars.contains($0))
+            }
+        return
+            (safe
+            ? uid : WalletProperty.uidPrefix + cardID.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+            + ".vcf"
     }
 
     /// Whether a file carries CardWallet's `PRODID` line.
@@ -140,7 +146,8 @@ public struct VdirWriter: Sendable {
 
     private static func reason(_ error: any Error) -> String {
         let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain
+        {
             return String(cString: strerror(Int32(underlying.code)))
         }
         return nsError.localizedDescription

@@ -7,8 +7,10 @@ public enum GoogleCSV {
     /// The header, in the order of Google's export.
     public static let header = [
         "Name", "Given Name", "Additional Name", "Family Name", "Yomi Name", "Given Name Yomi", "Additional Name Yomi",
-        "Family Name Yomi", "Name Prefix", "Name Suffix", "Initials", "Nickname", "Short Name", "Maiden Name", "Birthday",
-        "Gender", "Location", "Billing Information", "Directory Server", "Mileage", "Occupation", "Hobby", "Sensitivity",
+        "Family Name Yomi", "Name Prefix", "Name Suffix", "Initials", "Nickname", "Short Name", "Maiden Name",
+        "Birthday",
+        "Gender", "Location", "Billing Information", "Directory Server", "Mileage", "Occupation", "Hobby",
+        "Sensitivity",
         "Priority", "Subject", "Notes", "Language", "Photo", "Group Membership", "E-mail 1 - Type", "E-mail 1 - Value",
         "Phone 1 - Type", "Phone 1 - Value", "Address 1 - Type", "Address 1 - Formatted", "Organization 1 - Type",
         "Organization 1 - Name", "Organization 1 - Yomi Name", "Organization 1 - Title", "Organization 1 - Department",
@@ -58,7 +60,9 @@ public enum GoogleCSV {
 
     /// The name's parts: from the N line the card was imported with, else split as the vCard
     /// writer does (the last word is the family name).
-    static func nameParts(_ fields: CardFields) -> (family: String, given: String, additional: String, prefix: String, suffix: String) {
+    static func nameParts(_ fields: CardFields) -> (
+        family: String, given: String, additional: String, prefix: String, suffix: String
+    ) {
         var components: [String]?
         for line in fields.vcardProperties where line.uppercased().hasPrefix("N") {
             if let property = ContentLine.parse(line), property.key == "N", property.group == nil {

@@ -66,15 +66,18 @@ public struct VCardWriter: Sendable {
             let expendability = Self.expendability(rule.property)
             // The line the field was imported as, while the field still says the same.
             let original = kept.indices.first { index in
-                kept[index].key == rule.property && kept[index].marker(WalletProperty.fieldParameter) == rule.fields[0].key
+                kept[index].key == rule.property
+                    && kept[index].marker(WalletProperty.fieldParameter) == rule.fields[0].key
             }
             if !wanted.isEmpty {
                 if let original, let property = kept[original].property, rule.read(property) == wanted {
                     lines.append(Line(text: Self.unmarked(property), expendability: expendability))
                 } else if var text = rule.write(fields, version) {
-                    if rule.choice == .preferred, kept.indices.contains(where: { index in
-                        !used[index] && kept[index].key == rule.property && kept[index].preference < .max
-                    }) {
+                    if rule.choice == .preferred,
+                        kept.indices.contains(where: { index in
+                            !used[index] && kept[index].key == rule.property && kept[index].preference < .max
+                        })
+                    {
                         text = markPreferred(text)
                     }
                     lines.append(Line(text: text, expendability: expendability))
@@ -89,7 +92,8 @@ public struct VCardWriter: Sendable {
         }
         if let photo {
             let base64 = TransferEncoding.base64Encode(photo.bytes)
-            let text = version == .v40
+            let text =
+                version == .v40
                 ? "PHOTO:data:\(photo.format.contentType);base64,\(base64)"
                 : "PHOTO;ENCODING=b;TYPE=\(photo.format == .png ? "PNG" : "JPEG"):\(base64)"
             lines.append(Line(text: text, expendability: 30))
@@ -126,7 +130,9 @@ public struct VCardWriter: Sendable {
     private func convert(_ text: String, property: VCardProperty?) -> String {
         guard version == .v40, var property, let binary = property.binary else { return text }
         let type = property.types.first?.lowercased() ?? ""
-        let media = ["png", "jpeg", "jpg", "gif", "bmp", "tiff"].contains(type) ? "image/" + (type == "jpg" ? "jpeg" : type)
+        let media =
+            ["png", "jpeg", "jpg", "gif", "bmp", "tiff"].contains(type)
+            ? "image/" + (type == "jpg" ? "jpeg" : type)
             : "application/octet-stream"
         property.parameters.removeAll { $0.name == "TYPE" }
         property.binary = nil

@@ -134,7 +134,8 @@ public final class CachedWallet: Sendable {
     /// an older version of) is read first, a few at a time, so that every field is searched;
     /// later searches read only the cards that changed. Without a cache, the server's own
     /// query (name, company, title, email) answers.
-    public func search(_ text: String, _ mode: WalletReadMode) async throws -> WalletAnswer<[(CardSummary, CardField)]> {
+    public func search(_ text: String, _ mode: WalletReadMode) async throws -> WalletAnswer<[(CardSummary, CardField)]>
+    {
         guard let cache else {
             let cards = try await client.allCards(query: text)
             return WalletAnswer(value: cards.map { ($0, CardField.name) }, offlineAsOf: nil)
@@ -168,7 +169,9 @@ public final class CachedWallet: Sendable {
                     let id = missing[next]
                     next += 1
                     group.addTask {
-                        do { return try await client.card(id: id) } catch let error as CardAPIError where error.isNotFound { return nil }
+                        do { return try await client.card(id: id) } catch let error as CardAPIError
+                            where error.isNotFound
+                        { return nil }
                     }
                 }
                 guard let card = try await group.next() else { break }
@@ -180,7 +183,9 @@ public final class CachedWallet: Sendable {
         attempt { try cache.storeCards(fetched.filter { $0.id != Card.placeholder.id }, confirmedAt: now) }
     }
 
-    private func searchCache(_ text: String, in cards: [CardSummary], asOf: Date?) throws -> WalletAnswer<[(CardSummary, CardField)]> {
+    private func searchCache(_ text: String, in cards: [CardSummary], asOf: Date?) throws -> WalletAnswer<
+        [(CardSummary, CardField)]
+    > {
         guard let cache else { return WalletAnswer(value: [], offlineAsOf: asOf) }
         let byID = Dictionary(cards.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let hits: CardSearchResult
@@ -189,13 +194,15 @@ public final class CachedWallet: Sendable {
         } catch {
             throw OfflineReadError("The card cache cannot be searched: \(Self.text(error))")
         }
-        return WalletAnswer(value: hits.hits.compactMap { hit in byID[hit.cardID].map { ($0, hit.field) } }, offlineAsOf: asOf)
+        return WalletAnswer(
+            value: hits.hits.compactMap { hit in byID[hit.cardID].map { ($0, hit.field) } }, offlineAsOf: asOf)
     }
 
     private func offlineList() throws -> WalletAnswer<[CardSummary]> {
         guard let list = cachedList() else {
             throw OfflineReadError(
-                "offline, and no cards are cached for this account yet: run a command once while the server can be reached")
+                "offline, and no cards are cached for this account yet: run a command once while the server can be reached"
+            )
         }
         return WalletAnswer(value: list.cards, offlineAsOf: list.confirmedAt)
     }
@@ -204,7 +211,8 @@ public final class CachedWallet: Sendable {
         let list = try offlineList()
         guard let cached = cache.flatMap({ cache in attempt { try cache.card(id: id) } ?? nil }) else {
             if !list.value.contains(where: { $0.id == id }) {
-                throw OfflineReadError("offline, and there is no card with this id in the cached wallet", isNotFound: true)
+                throw OfflineReadError(
+                    "offline, and there is no card with this id in the cached wallet", isNotFound: true)
             }
             throw OfflineReadError("offline, and this card was never shown in full while online, so it is not cached")
         }
@@ -231,6 +239,7 @@ public final class CachedWallet: Sendable {
 extension Card {
     /// Stands for a card that went away between the list and its reading (counted, not stored).
     fileprivate static let placeholder = Card(
-        id: "", fields: CardFields(name: ""), createdAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0),
+        id: "", fields: CardFields(name: ""), createdAt: Date(timeIntervalSince1970: 0),
+        updatedAt: Date(timeIntervalSince1970: 0),
         version: 0)
 }

@@ -19,10 +19,20 @@ public final class WalletCaches: Sendable {
         var wallet: CachedWallet
     }
 
+    private struct Opening {
+        var server: String
+        var account: String
+        var task: Task<CachedWallet?, Never>
+    }
+
     private let environment: [String: String]
     private let location: CacheLocation?
     private let logger: Logger
     private let opened = Mutex<Opened?>(nil)
+    /// The one opening under way, so that calls arriving together (the first frame, the list,
+    /// a search) share it: two opens of a new file at once made the second see a half-made
+    /// database and move it aside as damaged.
+    private let opening = Mutex<Opening?>(nil)
     private let gathered = Mutex<[CardSummary]>([])
     private let replaying = Mutex(false)
 
@@ -37,12 +47,28 @@ public final class WalletCaches: Sendable {
     public func wallet(for client: CardAPIClient) async -> CachedWallet? {
         guard let account = await client.status().account?.email else { return nil }
         let server = client.configuration.serverKey
-        if let wallet = opened.withLock({ $0.flatMap { $0.server == server && $0.account == account ? $0.wallet : nil } }) {
+        if let wallet = opened.withLock({
+            $0.flatMap { $0.server == server && $0.account == account ? $0.wallet : nil }
+        }) {
             return wallet
         }
-        let wallet = await CachedWallet.open(client: client, environment: environment, location: location, logger: logger)
-        guard wallet.cache != nil else { return nil }
-        opened.withLock { $0 = Opened(server: server, account: account, wallet: wallet) }
+        let (environment, location, logger) = (self.environment, self.location, self.logger)
+        let task = opening.withLock { current -> Task<CachedWallet?, Never> in
+            if let current, current.server == server, current.account == account { return current.task }
+            let task = Task<CachedWallet?, Never> {
+                let wallet = await CachedWallet.open(
+                    client: client, environment: environment, location: location, logger: logger)
+                return wallet.cache != nil ? wallet : nil
+            }
+            current = Opening(server: server, account: account, task: task)
+            return task
+        }
+        let wallet = await task.value
+        // Kept before the opening is forgotten, so a caller in between finds one or the other.
+        if let wallet { opened.withLock { $0 = Opened(server: server, account: account, wallet: wallet) } }
+        opening.withLock { current in
+            if let open = current, open.server == server, open.account == account { current = nil }
+        }
         return wallet
     }
 
@@ -61,10 +87,12 @@ public final class WalletCaches: Sendable {
         guard let wallet = await wallet(for: client), let cache = wallet.cache,
             let waiting = try? cache.pendingChanges(), !waiting.isEmpty
         else { return }
-        guard replaying.withLock({ busy in
-            defer { busy = true }
-            return !busy
-        }) else { return }
+        guard
+            replaying.withLock({ busy in
+                defer { busy = true }
+                return !busy
+            })
+        else { return }
         defer { replaying.withLock { $0 = false } }
         let report = await wallet.replayOutbox()
         logger.info("Outbox: \(report.sent) sent, \(report.refused.count) refused, \(report.pending) waiting")
@@ -79,7 +107,8 @@ public final class WalletCaches: Sendable {
         do {
             return .success(.cacheMatches(query: query, ids: try cache.search(query, limit: nil).hits.map(\.cardID)))
         } catch {
-            return .failure(UIFailure(.other, message: "the card cache cannot be searched: \(CachedWallet.text(error))"))
+            return .failure(
+                UIFailure(.other, message: "the card cache cannot be searched: \(CachedWallet.text(error))"))
         }
     }
 
@@ -108,7 +137,8 @@ public final class WalletCaches: Sendable {
     func answer(_ call: APICall, after error: CardAPIError, _ client: CardAPIClient) async -> APIOutcome? {
         if case .sessionExpired(let server, let account?) = error {
             opened.withLock { $0 = nil }
-            CachedWallet.wipe(server: server, account: account, environment: environment, location: location, logger: logger)
+            CachedWallet.wipe(
+                server: server, account: account, environment: environment, location: location, logger: logger)
             return nil
         }
         guard error.isNetworkFailure, let wallet = await wallet(for: client) else { return nil }
@@ -140,7 +170,8 @@ public final class WalletCaches: Sendable {
         case .createCard(let fields, let imagePath):
             // A picture is read when the card is sent: not kept offline (it would go silently).
             guard CardAPIPerformer.imagePath(imagePath) == nil else {
-                return .failure(UIFailure(.other, message: "offline: a card with a picture can be added once the server is back"))
+                return .failure(
+                    UIFailure(.other, message: "offline: a card with a picture can be added once the server is back"))
             }
             let id = CardCache.localIDPrefix + String(Int(now.timeIntervalSince1970 * 1_000_000))
             change = .add(localID: id, fields: fields, image: nil)

@@ -1,6 +1,6 @@
 public import CardImages
-import Foundation
 public import CardWalletUI
+import Foundation
 
 /// The interface's choice of picture protocol, made once before curses starts.
 ///

@@ -50,7 +50,9 @@ public final class PictureMaker: Sendable {
     ///
     /// - Throws: ``CardWalletUI/UIFailure``: the server's failure fetching it, or one sentence
     ///   when the image cannot be decoded (a corrupt file never crashes anything).
-    public func picture(id: String, version: Int, box: PictureBox, client: CardAPIClient) async throws(UIFailure) -> TerminalPicture {
+    public func picture(id: String, version: Int, box: PictureBox, client: CardAPIClient) async throws(UIFailure)
+        -> TerminalPicture
+    {
         let bytes: [UInt8]
         if let cached = cachedImage(id: id, version: version) {
             bytes = cached
@@ -84,7 +86,9 @@ public final class PictureMaker: Sendable {
         guard size <= Self.maximumFileBytes else {
             throw UIFailure(.other, message: "No picture: \(path) is larger than \(Self.maximumFileBytes >> 20) MiB.")
         }
-        guard let data = try? Data(contentsOf: url) else { throw UIFailure(.other, message: "No picture: \(path) cannot be read.") }
+        guard let data = try? Data(contentsOf: url) else {
+            throw UIFailure(.other, message: "No picture: \(path) cannot be read.")
+        }
         do {
             return try render([UInt8](data), box: box, key: "file:\(full)")
         } catch {
@@ -98,7 +102,8 @@ public final class PictureMaker: Sendable {
         let rendered: RenderedImage
         do {
             rendered = try ImageRenderer.render(
-                file: bytes, in: CellSize(columns: box.columns, rows: box.rows), graphics: graphics, kittyImageID: kittyID)
+                file: bytes, in: CellSize(columns: box.columns, rows: box.rows), graphics: graphics,
+                kittyImageID: kittyID)
         } catch {
             throw UIFailure(.other, message: "The image cannot be shown. \(error.description)")
         }
@@ -132,7 +137,8 @@ public final class PictureMaker: Sendable {
     static func cells(_ rows: [[ImageCell]]) -> [[PictureCell]] {
         rows.map { row in
             row.map { cell in
-                PictureCell(Character(cell.character), foreground: color(cell.foreground), background: color(cell.background))
+                PictureCell(
+                    Character(cell.character), foreground: color(cell.foreground), background: color(cell.background))
             }
         }
     }

@@ -70,7 +70,10 @@ public enum QRMaker {
         for name in names(in: whole) where !kept.contains(name) && !missing.contains(name) { missing.append(name) }
         guard !missing.isEmpty else { return "shortened to fit" }
         let labels = missing.map { label(of: $0) }
-        return "to fit, without " + (labels.count <= 4 ? labels.joined(separator: ", ") : labels.prefix(3).joined(separator: ", ") + " and \(labels.count - 3) more")
+        return "to fit, without "
+            + (labels.count <= 4
+                ? labels.joined(separator: ", ")
+                : labels.prefix(3).joined(separator: ", ") + " and \(labels.count - 3) more")
     }
 
     private static func names(in text: [UInt8]) -> [String] {

@@ -30,7 +30,8 @@ final class PhotoScan: Sendable {
         var result = ScanResult(
             fields: card.fields, notes: card.notes.map { ScanResult.Note(field: $0.field, text: $0.text) })
         do {
-            let upload = try scanner.imageForUpload(photoAt: url, maximumBytes: maximumImageBytes, folder: try privateFolder())
+            let upload = try scanner.imageForUpload(
+                photoAt: url, maximumBytes: maximumImageBytes, folder: try privateFolder())
             result.imagePath = upload.path
         } catch {
             result.imageProblem = "the photo cannot be the card's image: \(error)"
@@ -49,8 +50,10 @@ final class PhotoScan: Sendable {
     private func privateFolder() throws -> URL {
         try folder.withLock { folder in
             if let url = folder { return url }
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("cardwallet-scan-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "cardwallet-scan-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(
+                at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             folder = url
             return url
         }

@@ -12,7 +12,9 @@ enum CardExport {
     /// - Returns: how many cards were written, and the full path.
     /// - Throws: ``CardWalletUI/UIFailure``: the file exists (unless replacing), its folder does
     ///   not, it cannot be written; the server's failure fetching a card; cancelled.
-    static func run(_ request: ExportRequest, client: CardAPIClient, progress: ProgressReporter) async throws(UIFailure) -> APIResult {
+    static func run(_ request: ExportRequest, client: CardAPIClient, progress: ProgressReporter) async throws(UIFailure)
+        -> APIResult
+    {
         let url = try destination(request.path, replacing: request.replacing)
         do {
             let ids: [String]
@@ -48,7 +50,8 @@ enum CardExport {
         } catch let failure as UIFailure {
             throw failure
         } catch {
-            throw UIFailure(.other, message: "Cannot write \(TerminalText.escaped(url.path)): \(error.localizedDescription)")
+            throw UIFailure(
+                .other, message: "Cannot write \(TerminalText.escaped(url.path)): \(error.localizedDescription)")
         }
     }
 
@@ -59,8 +62,12 @@ enum CardExport {
         let url = URL(fileURLWithPath: expanded)
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
-            if isFolder.boolValue { throw UIFailure(.other, message: "\(TerminalText.escaped(path)) is a folder: name a file in it") }
-            if !replacing { throw UIFailure(.fileExists(path: url.path), message: "\(TerminalText.escaped(path)) exists already") }
+            if isFolder.boolValue {
+                throw UIFailure(.other, message: "\(TerminalText.escaped(path)) is a folder: name a file in it")
+            }
+            if !replacing {
+                throw UIFailure(.fileExists(path: url.path), message: "\(TerminalText.escaped(path)) exists already")
+            }
         }
         let folder = url.deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {

@@ -23,15 +23,19 @@ final class ImportRunner: Sendable {
     /// - Throws: ``CardWalletUI/UIFailure``: no such file, unreadable, not vCard at all; the
     ///   server's failure fetching the wallet; cancelled.
     func preview(_ path: String, client: CardAPIClient) async throws(UIFailure) -> ImportPreview {
-        let importer = VCardImporter(options: VCardImportOptions(maximumImageBytes: client.configuration.maximumImageBytes))
+        let importer = VCardImporter(
+            options: VCardImportOptions(maximumImageBytes: client.configuration.maximumImageBytes))
         let (cards, problems) = try Self.read(path, importer: importer)
         do {
             let summaries = try await client.allCards()
             let wallet = try await FetchInOrder.run(summaries.map(\.id)) { id in try await client.card(id: id) }
             let compare = ImportPlanner.imagesToCompare(cards, existing: wallet)
-            let fetched = try await FetchInOrder.run(compare) { id in (id, [UInt8](try await client.cardImage(id: id).data)) }
+            let fetched = try await FetchInOrder.run(compare) { id in
+                (id, [UInt8](try await client.cardImage(id: id).data))
+            }
             try Task.checkCancellation()
-            let plan = ImportPlanner.plan(cards, problems: problems, existing: wallet, images: Dictionary(fetched) { a, _ in a })
+            let plan = ImportPlanner.plan(
+                cards, problems: problems, existing: wallet, images: Dictionary(fetched) { a, _ in a })
             let id = stored.withLock { stored in
                 let id = stored.next
                 stored.next += 1
@@ -59,7 +63,8 @@ final class ImportRunner: Sendable {
         do {
             photos = try PhotoFolder()
         } catch {
-            throw UIFailure(.other, message: "No private folder for the photos could be made: \(error.localizedDescription)")
+            throw UIFailure(
+                .other, message: "No private folder for the photos could be made: \(error.localizedDescription)")
         }
         defer { photos.remove() }
         var report = ImportReport(counts: ImportCounts(), planned: plan.entries.count)
@@ -94,7 +99,9 @@ final class ImportRunner: Sendable {
         case stopped(String)
     }
 
-    private static func carryOut(_ entry: ImportPlan.Entry, client: CardAPIClient, photos: PhotoFolder) async -> CardOutcome {
+    private static func carryOut(_ entry: ImportPlan.Entry, client: CardAPIClient, photos: PhotoFolder) async
+        -> CardOutcome
+    {
         let place = "\(URL(fileURLWithPath: entry.file).lastPathComponent):\(entry.line)"
         do {
             switch entry.action {
@@ -107,12 +114,15 @@ final class ImportRunner: Sendable {
                 return .created
             case .update(let id, let version, let fields, let photo):
                 var current = version
-                if let fields { current = try await client.updateCard(id: id, fields: fields, version: version).version }
+                if let fields {
+                    current = try await client.updateCard(id: id, fields: fields, version: version).version
+                }
                 if let photo {
                     do {
                         _ = try await client.replaceImage(id: id, version: current, imageAt: try photos.write(photo))
                     } catch let error as CardAPIError where fields != nil && !stopsEverything(error) {
-                        return .skipped("\(place): the fields were updated, but the server refused the photo: \(error.description)")
+                        return .skipped(
+                            "\(place): the fields were updated, but the server refused the photo: \(error.description)")
                     }
                 }
                 return .updated
@@ -151,7 +161,9 @@ final class ImportRunner: Sendable {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: expanded) else {
                 throw UIFailure(.other, message: "the folder cannot be read (check its permissions)")
             }
-            files = names.filter { $0.lowercased().hasSuffix(".vcf") && !$0.hasPrefix(".") }.sorted().map { expanded + "/" + $0 }
+            files = names.filter { $0.lowercased().hasSuffix(".vcf") && !$0.hasPrefix(".") }.sorted().map {
+                expanded + "/" + $0
+            }
             if files.isEmpty { throw UIFailure(.other, message: "no .vcf file in this folder") }
         }
         var cards: [SourcedCard] = []
@@ -164,14 +176,17 @@ final class ImportRunner: Sendable {
             defer { try? handle.close() }
             let document = VCardDocument.read(source: FileByteSource(handle: handle), importer: importer)
             if let refusal = document.refusal {
-                refusals.append(files.count == 1 ? refusal.reason : "\(URL(fileURLWithPath: file).lastPathComponent): \(refusal.reason)")
+                refusals.append(
+                    files.count == 1
+                        ? refusal.reason : "\(URL(fileURLWithPath: file).lastPathComponent): \(refusal.reason)")
                 continue
             }
             cards += document.cards.map { SourcedCard(file: file, card: $0) }
             problems += document.problems.map { SourcedProblem(file: file, problem: $0) }
         }
         if cards.isEmpty, problems.isEmpty, !refusals.isEmpty {
-            throw UIFailure(.other, message: TerminalText.escaped(refusals.joined(separator: "; ")) + "; nothing to import")
+            throw UIFailure(
+                .other, message: TerminalText.escaped(refusals.joined(separator: "; ")) + "; nothing to import")
         }
         return (cards, problems)
     }
@@ -182,18 +197,23 @@ final class ImportRunner: Sendable {
         let entries = plan.entries.map { entry -> ImportPreview.Entry in
             let name = entry.name ?? ""
             switch entry.action {
-            case .create(let card): return ImportPreview.Entry(.create, name: name, detail: card.photo == nil ? "new" : "new, with a photo")
+            case .create(let card):
+                return ImportPreview.Entry(.create, name: name, detail: card.photo == nil ? "new" : "new, with a photo")
             case .update(_, _, let fields, let photo):
-                let what = [fields == nil ? nil : "fields", photo == nil ? nil : "photo"].compactMap { $0 }.joined(separator: " and ")
+                let what = [fields == nil ? nil : "fields", photo == nil ? nil : "photo"].compactMap { $0 }.joined(
+                    separator: " and ")
                 return ImportPreview.Entry(.update, name: name, detail: what + " change")
             case .unchanged: return ImportPreview.Entry(.unchanged, name: name)
             case .skip(let problem):
-                return ImportPreview.Entry(.skip, name: name, detail: problem.formatted(file: URL(fileURLWithPath: entry.file).lastPathComponent))
+                return ImportPreview.Entry(
+                    .skip, name: name,
+                    detail: problem.formatted(file: URL(fileURLWithPath: entry.file).lastPathComponent))
             }
         }
         return ImportPreview(
             planID: id, file: file,
-            counts: ImportCounts(created: counts.created, updated: counts.updated, unchanged: counts.unchanged, skipped: counts.skipped),
+            counts: ImportCounts(
+                created: counts.created, updated: counts.updated, unchanged: counts.unchanged, skipped: counts.skipped),
             entries: entries)
     }
 }
@@ -205,7 +225,8 @@ struct PhotoFolder: Sendable {
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("cardwallet-import-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     /// Writes `photo` to a file of its own and returns it.

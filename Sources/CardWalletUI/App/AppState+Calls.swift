@@ -28,7 +28,9 @@ extension AppState {
             outcome = .success(shown)
         }
         if case .success(.card(let card)) = outcome { noteCard(card, isNew: pending.call.isCreate) }
-        if case .success(.deleted(let id, let backup?)) = outcome { rememberDelete(backup, position: list.cards.walletIDs.firstIndex(of: id)) }
+        if case .success(.deleted(let id, let backup?)) = outcome {
+            rememberDelete(backup, position: list.cards.walletIDs.firstIndex(of: id))
+        }
         effects = self.route(outcome, to: route) + effects
         // The screen said what it makes of a deleted card or "no such card"; every screen lets
         // the card go.
@@ -84,7 +86,8 @@ extension AppState {
     /// Brings back the cards of the last delete, if it was recent enough.
     mutating func undoDelete() -> [Effect] {
         guard let last = lastDelete, now - last.at <= Self.undoWindow else {
-            showMessage(.info, "Nothing to undo: a delete can be undone for \(Self.undoWindow.components.seconds) seconds")
+            showMessage(
+                .info, "Nothing to undo: a delete can be undone for \(Self.undoWindow.components.seconds) seconds")
             return []
         }
         lastDelete = nil
@@ -92,7 +95,9 @@ extension AppState {
         showMessage(.info, names.count == 1 ? "Bringing back “\(names[0])”…" : "Bringing back \(names.count) cards…")
         // Earlier positions first, so each lands where it was.
         return last.cards.sorted { ($0.position ?? .max) < ($1.position ?? .max) }.map { deleted in
-            call(.restoreCard(deleted.card), route: .list(.restore(name: deleted.card.card.fields.name, position: deleted.position)))
+            call(
+                .restoreCard(deleted.card),
+                route: .list(.restore(name: deleted.card.card.fields.name, position: deleted.position)))
         }
     }
 

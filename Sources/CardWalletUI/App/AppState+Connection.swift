@@ -16,7 +16,10 @@ extension AppState {
         case .success(.cards(let page)) where page.offset == 0:
             if connection.isOffline {
                 let sent = offlineChanges.count
-                showMessage(.success, "Back online" + (sent > 0 ? ": the changes made offline were sent" : ": the cards are the server's again"))
+                showMessage(
+                    .success,
+                    "Back online"
+                        + (sent > 0 ? ": the changes made offline were sent" : ": the cards are the server's again"))
             }
             // The glue sends the outbox before it reads the list: what the server answered has them.
             offlineChanges = OfflineChanges()

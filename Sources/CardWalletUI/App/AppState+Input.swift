@@ -45,11 +45,12 @@ extension AppState {
     mutating func mouse(_ event: MouseEvent) -> [Effect] {
         let layout = layout
         guard !layout.isTooSmall else { return [] }
-        let scroll: ScrollCommand? = switch event.kind {
-        case .wheelUp: .up
-        case .wheelDown: .down
-        case .press: nil
-        }
+        let scroll: ScrollCommand? =
+            switch event.kind {
+            case .wheelUp: .up
+            case .wheelDown: .down
+            case .press: nil
+            }
         switch modal {
         case .help, .logDetail:
             if let scroll { for _ in 0..<Self.wheelStep { _ = page(.scroll(scroll)) } }

@@ -31,7 +31,8 @@ extension AppState {
         case .login:
             return [KeyTables.login, KeyTables.textField, KeyTables.typingGlobal]
         case .list:
-            return list.isEditingFilter ? [KeyTables.filter, KeyTables.typingGlobal] : [KeyTables.list, KeyTables.global]
+            return list.isEditingFilter
+                ? [KeyTables.filter, KeyTables.typingGlobal] : [KeyTables.list, KeyTables.global]
         case .detail:
             if detail?.isChoosingCopy == true { return [KeyTables.copy, KeyTables.interrupt] }
             if detail?.qr != nil { return [KeyTables.interrupt, KeyTables.qr] }

@@ -45,7 +45,8 @@ extension AppState {
     /// the screen gives it now, the kept lines to show).
     mutating func settleDetail() -> [Effect] {
         guard screen == .detail, detail != nil, !layout.isTooSmall else { return [] }
-        return reduceDetail(.settle(pictureBox: detailLayout.pictureBox, qrBox: Self.qrArea(width: width, height: height)))
+        return reduceDetail(
+            .settle(pictureBox: detailLayout.pictureBox, qrBox: Self.qrArea(width: width, height: height)))
     }
 
     /// The bytes that free a picture in the terminal (kitty) once it is no longer shown.

@@ -202,10 +202,12 @@ extension AppState {
         case (_, .close):
             modal = nil
         case (.help(let scroll), .scroll(let direction)):
-            modal = .help(scroll: Pager.scroll(scroll, direction, viewport: layout.pageViewport, lineCount: helpLines.count))
+            modal = .help(
+                scroll: Pager.scroll(scroll, direction, viewport: layout.pageViewport, lineCount: helpLines.count))
         case (.logDetail(let id, let scroll), .scroll(let direction)):
             let count = logDetailLines(id: id).count
-            modal = .logDetail(lineID: id, scroll: Pager.scroll(scroll, direction, viewport: layout.pageViewport, lineCount: count))
+            modal = .logDetail(
+                lineID: id, scroll: Pager.scroll(scroll, direction, viewport: layout.pageViewport, lineCount: count))
         default:
             break
         }

@@ -102,7 +102,8 @@ public struct AppState: Equatable, Sendable {
     ///   - pictures: How the terminal shows pictures (none unless told).
     public init(
         server: String, email: String = "", password: String = "", width: Int = 80, height: Int = 24,
-        pageSize: Int = 100, logCapacity: Int = 1_000, utcOffsetSeconds: Int = 0, pictures: PictureSupport = .unavailable
+        pageSize: Int = 100, logCapacity: Int = 1_000, utcOffsetSeconds: Int = 0,
+        pictures: PictureSupport = .unavailable
     ) {
         self.pictures = pictures
         self.width = width
@@ -123,7 +124,9 @@ public struct AppState: Equatable, Sendable {
     }
 
     /// The frame of the spinner, from the time.
-    public var spinnerFrame: Int { Int(now.components.seconds * 10 + now.components.attoseconds / 100_000_000_000_000_000) }
+    public var spinnerFrame: Int {
+        Int(now.components.seconds * 10 + now.components.attoseconds / 100_000_000_000_000_000)
+    }
 
     /// What ticks can change on screen: a redraw is needed only when this changes.
     public var timedAppearance: TimedAppearance {

@@ -42,7 +42,8 @@ public enum Connection: Equatable, Sendable {
     static func clock(_ date: Date, _ utcOffsetSeconds: Int) -> String {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + utcOffsetSeconds
         let minutes = ((seconds / 60) % (24 * 60) + 24 * 60) % (24 * 60)
-        let hour = minutes / 60, minute = minutes % 60
+        let hour = minutes / 60
+        let minute = minutes % 60
         return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
     }
 }

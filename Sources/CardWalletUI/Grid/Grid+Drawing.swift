@@ -1,4 +1,5 @@
 import CardModels
+
 extension Grid {
     /// Draws `text` at column `x` of row `y`, escaped and clipped to `width` columns (to the
     /// right edge when `nil`) with an ellipsis when cut.
@@ -25,7 +26,9 @@ extension Grid {
         let right = min(self.width, x + width)
         guard left < right else { return }
         for row in max(0, y)..<min(self.height, y + height) {
-            if left > 0, self[left, row].width == 0 { self[left - 1, row] = Cell(" ", style: self[left - 1, row].style) }
+            if left > 0, self[left, row].width == 0 {
+                self[left - 1, row] = Cell(" ", style: self[left - 1, row].style)
+            }
             if right < self.width, self[right, row].width == 0 {
                 self[right, row] = Cell(" ", style: self[right, row].style)
             }

@@ -61,7 +61,9 @@ public enum DetailCommand: Hashable, Sendable {
     case scroll(ScrollCommand)
     case edit, delete, reload, back
     /// Copy a field to the clipboard: `startCopy` asks which, `copy` does it.
-    case startCopy, copy(CopyTarget), cancelCopy
+    case startCopy
+    case copy(CopyTarget)
+    case cancelCopy
     /// Open the card's website; write to its email address.
     case openWebsite, writeEmail
     /// Show the card as a QR code (`Q`); close it (any key).

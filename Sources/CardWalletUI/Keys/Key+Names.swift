@@ -1,4 +1,5 @@
 import CardModels
+
 extension Key {
     /// How help and hints write the key: `j`, `Ctrl-D`, `PgDn`, `↑`, `Shift-Tab`.
     public var displayName: String {

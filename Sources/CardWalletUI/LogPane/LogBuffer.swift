@@ -65,11 +65,12 @@ public struct LogPaneState: Equatable, Sendable {
 
         /// Rows for a screen with `available` rows of content.
         func rows(of available: Int) -> Int {
-            let share: Int = switch self {
-            case .small: available / 4
-            case .medium: available * 2 / 5
-            case .large: available * 3 / 5
-            }
+            let share: Int =
+                switch self {
+                case .small: available / 4
+                case .medium: available * 2 / 5
+                case .large: available * 3 / 5
+                }
             return max(4, share)
         }
     }

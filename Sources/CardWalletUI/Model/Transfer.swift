@@ -166,7 +166,9 @@ public struct ImportReport: Equatable, Sendable {
     public var problems: [String]
 
     /// A report.
-    public init(counts: ImportCounts, planned: Int, cancelled: Bool = false, failure: String? = nil, problems: [String] = []) {
+    public init(
+        counts: ImportCounts, planned: Int, cancelled: Bool = false, failure: String? = nil, problems: [String] = []
+    ) {
         self.counts = counts
         self.planned = planned
         self.cancelled = cancelled

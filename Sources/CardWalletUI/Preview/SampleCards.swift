@@ -47,7 +47,8 @@ public enum SampleCards {
                 name: summary.name, title: summary.title, company: summary.company, department: "R&D",
                 email: summary.email, phone: "+82 10-1234-5678", website: "https://example.com/\(summary.id)",
                 address: "1 Sample Street, Seoul", bio: "Likes terminals, keyboards and well-kept Swift packages.",
-                birthday: "1990-04-01", tmi: ["Has 3 cats"], tags: ["demo", "sample"], defaultImage: summary.defaultImage),
+                birthday: "1990-04-01", tmi: ["Has 3 cats"], tags: ["demo", "sample"],
+                defaultImage: summary.defaultImage),
             hasImage: summary.hasImage,
             image: summary.hasImage ? CardImageInfo(contentType: "image/png", size: 24_680) : nil,
             createdAt: epoch, updatedAt: summary.updatedAt, version: summary.version)
@@ -55,11 +56,14 @@ public enum SampleCards {
 
     /// Cards whose fields try to take over the terminal: escape sequences, OSC 52, bidi.
     public static let hostile: [CardSummary] = [
-        CardSummary(id: "evil-1", name: "\u{1B}[2J\u{1B}[31mCLEARED", company: "\u{1B}]52;c;cm0gLXJmIC8=\u{07}",
-                    email: "a@b.co", updatedAt: epoch),
-        CardSummary(id: "evil-2", name: "abc\u{202E}fdp.exe", title: "\u{2066}isolate\u{2069}", company: "Null\u{0}Corp",
-                    email: "bell\u{07}@x.io", updatedAt: epoch),
-        CardSummary(id: "evil-3", name: "Zero\u{200B}Width\u{FEFF}", title: "C1\u{9B}31m", company: "\u{301}mark",
-                    email: "del\u{7F}@x.io", updatedAt: epoch),
+        CardSummary(
+            id: "evil-1", name: "\u{1B}[2J\u{1B}[31mCLEARED", company: "\u{1B}]52;c;cm0gLXJmIC8=\u{07}",
+            email: "a@b.co", updatedAt: epoch),
+        CardSummary(
+            id: "evil-2", name: "abc\u{202E}fdp.exe", title: "\u{2066}isolate\u{2069}", company: "Null\u{0}Corp",
+            email: "bell\u{07}@x.io", updatedAt: epoch),
+        CardSummary(
+            id: "evil-3", name: "Zero\u{200B}Width\u{FEFF}", title: "C1\u{9B}31m", company: "\u{301}mark",
+            email: "del\u{7F}@x.io", updatedAt: epoch),
     ]
 }

@@ -24,7 +24,8 @@ public enum DetailLines {
     ///
     /// - Parameter pictures: how the terminal shows pictures: when they are off for a reason
     ///   (`NO_COLOR`), the image's line says so.
-    public static func make(_ detail: DetailState, width: Int, pictures: PictureSupport = .unavailable) -> [DetailLine] {
+    public static func make(_ detail: DetailState, width: Int, pictures: PictureSupport = .unavailable) -> [DetailLine]
+    {
         let valueWidth = max(10, width - 2 - labelWidth)
         let fullWidth = max(10, width - 2)
         var lines: [DetailLine] = []
@@ -37,7 +38,9 @@ public enum DetailLines {
         let subtitle = [fields?.title ?? summary.title, fields?.company ?? summary.company, fields?.department]
             .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
         if !subtitle.isEmpty {
-            for text in wrap(subtitle, width: fullWidth) { lines.append(DetailLine(label: nil, text: text, role: .subtitle)) }
+            for text in wrap(subtitle, width: fullWidth) {
+                lines.append(DetailLine(label: nil, text: text, role: .subtitle))
+            }
         }
         lines.append(DetailLine(label: nil, text: "", role: .field))
 
@@ -51,7 +54,11 @@ public enum DetailLines {
         guard let card = detail.card, let fields else {
             add(CardField.email.label, summary.email)
             lines.append(DetailLine(label: nil, text: "", role: .field))
-            lines.append(DetailLine(label: nil, text: detail.isLoading ? "Loading the card…" : "Could not load the rest of the card (r to retry)", role: .muted))
+            lines.append(
+                DetailLine(
+                    label: nil,
+                    text: detail.isLoading ? "Loading the card…" : "Could not load the rest of the card (r to retry)",
+                    role: .muted))
             return lines
         }
         add(CardField.email.label, fields.email)
@@ -75,15 +82,19 @@ public enum DetailLines {
         if !fields.vcardProperties.isEmpty {
             // Read-only: what an imported vCard held that the card has no field for.
             lines.append(DetailLine(label: nil, text: "", role: .field))
-            lines.append(DetailLine(label: nil, text: "Kept from vCard (read-only, written back on export)", role: .subtitle))
+            lines.append(
+                DetailLine(label: nil, text: "Kept from vCard (read-only, written back on export)", role: .subtitle))
             let kept = detail.keptLines?.version == card.version ? detail.keptLines?.lines : nil
             let shown = kept ?? fields.vcardProperties.map({ _ in "…" })
             for line in shown {
-                for text in wrap(line, width: fullWidth) { lines.append(DetailLine(label: nil, text: text, role: .plain)) }
+                for text in wrap(line, width: fullWidth) {
+                    lines.append(DetailLine(label: nil, text: text, role: .plain))
+                }
             }
         }
         lines.append(DetailLine(label: nil, text: "", role: .field))
-        lines.append(DetailLine(label: nil, text: "version \(card.version) · id \(TerminalText.escaped(card.id))", role: .muted))
+        lines.append(
+            DetailLine(label: nil, text: "version \(card.version) · id \(TerminalText.escaped(card.id))", role: .muted))
         return lines
     }
 

@@ -34,7 +34,8 @@ public enum Format {
 
     /// `12 ms`, `3.4 ms`, `1.2 s`.
     public static func duration(_ duration: Duration) -> String {
-        let milliseconds = Double(duration.components.seconds) * 1_000
+        let milliseconds =
+            Double(duration.components.seconds) * 1_000
             + Double(duration.components.attoseconds) / 1e15
         if milliseconds >= 1_000 { return oneDecimal(milliseconds / 1_000) + " s" }
         if milliseconds >= 10 { return "\(Int(milliseconds.rounded())) ms" }

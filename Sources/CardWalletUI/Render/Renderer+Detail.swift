@@ -41,7 +41,8 @@ extension Renderer {
     /// A picture (the card's, the form's photo) in its box at (`x`, `y`): cells drawn into the
     /// grid, or an overlay the terminal draws (only while nothing covers it); a note while it
     /// loads or when it cannot show.
-    static func drawPicture(_ grid: inout Grid, _ state: AppState, _ slot: PictureSlot, box: PictureBox, x: Int, y: Int) {
+    static func drawPicture(_ grid: inout Grid, _ state: AppState, _ slot: PictureSlot, box: PictureBox, x: Int, y: Int)
+    {
         switch slot {
         case .shown(let request, let picture) where request.box == box:
             let columns = min(picture.size.columns, box.columns)
@@ -51,11 +52,14 @@ extension Renderer {
                 grid.drawPicture(cells, x: x, y: y, width: columns, height: rows)
             case .escapes(let bytes):
                 // The terminal draws it after the cells; it would hide a dialog drawn over it.
-                guard state.picturesMayOverlay, picture.size.columns <= box.columns, picture.size.rows <= box.rows else { return }
+                guard state.picturesMayOverlay, picture.size.columns <= box.columns, picture.size.rows <= box.rows
+                else { return }
                 grid.overlays.append(Grid.Overlay(x: x, y: y, columns: columns, rows: rows, escapes: bytes))
             }
         case .failed(_, let message):
-            for (offset, line) in TextLayout.wrap(TerminalText.escaped(message), width: max(1, box.columns)).prefix(box.rows).enumerated() {
+            for (offset, line) in TextLayout.wrap(TerminalText.escaped(message), width: max(1, box.columns)).prefix(
+                box.rows
+            ).enumerated() {
                 grid.draw(line, x: x, y: y + offset, width: box.columns, style: Theme.warning)
             }
         case .loading, .shown:
@@ -76,7 +80,9 @@ extension Renderer {
             grid.draw(" QR code of “\(name)”: making it… · any key closes", x: 0, y: 0, style: Theme.label)
         case .failed(let message):
             grid.draw(" QR code of “\(name)” · any key closes", x: 0, y: 0, style: Theme.label)
-            for (offset, line) in TextLayout.wrap(TerminalText.escaped(message), width: max(1, grid.width - 2)).enumerated() {
+            for (offset, line) in TextLayout.wrap(TerminalText.escaped(message), width: max(1, grid.width - 2))
+                .enumerated()
+            {
                 grid.draw(line, x: 1, y: 2 + offset, style: Theme.error)
             }
         case .shown(_, let symbol):
@@ -85,14 +91,18 @@ extension Renderer {
             if let note = symbol.note { caption += " · \(note)" }
             let closing = " · any key closes"
             grid.draw(caption, x: 0, y: 0, width: max(0, grid.width - DisplayWidth.of(closing)), style: Theme.label)
-            grid.draw(closing, x: min(DisplayWidth.of(caption), max(0, grid.width - DisplayWidth.of(closing))), y: 0, style: Theme.muted)
+            grid.draw(
+                closing, x: min(DisplayWidth.of(caption), max(0, grid.width - DisplayWidth.of(closing))), y: 0,
+                style: Theme.muted)
             guard needed.columns <= area.columns, needed.rows <= area.rows else {
                 let lines = [
                     "The terminal is too small for this QR code.",
                     "Make it at least \(needed.columns) columns by \(needed.rows + 1) rows (it is \(grid.width)×\(grid.height)),",
                     "or make the font smaller. A code cut to fit could not be read.",
                 ]
-                for (offset, line) in lines.enumerated() { grid.draw(line, x: 1, y: 2 + offset, style: offset == 0 ? Theme.warning : Style()) }
+                for (offset, line) in lines.enumerated() {
+                    grid.draw(line, x: 1, y: 2 + offset, style: offset == 0 ? Theme.warning : Style())
+                }
                 return
             }
             let left = (grid.width - needed.columns) / 2
@@ -114,12 +124,13 @@ extension Renderer {
             (0..<side).map { x in
                 let upper = !symbol.isDark(x: x - quiet, y: top - quiet)
                 let lower = top + 1 < side ? !symbol.isDark(x: x - quiet, y: top + 1 - quiet) : true
-                let character: Character = switch (upper, lower) {
-                case (true, true): "█"
-                case (true, false): "▀"
-                case (false, true): "▄"
-                case (false, false): " "
-                }
+                let character: Character =
+                    switch (upper, lower) {
+                    case (true, true): "█"
+                    case (true, false): "▀"
+                    case (false, true): "▄"
+                    case (false, false): " "
+                    }
                 return PictureCell(character, foreground: light, background: dark)
             }
         }

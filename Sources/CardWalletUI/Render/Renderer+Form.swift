@@ -1,9 +1,13 @@
 import CardModels
+
 extension Renderer {
     /// One row of the form: a line of a field (a field of several lines has several), its
     /// problem, or the focused field's hint when it does not fit beside the field.
     enum FormRow {
-        case field(Int, line: Int), problem(Int, String), hint(Int, String), note(Int, String)
+        case field(Int, line: Int)
+        case problem(Int, String)
+        case hint(Int, String)
+        case note(Int, String)
 
         var fieldIndex: Int {
             switch self {
@@ -110,11 +114,13 @@ extension Renderer {
             case .field(let index, let line):
                 drawFormField(&grid, form, index: index, line: line, y: rowY, columns: columns)
             case .problem(_, let problem):
-                grid.draw("! " + problem, x: columns.inputX, y: rowY, width: width - columns.inputX - 1, style: Theme.error)
+                grid.draw(
+                    "! " + problem, x: columns.inputX, y: rowY, width: width - columns.inputX - 1, style: Theme.error)
             case .hint(_, let hint):
                 grid.draw(hint, x: columns.inputX, y: rowY, width: width - columns.inputX - 1, style: Theme.muted)
             case .note(_, let note):
-                grid.draw("? " + note, x: columns.inputX, y: rowY, width: width - columns.inputX - 1, style: Theme.warning)
+                grid.draw(
+                    "? " + note, x: columns.inputX, y: rowY, width: width - columns.inputX - 1, style: Theme.warning)
             }
         }
     }
@@ -152,12 +158,16 @@ extension Renderer {
             let text = theirs.isEmpty ? "(empty)" : theirs
             switch mark {
             case .takenFromServer:
-                grid.draw("= taken: you had not changed it", x: columns.sideX, y: y, width: columns.sideWidth, style: Theme.muted)
+                grid.draw(
+                    "= taken: you had not changed it", x: columns.sideX, y: y, width: columns.sideWidth,
+                    style: Theme.muted)
             case .same:
                 grid.draw("= same", x: columns.sideX, y: y, width: columns.sideWidth, style: Theme.muted)
             case .changedByYou:
                 // Not a conflict: the server still has what you started from.
-                grid.draw("← yours; server unchanged: " + text, x: columns.sideX, y: y, width: columns.sideWidth, style: Theme.muted)
+                grid.draw(
+                    "← yours; server unchanged: " + text, x: columns.sideX, y: y, width: columns.sideWidth,
+                    style: Theme.muted)
             case .changedByBoth:
                 grid.draw("≠ " + text, x: columns.sideX, y: y, width: columns.sideWidth, style: Theme.warning)
             }

@@ -1,9 +1,12 @@
 import CardModels
+
 extension Renderer {
     /// Draws a one-line text field: the input area underlined, the text scrolled so the cursor
     /// shows, the cursor in reverse video when `focused`, and `*` per character when `masked`.
-    static func drawInput(_ grid: inout Grid, _ field: TextFieldState, x: Int, y: Int, width: Int,
-                          focused: Bool, masked: Bool = false) {
+    static func drawInput(
+        _ grid: inout Grid, _ field: TextFieldState, x: Int, y: Int, width: Int,
+        focused: Bool, masked: Bool = false
+    ) {
         guard width > 0 else { return }
         grid.fill(x: x, y: y, width: width, height: 1, style: Theme.input)
         guard focused || masked else {
@@ -11,7 +14,8 @@ extension Renderer {
             grid.draw(field.text, x: x, y: y, width: width, style: Theme.input)
             return
         }
-        let pieces: [String] = masked
+        let pieces: [String] =
+            masked
             ? Array(repeating: "*", count: field.text.count)
             : field.text.map { TerminalText.escaped(String($0)) }
         let widths = pieces.map { DisplayWidth.of($0) }

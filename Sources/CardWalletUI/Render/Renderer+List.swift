@@ -27,7 +27,8 @@ extension Renderer {
     /// The list's columns and their x and width for a screen `width` columns wide: all four
     /// from 80 columns, without the title below that.
     static func columns(width: Int) -> [(column: Column, x: Int, width: Int)] {
-        let plan: [(Column, Int)] = width >= 80
+        let plan: [(Column, Int)] =
+            width >= 80
             ? [(.name, 28), (.company, 24), (.title, 20), (.email, 28)]
             : [(.name, 36), (.company, 30), (.email, 34)]
         let gap = 2
@@ -62,7 +63,9 @@ extension Renderer {
             } else if !cards.isTotalKnown {
                 text = "The cards could not be loaded: press r to try again (l shows the network log)"
             } else if cards.isFiltered {
-                text = cards.isComplete ? "No card matches “\(cards.query)”" : "No match among the cards loaded so far; loading more…"
+                text =
+                    cards.isComplete
+                    ? "No card matches “\(cards.query)”" : "No match among the cards loaded so far; loading more…"
             } else if cards.total == 0 {
                 text = "No cards yet: press a to add one"
             } else {
@@ -92,8 +95,9 @@ extension Renderer {
             }
         }
         if !cards.isComplete, list.hasLoaded, end == rows.count, end - list.scrollTop < viewport, !rows.isEmpty {
-            grid.draw(list.isPagingPaused ? "More cards could not load: press r to retry" : "Loading more…",
-                      x: 1, y: firstRow + end - list.scrollTop, style: Theme.muted)
+            grid.draw(
+                list.isPagingPaused ? "More cards could not load: press r to retry" : "Loading more…",
+                x: 1, y: firstRow + end - list.scrollTop, style: Theme.muted)
         }
         if showsFilter { drawFilterPrompt(&grid, state, y: layout.content.upperBound - 1) }
     }
@@ -103,7 +107,8 @@ extension Renderer {
         var x = 1 + grid.draw("Filter /", x: 1, y: y, style: Theme.key)
         x += 1
         let count = cards.rows.count
-        let status = cards.isFiltered
+        let status =
+            cards.isFiltered
             ? "\(count) match\(count == 1 ? "" : "es")" + (cards.isComplete ? "" : " in \(cards.loadedCount) loaded")
             : (state.list.isEditingFilter ? "name, company, title, email" : "")
         let statusWidth = DisplayWidth.of(status)

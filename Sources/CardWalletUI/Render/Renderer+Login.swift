@@ -1,4 +1,5 @@
 import CardModels
+
 extension Renderer {
     static func drawLogin(_ grid: inout Grid, _ state: AppState, _ layout: Layout) {
         let top = layout.content.lowerBound + 1
@@ -28,7 +29,8 @@ extension Renderer {
             }
             row += 1
             if let error = login.error, error.field == field {
-                row += drawError(&grid, error.message, x: x + labelWidth, y: row, width: width - labelWidth, bottom: bottom)
+                row += drawError(
+                    &grid, error.message, x: x + labelWidth, y: row, width: width - labelWidth, bottom: bottom)
             }
             row += gap
         }

@@ -1,4 +1,5 @@
 import CardModels
+
 extension Renderer {
     static func drawConfirm(_ grid: inout Grid, _ question: ConfirmState, _ layout: Layout) {
         let width = min(max(40, DisplayWidth.of(TerminalText.escaped(question.question)) + 6), grid.width - 4)
@@ -21,8 +22,9 @@ extension Renderer {
         grid.draw("Log in again to carry on; nothing you typed is lost.", x: box.x, y: box.y, width: box.width)
         if !reauth.replay.isEmpty {
             let count = reauth.replay.count
-            grid.draw("\(count) request\(count == 1 ? "" : "s") will be sent again after the login.",
-                      x: box.x, y: box.y + 1, width: box.width, style: Theme.muted)
+            grid.draw(
+                "\(count) request\(count == 1 ? "" : "s") will be sent again after the login.",
+                x: box.x, y: box.y + 1, width: box.width, style: Theme.muted)
         }
         let top = box.height >= height - 2 ? box.y + 3 : box.y + 2
         drawLoginFields(&grid, reauth.login, x: box.x, y: top, width: box.width, bottom: bottom)
@@ -51,7 +53,9 @@ extension Renderer {
         let top = layout.content.lowerBound
         grid.fill(x: 0, y: top, width: grid.width, height: layout.content.count)
         grid.draw("Log line (Esc closes)", x: 1, y: top, style: Theme.columnTitle)
-        let lines = state.logDetailLines(id: id).flatMap { TextLayout.wrap(TerminalText.escaped($0), width: grid.width - 2) }
+        let lines = state.logDetailLines(id: id).flatMap {
+            TextLayout.wrap(TerminalText.escaped($0), width: grid.width - 2)
+        }
         let viewport = layout.pageViewport
         let scroll = min(scroll, max(0, lines.count - viewport))
         for (offset, line) in lines.dropFirst(scroll).prefix(viewport).enumerated() {
@@ -65,7 +69,9 @@ extension Renderer {
         let shown = log.shownIndices
         var title: String
         if log.failuresOnly {
-            title = shown.isEmpty ? " Network log · no failures" : " Network log · \(shown.count) failure\(shown.count == 1 ? "" : "s")"
+            title =
+                shown.isEmpty
+                ? " Network log · no failures" : " Network log · \(shown.count) failure\(shown.count == 1 ? "" : "s")"
         } else {
             title = " Network log · \(shown.count) line\(shown.count == 1 ? "" : "s")"
         }
@@ -90,7 +96,9 @@ extension Renderer {
                 style.attributes.insert(.reverse)
                 grid.fill(x: 0, y: y, width: grid.width, height: 1, style: style)
             }
-            grid.draw(LogFormat.summary(line, utcOffsetSeconds: state.utcOffsetSeconds), x: 1, y: y, width: grid.width - 2, style: style)
+            grid.draw(
+                LogFormat.summary(line, utcOffsetSeconds: state.utcOffsetSeconds), x: 1, y: y, width: grid.width - 2,
+                style: style)
         }
     }
 }

@@ -1,4 +1,5 @@
 import CardModels
+
 /// Draws an ``AppState`` into a ``Grid``: a pure function of the state, at any size.
 ///
 /// Only what is visible is drawn (the list's visible rows, the log pane's last lines), so a
@@ -26,7 +27,9 @@ public enum Renderer {
         case .confirm, nil: break
         }
         if let transfer = state.transfer, !isPage(state.modal) { drawTransfer(&grid, state, transfer, layout) }
-        if state.screen == .form, let scan = state.form?.scan, !isPage(state.modal) { drawScanPrompt(&grid, scan, layout) }
+        if state.screen == .form, let scan = state.form?.scan, !isPage(state.modal) {
+            drawScanPrompt(&grid, scan, layout)
+        }
         if let reauth = state.reauth, !isPage(state.modal) { drawReauth(&grid, reauth, layout) }
         if case .confirm(let question) = state.modal { drawConfirm(&grid, question, layout) }
         drawStatusBar(&grid, state, layout)
@@ -70,7 +73,9 @@ public enum Renderer {
         let top = max(0, (state.height - lines.count) / 2)
         for (offset, line) in lines.prefix(max(0, state.height)).enumerated() {
             let width = min(DisplayWidth.of(line.text), state.width)
-            grid.draw(line.text, x: max(0, (state.width - width) / 2), y: top + offset, style: line.isTitle ? Theme.error : Style())
+            grid.draw(
+                line.text, x: max(0, (state.width - width) / 2), y: top + offset,
+                style: line.isTitle ? Theme.error : Style())
         }
     }
 
@@ -101,7 +106,8 @@ public enum Renderer {
             title = "CardWallet · card"
         case .form:
             switch state.form?.mode {
-            case .edit(_, let version)?: title = "CardWallet · edit card (version \(state.form?.saveVersion ?? version))"
+            case .edit(_, let version)?:
+                title = "CardWallet · edit card (version \(state.form?.saveVersion ?? version))"
             default: title = "CardWallet · new card"
             }
         }
@@ -121,17 +127,19 @@ public enum Renderer {
         } else {
             x += 2
         }
-        let account: String = switch state.session {
-        case .loggedOut: "not logged in"
-        case .loggedIn(let email, let server): "\(email) @ \(server)"
-        case .refreshing(let email, let server): "\(email) @ \(server) (refreshing the session)"
-        case .expired(let email, _): "session expired" + (email.map { " for \($0)" } ?? "")
-        }
+        let account: String =
+            switch state.session {
+            case .loggedOut: "not logged in"
+            case .loggedIn(let email, let server): "\(email) @ \(server)"
+            case .refreshing(let email, let server): "\(email) @ \(server) (refreshing the session)"
+            case .expired(let email, _): "session expired" + (email.map { " for \($0)" } ?? "")
+            }
         // Cards from the cache say so first: they may be out of date.
         let note = state.connection.statusText(utcOffsetSeconds: state.utcOffsetSeconds)
         let session = note.map { "\($0) · \(account)" } ?? account
         let sessionStyle: Style =
-            if case .expired = state.session { Theme.warning } else if state.connection.isOffline { Theme.warning } else { Theme.muted }
+            if case .expired = state.session { Theme.warning } else if state.connection.isOffline { Theme.warning } else
+            { Theme.muted }
         guard let message = state.message else {
             grid.draw(session, x: x, y: row, style: sessionStyle)
             return

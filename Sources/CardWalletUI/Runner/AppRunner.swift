@@ -52,7 +52,8 @@ public final class AppRunner {
         inbox: ActionInbox = ActionInbox(), opener: Opener? = nil, perform: @escaping Performer
     ) where C.Duration == Duration {
         self.init(
-            state: state, backend: backend, clock: clock, pollMilliseconds: pollMilliseconds, inbox: inbox, opener: opener,
+            state: state, backend: backend, clock: clock, pollMilliseconds: pollMilliseconds, inbox: inbox,
+            opener: opener,
             reporting: { call, _ in await perform(call) })
     }
 

@@ -1,4 +1,5 @@
 import CardModels
+
 /// How many terminal columns text takes, independent of the process locale.
 ///
 /// `wcwidth(3)` answers according to `LC_CTYPE`, so the same card would line up differently

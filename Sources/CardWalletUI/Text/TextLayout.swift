@@ -1,4 +1,5 @@
 import CardModels
+
 /// Fitting escaped text into columns: clipping with an ellipsis, and wrapping.
 ///
 /// Both work on graphemes with their ``DisplayWidth``, so a cut never falls inside a character

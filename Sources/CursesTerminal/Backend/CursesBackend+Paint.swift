@@ -24,7 +24,8 @@ extension CursesBackend {
         }
         let screen = size
         let runs = grid.changes(from: previous)
-        let operations = PaintPlanner.operations(for: runs, columns: screen.width, rows: screen.height, palette: palette)
+        let operations = PaintPlanner.operations(
+            for: runs, columns: screen.width, rows: screen.height, palette: palette)
         for operation in operations {
             var text = operation.text.map { wchar_t(bitPattern: $0) }
             text.append(0)
@@ -51,7 +52,9 @@ extension CursesBackend {
         for overlay in overlays.send where overlay.x < screen.width && overlay.y < screen.height {
             // Save the cursor, draw at the picture's cell, restore: curses' idea of the
             // cursor (and the attributes) stays true.
-            writeToTerminal(Array("\u{1B}7\u{1B}[\(overlay.y + 1);\(overlay.x + 1)H".utf8) + overlay.escapes + Array("\u{1B}8".utf8))
+            writeToTerminal(
+                Array("\u{1B}7\u{1B}[\(overlay.y + 1);\(overlay.x + 1)H".utf8) + overlay.escapes + Array("\u{1B}8".utf8)
+            )
         }
         lastPainted = grid
     }

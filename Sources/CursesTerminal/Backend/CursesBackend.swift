@@ -1,6 +1,6 @@
 import CNCurses
-import Foundation
 public import CardWalletUI
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -118,7 +118,8 @@ public final class CursesBackend: TerminalBackend {
         let sequence = "\u{1B}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{07}"
         writeToTerminal(sequence)
         if Self.environment("TMUX") != nil {
-            writeToTerminal("\u{1B}Ptmux;" + sequence.replacingOccurrences(of: "\u{1B}", with: "\u{1B}\u{1B}") + "\u{1B}\\")
+            writeToTerminal(
+                "\u{1B}Ptmux;" + sequence.replacingOccurrences(of: "\u{1B}", with: "\u{1B}\u{1B}") + "\u{1B}\\")
         }
     }
 

@@ -40,7 +40,8 @@ enum XtermColors {
     /// The basic colour (0…`count` − 1) nearest `red`, `green`, `blue`.
     static func nearestBasic(_ red: UInt8, _ green: UInt8, _ blue: UInt8, count: Int) -> UInt8 {
         let candidates = 0..<min(count, basic.count)
-        return UInt8(candidates.min { distance(basic[$0], (red, green, blue)) < distance(basic[$1], (red, green, blue)) }!)
+        return UInt8(
+            candidates.min { distance(basic[$0], (red, green, blue)) < distance(basic[$1], (red, green, blue)) }!)
     }
 
     private static func distance(_ a: (UInt8, UInt8, UInt8), _ b: (UInt8, UInt8, UInt8)) -> Int {

@@ -1,6 +1,6 @@
-import TextSafety
 import Foundation
 import NIOCore
+import TextSafety
 
 /// A body that could not be decoded as the expected type.
 public struct DecodingFailure: Error, Sendable, CustomStringConvertible {

@@ -1,6 +1,6 @@
-import TextSafety
 public import Foundation
 import NIOHTTP1
+import TextSafety
 
 extension NetworkError: CustomStringConvertible, LocalizedError {
     /// A sentence saying what failed and what to do about it; never contains a secret.

@@ -1,5 +1,5 @@
-import TextSafety
 import Foundation
+import TextSafety
 
 /// Why a request failed. Every case has a description a person can act on, and none contains a
 /// secret: URLs are shown with sensitive query values hidden, body excerpts are redacted.

@@ -1,6 +1,6 @@
-import TextSafety
 import Foundation
 import NIOCore
+import TextSafety
 
 /// Builds redacted events from captured requests and responses.
 ///

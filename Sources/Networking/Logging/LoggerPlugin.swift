@@ -144,7 +144,8 @@ public final class LoggerPlugin: Plugin {
     /// Records `created`.
     public func prepare(_ request: Request, target: any TargetType) -> Request {
         if configuration.recordsCreated {
-            record(.request(.created, RecordedEvent.trimmed(request, to: keptBodyBytes), bodyLength: request.body.length))
+            record(
+                .request(.created, RecordedEvent.trimmed(request, to: keptBodyBytes), bodyLength: request.body.length))
         }
         return request
     }
@@ -166,7 +167,8 @@ public final class LoggerPlugin: Plugin {
         case .success(let response), .failure(.unacceptableStatus(let response)):
             record(
                 .response(
-                    RecordedEvent.trimmed(response, to: keptBodyBytes), byteCount: response.byteCount, duration: duration)
+                    RecordedEvent.trimmed(response, to: keptBodyBytes), byteCount: response.byteCount,
+                    duration: duration)
             )
         case .failure(let error):
             // Failures are rare: build the event now rather than keep the error alive.

@@ -1,5 +1,5 @@
-import TextSafety
 public import Foundation
+import TextSafety
 
 /// Turns events into text: one line for a log pane, or a multi-line detail view. Control
 /// characters in untrusted text are escaped, so the output is safe to paint on a terminal.

@@ -1,5 +1,5 @@
-import NIOHTTP1
 public import Foundation
+import NIOHTTP1
 
 /// What counts as secret, and how it is hidden: on by default.
 ///

@@ -50,7 +50,8 @@ enum SecretForms {
         }
     }
 
-    private static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+    private static let unreserved = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
     /// The inside of the JSON string literal of `value` (as `JSONEncoder` writes it).
     private static func json(_ value: String, escapingSlashes: Bool) -> String {

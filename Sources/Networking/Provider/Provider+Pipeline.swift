@@ -46,7 +46,11 @@ extension Provider {
             sent.attempt = attempt
             do {
                 if slot == nil {
-                    if let free = admission.tryEnter(host) { slot = free } else { slot = try await admission.enter(host) }
+                    if let free = admission.tryEnter(host) {
+                        slot = free
+                    } else {
+                        slot = try await admission.enter(host)
+                    }
                 }
                 try Task.checkCancellation()
                 for interceptor in interceptors { sent = try await interceptor.adapt(sent, for: erased) }

@@ -1,5 +1,5 @@
-import NIOFoundationEssentialsCompat
 public import Foundation
+import NIOFoundationEssentialsCompat
 
 /// How a provider stubs a target (Moya's stub closure): not at all, at once, or after a delay
 /// measured on the provider's clock.

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Byte-level substring search, for scans on the hot path that must not build strings.
@@ -44,7 +44,8 @@ enum ByteSearch {
     /// The offset of the first `needle` in `buffer` at or after `offset`: the C library's
     /// `memchr` finds candidates for the first byte and `memcmp` checks them, both vectorised,
     /// for scrubbing secrets out of whole bodies.
-    private static func firstOffset(of needle: [UInt8], in buffer: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int? {
+    private static func firstOffset(of needle: [UInt8], in buffer: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int?
+    {
         guard let base = buffer.baseAddress, let first = needle.first, offset >= 0,
             buffer.count - offset >= needle.count
         else { return nil }

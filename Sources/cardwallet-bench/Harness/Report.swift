@@ -52,11 +52,12 @@ struct Target: Sendable {
 
     /// Whether `row` meets the target; `nil` when the row lacks the number it bounds.
     func isMet(by row: ResultRow) -> Bool? {
-        let values: [Double]? = switch subject {
-        case .median: row.summary.map { [$0.median] }
-        case .ratio: row.ratio.map { [$0.median] }
-        case .everySample: row.summary.map { [$0.min, $0.max] }
-        }
+        let values: [Double]? =
+            switch subject {
+            case .median: row.summary.map { [$0.median] }
+            case .ratio: row.ratio.map { [$0.median] }
+            case .everySample: row.summary.map { [$0.min, $0.max] }
+            }
         guard let values else { return nil }
         return values.allSatisfy { value in
             switch bound {

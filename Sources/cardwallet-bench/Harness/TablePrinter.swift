@@ -45,21 +45,23 @@ enum TablePrinter {
     }
 
     private static func cells(of row: ResultRow) -> [String] {
-        let numbers: [String] = if let summary = row.summary {
-            [
-                Formatting.grouped(summary.count),
-                Formatting.format(summary.min, as: row.quantity),
-                Formatting.format(summary.median, as: row.quantity),
-                Formatting.format(summary.max, as: row.quantity),
-            ]
-        } else {
-            ["", "", "", ""]
-        }
-        let ratio = row.ratio.map { ratio in
-            ratio.count > 1
-                ? "\(Formatting.ratio(ratio.median)) (\(Formatting.ratio(ratio.min))–\(Formatting.ratio(ratio.max)))"
-                : Formatting.ratio(ratio.median)
-        } ?? ""
+        let numbers: [String] =
+            if let summary = row.summary {
+                [
+                    Formatting.grouped(summary.count),
+                    Formatting.format(summary.min, as: row.quantity),
+                    Formatting.format(summary.median, as: row.quantity),
+                    Formatting.format(summary.max, as: row.quantity),
+                ]
+            } else {
+                ["", "", "", ""]
+            }
+        let ratio =
+            row.ratio.map { ratio in
+                ratio.count > 1
+                    ? "\(Formatting.ratio(ratio.median)) (\(Formatting.ratio(ratio.min))–\(Formatting.ratio(ratio.max)))"
+                    : Formatting.ratio(ratio.median)
+            } ?? ""
         return [row.label, row.size] + numbers + [ratio, row.targetLabel, row.verdict]
     }
 }

@@ -1,10 +1,10 @@
-import NIOCore
 import AsyncHTTPClient
 import CardAPI
 import CardWalletLive
 import CardWalletUI
 import Dispatch
 import Foundation
+import NIOCore
 import Networking
 import Synchronization
 import TokenStore

@@ -32,7 +32,8 @@ struct ProcessMemory: Codable, Equatable, Sendable {
             throw BenchError("/proc/self/status has no VmRSS or VmHWM line")
         }
         return ProcessMemory(
-            residentBytes: rss * 1024, peakResidentBytes: hwm * 1024, anonymousBytes: kibibytes("RssAnon").map { $0 * 1024 },
+            residentBytes: rss * 1024, peakResidentBytes: hwm * 1024,
+            anonymousBytes: kibibytes("RssAnon").map { $0 * 1024 },
             fileBytes: kibibytes("RssFile").map { $0 * 1024 })
     }
 }

@@ -39,7 +39,9 @@ enum Spawn {
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
-            guard errno == EINTR else { throw BenchError("waitpid failed for \(path): \(String(cString: strerror(errno)))") }
+            guard errno == EINTR else {
+                throw BenchError("waitpid failed for \(path): \(String(cString: strerror(errno)))")
+            }
         }
         let seconds = seconds(from: start, to: clock.now)
         return Outcome(status: exitStatus(status), seconds: seconds)

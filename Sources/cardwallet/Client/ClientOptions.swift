@@ -35,7 +35,9 @@ struct ClientOptions: ParsableArguments {
 
     /// `--offline`.
     @Flag(
-        help: "Answer from the local card cache without trying the network (list, show). Commands that change cards refuse (exit 6).")
+        help:
+            "Answer from the local card cache without trying the network (list, show). Commands that change cards refuse (exit 6)."
+    )
     var offline = false
 
     /// `--log-level LEVEL`.

@@ -93,7 +93,8 @@ enum ClientCommandRunner {
         let interrupts = RefreshInterruptGuard(client: live.client)
         var status: Int32
         do {
-            try await body(CommandContext(live: live, resolved: resolved, offline: options.offline, environment: environment))
+            try await body(
+                CommandContext(live: live, resolved: resolved, offline: options.offline, environment: environment))
             status = 0
         } catch {
             if case .sessionExpired(_, let account?) = error as? CardAPIError {

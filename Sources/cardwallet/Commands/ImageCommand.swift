@@ -82,13 +82,16 @@ struct ImageCommand: AsyncParsableCommand {
             let rendered: RenderedImage
             do throws(ImageRenderError) {
                 rendered = try ImageRenderer.render(
-                    file: Array(image.data), in: box, graphics: graphics, kittyImageID: UInt32.random(in: 1...0xFF_FFFF),
+                    file: Array(image.data), in: box, graphics: graphics,
+                    kittyImageID: UInt32.random(in: 1...0xFF_FFFF),
                     kittyPlacement: .cursor)
             } catch {
-                throw CommandFailure("The image of card \(TerminalText.escaped(id)) cannot be shown. \(error.description)")
+                throw CommandFailure(
+                    "The image of card \(TerminalText.escaped(id)) cannot be shown. \(error.description)")
             }
             if rendered.imageProtocol == .off {
-                Console.out("[image: \(TerminalText.escaped(image.description)); pictures are off: \(graphics.reason)]\n")
+                Console.out(
+                    "[image: \(TerminalText.escaped(image.description)); pictures are off: \(graphics.reason)]\n")
                 return
             }
             var output = String(decoding: rendered.streamBytes, as: UTF8.self)

@@ -1,6 +1,6 @@
-import CardModels
 import ArgumentParser
 import CardAPI
+import CardModels
 import CardWalletUI
 import Foundation
 

@@ -67,7 +67,8 @@ struct QRCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure("\(TerminalText.escaped(path)) cannot be written: \(error.localizedDescription)")
             }
-            Console.out("Wrote the QR code of \(TerminalText.escaped(card.fields.name)) to \(TerminalText.escaped(path))\n")
+            Console.out(
+                "Wrote the QR code of \(TerminalText.escaped(card.fields.name)) to \(TerminalText.escaped(path))\n")
         }
     }
 }

@@ -51,7 +51,8 @@ struct RemoveCommand: AsyncParsableCommand {
                 }
                 defer { terminal.close() }
                 let card = try await context.client.card(id: id)
-                let question = "Delete the card “\(TerminalText.escaped(card.fields.name))” (\(TerminalText.escaped(id)))?"
+                let question =
+                    "Delete the card “\(TerminalText.escaped(card.fields.name))” (\(TerminalText.escaped(id)))?"
                 guard try terminal.confirm(question) else {
                     throw CommandFailure("Nothing was deleted.")
                 }

@@ -123,7 +123,8 @@ struct ScanCommand: AsyncParsableCommand {
     private func show(_ card: ScannedCard, photo: String, first: Bool) {
         if json {
             for note in card.notes {
-                Console.err("cardwallet: \(TerminalText.escaped(photo)): unsure: \(TerminalText.escaped(note.description))\n")
+                Console.err(
+                    "cardwallet: \(TerminalText.escaped(photo)): unsure: \(TerminalText.escaped(note.description))\n")
             }
             guard let line = try? ScanOutput.json(card) else { return }
             Console.out(line)
@@ -136,7 +137,8 @@ struct ScanCommand: AsyncParsableCommand {
     /// Adds the scanned cards, each with its photo; stops at the first failure, saying which
     /// cards were added before it.
     private func addCards(_ scanned: [(photo: String, card: ScannedCard)], scanner: CardScanner) async throws {
-        let copies = FileManager.default.temporaryDirectory.appendingPathComponent("cardwallet-scan-\(UUID().uuidString)")
+        let copies = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cardwallet-scan-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: copies, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: copies) }
         try await ClientCommandRunner.run(client) { context in
@@ -159,7 +161,8 @@ struct ScanCommand: AsyncParsableCommand {
                     created = try await context.client.createCard(card.fields, imageAt: image)
                 } catch {
                     if !added.isEmpty {
-                        Console.error("added before the failure: \(added.joined(separator: ", ")); not added: the rest.")
+                        Console.error(
+                            "added before the failure: \(added.joined(separator: ", ")); not added: the rest.")
                     }
                     throw error
                 }
@@ -167,7 +170,9 @@ struct ScanCommand: AsyncParsableCommand {
                 if json {
                     Console.out(try ScanOutput.jsonLine(created))
                 } else {
-                    Console.out("== \(TerminalText.escaped(photo)) ==\n" + ScanOutput.text(card) + "Added as \(created.id).\n\n")
+                    Console.out(
+                        "== \(TerminalText.escaped(photo)) ==\n" + ScanOutput.text(card) + "Added as \(created.id).\n\n"
+                    )
                 }
             }
         }

@@ -1,7 +1,7 @@
-import CardWalletLive
 import ArgumentParser
 import CardAPI
 import CardModels
+import CardWalletLive
 import CardWalletUI
 import Foundation
 import Logging
@@ -111,7 +111,8 @@ struct StatusCommand: AsyncParsableCommand {
                             configFile: context.resolved.configFile)))
             } else {
                 var lines = [report.description]
-                lines.append("server: \(TerminalText.escaped(report.server)) (from \(TerminalText.escaped(serverFrom)))")
+                lines.append(
+                    "server: \(TerminalText.escaped(report.server)) (from \(TerminalText.escaped(serverFrom)))")
                 if let file = context.resolved.configFile { lines.append("config file: \(TerminalText.escaped(file))") }
                 Console.out(lines.joined(separator: "\n") + "\n")
             }

@@ -28,7 +28,8 @@ struct SyncCommand: AsyncParsableCommand {
         try await ClientCommandRunner.run(client) { context in
             let wallet = await context.wallet()
             guard wallet.cache != nil else {
-                throw CommandFailure("there is no card cache for this account (log in first)", status: CLIExitCode.loginRequired)
+                throw CommandFailure(
+                    "there is no card cache for this account (log in first)", status: CLIExitCode.loginRequired)
             }
             let report = await wallet.replayOutbox()
             if report.stoppedOffline {

@@ -1,8 +1,8 @@
-import CursesTerminal
 import ArgumentParser
 import CardMockServer
 import CardModels
 import CardWalletLive
+import CursesTerminal
 import Foundation
 import TokenStore
 
@@ -107,7 +107,9 @@ enum DemoDefaults {
     ) throws(MockServerError) -> MockServerConfiguration {
         var resolved = try options.resolve(environment: environment)
         if !resolved.origin(of: .port).isExplicit { resolved.configuration.port = 0 }
-        if !resolved.origin(of: .accessTokenTTL).isExplicit { resolved.configuration.accessTokenTTL = accessTokenLifetime }
+        if !resolved.origin(of: .accessTokenTTL).isExplicit {
+            resolved.configuration.accessTokenTTL = accessTokenLifetime
+        }
         if !(resolved.configFileOrigin?.isExplicit ?? false), !resolved.origin(of: .passwordHashCost).isExplicit {
             resolved.configuration.passwordHashCost = passwordHashCost
         }

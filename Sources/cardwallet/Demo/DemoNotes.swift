@@ -64,9 +64,12 @@ struct DemoNotes {
     /// `text` as one shell word: as it is when it holds only characters no shell treats
     /// specially, else in single quotes.
     static func shellWord(_ text: String) -> String {
-        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
-            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "@._+-:/".unicodeScalars.contains(scalar)
-        }
+        let plain =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy { scalar in
+                scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "@._+-:/".unicodeScalars.contains(scalar)
+            }
         return plain ? text : "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }

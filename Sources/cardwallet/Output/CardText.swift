@@ -26,8 +26,10 @@ enum CardText {
         TextTable(
             columns: listColumns + [TextTable.Column("MATCH")],
             rows: zip(cards, matched).map { card, field in
-                [card.id, card.name, card.company ?? "", card.title ?? "", card.email ?? "",
-                 listedFields.contains(field) ? "" : field.label.lowercased()]
+                [
+                    card.id, card.name, card.company ?? "", card.title ?? "", card.email ?? "",
+                    listedFields.contains(field) ? "" : field.label.lowercased(),
+                ]
             }
         ).render()
     }
@@ -49,7 +51,8 @@ enum CardText {
         rows.append(("Image", [card.image.map(imageText) ?? (card.hasImage ? "yes" : "none")]))
         // What an imported vCard held that the card does not model, as `export` writes it back.
         if !card.fields.vcardProperties.isEmpty {
-            rows.append(("vCard", card.fields.vcardProperties.map { TerminalText.escaped(ContentLine.displayText($0)) }))
+            rows.append(
+                ("vCard", card.fields.vcardProperties.map { TerminalText.escaped(ContentLine.displayText($0)) }))
         }
         rows.append(("Created", [CardWalletJSON.formatDate(card.createdAt)]))
         rows.append(("Updated", [CardWalletJSON.formatDate(card.updatedAt)]))

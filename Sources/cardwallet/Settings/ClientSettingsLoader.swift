@@ -88,8 +88,9 @@ enum ClientSettingsLoader {
                 ?? defaults.authTimeout,
             allowInsecureHTTP: try resolution.boolean(.allowInsecureHTTP) ?? defaults.allowInsecureHTTP,
             images: try resolution.images() ?? defaults.images)
-        if settings.allowInsecureHTTP, let url = try? CardAPIConfiguration.serverURL(
-            settings.server, allowingInsecureHTTP: true), ServerAddress.isInsecure(url)
+        if settings.allowInsecureHTTP,
+            let url = try? CardAPIConfiguration.serverURL(
+                settings.server, allowingInsecureHTTP: true), ServerAddress.isInsecure(url)
         {
             // As git and browsers do: allowed, but never silently.
             let origin = resolution.found[.allowInsecureHTTP]?.description ?? "the settings"

@@ -1,7 +1,7 @@
-import CardModels
 import ArgumentParser
 import CardAPI
 import CardImages
+import CardModels
 import CardWalletLive
 import CardWalletUI
 import CursesTerminal
@@ -94,12 +94,16 @@ enum TerminalApp {
         // list loading, not the login form. From here on the session's news comes through the sink.
         let restored = live.client.session.state
         // The terminal is asked (kitty, DA1 for sixel) now, before curses owns its input.
-        let graphics = setup.graphics
+        let graphics =
+            setup.graphics
             ?? Self.detectGraphics(environment: ProcessInfo.processInfo.environment, configured: live.settings.images)
         let pictures = PictureMaker(graphics: graphics)
         notes.append(graphics.description)
-        let caches = setup.cacheEnvironment.map { WalletCaches(environment: $0, logger: Logger(label: "cardwallet.cache")) }
-        let performer = CardAPIPerformer(client: live.client, sessionSink: sink, pictures: pictures, caches: caches) { server in
+        let caches = setup.cacheEnvironment.map {
+            WalletCaches(environment: $0, logger: Logger(label: "cardwallet.cache"))
+        }
+        let performer = CardAPIPerformer(client: live.client, sessionSink: sink, pictures: pictures, caches: caches) {
+            server in
             live.client(for: server)
         }
         defer {
@@ -115,28 +119,29 @@ enum TerminalApp {
         let configuration = CursesBackend.Configuration(strayOutputPath: strayOutputPath)
         let ended: Result<(AppState, [String]), any Error>
         do {
-            ended = .success(try await CursesTerminal.run(configuration: configuration) { terminal in
-                let runner = AppRunner(
-                    state: state, backend: terminal, inbox: sink.inbox, opener: { ExternalOpener.open($0) },
-                    reporting: { call, progress in await performer.perform(call, progress: progress) })
-                if case .loggedIn(let account) = restored {
-                    sink.restored(account)
-                    runner.apply(.session(SessionStatus(restored)))
-                    // The cached cards paint the first frame; the server's first page replaces them.
-                    if let cached = await caches?.firstFrame(performer.client) { runner.apply(cached) }
-                }
-                for note in notes { sink.note(note) }
-                // Ctrl-C and SIGTERM reach the loop as a quit key; the signal check is a second line.
-                while await runner.step(), terminal.terminationSignal == nil {}
-                // A save pressed just before q: wait for it (Ctrl-C or a signal stops waiting).
-                var unsent: [String] = []
-                if terminal.terminationSignal == nil, runner.state.pendingChanges > 0 {
-                    let sent = await runner.finishSending()
-                    unsent = Self.unsentChanges(runner.state, allSent: sent)
-                }
-                runner.finish()
-                return (runner.state, unsent)
-            })
+            ended = .success(
+                try await CursesTerminal.run(configuration: configuration) { terminal in
+                    let runner = AppRunner(
+                        state: state, backend: terminal, inbox: sink.inbox, opener: { ExternalOpener.open($0) },
+                        reporting: { call, progress in await performer.perform(call, progress: progress) })
+                    if case .loggedIn(let account) = restored {
+                        sink.restored(account)
+                        runner.apply(.session(SessionStatus(restored)))
+                        // The cached cards paint the first frame; the server's first page replaces them.
+                        if let cached = await caches?.firstFrame(performer.client) { runner.apply(cached) }
+                    }
+                    for note in notes { sink.note(note) }
+                    // Ctrl-C and SIGTERM reach the loop as a quit key; the signal check is a second line.
+                    while await runner.step(), terminal.terminationSignal == nil {}
+                    // A save pressed just before q: wait for it (Ctrl-C or a signal stops waiting).
+                    var unsent: [String] = []
+                    if terminal.terminationSignal == nil, runner.state.pendingChanges > 0 {
+                        let sent = await runner.finishSending()
+                        unsent = Self.unsentChanges(runner.state, allSent: sent)
+                    }
+                    runner.finish()
+                    return (runner.state, unsent)
+                })
         } catch {
             ended = .failure(error)
         }

@@ -15,8 +15,12 @@ import TokenStore
     {
         { request in
             guard request.path == "/v1/cards" else { return nil }
-            let offset = repeating ? 0 : Int(request.url.query()?.split(separator: "&")
-                .first { $0.hasPrefix("offset=") }?.dropFirst(7) ?? "0") ?? 0
+            let offset =
+                repeating
+                ? 0
+                : Int(
+                    request.url.query()?.split(separator: "&")
+                        .first { $0.hasPrefix("offset=") }?.dropFirst(7) ?? "0") ?? 0
             let cards = (offset..<offset + size).map { CardSummary(id: "c\($0)", name: "Card", updatedAt: Date()) }
             return FakeCardServer.success(CardPage(cards: cards, total: total, offset: offset, limit: 200))
         }
@@ -52,9 +56,18 @@ import TokenStore
     }
 
     @Test(arguments: [
-        (CardSummary(id: "c1", name: String(repeating: "n", count: 65), updatedAt: Date()), "has a name longer than 64"),
-        (CardSummary(id: "c1", name: "A", title: String(repeating: "t", count: 101), updatedAt: Date()), "has a title longer than 100"),
-        (CardSummary(id: "c1", name: "A", email: String(repeating: "e", count: 255), updatedAt: Date()), "has a email longer than 254"),
+        (
+            CardSummary(id: "c1", name: String(repeating: "n", count: 65), updatedAt: Date()),
+            "has a name longer than 64"
+        ),
+        (
+            CardSummary(id: "c1", name: "A", title: String(repeating: "t", count: 101), updatedAt: Date()),
+            "has a title longer than 100"
+        ),
+        (
+            CardSummary(id: "c1", name: "A", email: String(repeating: "e", count: 255), updatedAt: Date()),
+            "has a email longer than 254"
+        ),
         (CardSummary(id: "a/b", name: "A", updatedAt: Date()), "cannot be a card id"),
         (CardSummary(id: "", name: "A", updatedAt: Date()), "cannot be a card id"),
     ])
@@ -66,7 +79,9 @@ import TokenStore
             (error as? CardAPIError)?.description.contains(problem) == true
         }
         let fine = CardSummary(id: "c-1_A", name: String(repeating: "가", count: 64), email: "a@b.c", updatedAt: Date())
-        #expect(throws: Never.self) { try check.check(CardPage(cards: [fine], total: 1, offset: 0, limit: 50), asked: 1) }
+        #expect(throws: Never.self) {
+            try check.check(CardPage(cards: [fine], total: 1, offset: 0, limit: 50), asked: 1)
+        }
     }
 
     @Test func aPageHoldingMoreThanAskedIsRefused() async throws {
@@ -104,7 +119,8 @@ import TokenStore
                 try await client.login(email: "a@b.c", password: "pw-long-enough")
             } throws: { error in
                 let text = (error as? CardAPIError)?.description ?? ""
-                return text.contains("its access token cannot be sent back in an HTTP header") && !text.contains("CANARY")
+                return text.contains("its access token cannot be sent back in an HTTP header")
+                    && !text.contains("CANARY")
             }
             let stored: [TokenItem] = try harness.store.items()
             #expect(stored.isEmpty)
@@ -127,9 +143,13 @@ import TokenStore
             ServerError.retryAfter(
                 in: response(["Retry-After": "Sun, 06 Nov 1994 08:50:37 GMT", "Date": "Sun, 06 Nov 1994 08:49:37 GMT"]),
                 now: Date()) == .seconds(60))
-        #expect(ServerError.retryAfter(in: response(["Retry-After": "Sunday, 06-Nov-94 08:49:47 GMT"]), now: now) == .seconds(10))
-        #expect(ServerError.retryAfter(in: response(["Retry-After": "Sun Nov  6 08:49:38 1994"]), now: now) == .seconds(1))
-        #expect(ServerError.retryAfter(in: response(["Retry-After": "Sun, 06 Nov 1994 08:00:00 GMT"]), now: now) == .zero)
+        #expect(
+            ServerError.retryAfter(in: response(["Retry-After": "Sunday, 06-Nov-94 08:49:47 GMT"]), now: now)
+                == .seconds(10))
+        #expect(
+            ServerError.retryAfter(in: response(["Retry-After": "Sun Nov  6 08:49:38 1994"]), now: now) == .seconds(1))
+        #expect(
+            ServerError.retryAfter(in: response(["Retry-After": "Sun, 06 Nov 1994 08:00:00 GMT"]), now: now) == .zero)
         #expect(ServerError.retryAfter(in: response(["Retry-After": "soon"])) == nil)
         #expect(ServerError.retryAfter(in: response([:])) == nil)
     }
@@ -180,7 +200,9 @@ import TokenStore
         #expect(throws: CardAPIError.insecureServer("http://192.0.2.7:8080/v1")) {
             _ = try CardAPIConfiguration.serverURL("http://192.0.2.7:8080/v1")
         }
-        #expect(try CardAPIConfiguration.serverURL("http://192.0.2.7:8080/v1", allowingInsecureHTTP: true).host() == "192.0.2.7")
+        #expect(
+            try CardAPIConfiguration.serverURL("http://192.0.2.7:8080/v1", allowingInsecureHTTP: true).host()
+                == "192.0.2.7")
         #expect(try CardAPIConfiguration.serverURL("https://192.0.2.7/v1").scheme == "https")
         #expect(try CardAPIConfiguration.serverURL("http://[::1]:9/v1").port == 9)
         #expect(CardAPIError.insecureServer("http://h/v1").description.contains("unencrypted"))

@@ -1,9 +1,9 @@
 import CardModels
 import Foundation
 import Networking
+import TestSupport
 import Testing
 
-import TestSupport
 @testable import CardAPI
 
 /// What `replaceImage` and `removeImage` send, on the stub transport.
@@ -49,7 +49,8 @@ import TestSupport
                 tokenStore: harness.store, transport: harness.stub, wallClock: harness.wallClock, clock: harness.clock)
             let text = URL(fileURLWithPath: try harness.folder.write(Data("not a picture at all".utf8), to: "fake.png"))
             let empty = URL(fileURLWithPath: try harness.folder.write(Data(), to: "empty.jpg"))
-            let big = URL(fileURLWithPath: try harness.folder.write(Fixtures.png, to: "big.png"))  // 2008 bytes, over 1000
+            // 2008 bytes, over the 1000-byte limit of this test.
+            let big = URL(fileURLWithPath: try harness.folder.write(Fixtures.png, to: "big.png"))
             let missing = harness.folder.url("missing.png")
             let cases: [(URL, ImageProblem)] = [
                 (text, .notPNGOrJPEG), (empty, .empty), (big, .tooLarge(bytes: Fixtures.png.count, limit: 1000)),
@@ -65,7 +66,8 @@ import TestSupport
             await #expect(throws: CardAPIError.invalidCardID("../cards")) {
                 _ = try await client.removeImage(id: "../cards", version: 1)
             }
-            let image = try ImageFile(validating: URL(fileURLWithPath: harness.folder.write(Fixtures.png, to: "ok.png")))
+            let image = try ImageFile(
+                validating: URL(fileURLWithPath: harness.folder.write(Fixtures.png, to: "ok.png")))
             await #expect(throws: CardAPIError.invalidCardID("a/b")) {
                 _ = try await client.replaceImage(id: "a/b", version: 1, image: image)
             }

@@ -1,9 +1,9 @@
 import CardModels
 import Foundation
 import Networking
+import TestSupport
 import Testing
 
-import TestSupport
 @testable import CardAPI
 
 /// Image files are checked before anything is sent.

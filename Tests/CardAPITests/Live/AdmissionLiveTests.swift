@@ -1,10 +1,10 @@
-import TokenStore
 import CardAPI
 import CardMockServer
 import CardModels
 import Foundation
 import Networking
 import Testing
+import TokenStore
 
 /// Storms of card calls against the real mock server after it expired (or revoked) the tokens
 /// behind the client's back: the live transport's 8 connections bound the stale requests.
@@ -70,7 +70,8 @@ import Testing
             #expect(expired.count == 50)
             let cardRequests = after.count(Self.cardRoute) - before.count(Self.cardRoute)
             #expect((1...8).contains(cardRequests))
-            #expect(after.count(Self.cardRoute, status: 401) - before.count(Self.cardRoute, status: 401) == cardRequests)
+            #expect(
+                after.count(Self.cardRoute, status: 401) - before.count(Self.cardRoute, status: 401) == cardRequests)
             #expect(after.count(Self.refreshRoute) - before.count(Self.refreshRoute) == 1)
             #expect(try live.store.items().isEmpty)
         }

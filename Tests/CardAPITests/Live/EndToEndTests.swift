@@ -1,11 +1,11 @@
-import LiveTestSupport
 import CardAPI
 import CardMockServer
 import CardModels
 import Foundation
+import LiveTestSupport
 import Networking
-import Testing
 import TestSupport
+import Testing
 import TokenStore
 
 /// The whole client against the real mock server, in-process on port 0.

@@ -1,9 +1,9 @@
-import TestSupport
 import CardAPI
 import CardMockServer
 import CardModels
 import Foundation
 import Networking
+import TestSupport
 import Testing
 
 /// Replacing and removing images, and kept vCard lines, through the client against the real
@@ -51,7 +51,8 @@ import Testing
             try await client.login(email: Self.email, password: Self.password)
             let card = try await client.card(id: "demo-01")
             let before = try await client.cardImage(id: card.id)
-            _ = try await client.updateCard(id: card.id, fields: CardFields(name: "Ada, edited elsewhere"), version: card.version)
+            _ = try await client.updateCard(
+                id: card.id, fields: CardFields(name: "Ada, edited elsewhere"), version: card.version)
 
             let jpeg = URL(fileURLWithPath: try live.folder.write(Fixtures.jpeg, to: "new.jpg"))
             let replace = await #expect(throws: CardAPIError.self) {

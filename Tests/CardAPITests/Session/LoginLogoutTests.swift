@@ -1,6 +1,6 @@
-import LiveTestSupport
 import CardModels
 import Foundation
+import LiveTestSupport
 import Networking
 import TestSupport
 import Testing

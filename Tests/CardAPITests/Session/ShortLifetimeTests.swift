@@ -99,7 +99,8 @@ import TokenStore
             // The first process cannot know the lifetime, so 30 s left is due: one refresh; the
             // pair it stores says how long tokens live, and the other nine use it.
             #expect(await harness.fake.refreshCalls == 1)
-            let stored = try #require(try harness.store.read(server: Harness.server.absoluteString, account: old.account))
+            let stored = try #require(
+                try harness.store.read(server: Harness.server.absoluteString, account: old.account))
             #expect(stored.accessTokenLifetime == 30)
         }
     }
@@ -115,7 +116,8 @@ import TokenStore
             await harness.fake.expireAccessTokens()
             _ = try await client.card(id: "card_1")
             #expect(await harness.fake.refreshCalls == 1)
-            #expect(logs.all.contains { $0.hasPrefix("warning") && $0.contains("clock is probably ahead of the server's") })
+            #expect(
+                logs.all.contains { $0.hasPrefix("warning") && $0.contains("clock is probably ahead of the server's") })
         }
     }
 

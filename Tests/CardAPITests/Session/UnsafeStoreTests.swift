@@ -62,7 +62,8 @@ import TokenStore
             defer { release.open() }
             await holding.wait()
             let client = CardAPIClient(
-                configuration: CardAPIConfiguration(server: Harness.server, allowsInsecureHTTP: true), tokenStore: store,
+                configuration: CardAPIConfiguration(server: Harness.server, allowsInsecureHTTP: true),
+                tokenStore: store,
                 transport: harness.stub, wallClock: harness.wallClock, clock: harness.clock)
 
             let error = await #expect(throws: CardAPIError.self) {

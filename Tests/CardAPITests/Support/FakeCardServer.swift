@@ -162,7 +162,8 @@ actor FakeCardServer {
             var card = Self.card(id: String(components[components.count - 2]), at: now)
             card.version = (request.headers["If-Match"].flatMap(EntityTag.version(from:)) ?? 0) + 1
             card.hasImage = request.method == .put
-            card.image = card.hasImage ? CardImageInfo(contentType: request.headers["Content-Type"] ?? "", size: 1) : nil
+            card.image =
+                card.hasImage ? CardImageInfo(contentType: request.headers["Content-Type"] ?? "", size: 1) : nil
             return Self.success(card)
         case (.get, _) where path.hasSuffix("/image"):
             return StubResponse(

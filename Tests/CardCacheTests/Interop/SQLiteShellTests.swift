@@ -11,7 +11,9 @@ import Testing
 struct SQLiteShellTests {
     /// Runs `sqlite3 arguments…` and returns its standard output.
     private func sqlite3(_ arguments: [String]) throws -> String {
-        let path = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let path = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
         let shell = try #require(path, "the sqlite3 shell is not installed (scripts/bootstrap installs it)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: shell)
@@ -41,7 +43,10 @@ struct SQLiteShellTests {
                 + " SELECT json_extract(detail, '$.name') FROM card WHERE id = 'c-zoe';"
                 + " SELECT group_concat(identifier) FROM grdb_migrations; PRAGMA integrity_check;",
         ]).split(separator: "\n").map(String.init)
-        #expect(lines == ["1129800545", "wal", "6", "c-minjun", "Zoë Dvořák", "v1: cards, images, wallet, search, outbox", "ok"])
+        #expect(
+            lines == [
+                "1129800545", "wal", "6", "c-minjun", "Zoë Dvořák", "v1: cards, images, wallet, search, outbox", "ok",
+            ])
         cache.close()
     }
 
@@ -51,7 +56,9 @@ struct SQLiteShellTests {
         try cache.storeList(Cards.wallet.map(\.summary), confirmedAt: Cards.date)
         // The shell takes the write lock and changes a row; our next write waits its turn
         // (busy timeout), and our next read sees the shell's change.
-        _ = try sqlite3([world.path, ".timeout 10000", "UPDATE card SET name = 'Renamed by sqlite3' WHERE id = 'c-ada';"])
+        _ = try sqlite3([
+            world.path, ".timeout 10000", "UPDATE card SET name = 'Renamed by sqlite3' WHERE id = 'c-ada';",
+        ])
         try cache.storeOrder(["c-yuki"])
         let list = try #require(try cache.list())
         #expect(list.cards.first?.id == "c-yuki")
@@ -66,7 +73,9 @@ struct SQLiteShellTests {
         let schema = try sqlite3(["-readonly", world.path, ".schema"]).lowercased()
         #expect(schema.contains("\"card\" ("))
         // (FTS5's `tokenize` option is the one "token" allowed.)
-        for word in ["accesstoken", "refreshtoken", "access_token", "password", "secret", "authorization", "bearer"] { #expect(!schema.contains(word), "\(word)") }
+        for word in ["accesstoken", "refreshtoken", "access_token", "password", "secret", "authorization", "bearer"] {
+            #expect(!schema.contains(word), "\(word)")
+        }
         cache.close()
     }
 }

@@ -11,10 +11,14 @@ import Testing
 @Suite("Opening the cache: where, modes, migrations, damaged files")
 struct OpeningTests {
     @Test func theDefaultLocationFollowsXDG() throws {
-        #expect(try CacheLocation(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"]).folder == "/x/cache/cardwallet")
+        #expect(
+            try CacheLocation(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"]).folder
+                == "/x/cache/cardwallet")
         #expect(try CacheLocation(environment: ["HOME": "/home/u"]).folder == "/home/u/.cache/cardwallet")
         // Relative and empty values are ignored, as the XDG specification says.
-        #expect(try CacheLocation(environment: ["XDG_CACHE_HOME": "rel", "HOME": "/home/u"]).folder == "/home/u/.cache/cardwallet")
+        #expect(
+            try CacheLocation(environment: ["XDG_CACHE_HOME": "rel", "HOME": "/home/u"]).folder
+                == "/home/u/.cache/cardwallet")
         #expect(throws: CacheError.self) { try CacheLocation(environment: ["XDG_CACHE_HOME": ""]) }
     }
 
@@ -54,8 +58,12 @@ struct OpeningTests {
         let queue = try DatabaseQueue(path: world.path)
         let applied = try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
         #expect(applied == ["v1: cards, images, wallet, search, outbox"])
-        let tables = try queue.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
-        for table in ["card", "cardImage", "cardSearch", "cardWords", "outbox", "wallet", "cacheInfo"] { #expect(tables.contains(table)) }
+        let tables = try queue.read {
+            try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        }
+        for table in ["card", "cardImage", "cardSearch", "cardWords", "outbox", "wallet", "cacheInfo"] {
+            #expect(tables.contains(table))
+        }
         let mode = try queue.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         try queue.close()
@@ -83,7 +91,9 @@ struct OpeningTests {
     @Test func aTruncatedDatabaseIsMovedAside() throws {
         let world = try CacheWorld()
         let cache = try world.open()
-        try cache.storeCards((0..<300).map { Cards.card("c\($0)", "Card \($0)") { $0.bio = String(repeating: "x", count: 400) } }, confirmedAt: Cards.date)
+        try cache.storeCards(
+            (0..<300).map { Cards.card("c\($0)", "Card \($0)") { $0.bio = String(repeating: "x", count: 400) } },
+            confirmedAt: Cards.date)
         cache.close()
         let whole = try Data(contentsOf: URL(fileURLWithPath: world.path))
         try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: world.path))
@@ -109,7 +119,9 @@ struct OpeningTests {
         let world = try CacheWorld()
         try world.open().close()
         let queue = try DatabaseQueue(path: world.path)
-        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')") }
+        try queue.write {
+            try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')")
+        }
         try queue.close()
         _ = try world.open()
         #expect(world.warnings.first?.contains("newer version") == true, "\(world.warnings)")
@@ -128,7 +140,9 @@ struct OpeningTests {
     @Test func damageFoundWhileInUseMovesTheFileAside() throws {
         let world = try CacheWorld()
         let cache = try world.open()
-        try cache.storeCards((0..<300).map { Cards.card("c\($0)", "Card \($0)") { $0.bio = String(repeating: "y", count: 400) } }, confirmedAt: Cards.date)
+        try cache.storeCards(
+            (0..<300).map { Cards.card("c\($0)", "Card \($0)") { $0.bio = String(repeating: "y", count: 400) } },
+            confirmedAt: Cards.date)
         cache.close()
         // Scribble over the middle of the file, past the header and the schema.
         let handle = try #require(FileHandle(forWritingAtPath: world.path))
@@ -138,7 +152,10 @@ struct OpeningTests {
         try handle.close()
         let damaged = try world.open()
         var failures = 0
-        for read in [{ _ = try damaged.list() }, { _ = try damaged.search("card", limit: nil) }, { _ = try damaged.search("yyy", limit: nil) }]
+        for read in [
+            { _ = try damaged.list() }, { _ = try damaged.search("card", limit: nil) },
+            { _ = try damaged.search("yyy", limit: nil) },
+        ]
             + (0..<300).map({ id in { _ = try damaged.card(id: "c\(id)") } })
         {
             do { try read() } catch { failures += 1 }

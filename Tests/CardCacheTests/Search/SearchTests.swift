@@ -131,7 +131,9 @@ struct SearchTests {
         #expect(try hits(cache, "donnees") == ["c-zoe:department"], "the rest of the kept card still counts")
     }
 
-    @Test(arguments: ["\"", "\"\"ada", "ada OR zoe", "NEAR(a b)", "*", "a*", "(", "-ada", "ada\"", "{name}: ada", "^ada"])
+    @Test(arguments: [
+        "\"", "\"\"ada", "ada OR zoe", "NEAR(a b)", "*", "a*", "(", "-ada", "ada\"", "{name}: ada", "^ada",
+    ])
     func queryTextIsNeverSyntax(_ text: String) throws {
         let world = try CacheWorld()
         let cache = try filled(world)

@@ -32,7 +32,9 @@ struct CacheWorld: ~Copyable {
     var path: String { location.databasePath(server: Self.server, account: Self.account) }
 
     /// Opens the test account's cache (or `account`'s).
-    func open(account: String = CacheWorld.account, clock: @escaping @Sendable () -> Date = { Date() }) throws -> CardCache {
+    func open(account: String = CacheWorld.account, clock: @escaping @Sendable () -> Date = { Date() }) throws
+        -> CardCache
+    {
         try CardCache.open(server: Self.server, account: account, location: location, logger: logger, clock: clock)
     }
 
@@ -51,7 +53,9 @@ enum Cards {
     ) -> Card {
         var fields = CardFields(name: name)
         edit(&fields)
-        return Card(id: id, fields: fields, createdAt: date, updatedAt: date.addingTimeInterval(Double(version)), version: version)
+        return Card(
+            id: id, fields: fields, createdAt: date, updatedAt: date.addingTimeInterval(Double(version)),
+            version: version)
     }
 
     /// The wallet the search tests use: one card per field to find.

@@ -16,7 +16,9 @@ struct WalletTests {
         var changed = summaries[2]
         changed.name = "김민준 (Minjun)"
         changed.version = 2
-        let next = [summaries[3], changed, Cards.card("c-new", "New Card").summary, summaries[0], summaries[4], summaries[5]]
+        let next = [
+            summaries[3], changed, Cards.card("c-new", "New Card").summary, summaries[0], summaries[4], summaries[5],
+        ]
         let later = Cards.date.addingTimeInterval(60)
         try cache.storeList(next, confirmedAt: later)
         #expect(try cache.list() == CachedList(cards: next, confirmedAt: later))
@@ -60,11 +62,19 @@ struct WalletTests {
         let world = try CacheWorld()
         let cache = try world.open()
         let png = Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3])
-        #expect(try !cache.storeImage(cardID: "c-ada", version: 1, contentType: "image/png", data: png, confirmedAt: Cards.date))
+        #expect(
+            try !cache.storeImage(
+                cardID: "c-ada", version: 1, contentType: "image/png", data: png, confirmedAt: Cards.date))
         try cache.storeList(Cards.wallet.map(\.summary), confirmedAt: Cards.date)
-        #expect(try cache.storeImage(cardID: "c-ada", version: 3, contentType: "image/png", data: png, confirmedAt: Cards.date))
-        #expect(try !cache.storeImage(cardID: "c-ada", version: 2, contentType: "image/png", data: Data([1]), confirmedAt: Cards.date))
-        #expect(try cache.image(cardID: "c-ada") == CachedImage(data: png, contentType: "image/png", version: 3, confirmedAt: Cards.date))
+        #expect(
+            try cache.storeImage(
+                cardID: "c-ada", version: 3, contentType: "image/png", data: png, confirmedAt: Cards.date))
+        #expect(
+            try !cache.storeImage(
+                cardID: "c-ada", version: 2, contentType: "image/png", data: Data([1]), confirmedAt: Cards.date))
+        #expect(
+            try cache.image(cardID: "c-ada")
+                == CachedImage(data: png, contentType: "image/png", version: 3, confirmedAt: Cards.date))
         try cache.storeList(Array(Cards.wallet.map(\.summary).dropFirst()), confirmedAt: Cards.date)
         #expect(try cache.image(cardID: "c-ada") == nil)
         #expect(try cache.state().images == 0)
@@ -88,19 +98,25 @@ struct WalletTests {
         try cache.storeCards(Cards.wallet, confirmedAt: Cards.date)
         try cache.enqueue(.delete(cardID: "c-ada", baseVersion: 1))
         try cache.wipe()
-        for suffix in ["", "-wal", "-shm"] { #expect(!FileManager.default.fileExists(atPath: world.path + suffix), "\(suffix)") }
+        for suffix in ["", "-wal", "-shm"] {
+            #expect(!FileManager.default.fileExists(atPath: world.path + suffix), "\(suffix)")
+        }
         // A handle another part of the program still holds sees nothing of the old wallet.
         #expect((try? other.list()) == nil)
         #expect((try? other.search("ada")) == nil || (try? other.search("ada"))?.total == 0)
-        #expect(try world.open().state() == CacheState(listConfirmedAt: nil, cards: 0, fullCards: 0, images: 0, unsentChanges: 0))
+        #expect(
+            try world.open().state()
+                == CacheState(listConfirmedAt: nil, cards: 0, fullCards: 0, images: 0, unsentChanges: 0))
     }
 
     @Test func wipingWithoutAHandleAndWithoutAFileIsFine() throws {
         let world = try CacheWorld()
-        try CardCache.wipe(server: CacheWorld.server, account: CacheWorld.account, location: world.location, logger: world.logger)
+        try CardCache.wipe(
+            server: CacheWorld.server, account: CacheWorld.account, location: world.location, logger: world.logger)
         #expect(!FileManager.default.fileExists(atPath: world.location.folder))
         try world.open().storeCards(Cards.wallet, confirmedAt: Cards.date)
-        try CardCache.wipe(server: CacheWorld.server, account: CacheWorld.account, location: world.location, logger: world.logger)
+        try CardCache.wipe(
+            server: CacheWorld.server, account: CacheWorld.account, location: world.location, logger: world.logger)
         #expect(!FileManager.default.fileExists(atPath: world.path))
     }
 }

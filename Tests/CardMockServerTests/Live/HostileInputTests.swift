@@ -1,9 +1,9 @@
 import AsyncHTTPClient
-import NIOCore
-import NIOHTTP1
 import CardMockServer
 import CardModels
 import Foundation
+import NIOCore
+import NIOHTTP1
 import Testing
 
 /// Bytes no polite client sends, on a live socket: the server answers each without a 5xx,
@@ -51,9 +51,10 @@ import Testing
 
             let page = try await live.send(.GET, "/cards?q=cut", token: token).data(CardPage.self)
             #expect(page.total == 0, "nothing was created")
-            #expect(live.server.statistics.requests.keys.allSatisfy { route in
-                live.server.statistics.requests[route]?.keys.allSatisfy { !$0.hasPrefix("5") } ?? true
-            })
+            #expect(
+                live.server.statistics.requests.keys.allSatisfy { route in
+                    live.server.statistics.requests[route]?.keys.allSatisfy { !$0.hasPrefix("5") } ?? true
+                })
         }
     }
 
@@ -63,7 +64,8 @@ import Testing
             let request = "GET /v1/cards HTTP/1.1\r\nHost: x\r\nX-Huge: \(huge)\r\n\r\n"
             let reply = try await RawConnection.exchange(port: live.server.port, bytes: Data(request.utf8))
             #expect(RawConnection.status(of: reply) == 400)
-            let garbage = try await RawConnection.exchange(port: live.server.port, bytes: Data("GARBAGE\0\r\n\r\n".utf8))
+            let garbage = try await RawConnection.exchange(
+                port: live.server.port, bytes: Data("GARBAGE\0\r\n\r\n".utf8))
             #expect(RawConnection.status(of: garbage) == 400)
             _ = try await live.login()
         }
@@ -73,7 +75,8 @@ import Testing
         try await LiveServer.with { live in
             let token = try await live.login().accessToken
             let depth = 10_000  // far past any decoder's nesting limit, within the 64 KiB body limit
-            let nested = #"{"order": "# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
+            let nested =
+                #"{"order": "# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
             let reorder = try await live.send(
                 .PUT, "/cards", token: token, headers: ["Content-Type": "application/json"],
                 body: .bytes(.init(string: nested)))
@@ -81,7 +84,8 @@ import Testing
             #expect(try reorder.failure().errorCode == .badRequest)
             let objects = String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
             let put = try await live.send(
-                .PUT, "/card/demo-01", token: token, headers: ["Content-Type": "application/json", "If-Match": #""1""#],
+                .PUT, "/card/demo-01", token: token,
+                headers: ["Content-Type": "application/json", "If-Match": #""1""#],
                 body: .bytes(.init(string: objects)))
             #expect(put.status == 400)
             #expect(try await live.send(.GET, "/cards", token: token).status == 200)

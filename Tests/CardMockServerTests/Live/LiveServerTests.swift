@@ -106,7 +106,9 @@ import Testing
     @Test func imageReplacementsAreJudgedOnTheWireWhetherDeclaredOrStreamed() async throws {
         try await LiveServer.with(Self.smallLimits) { live in
             let token = try await live.login().accessToken
-            func put(_ image: Data, ifMatch: String = #""1""#, declaredLength: Bool = true) async throws -> LiveServer.Reply {
+            func put(_ image: Data, ifMatch: String = #""1""#, declaredLength: Bool = true) async throws
+                -> LiveServer.Reply
+            {
                 let body: HTTPClientRequest.Body =
                     declaredLength
                     ? .bytes(ByteBuffer(bytes: image)) : .stream(ChunkedBytes(data: image), length: .unknown)
@@ -185,7 +187,8 @@ import Testing
 
             var invalidUTF8 = MultipartForm()
             invalidUTF8.parts.append(("card.name", nil, nil, Data([0xFF, 0xFE, 0x41])))
-            #expect(try await live.upload(invalidUTF8, token: token).failure().fields?["name"] == "is not valid UTF-8 text")
+            #expect(
+                try await live.upload(invalidUTF8, token: token).failure().fields?["name"] == "is not valid UTF-8 text")
             #expect(try await live.send(.GET, "/cards", token: token).data(CardPage.self).total == 12)
         }
     }
@@ -200,12 +203,17 @@ import Testing
             let reply = try await live.upload(form, token: token)
             #expect(reply.status == 400 || reply.status == 413)
             let put = try await live.send(
-                .PUT, "/card/demo-01", token: token, headers: ["Content-Type": "application/json", "If-Match": #""1""#],
-                body: .bytes(ByteBuffer(string: #"{"name": ""# + String(repeating: "\\u0000", count: 400_000) + #""}"#)))
+                .PUT, "/card/demo-01", token: token,
+                headers: ["Content-Type": "application/json", "If-Match": #""1""#],
+                body: .bytes(ByteBuffer(string: #"{"name": ""# + String(repeating: "\\u0000", count: 400_000) + #""}"#))
+            )
             #expect(put.status == 413)
             let login = try await live.send(
                 .POST, "/auth/login", headers: ["Content-Type": "application/json"],
-                body: .bytes(ByteBuffer(string: #"{"email": "\u0000", "password": ""# + String(repeating: "p", count: 60_000) + #""}"#)))
+                body: .bytes(
+                    ByteBuffer(
+                        string: #"{"email": "\u0000", "password": ""# + String(repeating: "p", count: 60_000) + #""}"#))
+            )
             #expect(login.status == 401)
         }
     }

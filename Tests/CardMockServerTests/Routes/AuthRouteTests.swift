@@ -1,6 +1,6 @@
-import Foundation
 import CardMockServer
 import CardModels
+import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -10,7 +10,8 @@ import Testing
     @Test func loginReturnsATokenPairThatIsNeverCached() async throws {
         let clock = ManualWallClock()
         try await withRouter(clock: clock) { api, _ in
-            let response = try await api.sendJSON(.post, "/auth/login", LoginRequest(email: "Demo@CardWallet.dev ", password: "demo1234"))
+            let response = try await api.sendJSON(
+                .post, "/auth/login", LoginRequest(email: "Demo@CardWallet.dev ", password: "demo1234"))
             #expect(response.status == .ok)
             #expect(response.headers[.cacheControl] == "no-store")
             let grant = try response.data(TokenGrant.self)
@@ -23,16 +24,20 @@ import Testing
 
     @Test func wrongPasswordAndUnknownEmailAnswerTheSameE02() async throws {
         try await withRouter { api, _ in
-            let wrong = try await api.sendJSON(.post, "/auth/login", LoginRequest(email: Seeds.demoEmail, password: "nope"))
-            let unknown = try await api.sendJSON(.post, "/auth/login", LoginRequest(email: "ghost@cardwallet.dev", password: "nope"))
+            let wrong = try await api.sendJSON(
+                .post, "/auth/login", LoginRequest(email: Seeds.demoEmail, password: "nope"))
+            let unknown = try await api.sendJSON(
+                .post, "/auth/login", LoginRequest(email: "ghost@cardwallet.dev", password: "nope"))
             let first = try expectError(wrong, .loginFailed)
             let second = try expectError(unknown, .loginFailed)
             #expect(first.message == second.message)
             // bcrypt stops at NUL and reads 72 bytes: such passwords never match.
-            let nul = try await api.sendJSON(.post, "/auth/login", LoginRequest(email: Seeds.demoEmail, password: "demo1234\u{0}x"))
+            let nul = try await api.sendJSON(
+                .post, "/auth/login", LoginRequest(email: Seeds.demoEmail, password: "demo1234\u{0}x"))
             try expectError(nul, .loginFailed)
             let long = try await api.sendJSON(
-                .post, "/auth/login", LoginRequest(email: Seeds.demoEmail, password: "demo1234" + String(repeating: "x", count: 100)))
+                .post, "/auth/login",
+                LoginRequest(email: Seeds.demoEmail, password: "demo1234" + String(repeating: "x", count: 100)))
             try expectError(long, .loginFailed)
         }
     }
@@ -46,7 +51,8 @@ import Testing
             try expectError(try await api.sendRaw(.post, "/auth/login", "{nope"), .badRequest)
             try expectError(try await api.sendRaw(.post, "/auth/login", "[1, 2]"), .badRequest)
             try expectError(try await api.sendRaw(.post, "/auth/login", ""), .badRequest)
-            let form = try await api.sendRaw(.post, "/auth/login", "email=a&password=b", contentType: "application/x-www-form-urlencoded")
+            let form = try await api.sendRaw(
+                .post, "/auth/login", "email=a&password=b", contentType: "application/x-www-form-urlencoded")
             try expectError(form, .unsupportedMediaType)
             try expectError(try await api.sendRaw(.post, "/auth/login", "{}", contentType: nil), .unsupportedMediaType)
         }
@@ -101,7 +107,8 @@ import Testing
             let missing = try await api.send(.post, "/auth/refresh")
             #expect(try expectError(missing, .badRequest).fields == ["refreshToken": "is required"])
             try expectError(
-                try await api.send(.post, "/auth/refresh", headers: [.refreshTokenHeader: "Basic abc"]), .refreshTokenExpired)
+                try await api.send(.post, "/auth/refresh", headers: [.refreshTokenHeader: "Basic abc"]),
+                .refreshTokenExpired)
             try expectError(try await api.refresh("cwr_bogus.token"), .refreshTokenExpired)
             let grant = try await api.login()
             // An access token is not a refresh token.
@@ -113,13 +120,19 @@ import Testing
         try await withRouter { api, _ in
             let grant = try await api.login()
             try expectError(try await api.send(.get, "/cards"), .accessTokenInvalid)
-            try expectError(try await api.send(.get, "/cards", headers: [.authorization: "Basic ZGVtbzpkZW1v"]), .accessTokenInvalid)
-            try expectError(try await api.send(.get, "/cards", headers: [.authorization: "Bearer"]), .accessTokenInvalid)
+            try expectError(
+                try await api.send(.get, "/cards", headers: [.authorization: "Basic ZGVtbzpkZW1v"]), .accessTokenInvalid
+            )
+            try expectError(
+                try await api.send(.get, "/cards", headers: [.authorization: "Bearer"]), .accessTokenInvalid)
             try expectError(try await api.send(.get, "/cards", token: "cwa_nope.nope"), .accessTokenInvalid)
             try expectError(try await api.send(.get, "/cards", token: grant.refreshToken), .accessTokenInvalid)
-            try expectError(try await api.send(.get, "/cards", token: String(repeating: "a", count: 100_000)), .accessTokenInvalid)
+            try expectError(
+                try await api.send(.get, "/cards", token: String(repeating: "a", count: 100_000)), .accessTokenInvalid)
             // The scheme is case-insensitive.
-            #expect(try await api.send(.get, "/cards", headers: [.authorization: "bearer \(grant.accessToken)"]).status == .ok)
+            #expect(
+                try await api.send(.get, "/cards", headers: [.authorization: "bearer \(grant.accessToken)"]).status
+                    == .ok)
         }
     }
 
@@ -137,7 +150,10 @@ import Testing
 
             // Logging out with only the refresh token, or with an expired access token, works too.
             let second = try await api.login()
-            #expect(try await api.send(.post, "/auth/logout", headers: [.refreshTokenHeader: "Bearer \(second.refreshToken)"]).status == .ok)
+            #expect(
+                try await api.send(
+                    .post, "/auth/logout", headers: [.refreshTokenHeader: "Bearer \(second.refreshToken)"]
+                ).status == .ok)
             let third = try await api.login()
             clock.advance(by: .seconds(600))
             #expect(try await api.send(.post, "/auth/logout", token: third.accessToken).status == .ok)
@@ -150,9 +166,11 @@ import Testing
         try await withRouter(clock: clock) { api, _ in
             for _ in 0..<10 {
                 try expectError(
-                    try await api.sendJSON(.post, "/auth/login", LoginRequest(email: Seeds.demoEmail, password: "wrong")), .loginFailed)
+                    try await api.sendJSON(
+                        .post, "/auth/login", LoginRequest(email: Seeds.demoEmail, password: "wrong")), .loginFailed)
             }
-            let limited = try await api.sendJSON(.post, "/auth/login", LoginRequest(email: Seeds.demoEmail, password: "demo1234"))
+            let limited = try await api.sendJSON(
+                .post, "/auth/login", LoginRequest(email: Seeds.demoEmail, password: "demo1234"))
             try expectError(limited, .tooManyRequests)
             let retryAfter = try #require(limited.headers[.retryAfter].flatMap { Int($0) })
             #expect((1...60).contains(retryAfter))
@@ -185,7 +203,8 @@ import Testing
             for round in 0..<4 {
                 for _ in 0..<9 {
                     try expectError(
-                        try await api.sendJSON(.post, "/auth/login", LoginRequest(email: Seeds.demoEmail, password: "typo\(round)")),
+                        try await api.sendJSON(
+                            .post, "/auth/login", LoginRequest(email: Seeds.demoEmail, password: "typo\(round)")),
                         .loginFailed)
                 }
                 // A success resets the count, and successes are never counted.
@@ -200,7 +219,8 @@ import Testing
             // Nine typos: one more failure would reach the limit of ten.
             for _ in 0..<9 {
                 try expectError(
-                    try await api.sendJSON(.post, "/auth/login", LoginRequest(email: Seeds.demoEmail, password: "typo")),
+                    try await api.sendJSON(
+                        .post, "/auth/login", LoginRequest(email: Seeds.demoEmail, password: "typo")),
                     .loginFailed)
             }
             // Twenty logins with the right password at once (more than the limit): each one

@@ -48,7 +48,9 @@ extension API {
             #expect(card.updatedAt == clock.now && card.createdAt == before.createdAt)
             #expect(card.fields == before.fields, "the fields are untouched")
             #expect(try await api.send(.get, "/card/\(id)", token: token).data(Card.self) == card)
-            let listed = try await api.send(.get, "/cards", token: token).data(CardPage.self).cards.first { $0.id == id }
+            let listed = try await api.send(.get, "/cards", token: token).data(CardPage.self).cards.first {
+                $0.id == id
+            }
             #expect(listed?.hasImage == true && listed?.version == 2)
             #expect(try await api.imageBytes(id, token: token) == TestImages.png)
         }
@@ -120,7 +122,9 @@ extension API {
             #expect(card.version == 1 && card.image?.contentType == "image/png")
             #expect(try await api.imageBytes(id, token: token) == original)
             // A list that names the current version, and `*`, both match.
-            #expect(try await api.putImage(id, TestImages.jpeg, ifMatch: #""0", "1""#, token: token).data(Card.self).version == 2)
+            #expect(
+                try await api.putImage(id, TestImages.jpeg, ifMatch: #""0", "1""#, token: token).data(Card.self).version
+                    == 2)
             #expect(try await api.deleteImage(id, ifMatch: "*", token: token).data(Card.self).version == 3)
         }
     }
@@ -135,7 +139,8 @@ extension API {
             let token = try await api.login().accessToken
             let id = Seeds.demoCardWithImage
             let original = try await api.imageBytes(id, token: token)
-            try expectError(try await api.putImage(id, body, contentType: contentType, token: token), .unsupportedMediaType)
+            try expectError(
+                try await api.putImage(id, body, contentType: contentType, token: token), .unsupportedMediaType)
             #expect(try await api.send(.get, "/card/\(id)", token: token).data(Card.self).version == 1)
             #expect(try await api.imageBytes(id, token: token) == original)
         }
@@ -144,7 +149,8 @@ extension API {
     @Test func anImageWithoutAContentTypeIsE09() async throws {
         try await withRouter { api, _ in
             let token = try await api.login().accessToken
-            let response = try await api.putImage(Seeds.demoCardWithImage, TestImages.png, contentType: nil, token: token)
+            let response = try await api.putImage(
+                Seeds.demoCardWithImage, TestImages.png, contentType: nil, token: token)
             #expect(try expectError(response, .unsupportedMediaType).message.contains("image/png or image/jpeg"))
         }
     }
@@ -179,15 +185,21 @@ extension API {
             let id = Seeds.demoCardWithImage
             let big = TestImages.png(size: 8192)
             // E05 before anything else, then the type, then the declared size, then If-Match.
-            try expectError(try await api.putImage("nope", TestImages.gif, contentType: "text/plain", ifMatch: nil, token: token), .cardNotFound)
             try expectError(
-                try await api.putImage(id, big, contentType: "text/plain", ifMatch: nil, token: token, headers: [.contentLength: "8192"]),
+                try await api.putImage("nope", TestImages.gif, contentType: "text/plain", ifMatch: nil, token: token),
+                .cardNotFound)
+            try expectError(
+                try await api.putImage(
+                    id, big, contentType: "text/plain", ifMatch: nil, token: token, headers: [.contentLength: "8192"]),
                 .unsupportedMediaType)
             try expectError(
-                try await api.putImage(id, big, ifMatch: nil, token: token, headers: [.contentLength: "8192"]), .payloadTooLarge)
-            try expectError(try await api.putImage(id, TestImages.gif, ifMatch: nil, token: token), .badRequest, status: 428)
+                try await api.putImage(id, big, ifMatch: nil, token: token, headers: [.contentLength: "8192"]),
+                .payloadTooLarge)
+            try expectError(
+                try await api.putImage(id, TestImages.gif, ifMatch: nil, token: token), .badRequest, status: 428)
             // A stale version is refused before the body is read: the GIF is never looked at.
-            try expectError(try await api.putImage(id, TestImages.gif, ifMatch: #""9""#, token: token), .versionConflict)
+            try expectError(
+                try await api.putImage(id, TestImages.gif, ifMatch: #""9""#, token: token), .versionConflict)
             // The body is judged last.
             try expectError(try await api.putImage(id, TestImages.gif, token: token), .unsupportedMediaType)
         }
@@ -224,7 +236,8 @@ extension API {
                 try expectError(try await api.putImage(id, TestImages.png, token: token), .cardNotFound)
                 try expectError(try await api.deleteImage(id, token: token), .cardNotFound)
             }
-            try expectError(try await api.putImage(Seeds.minjiCard, TestImages.png, ifMatch: nil, token: token), .cardNotFound)
+            try expectError(
+                try await api.putImage(Seeds.minjiCard, TestImages.png, ifMatch: nil, token: token), .cardNotFound)
             try expectError(
                 try await api.send(.put, "/card/demo-01/image", headers: [.contentType: "image/png", .ifMatch: "*"]),
                 .accessTokenInvalid)

@@ -56,7 +56,9 @@ import Testing
         try await withRouter { api, _ in
             let token = try await api.login().accessToken
             let long = String(repeating: "a", count: 201)
-            #expect(try expectError(try await api.send(.get, "/cards?q=\(long)", token: token), .badRequest).fields?["q"] != nil)
+            #expect(
+                try expectError(try await api.send(.get, "/cards?q=\(long)", token: token), .badRequest).fields?["q"]
+                    != nil)
             try expectError(try await api.send(.get, "/cards?q=a%00b", token: token), .badRequest)
         }
     }
@@ -116,17 +118,21 @@ import Testing
     @Test func staleIfMatchIsE07AndChangesNothing() async throws {
         try await withRouter { api, _ in
             let token = try await api.login().accessToken
-            _ = try await api.sendJSON(.put, "/card/demo-02", CardFields(name: "First"), token: token, headers: [.ifMatch: #""1""#])
-            let stale = try await api.sendJSON(.put, "/card/demo-02", CardFields(name: "Second"), token: token, headers: [.ifMatch: #""1""#])
+            _ = try await api.sendJSON(
+                .put, "/card/demo-02", CardFields(name: "First"), token: token, headers: [.ifMatch: #""1""#])
+            let stale = try await api.sendJSON(
+                .put, "/card/demo-02", CardFields(name: "Second"), token: token, headers: [.ifMatch: #""1""#])
             try expectError(stale, .versionConflict)
             #expect(stale.headers[.eTag] == #""2""#)
-            let weak = try await api.sendJSON(.put, "/card/demo-02", CardFields(name: "Weak"), token: token, headers: [.ifMatch: #"W/"2""#])
+            let weak = try await api.sendJSON(
+                .put, "/card/demo-02", CardFields(name: "Weak"), token: token, headers: [.ifMatch: #"W/"2""#])
             try expectError(weak, .versionConflict)
             let card = try await api.send(.get, "/card/demo-02", token: token).data(Card.self)
             #expect(card.fields.name == "First")
             #expect(card.version == 2)
             // `*` means any version.
-            let any = try await api.sendJSON(.put, "/card/demo-02", CardFields(name: "Any"), token: token, headers: [.ifMatch: "*"])
+            let any = try await api.sendJSON(
+                .put, "/card/demo-02", CardFields(name: "Any"), token: token, headers: [.ifMatch: "*"])
             #expect(try any.data(Card.self).version == 3)
         }
     }
@@ -136,7 +142,8 @@ import Testing
             let token = try await api.login().accessToken
             let missing = try await api.sendJSON(.put, "/card/demo-01", CardFields(name: "X"), token: token)
             #expect(try expectError(missing, .badRequest, status: 428).fields == ["If-Match": "is required"])
-            let malformed = try await api.sendJSON(.put, "/card/demo-01", CardFields(name: "X"), token: token, headers: [.ifMatch: "7"])
+            let malformed = try await api.sendJSON(
+                .put, "/card/demo-01", CardFields(name: "X"), token: token, headers: [.ifMatch: "7"])
             #expect(try expectError(malformed, .badRequest).fields?["If-Match"] != nil)
         }
     }
@@ -153,15 +160,21 @@ import Testing
             #expect(Set(fields.keys) == ["name", "email", "website", "bio", "birthday", "tmi", "defaultImage"])
             #expect(fields == invalid.normalized().validate())
 
-            let unknown = try await api.sendRaw(.put, "/card/demo-01", #"{"name": "A", "nickname": "B", "id": "ignored", "version": 9}"#, token: token, headers: headers)
+            let unknown = try await api.sendRaw(
+                .put, "/card/demo-01", #"{"name": "A", "nickname": "B", "id": "ignored", "version": 9}"#, token: token,
+                headers: headers)
             #expect(try expectError(unknown, .badRequest).fields == ["nickname": "is not a card field"])
-            let noName = try await api.sendRaw(.put, "/card/demo-01", #"{"title": "T"}"#, token: token, headers: headers)
+            let noName = try await api.sendRaw(
+                .put, "/card/demo-01", #"{"title": "T"}"#, token: token, headers: headers)
             #expect(try expectError(noName, .badRequest).fields == ["name": "is required"])
-            let nul = try await api.sendJSON(.put, "/card/demo-01", CardFields(name: "A\u{0}B"), token: token, headers: headers)
+            let nul = try await api.sendJSON(
+                .put, "/card/demo-01", CardFields(name: "A\u{0}B"), token: token, headers: headers)
             #expect(try expectError(nul, .badRequest).fields?["name"]?.contains("NUL") == true)
-            let wrongType = try await api.sendRaw(.put, "/card/demo-01", #"{"name": "A", "tags": "x"}"#, token: token, headers: headers)
+            let wrongType = try await api.sendRaw(
+                .put, "/card/demo-01", #"{"name": "A", "tags": "x"}"#, token: token, headers: headers)
             #expect(try expectError(wrongType, .badRequest).fields == ["tags": "must be a list"])
-            let xml = try await api.sendRaw(.put, "/card/demo-01", "<card/>", contentType: "application/xml", token: token, headers: headers)
+            let xml = try await api.sendRaw(
+                .put, "/card/demo-01", "<card/>", contentType: "application/xml", token: token, headers: headers)
             try expectError(xml, .unsupportedMediaType)
             // Nothing of that changed the card.
             #expect(try await api.send(.get, "/card/demo-01", token: token).data(Card.self).version == 1)
@@ -174,7 +187,8 @@ import Testing
             // Past the card body limit (64 KiB plus the allowance for kept vCard lines).
             let limit = MockServerConfiguration.testing.limits.maxCardJSONBytes
             let huge = CardFields(name: "A", bio: String(repeating: "x", count: limit + 1))
-            let response = try await api.sendJSON(.put, "/card/demo-01", huge, token: token, headers: [.ifMatch: #""1""#])
+            let response = try await api.sendJSON(
+                .put, "/card/demo-01", huge, token: token, headers: [.ifMatch: #""1""#])
             try expectError(response, .payloadTooLarge)
         }
     }
@@ -192,14 +206,17 @@ import Testing
             try expectError(try await api.send(.get, "/card/demo-01/image", token: token), .cardNotFound)
             try expectError(try await api.send(.delete, "/card/demo-01", token: token), .cardNotFound)
             try expectError(
-                try await api.sendJSON(.put, "/card/demo-01", CardFields(name: "Back"), token: token, headers: [.ifMatch: #""1""#]),
+                try await api.sendJSON(
+                    .put, "/card/demo-01", CardFields(name: "Back"), token: token, headers: [.ifMatch: #""1""#]),
                 .cardNotFound)
-            try expectError(try await api.sendJSON(.put, "/card/demo-01", CardFields(name: "Back"), token: token), .cardNotFound)
+            try expectError(
+                try await api.sendJSON(.put, "/card/demo-01", CardFields(name: "Back"), token: token), .cardNotFound)
             let page = try await api.send(.get, "/cards", token: token).data(CardPage.self)
             #expect(page.total == 11)
             #expect(!page.cards.contains { $0.id == "demo-01" })
             let order = (2...12).map { String(format: "demo-%02d", $0) }
-            let withDeleted = try await api.sendJSON(.put, "/cards", ReorderRequest(order: ["demo-01"] + order), token: token)
+            let withDeleted = try await api.sendJSON(
+                .put, "/cards", ReorderRequest(order: ["demo-01"] + order), token: token)
             try expectError(withDeleted, .badRequest)
         }
     }
@@ -211,31 +228,46 @@ import Testing
             let reversed = Array(ids.reversed())
             let response = try await api.sendJSON(.put, "/cards", ReorderRequest(order: reversed), token: token)
             #expect(try response.data(ReorderRequest.self).order == reversed)
-            #expect(try await api.send(.get, "/cards?limit=3", token: token).data(CardPage.self).cards.map(\.id) == Array(reversed.prefix(3)))
+            #expect(
+                try await api.send(.get, "/cards?limit=3", token: token).data(CardPage.self).cards.map(\.id)
+                    == Array(reversed.prefix(3)))
 
-            let missing = try await api.sendJSON(.put, "/cards", ReorderRequest(order: Array(reversed.dropLast())), token: token)
-            #expect(try expectError(missing, .badRequest).fields?["order"]?.contains("leaves out cards of your wallet: demo-01") == true)
-            let twice = try await api.sendJSON(.put, "/cards", ReorderRequest(order: reversed + ["demo-01"]), token: token)
+            let missing = try await api.sendJSON(
+                .put, "/cards", ReorderRequest(order: Array(reversed.dropLast())), token: token)
+            #expect(
+                try expectError(missing, .badRequest).fields?["order"]?.contains(
+                    "leaves out cards of your wallet: demo-01") == true)
+            let twice = try await api.sendJSON(
+                .put, "/cards", ReorderRequest(order: reversed + ["demo-01"]), token: token)
             #expect(try expectError(twice, .badRequest).fields?["order"]?.contains("more than once") == true)
-            let foreign = try await api.sendJSON(.put, "/cards", ReorderRequest(order: reversed + ["minji-01"]), token: token)
-            #expect(try expectError(foreign, .badRequest).fields?["order"]?.contains("not in your wallet: minji-01") == true)
+            let foreign = try await api.sendJSON(
+                .put, "/cards", ReorderRequest(order: reversed + ["minji-01"]), token: token)
+            #expect(
+                try expectError(foreign, .badRequest).fields?["order"]?.contains("not in your wallet: minji-01") == true
+            )
             try expectError(try await api.sendRaw(.put, "/cards", #"{"order": "demo-01"}"#, token: token), .badRequest)
             try expectError(try await api.sendRaw(.put, "/cards", #"{}"#, token: token), .badRequest)
-            #expect(try await api.send(.get, "/cards?limit=1", token: token).data(CardPage.self).cards.map(\.id) == ["demo-12"])
+            #expect(
+                try await api.send(.get, "/cards?limit=1", token: token).data(CardPage.self).cards.map(\.id) == [
+                    "demo-12"
+                ])
         }
     }
 
     @Test func createViaTheRouterReturns201WithLocation() async throws {
         try await withRouter { api, _ in
             let token = try await api.login().accessToken
-            var form = MultipartForm(fields: CardFields(name: "새 카드", company: "Hangang", tmi: ["one", "two"], tags: ["a"], defaultImage: 3))
+            var form = MultipartForm(
+                fields: CardFields(name: "새 카드", company: "Hangang", tmi: ["one", "two"], tags: ["a"], defaultImage: 3))
             form.addImage(TestImages.png)
             let response = try await api.createCard(form, token: token)
             #expect(response.status == .created)
             let card = try response.data(Card.self)
             #expect(response.headers[.location] == "/v1/card/\(card.id)")
             #expect(response.headers[.eTag] == #""1""#)
-            #expect(card.fields == CardFields(name: "새 카드", company: "Hangang", tmi: ["one", "two"], tags: ["a"], defaultImage: 3))
+            #expect(
+                card.fields
+                    == CardFields(name: "새 카드", company: "Hangang", tmi: ["one", "two"], tags: ["a"], defaultImage: 3))
             #expect(card.image == CardImageInfo(contentType: "image/png", size: TestImages.png.count))
             let page = try await api.send(.get, "/cards", token: token).data(CardPage.self)
             #expect(page.cards.last?.id == card.id, "new cards go to the end of the wallet")

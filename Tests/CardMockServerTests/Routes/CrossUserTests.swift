@@ -16,7 +16,9 @@ import Testing
         switch route {
         case .get: try await api.send(.get, "/card/\(id)", token: token)
         case .image: try await api.send(.get, "/card/\(id)/image", token: token)
-        case .put: try await api.sendJSON(.put, "/card/\(id)", CardFields(name: "Mine now"), token: token, headers: [.ifMatch: #""1""#])
+        case .put:
+            try await api.sendJSON(
+                .put, "/card/\(id)", CardFields(name: "Mine now"), token: token, headers: [.ifMatch: #""1""#])
         case .putWithoutIfMatch: try await api.sendJSON(.put, "/card/\(id)", CardFields(name: "Mine now"), token: token)
         case .delete: try await api.send(.delete, "/card/\(id)", token: token)
         case .deleteWithIfMatch: try await api.send(.delete, "/card/\(id)", token: token, headers: [.ifMatch: #""1""#])
@@ -30,7 +32,8 @@ import Testing
             let demo = try await api.login().accessToken
             for id in [Seeds.demoCardWithImage, Seeds.demoCardWithoutImage] {
                 let foreign = try expectError(try await send(route, id: id, api: api, token: minji), .cardNotFound)
-                let missing = try expectError(try await send(route, id: "no-such-card", api: api, token: minji), .cardNotFound)
+                let missing = try expectError(
+                    try await send(route, id: "no-such-card", api: api, token: minji), .cardNotFound)
                 #expect(foreign == missing)
             }
             // The demo user's cards are untouched.
@@ -49,7 +52,9 @@ import Testing
             let all = try await api.send(.get, "/cards", token: minji).data(CardPage.self)
             #expect(all.cards.map(\.id) == ["minji-01", "minji-02", "minji-03"])
             let stealing = ReorderRequest(order: ["minji-01", "minji-02", "minji-03", "demo-01"])
-            #expect(try expectError(try await api.sendJSON(.put, "/cards", stealing, token: minji), .badRequest).fields?["order"] != nil)
+            #expect(
+                try expectError(try await api.sendJSON(.put, "/cards", stealing, token: minji), .badRequest).fields?[
+                    "order"] != nil)
         }
     }
 

@@ -30,7 +30,9 @@ import Testing
         }
     }
 
-    @Test(arguments: ["..%2F..%2Fetc%2Fpasswd", "%2E%2E", "a%00b", "%FF%FE", String(repeating: "x", count: 5000), "d%C3%A9mo"])
+    @Test(arguments: [
+        "..%2F..%2Fetc%2Fpasswd", "%2E%2E", "a%00b", "%FF%FE", String(repeating: "x", count: 5000), "d%C3%A9mo",
+    ])
     func strangeIdsAreSimplyNotFound(id: String) async throws {
         try await withRouter { api, _ in
             let token = try await api.login().accessToken
@@ -61,7 +63,8 @@ import Testing
             let failed = try await api.send(.get, "/cards", token: grant.accessToken)
             try expectError(failed, .internalError, status: 503)
             #expect(failed.headers[.retryAfter] == "1")
-            try expectError(try await api.send(.get, "/card/demo-01", token: grant.accessToken), .internalError, status: 503)
+            try expectError(
+                try await api.send(.get, "/card/demo-01", token: grant.accessToken), .internalError, status: 503)
             // Auth and admin routes never fail.
             #expect(try await api.refresh(grant.refreshToken).status == .ok)
             #expect(try await api.send(.get, "/_admin/stats").status == .ok)
@@ -97,7 +100,8 @@ import Testing
             let grant = try await api.login()
             let other = try await api.login(Seeds.minjiEmail, Seeds.minjiPassword)
             let response = try await api.send(.post, "/_admin/expire?email=demo%40cardwallet.dev")
-            #expect(try response.data(ExpireResult.self) == ExpireResult(email: Seeds.demoEmail, expiredAccessTokens: 1))
+            #expect(
+                try response.data(ExpireResult.self) == ExpireResult(email: Seeds.demoEmail, expiredAccessTokens: 1))
             try expectError(try await api.send(.get, "/cards", token: grant.accessToken), .accessTokenExpired)
             #expect(try await api.send(.get, "/cards", token: other.accessToken).status == .ok)
             let refreshed = try await api.refresh(grant.refreshToken).data(TokenGrant.self)
@@ -124,8 +128,12 @@ import Testing
 
     @Test func adminNeedsAKnownEmail() async throws {
         try await withRouter { api, _ in
-            #expect(try expectError(try await api.send(.post, "/_admin/expire"), .badRequest).fields == ["email": "is required"])
-            let ghost = try expectError(try await api.send(.post, "/_admin/revoke?email=ghost%40x.dev"), .badRequest, status: 404)
+            #expect(
+                try expectError(try await api.send(.post, "/_admin/expire"), .badRequest).fields == [
+                    "email": "is required"
+                ])
+            let ghost = try expectError(
+                try await api.send(.post, "/_admin/revoke?email=ghost%40x.dev"), .badRequest, status: 404)
             #expect(ghost.fields == ["email": "is not a user"])
             try expectError(try await api.send(.get, "/_admin/expire?email=a"), .badRequest, status: 405)
         }
@@ -135,7 +143,10 @@ import Testing
         var configuration = MockServerConfiguration.testing
         configuration.admin = false
         try await withRouter(configuration) { api, _ in
-            for (method, path) in [(HTTPRequest.Method.post, "/_admin/expire?email=demo%40cardwallet.dev"), (.post, "/_admin/revoke?email=x"), (.get, "/_admin/stats")] {
+            for (method, path) in [
+                (HTTPRequest.Method.post, "/_admin/expire?email=demo%40cardwallet.dev"),
+                (.post, "/_admin/revoke?email=x"), (.get, "/_admin/stats"),
+            ] {
                 try expectError(try await api.send(method, path), .badRequest, status: 404)
             }
         }

@@ -41,25 +41,31 @@ import Testing
             #expect(!before.text.contains("vcardProperties"), "cards without kept lines look as they always did")
             var fields = try before.data(Card.self).fields
             fields.vcardProperties = Self.kept
-            let saved = try await api.sendJSON(.put, "/card/demo-01", fields, token: token, headers: [.ifMatch: #""1""#])
+            let saved = try await api.sendJSON(
+                .put, "/card/demo-01", fields, token: token, headers: [.ifMatch: #""1""#])
             #expect(try saved.data(Card.self).fields.vcardProperties == Self.kept)
-            #expect(try await api.send(.get, "/card/demo-01", token: token).data(Card.self).fields.vcardProperties == Self.kept)
+            #expect(
+                try await api.send(.get, "/card/demo-01", token: token).data(Card.self).fields.vcardProperties
+                    == Self.kept)
 
             // The same fields again change nothing; other lines are a change.
             let same = try await api.sendJSON(.put, "/card/demo-01", fields, token: token, headers: [.ifMatch: #""2""#])
             #expect(try same.data(Card.self).version == 2)
             fields.vcardProperties = Array(Self.kept.reversed())
-            let reordered = try await api.sendJSON(.put, "/card/demo-01", fields, token: token, headers: [.ifMatch: #""2""#])
+            let reordered = try await api.sendJSON(
+                .put, "/card/demo-01", fields, token: token, headers: [.ifMatch: #""2""#])
             #expect(try reordered.data(Card.self).fields.vcardProperties == Array(Self.kept.reversed()))
 
             // A card sent back as it came (read-only keys and all) keeps them.
             let whole = try await api.send(.get, "/card/demo-01", token: token).data(Card.self)
-            let echoed = try await api.sendJSON(.put, "/card/demo-01", whole, token: token, headers: [.ifMatch: #""3""#])
+            let echoed = try await api.sendJSON(
+                .put, "/card/demo-01", whole, token: token, headers: [.ifMatch: #""3""#])
             #expect(try echoed.data(Card.self) == whole)
 
             // PUT replaces every field: without the key (or with null or []), they are gone.
             let cleared = try await api.sendRaw(
-                .put, "/card/demo-01", #"{"name": "Ada", "vcardProperties": null}"#, token: token, headers: [.ifMatch: #""3""#])
+                .put, "/card/demo-01", #"{"name": "Ada", "vcardProperties": null}"#, token: token,
+                headers: [.ifMatch: #""3""#])
             #expect(try cleared.data(Card.self).fields.vcardProperties.isEmpty)
             #expect(!(try await api.send(.get, "/card/demo-01", token: token).text.contains("vcardProperties")))
         }
@@ -100,7 +106,10 @@ import Testing
             var form = MultipartForm(fields: CardFields(name: "Bytes"))
             form.parts.append((CardForm.vcardPropertiesPartName, nil, nil, Data([0x58, 0x3A, 0xFF, 0xFE])))
             let response = try await api.createCard(form, token: token)
-            #expect(try expectError(response, .badRequest).fields == [CardLimits.vcardPropertiesKey: "is not valid UTF-8 text"])
+            #expect(
+                try expectError(response, .badRequest).fields == [
+                    CardLimits.vcardPropertiesKey: "is not valid UTF-8 text"
+                ])
         }
     }
 
@@ -128,7 +137,8 @@ import Testing
             let put = try await api.sendJSON(.put, "/card/\(card.id)", fields, token: token, headers: [.ifMatch: "*"])
             #expect(put.status == .ok, "\(put.text.prefix(300))")
             let changed = CardFields(name: "Full", vcardProperties: Array(lines.reversed()))
-            let reversed = try await api.sendJSON(.put, "/card/\(card.id)", changed, token: token, headers: [.ifMatch: "*"])
+            let reversed = try await api.sendJSON(
+                .put, "/card/\(card.id)", changed, token: token, headers: [.ifMatch: "*"])
             #expect(try reversed.data(Card.self).fields.vcardProperties == Array(lines.reversed()))
         }
     }
@@ -137,7 +147,8 @@ import Testing
         try await withRouter { api, _ in
             let token = try await api.login().accessToken
             let lines = (1...256).map { "X-N:\($0)" }
-            let response = try await api.createCard(MultipartForm(fields: CardFields(name: "Parts", vcardProperties: lines)), token: token)
+            let response = try await api.createCard(
+                MultipartForm(fields: CardFields(name: "Parts", vcardProperties: lines)), token: token)
             #expect(try expectError(response, .badRequest).message.contains("more than 256 parts"))
         }
     }
@@ -147,7 +158,8 @@ import Testing
             let token = try await api.login().accessToken
             let limit = MockServerConfiguration.testing.limits.maxCardJSONBytes
             let huge = CardFields(name: "A", vcardProperties: [String(repeating: "x", count: limit)])
-            let response = try await api.sendJSON(.put, "/card/demo-01", huge, token: token, headers: [.ifMatch: #""1""#])
+            let response = try await api.sendJSON(
+                .put, "/card/demo-01", huge, token: token, headers: [.ifMatch: #""1""#])
             try expectError(response, .payloadTooLarge)
             // Deep nesting as large as the allowance is E01, never a crash.
             let nested = #"{"name": "A", "vcardProperties": "# + String(repeating: "[", count: limit / 2 - 40)

@@ -41,7 +41,8 @@ final class RecordingLogHandler: LogHandler, Sendable {
         let secrets = try await app.application.test(.router) { client in
             let api = API(client: client)
             var secrets = [Seeds.demoPassword, "wrong-password-123"]
-            _ = try await api.sendJSON(.post, "/auth/login", LoginRequest(email: Seeds.demoEmail, password: "wrong-password-123"))
+            _ = try await api.sendJSON(
+                .post, "/auth/login", LoginRequest(email: Seeds.demoEmail, password: "wrong-password-123"))
             let grant = try await api.login()
             let second = try await api.refresh(grant.refreshToken).data(TokenGrant.self)
             _ = try await api.refresh(grant.refreshToken)  // reuse: logged as a warning

@@ -29,10 +29,16 @@ import Testing
             form.addImage(TestImages.jpeg, filename: "photo.jpg", contentType: "image/jpeg")
             let created = try await api.createCard(form, token: second.accessToken).data(Card.self)
             let fields = CardFields(name: "Ada v2", vcardProperties: kept)
-            #expect(try await api.sendJSON(.put, "/card/demo-01", fields, token: second.accessToken, headers: [.ifMatch: #""1""#]).status == .ok)
-            let ids = try await api.send(.get, "/cards?limit=100", token: second.accessToken).data(CardPage.self).cards.map(\.id)
+            #expect(
+                try await api.sendJSON(
+                    .put, "/card/demo-01", fields, token: second.accessToken, headers: [.ifMatch: #""1""#]
+                ).status == .ok)
+            let ids = try await api.send(.get, "/cards?limit=100", token: second.accessToken).data(CardPage.self).cards
+                .map(\.id)
             let reversed = Array(ids.reversed())
-            #expect(try await api.sendJSON(.put, "/cards", ReorderRequest(order: reversed), token: second.accessToken).status == .ok)
+            #expect(
+                try await api.sendJSON(.put, "/cards", ReorderRequest(order: reversed), token: second.accessToken)
+                    .status == .ok)
             return (second, first.refreshToken, created.id, reversed)
         }
         // Earlier versions kept the wallet order only in `order`, not in the cards: take the
@@ -70,7 +76,8 @@ import Testing
 
         // The next start opens the database: no second migration, the backup untouched.
         let again = RecordingLogHandler()
-        _ = try await MockServer.makeApp(configuration: configuration, clock: clock, logger: Logger(label: "test") { _ in again })
+        _ = try await MockServer.makeApp(
+            configuration: configuration, clock: clock, logger: Logger(label: "test") { _ in again })
         #expect(!again.text.contains("Migrated"))
         #expect(again.text.contains("Loaded the data file"))
         #expect(try Data(contentsOf: backup) == json)
@@ -84,9 +91,13 @@ import Testing
         try broken.write(to: URL(fileURLWithPath: path))
         var configuration = MockServerConfiguration.testing
         configuration.dataFile = path
-        let error = await #expect(throws: MockServerError.self) { _ = try await MockServer.makeApp(configuration: configuration) }
+        let error = await #expect(throws: MockServerError.self) {
+            _ = try await MockServer.makeApp(configuration: configuration)
+        }
         #expect(error?.description.contains("not a mock server data file") == true)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == broken)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["wallet.json"], "no database, no backup")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["wallet.json"],
+            "no database, no backup")
     }
 }

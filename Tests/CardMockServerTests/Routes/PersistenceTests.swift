@@ -19,9 +19,12 @@ import Testing
         let (grant, createdID) = try await first.application.test(.router) { client in
             let api = API(client: client)
             let grant = try await api.login()
-            let created = try await api.createCard(MultipartForm(fields: CardFields(name: "Persisted 카드")), token: grant.accessToken)
+            let created = try await api.createCard(
+                MultipartForm(fields: CardFields(name: "Persisted 카드")), token: grant.accessToken)
             _ = try await api.send(.delete, "/card/demo-03", token: grant.accessToken)
-            _ = try await api.sendJSON(.put, "/card/demo-01", CardFields(name: "Ada v2"), token: grant.accessToken, headers: [.ifMatch: #""1""#])
+            _ = try await api.sendJSON(
+                .put, "/card/demo-01", CardFields(name: "Ada v2"), token: grant.accessToken,
+                headers: [.ifMatch: #""1""#])
             return (grant, try created.data(Card.self).id)
         }
 
@@ -62,10 +65,14 @@ import Testing
         let token = try await first.application.test(.router) { client in
             let api = API(client: client)
             let token = try await api.login().accessToken
-            #expect(try await api.putImage(Seeds.demoCardWithoutImage, jpeg, contentType: "image/jpeg", token: token).status == .ok)
+            #expect(
+                try await api.putImage(Seeds.demoCardWithoutImage, jpeg, contentType: "image/jpeg", token: token).status
+                    == .ok)
             #expect(try await api.deleteImage(Seeds.demoCardWithImage, token: token).status == .ok)
             let fields = CardFields(name: "Kept", vcardProperties: kept)
-            #expect(try await api.sendJSON(.put, "/card/demo-02", fields, token: token, headers: [.ifMatch: #""1""#]).status == .ok)
+            #expect(
+                try await api.sendJSON(.put, "/card/demo-02", fields, token: token, headers: [.ifMatch: #""1""#]).status
+                    == .ok)
             return token
         }
 
@@ -73,12 +80,15 @@ import Testing
         try await second.application.test(.router) { client in
             let api = API(client: client)
             let replaced = try await api.send(.get, "/card/\(Seeds.demoCardWithoutImage)", token: token).data(Card.self)
-            #expect(replaced.version == 2 && replaced.image == CardImageInfo(contentType: "image/jpeg", size: jpeg.count))
+            #expect(
+                replaced.version == 2 && replaced.image == CardImageInfo(contentType: "image/jpeg", size: jpeg.count))
             #expect(try await api.imageBytes(Seeds.demoCardWithoutImage, token: token) == jpeg)
             let removed = try await api.send(.get, "/card/\(Seeds.demoCardWithImage)", token: token).data(Card.self)
             #expect(removed.version == 2 && !removed.hasImage)
-            try expectError(try await api.send(.get, "/card/\(Seeds.demoCardWithImage)/image", token: token), .cardNotFound)
-            #expect(try await api.send(.get, "/card/demo-02", token: token).data(Card.self).fields.vcardProperties == kept)
+            try expectError(
+                try await api.send(.get, "/card/\(Seeds.demoCardWithImage)/image", token: token), .cardNotFound)
+            #expect(
+                try await api.send(.get, "/card/demo-02", token: token).data(Card.self).fields.vcardProperties == kept)
         }
     }
 
@@ -96,7 +106,8 @@ import Testing
             // Another connection holds the write lock: the server's next write fails.
             let lock = try WriteLock(path)
             defer { lock.release() }
-            try expectError(try await api.putImage(Seeds.demoCardWithImage, TestImages.jpeg, token: token), .internalError)
+            try expectError(
+                try await api.putImage(Seeds.demoCardWithImage, TestImages.jpeg, token: token), .internalError)
             try expectError(try await api.deleteImage(Seeds.demoCardWithImage, token: token), .internalError)
             let card = try await api.send(.get, "/card/\(Seeds.demoCardWithImage)", token: token).data(Card.self)
             #expect(card.version == 1 && card.image?.contentType == "image/png")
@@ -129,11 +140,13 @@ import Testing
             let grant = try await api.login()
             let token = grant.accessToken
             let lock = try WriteLock(path)
-            let response = try await api.sendJSON(.put, "/card/demo-01", CardFields(name: "Lost"), token: token, headers: [.ifMatch: #""1""#])
+            let response = try await api.sendJSON(
+                .put, "/card/demo-01", CardFields(name: "Lost"), token: token, headers: [.ifMatch: #""1""#])
             try expectError(response, .internalError)
             let created = try await api.createCard(MultipartForm(fields: CardFields(name: "Never")), token: token)
             try expectError(created, .internalError)
-            try expectError(try await api.send(.delete, "/card/demo-02", token: token, headers: [.ifMatch: "*"]), .internalError)
+            try expectError(
+                try await api.send(.delete, "/card/demo-02", token: token, headers: [.ifMatch: "*"]), .internalError)
             try expectError(try await api.refresh(grant.refreshToken), .internalError)
             let card = try await api.send(.get, "/card/demo-01", token: token).data(Card.self)
             #expect(card.fields.name == "Ada Lovelace" && card.version == 1)
@@ -144,7 +157,8 @@ import Testing
             // Once the lock is gone, writes work again, and the refresh token is still unused.
             lock.release()
             #expect(try await api.refresh(grant.refreshToken).status == .ok)
-            let edited = try await api.sendJSON(.put, "/card/demo-01", CardFields(name: "Kept"), token: token, headers: [.ifMatch: #""1""#])
+            let edited = try await api.sendJSON(
+                .put, "/card/demo-01", CardFields(name: "Kept"), token: token, headers: [.ifMatch: #""1""#])
             #expect(try edited.data(Card.self).version == 2)
         }
         // What the file holds is what the server answered.

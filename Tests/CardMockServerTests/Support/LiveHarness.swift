@@ -1,9 +1,9 @@
-import NIOFoundationEssentialsCompat
 import AsyncHTTPClient
 import CardMockServer
 import CardModels
 import Foundation
 import NIOCore
+import NIOFoundationEssentialsCompat
 import NIOHTTP1
 import Testing
 

@@ -42,11 +42,14 @@ struct MultipartForm: Sendable {
 /// Small real images.
 enum TestImages {
     /// A 1×1 PNG.
-    static let png = Data(
-        base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
+    static let png =
+        Data(
+            base64Encoded:
+                "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
         ?? Data()
     /// The start of a JPEG (enough for the magic-byte check).
-    static let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01] + Array(repeating: 0, count: 64))
+    static let jpeg = Data(
+        [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01] + Array(repeating: 0, count: 64))
     /// A GIF, which the server refuses.
     static let gif = Data("GIF89a\u{01}\u{00}\u{01}\u{00}\u{00}\u{00}\u{00};".utf8)
 

@@ -15,21 +15,29 @@ enum RawConnection {
 
     /// Connects to 127.0.0.1:`port`, sends `bytes`, closes the sending side when `halfClose`,
     /// and returns everything the server sends until it closes the connection (or `timeout`).
-    static func exchange(port: Int, bytes: Data, halfClose: Bool = true, timeout: TimeInterval = 30) async throws -> Data {
+    static func exchange(port: Int, bytes: Data, halfClose: Bool = true, timeout: TimeInterval = 30) async throws
+        -> Data
+    {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result { try blockingExchange(port: port, bytes: bytes, halfClose: halfClose, timeout: timeout) })
+                continuation.resume(
+                    with: Result {
+                        try blockingExchange(port: port, bytes: bytes, halfClose: halfClose, timeout: timeout)
+                    })
             }.start()
         }
     }
 
     /// The HTTP status of the first response in `reply`, or `nil`.
     static func status(of reply: Data) -> Int? {
-        guard let text = String(data: reply.prefix(64), encoding: .isoLatin1), text.hasPrefix("HTTP/1.1 ") else { return nil }
+        guard let text = String(data: reply.prefix(64), encoding: .isoLatin1), text.hasPrefix("HTTP/1.1 ") else {
+            return nil
+        }
         return Int(text.dropFirst(9).prefix(3))
     }
 
-    private static func blockingExchange(port: Int, bytes: Data, halfClose: Bool, timeout: TimeInterval) throws -> Data {
+    private static func blockingExchange(port: Int, bytes: Data, halfClose: Bool, timeout: TimeInterval) throws -> Data
+    {
         #if canImport(Glibc)
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else

@@ -1,10 +1,10 @@
-import NIOFoundationEssentialsCompat
 import CardMockServer
 import CardModels
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NIOFoundationEssentialsCompat
 import Testing
 
 /// A small client over `app.test(.router)` that speaks the contract.

@@ -15,7 +15,9 @@ import Testing
                 createdAt: now, updatedAt: now)
             book.insert(StoredCard(ownerID: "u1", card: card))
         }
-        book.insert(StoredCard(ownerID: "u2", card: Card(id: "x", fields: CardFields(name: "Other"), createdAt: now, updatedAt: now)))
+        book.insert(
+            StoredCard(
+                ownerID: "u2", card: Card(id: "x", fields: CardFields(name: "Other"), createdAt: now, updatedAt: now)))
         return book
     }
 
@@ -29,7 +31,10 @@ import Testing
         #expect(book.page(ownerID: "u2", offset: 0, limit: 50, query: "").cards.map(\.id) == ["x"])
     }
 
-    @Test(arguments: [("abc", ["c2"]), ("ａｄａ", ["c0"]), ("민준", ["c1"]), ("STRASSE", ["c3"]), ("other", []), ("  ", ["c0", "c1", "c2", "c3"])])
+    @Test(arguments: [
+        ("abc", ["c2"]), ("ａｄａ", ["c0"]), ("민준", ["c1"]), ("STRASSE", ["c3"]), ("other", []),
+        ("  ", ["c0", "c1", "c2", "c3"]),
+    ])
     func searchIgnoresCaseAndWidth(query: String, ids: [String]) {
         #expect(book().page(ownerID: "u1", offset: 0, limit: 50, query: query).cards.map(\.id) == ids)
     }
@@ -47,14 +52,19 @@ import Testing
     @Test func updateChecksTheVersionAndBumpsIt() throws {
         var book = book()
         let later = now.addingTimeInterval(60)
-        let stale = book.update("c0", ownerID: "u1", fields: CardFields(name: "Ada L"), precondition: .versions([2]), now: later)
+        let stale = book.update(
+            "c0", ownerID: "u1", fields: CardFields(name: "Ada L"), precondition: .versions([2]), now: later)
         #expect(stale == .failure(.versionConflict(current: 1)))
-        let updated = try book.update("c0", ownerID: "u1", fields: CardFields(name: "Ada L"), precondition: .versions([1]), now: later).get()
+        let updated = try book.update(
+            "c0", ownerID: "u1", fields: CardFields(name: "Ada L"), precondition: .versions([1]), now: later
+        ).get()
         #expect(updated.version == 2)
         #expect(updated.updatedAt == later)
         #expect(updated.createdAt == now)
         // The same fields again change nothing, not even the version.
-        let same = try book.update("c0", ownerID: "u1", fields: CardFields(name: "Ada L"), precondition: .any, now: later.addingTimeInterval(5)).get()
+        let same = try book.update(
+            "c0", ownerID: "u1", fields: CardFields(name: "Ada L"), precondition: .any, now: later.addingTimeInterval(5)
+        ).get()
         #expect(same == updated)
     }
 
@@ -68,12 +78,16 @@ import Testing
             return
         }
         #expect(missing.contains("leaves out cards of your wallet: c0"))
-        guard case .failure(.badOrder(let repeated)) = book.reorder(ownerID: "u1", to: ["c3", "c2", "c1", "c0", "c0"]) else {
+        guard case .failure(.badOrder(let repeated)) = book.reorder(ownerID: "u1", to: ["c3", "c2", "c1", "c0", "c0"])
+        else {
             Issue.record("a repeated card was accepted")
             return
         }
         #expect(repeated.contains("more than once: c0"))
-        guard case .failure(.badOrder(let foreign)) = book.reorder(ownerID: "u1", to: ["c3", "c2", "c1", "c0", "x", "../x"]) else {
+        guard
+            case .failure(.badOrder(let foreign)) = book.reorder(
+                ownerID: "u1", to: ["c3", "c2", "c1", "c0", "x", "../x"])
+        else {
             Issue.record("someone else's card was accepted")
             return
         }

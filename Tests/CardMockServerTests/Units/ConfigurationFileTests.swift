@@ -11,14 +11,16 @@ import Testing
         .deletingLastPathComponent().appendingPathComponent("Config")
 
     @Test func repositoryFilesEqualTheCompiledInDefaults() throws {
-        let loaded = try MockServerConfiguration.load(from: Self.configFolder.appendingPathComponent("mock-server.json"))
+        let loaded = try MockServerConfiguration.load(
+            from: Self.configFolder.appendingPathComponent("mock-server.json"))
         #expect(loaded.users == MockServerConfiguration.default.users)
         #expect(loaded.seedCards == MockServerConfiguration.default.seedCards)
         #expect(loaded == MockServerConfiguration.default)
     }
 
     @Test func demoCardsFileEqualsTheCompiledInCards() throws {
-        let cards = try MockServerConfiguration.loadCards(from: Self.configFolder.appendingPathComponent("demo-cards.json"))
+        let cards = try MockServerConfiguration.loadCards(
+            from: Self.configFolder.appendingPathComponent("demo-cards.json"))
         #expect(cards == MockServerConfiguration.demoCards)
     }
 
@@ -46,7 +48,10 @@ import Testing
         for key in MockServerSettingKey.allCases {
             var value: JSONValue? = .object(root)
             for component in key.components {
-                guard case .object(let object) = value else { value = nil; break }
+                guard case .object(let object) = value else {
+                    value = nil
+                    break
+                }
                 value = object[component]
             }
             let written = try #require(value, "\(key.key) is not in mock-server.json")
@@ -62,7 +67,8 @@ import Testing
             line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
         }
         for key in MockServerSettingKey.allCases {
-            let row = try #require(rows.first { $0.first == "`\(key.key)`" && $0.count >= 5 }, "\(key.key) is not in the table")
+            let row = try #require(
+                rows.first { $0.first == "`\(key.key)`" && $0.count >= 5 }, "\(key.key) is not in the table")
             #expect(row[1] == "`\(key.environmentVariable)`", "\(key.key)")
             #expect(row[2] == (key.flag.map { "`\($0)`" } ?? "—"), "\(key.key)")
             #expect(row[4] == "`\(key.jsonText(in: .default))`", "\(key.key): the README says \(row[4])")

@@ -11,7 +11,9 @@ import Testing
         #expect(try file.load() == nil)
         var cards = CardBook()
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        cards.insert(StoredCard(ownerID: "u1", card: Card(id: "c1", fields: CardFields(name: "김민지"), createdAt: now, updatedAt: now)))
+        cards.insert(
+            StoredCard(
+                ownerID: "u1", card: Card(id: "c1", fields: CardFields(name: "김민지"), createdAt: now, updatedAt: now)))
         let snapshot = DataSnapshot(
             users: [UserRecord(id: "u1", email: "a@b.dev", name: "A", passwordHash: "$2b$04$abc")], cards: cards,
             tokens: TokenBook())
@@ -31,8 +33,11 @@ import Testing
         let error = #expect(throws: MockServerError.self) { try DataFile(path: path).load() }
         #expect(error?.description.contains("not a mock server data file") == true)
 
-        try Data(#"{"format": 99, "users": [], "cards": {"cards": {}, "order": {}}, "tokens": {"accessRecords": {}, "refreshRecords": {}, "families": {}}}"#.utf8)
-            .write(to: URL(fileURLWithPath: path))
+        try Data(
+            #"{"format": 99, "users": [], "cards": {"cards": {}, "order": {}}, "tokens": {"accessRecords": {}, "refreshRecords": {}, "families": {}}}"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: path))
         let version = #expect(throws: MockServerError.self) { try DataFile(path: path).load() }
         #expect(version?.description.contains("format 99") == true)
     }
@@ -61,7 +66,9 @@ import Testing
         _ = try await MockServer.makeApp(configuration: configuration)
         // What a kill -9 leaves behind: a database being created (and its journal), or a JSON
         // file being written by an earlier version.
-        let leftovers = [".wallet.json.new-n_crashed", ".wallet.json.new-n_crashed-journal", ".wallet.json.tmp-w_crashed"]
+        let leftovers = [
+            ".wallet.json.new-n_crashed", ".wallet.json.new-n_crashed-journal", ".wallet.json.tmp-w_crashed",
+        ]
         for name in leftovers {
             try Data("half a file".utf8).write(to: folder.appendingPathComponent(name))
         }

@@ -15,7 +15,8 @@ import Testing
         }
         #expect(throttle.begin("a", now: start.addingTimeInterval(10)) == .refuse(retryAfter: 50))
         #expect(throttle.begin("b", now: start.addingTimeInterval(10)) == .proceed, "other keys are not affected")
-        #expect(throttle.begin("a", now: start.addingTimeInterval(60.5)) == .proceed, "the oldest failure left the window")
+        #expect(
+            throttle.begin("a", now: start.addingTimeInterval(60.5)) == .proceed, "the oldest failure left the window")
     }
 
     @Test func attemptsInFlightMakeLaterOnesWaitNotFail() {

@@ -49,16 +49,23 @@ import Testing
     private static func makeSnapshot() -> DataSnapshot {
         var cards = CardBook()
         let image = SeedImage(contentType: "image/png", data: TestImages.png)
-        cards.insert(StoredCard(
-            ownerID: "u1",
-            card: Card(
-                id: "c1", fields: CardFields(name: "김민지", company: "서울데이터랩"), hasImage: true,
-                image: CardImageInfo(contentType: "image/png", size: image.data.count), createdAt: now, updatedAt: now),
-            image: image))
-        cards.insert(StoredCard(
-            ownerID: "u1",
-            card: Card(id: "c2", fields: CardFields(name: "Ada", vcardProperties: ["X-ABLabel:회사"]), createdAt: now, updatedAt: now)))
-        cards.insert(StoredCard(ownerID: "u2", card: Card(id: "c3", fields: CardFields(name: "Other"), createdAt: now, updatedAt: now)))
+        cards.insert(
+            StoredCard(
+                ownerID: "u1",
+                card: Card(
+                    id: "c1", fields: CardFields(name: "김민지", company: "서울데이터랩"), hasImage: true,
+                    image: CardImageInfo(contentType: "image/png", size: image.data.count), createdAt: now,
+                    updatedAt: now),
+                image: image))
+        cards.insert(
+            StoredCard(
+                ownerID: "u1",
+                card: Card(
+                    id: "c2", fields: CardFields(name: "Ada", vcardProperties: ["X-ABLabel:회사"]), createdAt: now,
+                    updatedAt: now)))
+        cards.insert(
+            StoredCard(
+                ownerID: "u2", card: Card(id: "c3", fields: CardFields(name: "Other"), createdAt: now, updatedAt: now)))
         var tokens = TokenBook()
         _ = tokens.login(userID: "u1", now: now, lifetimes: lifetimes)
         var snapshot = DataSnapshot(
@@ -96,9 +103,11 @@ import Testing
         var snapshot = opened.snapshot
         let later = Self.now.addingTimeInterval(60)
 
-        _ = snapshot.cards.update("c2", ownerID: "u1", fields: CardFields(name: "Ada v2"), precondition: .any, now: later)
+        _ = snapshot.cards.update(
+            "c2", ownerID: "u1", fields: CardFields(name: "Ada v2"), precondition: .any, now: later)
         var changes = snapshot.takeChanges()
-        #expect(Array(changes.cards.cards.keys) == ["c2"] && changes.tokens.isEmpty, "one card row, whatever the data size")
+        #expect(
+            Array(changes.cards.cards.keys) == ["c2"] && changes.tokens.isEmpty, "one card row, whatever the data size")
         try opened.store.write(changes, in: snapshot)
 
         _ = snapshot.cards.setImage("c1", ownerID: "u1", image: nil, precondition: .any, now: later)
@@ -123,7 +132,8 @@ import Testing
         let path = folder.appendingPathComponent("data.db").path
         try await Self.open(path).store.close()
         let queue = try DatabaseQueue(path: path)
-        let text = try #require(try await queue.read { try String.fetchOne($0, sql: "SELECT fields FROM card WHERE id = 'c2'") })
+        let text = try #require(
+            try await queue.read { try String.fetchOne($0, sql: "SELECT fields FROM card WHERE id = 'c2'") })
         let fields = try CardWalletJSON.decoder().decode(CardFields.self, from: Data(text.utf8))
         #expect(fields == CardFields(name: "Ada", vcardProperties: ["X-ABLabel:회사"]))
         let images = try await queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM cardImage") }
@@ -145,7 +155,9 @@ import Testing
         #expect(text.hasPrefix("Cannot use the data file \(path): "), "\(text)", sourceLocation: sourceLocation)
         #expect(text.contains(message), "\(text)", sourceLocation: sourceLocation)
         #expect(!text.contains("\n"), "one line", sourceLocation: sourceLocation)
-        #expect((try? Data(contentsOf: URL(fileURLWithPath: path))) == before, "left as it was", sourceLocation: sourceLocation)
+        #expect(
+            (try? Data(contentsOf: URL(fileURLWithPath: path))) == before, "left as it was",
+            sourceLocation: sourceLocation)
     }
 
     /// A database of ours, closed, at `folder/data.db`.
@@ -191,13 +203,18 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = try await database(in: folder)
         let queue = try DatabaseQueue(path: path)
-        try await queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')") }
+        try await queue.write {
+            try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')")
+        }
         try queue.close()
         let error = await #expect(throws: MockServerError.self) { _ = try await ServerDatabaseTests.open(path) }
         #expect(error?.description.contains("written by a newer version of cardwallet") == true)
     }
 
-    @Test(arguments: [("", "it is empty"), ("garbage", "it is not a mock server data file"), ("SQLite format 3\0", "it is not a mock server data file")])
+    @Test(arguments: [
+        ("", "it is empty"), ("garbage", "it is not a mock server data file"),
+        ("SQLite format 3\0", "it is not a mock server data file"),
+    ])
     func otherFilesAreRefused(content: String, message: String) async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -75,7 +75,9 @@ import Testing
 
     @Test func anEmptyVariableCountsAsUnsetAndOthersAreIgnored() throws {
         let resolved = try MockServerConfiguration.resolve(
-            MockServerSettingsSources(environment: ["CARDWALLET_MOCK_PORT": "", "CARDWALLET_SERVER": "http://x/v1", "PORT": "1"]))
+            MockServerSettingsSources(environment: [
+                "CARDWALLET_MOCK_PORT": "", "CARDWALLET_SERVER": "http://x/v1", "PORT": "1",
+            ]))
         #expect(resolved.configuration.port == MockServerConfiguration.default.port)
         #expect(resolved.origin(of: .port) == .defaults)
     }
@@ -93,11 +95,14 @@ import Testing
         #expect(flag.configFile == named && flag.configFileOrigin == .flag("--config"))
         let variable = try MockServerConfiguration.resolve(
             MockServerSettingsSources(environment: environment, defaultConfigFile: fallback))
-        #expect(variable.configFile == fromEnvironment && variable.configFileOrigin == .environment("CARDWALLET_MOCK_CONFIG"))
+        #expect(
+            variable.configFile == fromEnvironment
+                && variable.configFileOrigin == .environment("CARDWALLET_MOCK_CONFIG"))
         let usual = try MockServerConfiguration.resolve(MockServerSettingsSources(defaultConfigFile: fallback))
         #expect(usual.configFile == fallback && usual.configuration.latency == .seconds(2))
         // The usual file may be missing; a file named by option or variable may not.
-        let none = try MockServerConfiguration.resolve(MockServerSettingsSources(defaultConfigFile: fallback + ".missing"))
+        let none = try MockServerConfiguration.resolve(
+            MockServerSettingsSources(defaultConfigFile: fallback + ".missing"))
         #expect(none.configFile == nil && none.configuration == .default)
         for sources in [
             MockServerSettingsSources(configFile: named + ".missing"),
@@ -112,18 +117,33 @@ import Testing
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("bad.json").path
-        try Data(#"{"port": "eighty", "failRate": "lots", "admin": "yes please"}"#.utf8).write(to: URL(fileURLWithPath: file))
+        try Data(#"{"port": "eighty", "failRate": "lots", "admin": "yes please"}"#.utf8).write(
+            to: URL(fileURLWithPath: file))
         let cases: [(MockServerSettingsSources, String)] = [
-            (.init(environment: ["CARDWALLET_MOCK_PORT": "eighty"]), "The setting port (from CARDWALLET_MOCK_PORT) must be a whole number."),
+            (
+                .init(environment: ["CARDWALLET_MOCK_PORT": "eighty"]),
+                "The setting port (from CARDWALLET_MOCK_PORT) must be a whole number."
+            ),
             (.init(configFile: file), "The setting port in \(file) must be a whole number."),
             (.init(flags: [.port: "8o8o"]), "The option --port must be a whole number."),
-            (.init(environment: ["CARDWALLET_MOCK_ACCESS_TOKEN_TTL": "5 minutes"]), "(from CARDWALLET_MOCK_ACCESS_TOKEN_TTL) must be a duration"),
-            (.init(environment: ["CARDWALLET_MOCK_ADMIN": "maybe"]), "The setting admin (from CARDWALLET_MOCK_ADMIN) must be true or false."),
-            (.init(flags: [.port: "1"], configFile: file), "The setting failRate in \(file) must be a number from 0 to 1"),
+            (
+                .init(environment: ["CARDWALLET_MOCK_ACCESS_TOKEN_TTL": "5 minutes"]),
+                "(from CARDWALLET_MOCK_ACCESS_TOKEN_TTL) must be a duration"
+            ),
+            (
+                .init(environment: ["CARDWALLET_MOCK_ADMIN": "maybe"]),
+                "The setting admin (from CARDWALLET_MOCK_ADMIN) must be true or false."
+            ),
+            (
+                .init(flags: [.port: "1"], configFile: file),
+                "The setting failRate in \(file) must be a number from 0 to 1"
+            ),
         ]
         for (sources, message) in cases {
             let error = #expect(throws: MockServerError.self) { try MockServerConfiguration.resolve(sources) }
-            #expect(error?.description.contains(message) == true, "\(error?.description ?? "no error"), expected \(message)")
+            #expect(
+                error?.description.contains(message) == true, "\(error?.description ?? "no error"), expected \(message)"
+            )
         }
     }
 
@@ -133,7 +153,10 @@ import Testing
         let error = #expect(throws: MockServerError.self) { try resolved.validate() }
         let problems = error?.configurationProblems ?? []
         #expect(problems.contains { $0.hasPrefix("latency: must be at most 1m") && $0.hasSuffix("(from --latency)") })
-        #expect(problems.contains { $0.hasPrefix("port: must be from 0 to 65535") && $0.hasSuffix("(from CARDWALLET_MOCK_PORT)") })
+        #expect(
+            problems.contains {
+                $0.hasPrefix("port: must be from 0 to 65535") && $0.hasSuffix("(from CARDWALLET_MOCK_PORT)")
+            })
     }
 
     @Test func unknownKeysInTheFileAreWarningsAndSeedDataComesFromIt() throws {

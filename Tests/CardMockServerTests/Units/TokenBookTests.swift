@@ -105,7 +105,8 @@ import Testing
         #expect(book.authenticate(mine.accessToken, now: start.addingTimeInterval(1)) == .failure(.expired))
         #expect(book.authenticate(theirs.accessToken, now: start.addingTimeInterval(1)) == .success("u2"))
         // Expired access tokens refresh fine.
-        let refreshed = try book.refresh(mine.refreshToken, now: start.addingTimeInterval(2), lifetimes: lifetimes).get()
+        let refreshed = try book.refresh(mine.refreshToken, now: start.addingTimeInterval(2), lifetimes: lifetimes)
+            .get()
 
         let result13 = book.revokeRefreshTokens(userID: "u1")
         #expect(result13 == 1)

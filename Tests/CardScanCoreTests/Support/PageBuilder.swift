@@ -34,7 +34,10 @@ func page(_ rows: [Row]) -> OCRPage {
                 continue
             }
             let width = max(row.height / 3, word.count * row.height * 11 / 20)
-            words.append(OCRWord(text: String(word), box: OCRBox(x: x, y: y, width: width, height: row.height), confidence: row.confidence))
+            words.append(
+                OCRWord(
+                    text: String(word), box: OCRBox(x: x, y: y, width: width, height: row.height),
+                    confidence: row.confidence))
             x += width + row.height / 3
         }
         lines.append(OCRLine(words: words, block: index))

@@ -29,9 +29,12 @@ struct GeneratedCards: Sendable {
     static func make(count: Int, extraArguments: [String] = []) throws -> GeneratedCards {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cardscan-\(UUID().uuidString)")
         try run(
-            ["python3", repository.appendingPathComponent("scripts/make-scan-cards.py").path, "--out", folder.path,
-             "--count", String(count)] + extraArguments)
-        let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: folder.appendingPathComponent("truth.json")))
+            [
+                "python3", repository.appendingPathComponent("scripts/make-scan-cards.py").path, "--out", folder.path,
+                "--count", String(count),
+            ] + extraArguments)
+        let truth = try JSONDecoder().decode(
+            Truth.self, from: Data(contentsOf: folder.appendingPathComponent("truth.json")))
         return GeneratedCards(folder: folder, cards: truth.cards)
     }
 

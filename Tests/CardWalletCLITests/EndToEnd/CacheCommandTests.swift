@@ -3,8 +3,8 @@ import CardMockServer
 import CardModels
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
 
 /// The scripting commands with the local card cache: online answers recorded, offline answers
 /// from the cache once the server is gone, changes refused offline, `sync` sending the outbox
@@ -16,7 +16,8 @@ extension EndToEndTests {
     /// The test account's cache, opened as the commands open it.
     static func cache(_ world: CLIWorld) throws -> CardCache {
         try CardCache.open(
-            server: world.server.baseURLString, account: CLIWorld.email, location: CacheLocation(folder: cacheFolder(world)),
+            server: world.server.baseURLString, account: CLIWorld.email,
+            location: CacheLocation(folder: cacheFolder(world)),
             logger: Logger(label: "test.cache"))
     }
 
@@ -27,7 +28,9 @@ extension EndToEndTests {
             #expect(online.status == 0 && online.stderr.isEmpty, "\(online)")
             let found = try await world.run("list", "--query", "파이프라인")
             #expect(found.status == 0, "\(found)")
-            #expect(found.stdout.contains("MATCH") && found.stdout.contains("demo-02") && found.stdout.contains("bio"), "\(found)")
+            #expect(
+                found.stdout.contains("MATCH") && found.stdout.contains("demo-02") && found.stdout.contains("bio"),
+                "\(found)")
             #expect(try await world.run("show", "demo-02").status == 0)
 
             await world.server.stop()

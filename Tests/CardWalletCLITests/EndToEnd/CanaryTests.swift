@@ -1,7 +1,7 @@
-import TestSupport
 import CardMockServer
 import CardModels
 import Foundation
+import TestSupport
 import Testing
 
 extension EndToEndTests {

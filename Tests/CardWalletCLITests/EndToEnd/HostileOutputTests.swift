@@ -1,6 +1,6 @@
-import TestSupport
 import CardModels
 import Foundation
+import TestSupport
 import Testing
 import TokenStore
 
@@ -9,7 +9,9 @@ import TokenStore
 @Suite(.serialized) struct HostileServerTests {
     static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
     /// Every log level, with and without `-v`.
-    static let loudness: [[String]] = logLevels.flatMap { level in [["--log-level", level], ["-v", "--log-level", level]] }
+    static let loudness: [[String]] = logLevels.flatMap { level in
+        [["--log-level", level], ["-v", "--log-level", level]]
+    }
 }
 
 extension HostileServerTests {
@@ -26,7 +28,8 @@ extension HostileServerTests {
             for options in Self.loudness {
                 results.append(
                     try await world.run(
-                        ["login", "--email", Hostile.email, "--password-stdin"] + options, input: Hostile.password + "\n"))
+                        ["login", "--email", Hostile.email, "--password-stdin"] + options,
+                        input: Hostile.password + "\n"))
             }
             try await world.storeSession()
             for options in Self.loudness {
@@ -49,7 +52,9 @@ extension HostileServerTests {
         try await HostileWorld.with({ request in
             switch request.path {
             case "/v1/auth/login": .success(Hostile.grant(email: email))
-            case "/v1/cards": .success(CardPage(cards: [Hostile.card("c1", name: Hostile.injection)], total: 1, offset: 0, limit: 200))
+            case "/v1/cards":
+                .success(
+                    CardPage(cards: [Hostile.card("c1", name: Hostile.injection)], total: 1, offset: 0, limit: 200))
             default: .error(status: 404, code: "E05")
             }
         }) { world in
@@ -72,9 +77,11 @@ extension HostileServerTests {
     /// refused with a clear message; it is never stored and never shown, in any form.
     @Test func aLoginTokenThatCannotBeAHeaderIsRefusedAndNeverShown() async throws {
         for (access, refresh) in [
-            ("cwa_CANARYlogin0123456789\n", "cwr_fine0123456789"), ("cwa_fine0123456789", "cwr_CANARYlogin01 23\u{1B}[2J"),
+            ("cwa_CANARYlogin0123456789\n", "cwr_fine0123456789"),
+            ("cwa_fine0123456789", "cwr_CANARYlogin01 23\u{1B}[2J"),
         ] {
-            try await HostileWorld.with({ _ in .success(Hostile.grant(accessToken: access, refreshToken: refresh)) }) { world in
+            try await HostileWorld.with({ _ in .success(Hostile.grant(accessToken: access, refreshToken: refresh)) }) {
+                world in
                 let login = try await world.run(
                     ["login", "--email", Hostile.email, "--password-stdin", "-v", "--log-level", "trace"],
                     input: Hostile.password + "\n")
@@ -135,7 +142,8 @@ extension HostileServerTests {
                 try await world.run(login + ["--server", address], input: Hostile.password + "\n"),
                 try await world.run(login, input: Hostile.password + "\n", environment: ["CARDWALLET_SERVER": address]),
                 try await world.run(
-                    login + ["--config", config], input: Hostile.password + "\n", environment: ["CARDWALLET_SERVER": ""]),
+                    login + ["--config", config], input: Hostile.password + "\n", environment: ["CARDWALLET_SERVER": ""]
+                ),
                 try await world.run(["list"], environment: ["CARDWALLET_SERVER": address]),
             ]
             for result in results {
@@ -166,9 +174,13 @@ extension HostileServerTests {
             ] {
                 let allowed = try await world.run(["status", "--server", remote] + options, environment: environment)
                 #expect(allowed.status == 3, "\(allowed)")
-                #expect(allowed.stderr.contains("warning: your password and tokens go to \(remote) unencrypted"), "\(allowed)")
+                #expect(
+                    allowed.stderr.contains("warning: your password and tokens go to \(remote) unencrypted"),
+                    "\(allowed)")
             }
-            for server in ["https://192.0.2.7:9/v1", "http://localhost:9/v1", "http://127.0.0.2:9/v1", "http://[::1]:9/v1"] {
+            for server in [
+                "https://192.0.2.7:9/v1", "http://localhost:9/v1", "http://127.0.0.2:9/v1", "http://[::1]:9/v1",
+            ] {
                 let fine = try await world.run(["status", "--server", server])
                 #expect(fine.status == 3, "\(fine)")
                 #expect(!fine.stderr.contains("unencrypted"), "\(fine)")

@@ -32,7 +32,8 @@ extension HostileServerTests {
     /// no new card, so the list ends there with a clear error.
     @Test func aServerRepeatingAPageEndsTheList() async throws {
         try await HostileWorld.with({ _ in
-            .success(CardPage(cards: (0..<200).map { Hostile.card("c\($0)") }, total: 1_000_000_000, offset: 0, limit: 200))
+            .success(
+                CardPage(cards: (0..<200).map { Hostile.card("c\($0)") }, total: 1_000_000_000, offset: 0, limit: 200))
         }) { world in
             try await world.storeSession()
             let list = try await world.run(["list"])
@@ -46,10 +47,16 @@ extension HostileServerTests {
     /// as the server would refuse them (`CardLimits`), naming the problem.
     @Test func oversizedCardsAndPagesAreRefused() async throws {
         let cases: [(CardPage, String)] = [
-            (CardPage(cards: [Hostile.card("c1", name: String(repeating: "x", count: 100_000))], total: 1, offset: 0, limit: 200),
-             "has a name longer than 64 characters"),
-            (CardPage(cards: (0..<1_000).map { Hostile.card("c\($0)") }, total: 1_000, offset: 0, limit: 200),
-             "it holds 1000 cards, more than the 200 asked for"),
+            (
+                CardPage(
+                    cards: [Hostile.card("c1", name: String(repeating: "x", count: 100_000))], total: 1, offset: 0,
+                    limit: 200),
+                "has a name longer than 64 characters"
+            ),
+            (
+                CardPage(cards: (0..<1_000).map { Hostile.card("c\($0)") }, total: 1_000, offset: 0, limit: 200),
+                "it holds 1000 cards, more than the 200 asked for"
+            ),
             (CardPage(cards: [Hostile.card("../../etc")], total: 1, offset: 0, limit: 200), "cannot be a card id"),
         ]
         for (page, message) in cases {

@@ -44,7 +44,9 @@ extension HostileServerTests {
             try await world.storeSession(accessValidFor: -60)
             let environment = ["CARDWALLET_TIMEOUTS_AUTH": "2s"]
             let first = try world.start(["list"], environment: environment)
-            try await waitUntil("the first refresh on the wire") { !world.server.requests(to: "/v1/auth/refresh").isEmpty }
+            try await waitUntil("the first refresh on the wire") {
+                !world.server.requests(to: "/v1/auth/refresh").isEmpty
+            }
             let second = try world.start(["list"], environment: environment)
             let firstResult = try await first.finish(timeout: .seconds(60))
             let secondResult = try await second.finish(timeout: .seconds(60))

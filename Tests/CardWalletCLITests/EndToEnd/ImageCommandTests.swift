@@ -1,6 +1,6 @@
-import TestSupport
 import CardImages
 import Foundation
+import TestSupport
 import Testing
 
 /// `cardwallet image`: the picture on standard output, and every way it can fail.
@@ -40,12 +40,16 @@ extension EndToEndTests {
 
             let off = try await world.run("image", id, environment: ["NO_COLOR": "1"])
             #expect(off.status == 0)
-            #expect(off.stdout == "[image: image/png, \(try ImageFileEncoder.png(picture).count) B; pictures are off: NO_COLOR is set]\n")
+            #expect(
+                off.stdout
+                    == "[image: image/png, \(try ImageFileEncoder.png(picture).count) B; pictures are off: NO_COLOR is set]\n"
+            )
 
             let missing = try await world.run("image", "card_missing")
             #expect(missing.status == 4, "\(missing)")
 
-            let plain = try await world.run("add", "--name", "No Picture").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let plain = try await world.run("add", "--name", "No Picture").stdout.trimmingCharacters(
+                in: .whitespacesAndNewlines)
             let none = try await world.run("image", plain)
             #expect(none.status == 1)
             #expect(none.stderr == "cardwallet: The card \(plain) has no image.\n")
@@ -56,7 +60,9 @@ extension EndToEndTests {
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             let undecodable = try await world.run("image", brokenID)
             #expect(undecodable.status == 1)
-            #expect(undecodable.stderr.hasPrefix("cardwallet: The image of card \(brokenID) cannot be shown. The PNG image cannot be decoded: "))
+            #expect(
+                undecodable.stderr.hasPrefix(
+                    "cardwallet: The image of card \(brokenID) cannot be shown. The PNG image cannot be decoded: "))
             #expect(undecodable.stderr.split(separator: "\n").count == 1)
             #expect(undecodable.stdout.isEmpty)
 

@@ -1,5 +1,5 @@
-import CardModels
 import CardMockServer
+import CardModels
 import Foundation
 import PseudoTerminalSupport
 import Synchronization

@@ -83,7 +83,8 @@ extension EndToEndTests {
                         group.addTask {
                             for index in 0..<10_000 {
                                 guard
-                                    let id = try? await HTTP.createCard(base, token: token, name: "Writer \(writer) #\(index)")
+                                    let id = try? await HTTP.createCard(
+                                        base, token: token, name: "Writer \(writer) #\(index)")
                                 else { return }
                                 answered.add(id)
                             }
@@ -136,20 +137,24 @@ extension EndToEndTests {
             _ = try await HTTP.login(base, email: "file@cardwallet.dev", password: "file-password")
             server.kill(SIGINT)
             #expect(try await server.waitForExit() == 0)
-            #expect(!server.stderr.contains(" info "), "--log-level error keeps the request log quiet: \(server.stderr)")
+            #expect(
+                !server.stderr.contains(" info "), "--log-level error keeps the request log quiet: \(server.stderr)")
         }
     }
 
     @Test func helpAnywhereOnTheLineShowsTheHelp() async throws {
         let folder = try TemporaryFolder("mock-server")
         defer { folder.remove() }
-        for arguments in [["mock-server", "--help"], ["mock-server", "--port", "0", "--help"], ["mock-server", "--bogus", "-h"]] {
+        for arguments in [
+            ["mock-server", "--help"], ["mock-server", "--port", "0", "--help"], ["mock-server", "--bogus", "-h"],
+        ] {
             let result = try await CLIProcess(arguments, environment: [:], input: nil, scratch: folder).finish()
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout.hasPrefix("OVERVIEW: Run the mock card server"), "\(result)")
             #expect(result.stdout.contains("--fail-rate <share>"))
         }
-        let wrong = try await CLIProcess(["mock-server", "--bogus"], environment: [:], input: nil, scratch: folder).finish()
+        let wrong = try await CLIProcess(["mock-server", "--bogus"], environment: [:], input: nil, scratch: folder)
+            .finish()
         #expect(wrong.status == 64)
         #expect(wrong.stderr.contains("Unknown option '--bogus'"))
         #expect(wrong.stdout.isEmpty)
@@ -178,7 +183,9 @@ extension EndToEndTests {
     @Test func environmentVariablesSetWhatNoOptionSetsAndTheBannerSaysSo() async throws {
         let folder = try TemporaryFolder("mock-server")
         defer { folder.remove() }
-        let environment = ["CARDWALLET_MOCK_ACCESS_TOKEN_TTL": "45s", "CARDWALLET_MOCK_PORT": "1", "CARDWALLET_MOCK_ADMIN": "true"]
+        let environment = [
+            "CARDWALLET_MOCK_ACCESS_TOKEN_TTL": "45s", "CARDWALLET_MOCK_PORT": "1", "CARDWALLET_MOCK_ADMIN": "true",
+        ]
         try await ServerProcess.with(["--port", "0", "--no-admin"], in: folder, environment: environment) { server in
             let base = try await server.baseURL()
             try await waitUntil(timeout: .seconds(30), "the banner") { server.stdout.contains("configuration:") }
@@ -191,7 +198,9 @@ extension EndToEndTests {
         }
         let bad = try ServerProcess(["--port", "0"], in: folder, environment: ["CARDWALLET_MOCK_LATENCY": "soon"])
         #expect(try await bad.waitForExit() == 64)
-        #expect(bad.stderr.contains("The setting latency (from CARDWALLET_MOCK_LATENCY) must be a duration"), "\(bad.stderr)")
+        #expect(
+            bad.stderr.contains("The setting latency (from CARDWALLET_MOCK_LATENCY) must be a duration"),
+            "\(bad.stderr)")
     }
 }
 

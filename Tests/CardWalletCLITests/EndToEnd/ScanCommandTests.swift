@@ -1,17 +1,21 @@
 import CardModels
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `cardwallet scan` as a user runs it: photos rendered by scripts/make-scan-cards.py, read by
 /// the real OCR, added to the mock server.
 extension EndToEndTests {
     /// Renders the first `count` cards of the script's committed seed into `folder/cards`.
-    static func scanPhotos(_ count: Int, in folder: TemporaryFolder) throws -> (paths: [String], truth: [[String: String]]) {
+    static func scanPhotos(_ count: Int, in folder: TemporaryFolder) throws -> (
+        paths: [String], truth: [[String: String]]
+    ) {
         let out = folder.path("cards")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Repository.file("scripts/make-scan-cards.py").path, "--out", out, "--count", String(count)]
+        process.arguments = [
+            "python3", Repository.file("scripts/make-scan-cards.py").path, "--out", out, "--count", String(count),
+        ]
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
@@ -20,7 +24,10 @@ extension EndToEndTests {
         }
         let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/truth.json")))
         let cards = (truth as? [String: Any])?["cards"] as? [[String: Any]] ?? []
-        return (cards.map { out + "/" + ($0["file"] as? String ?? "") }, cards.map { $0["fields"] as? [String: String] ?? [:] })
+        return (
+            cards.map { out + "/" + ($0["file"] as? String ?? "") },
+            cards.map { $0["fields"] as? [String: String] ?? [:] }
+        )
     }
 
     @Test func scanPrintsFieldsAndJSONWithoutTheServer() async throws {
@@ -56,12 +63,16 @@ extension EndToEndTests {
             try await world.login()
             let (photos, _) = try Self.scanPhotos(1, in: world.folder)
             let notes = try world.folder.write("Ada Lovelace\nada@example.com\n", to: "notes.jpg")
-            let cut = try world.folder.write(Data(try Data(contentsOf: URL(fileURLWithPath: photos[0])).prefix(300)), to: "cut.jpg")
+            let cut = try world.folder.write(
+                Data(try Data(contentsOf: URL(fileURLWithPath: photos[0])).prefix(300)), to: "cut.jpg")
             let before = try await world.run("list", "--json")
 
             let refused = try await world.run("scan", notes)
             #expect(refused.status == 1, "\(refused)")
-            #expect(refused.stderr == "cardwallet: \(notes) is not a photo to scan: it is not a PNG or JPEG image. Give a PNG or JPEG photo of a card.\n")
+            #expect(
+                refused.stderr
+                    == "cardwallet: \(notes) is not a photo to scan: it is not a PNG or JPEG image. Give a PNG or JPEG photo of a card.\n"
+            )
             #expect(refused.stdout.isEmpty)
 
             // Leptonica and Tesseract would print their own lines about a damaged JPEG.

@@ -1,6 +1,6 @@
-import Networking
 import CardMockServer
 import Foundation
+import Networking
 import Testing
 import TokenStore
 

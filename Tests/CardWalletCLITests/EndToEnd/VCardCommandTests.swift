@@ -1,7 +1,7 @@
-import TestSupport
 import CardModels
 import CardVCard
 import Foundation
+import TestSupport
 import Testing
 
 /// `import`, `export` and `query` against the mock server in-process, with the corpus of
@@ -12,7 +12,10 @@ extension EndToEndTests {
 
     static func fixture(_ name: String) -> String { corpus.appendingPathComponent(name).path }
 
-    static let goodFixtures = ["android-21-korean.vcf", "outlook-21-cp1252.vcf", "ios-30-grouped.vcf", "google-30-multi.vcf", "v40-data-photo-lf.vcf"]
+    static let goodFixtures = [
+        "android-21-korean.vcf", "outlook-21-cp1252.vcf", "ios-30-grouped.vcf", "google-30-multi.vcf",
+        "v40-data-photo-lf.vcf",
+    ]
 
     /// Every card of the logged-in account, whole.
     static func wallet(_ world: CLIWorld) async throws -> [Card] {
@@ -30,7 +33,9 @@ extension EndToEndTests {
             }
             let broken = try await world.run("import", Self.fixture("one-broken.vcf"))
             #expect(broken.status == 65, "\(broken)")
-            #expect(broken.stderr.contains("\(Self.fixture("one-broken.vcf")):10: PHOTO: the photo is not a PNG or JPEG image\n"))
+            #expect(
+                broken.stderr.contains(
+                    "\(Self.fixture("one-broken.vcf")):10: PHOTO: the photo is not a PNG or JPEG image\n"))
             #expect(broken.stdout == "created 2, updated 0, unchanged 0, skipped 1.\n")
 
             // Importing again creates nothing.
@@ -46,7 +51,11 @@ extension EndToEndTests {
             #expect(shown.stdout.contains("            item1.EMAIL;TYPE=INTERNET,pref:ada@example.com\n"))
             #expect(shown.stdout.contains("            item1.X-ABLabel:_$!<Other>!$_\n"))
             #expect(!shown.stdout.contains("X-CARDWALLET"))
-            #expect(ada.image == CardImageInfo(contentType: "image/jpeg", size: try Data(contentsOf: Self.corpus.appendingPathComponent("photo-ada.jpg")).count))
+            #expect(
+                ada.image
+                    == CardImageInfo(
+                        contentType: "image/jpeg",
+                        size: try Data(contentsOf: Self.corpus.appendingPathComponent("photo-ada.jpg")).count))
 
             let export = try await world.run("export", "--output", world.folder.path("demo.vcf"))
             #expect(export.status == 0 && export.stdout.isEmpty, "\(export)")
@@ -54,7 +63,8 @@ extension EndToEndTests {
             let demoPhotos = try Self.photos(inFile: world.folder.path("demo.vcf"))
 
             // Into another account.
-            let minji = try await world.run("login", "--email", "minji@cardwallet.dev", "--password-stdin", input: "minji1234\n")
+            let minji = try await world.run(
+                "login", "--email", "minji@cardwallet.dev", "--password-stdin", input: "minji1234\n")
             #expect(minji.status == 0, "\(minji)")
             let own = try await Self.wallet(world)
             let imported = try await world.run("import", world.folder.path("demo.vcf"), "--json")
@@ -75,7 +85,9 @@ extension EndToEndTests {
     /// The photos of an export, by card name.
     static func photos(inFile path: String) throws -> [String: VCardPhoto] {
         let document = VCardDocument.read(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
-        return Dictionary(document.cards.compactMap { card in card.photo.map { (card.fields.name, $0) } }, uniquingKeysWith: { a, _ in a })
+        return Dictionary(
+            document.cards.compactMap { card in card.photo.map { (card.fields.name, $0) } },
+            uniquingKeysWith: { a, _ in a })
     }
 
     @Test func dryRunsAndInputsThatAreNotVCardChangeNothing() async throws {
@@ -86,19 +98,24 @@ extension EndToEndTests {
             #expect(dry.status == 65, "\(dry)")
             #expect(dry.stdout.contains("create    \(Self.fixture("one-broken.vcf")):1  Katherine Johnson\n"))
             #expect(dry.stdout.contains("skip      \(Self.fixture("one-broken.vcf")):10\n"))
-            #expect(dry.stdout.hasSuffix("Dry run, nothing sent: would have created 2, updated 0, unchanged 0, skipped 1.\n"))
+            #expect(
+                dry.stdout.hasSuffix(
+                    "Dry run, nothing sent: would have created 2, updated 0, unchanged 0, skipped 1.\n"))
 
             let empty = try world.folder.write("", to: "empty.vcf")
             let binary = try world.folder.write(Fixtures.png, to: "photo.vcf")
             let begins = try world.folder.write(String(repeating: "BEGIN:VCARD\r\n", count: 50_000), to: "begins.vcf")
-            for (path, reason) in [(empty, "empty: no vCard in it"), (binary, "not a vCard file (it holds binary data)"),
-                                   (begins, "not a vCard file: 50000 BEGIN:VCARD lines but no complete card")] {
+            for (path, reason) in [
+                (empty, "empty: no vCard in it"), (binary, "not a vCard file (it holds binary data)"),
+                (begins, "not a vCard file: 50000 BEGIN:VCARD lines but no complete card"),
+            ] {
                 let result = try await world.run("import", path)
                 #expect(result.status == 65, "\(result)")
                 #expect(result.stderr == "cardwallet: \(path): \(reason)\ncardwallet: nothing imported.\n")
                 #expect(result.stdout.isEmpty)
             }
-            let piped = try await world.run("import", "-", input: "BEGIN:VCARD\nFN:Piped\nEND:VCARD\nBEGIN:VCARD\nEMAIL:x@example.com\nEND:VCARD\n")
+            let piped = try await world.run(
+                "import", "-", input: "BEGIN:VCARD\nFN:Piped\nEND:VCARD\nBEGIN:VCARD\nEMAIL:x@example.com\nEND:VCARD\n")
             #expect(piped.status == 65)
             #expect(piped.stderr.contains("stdin:4: the card has no name (no FN, no N)"))
             #expect(try await Self.wallet(world).count == before + 1)
@@ -124,12 +141,15 @@ extension EndToEndTests {
             let path = folder + "/cardwallet-\(minji.id).vcf"
             let old = Date(timeIntervalSince1970: 1_000_000)
             try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: path)
-            let foreign = try world.folder.write("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Not ours\r\nEND:VCARD\r\n", to: "contacts/other.vcf")
+            let foreign = try world.folder.write(
+                "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Not ours\r\nEND:VCARD\r\n", to: "contacts/other.vcf")
 
             #expect(try await world.run("rm", cards[0].id, "--yes").status == 0)
             let second = try await world.run("export", "--vdir", folder)
             #expect(second.status == 0, "\(second)")
-            #expect(second.stderr.contains("(0 written, \(cards.count - 1) unchanged, 1 removed, 1 not ours left alone)"), "\(second)")
+            #expect(
+                second.stderr.contains("(0 written, \(cards.count - 1) unchanged, 1 removed, 1 not ours left alone)"),
+                "\(second)")
             #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == old)
             #expect(FileManager.default.fileExists(atPath: foreign))
             #expect(!FileManager.default.fileExists(atPath: folder + "/cardwallet-\(cards[0].id).vcf"))
@@ -162,11 +182,13 @@ extension EndToEndTests {
         try await CLIWorld.with { world in
             try await world.login()
             #expect(try await world.run("import", Self.fixture("ios-30-grouped.vcf")).status == 0)
-            let original = String(decoding: try Data(contentsOf: Self.corpus.appendingPathComponent("ios-30-grouped.vcf")), as: UTF8.self)
+            let original = String(
+                decoding: try Data(contentsOf: Self.corpus.appendingPathComponent("ios-30-grouped.vcf")), as: UTF8.self)
             let photo = try Data(contentsOf: Self.corpus.appendingPathComponent("photo-jisoo.jpg"))
             // The same card with another photo and another title.
             let head = try #require(original.components(separatedBy: "PHOTO;ENCODING=b").first)
-            let changed = head.replacingOccurrences(of: "TITLE:Programmer", with: "TITLE:Countess")
+            let changed =
+                head.replacingOccurrences(of: "TITLE:Programmer", with: "TITLE:Countess")
                 + "PHOTO;ENCODING=b;TYPE=JPEG:" + photo.base64EncodedString() + "\r\nEND:VCARD\r\n"
             let path = try world.folder.write(changed, to: "ada-new.vcf")
             let result = try await world.run("import", path, "--json")

@@ -52,9 +52,11 @@ import Testing
     }
 
     @Test func editExplainsHowImagesChange() throws {
-        let edit = try #require(try CardWalletCommand.parseCommandLine(["edit", "c1", "--image", "p.png"]) as? EditCommand)
+        let edit = try #require(
+            try CardWalletCommand.parseCommandLine(["edit", "c1", "--image", "p.png"]) as? EditCommand)
         #expect(edit.image == "p.png" && !edit.removeImage)
-        let removal = try #require(try CardWalletCommand.parseCommandLine(["edit", "c1", "--remove-image"]) as? EditCommand)
+        let removal = try #require(
+            try CardWalletCommand.parseCommandLine(["edit", "c1", "--remove-image"]) as? EditCommand)
         #expect(removal.removeImage && removal.fields.isEmpty)
 
         let help = CardWalletCommand.helpMessage(for: EditCommand.self, columns: 200)
@@ -67,7 +69,8 @@ import Testing
 
     @Test func thePhoneRuleEndsItsSentenceOnce() throws {
         let problems = try #require(CardFieldOptions.problems(in: CardFields(name: "x", phone: "call me")))
-        #expect(problems.contains("--phone may hold only digits, spaces and + - ( ) . Nothing was sent."), "\(problems)")
+        #expect(
+            problems.contains("--phone may hold only digits, spaces and + - ( ) . Nothing was sent."), "\(problems)")
         #expect(!problems.contains(".."))
         let email = try #require(CardFieldOptions.problems(in: CardFields(name: "x", email: "nope")))
         #expect(email.hasSuffix("is not an email address. Nothing was sent."), "\(email)")

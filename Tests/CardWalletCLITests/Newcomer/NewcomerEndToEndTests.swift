@@ -102,7 +102,8 @@ extension EndToEndTests {
             try await world.login()
             let status = try await world.run("status", "--json")
             #expect(status.status == 0, "\(status)")
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
             #expect(object["state"] as? String == "loggedIn")
             #expect(object["email"] as? String == CLIWorld.email)
             #expect(object["server"] as? String == world.server.baseURLString)

@@ -32,7 +32,8 @@ import Testing
     @Test func listColumnsFollowTheInterfacesOrder() {
         #expect(CardText.listColumns.map(\.title) == ["ID", "NAME", "COMPANY", "TITLE", "EMAIL"])
         let summary = CardSummary(
-            id: "c1", name: "Ada", title: "Countess", company: "Engines", email: "ada@example.com", updatedAt: Self.date)
+            id: "c1", name: "Ada", title: "Countess", company: "Engines", email: "ada@example.com", updatedAt: Self.date
+        )
         let lines = CardText.table([summary]).split(separator: "\n")
         #expect(lines.first == "ID  NAME  COMPANY  TITLE     EMAIL")
         #expect(lines.last == "c1  Ada   Engines  Countess  ada@example.com")
@@ -46,9 +47,12 @@ import Testing
         #expect(NetworkEventFormatter().line(shown) == "→ GET /v1/cards?offset=0&limit=200&q=%E2%80%AE")
         #expect(VerboseEventLines.query(of: "http://h/v1/x#a?b") == "")
         #expect(VerboseEventLines.query(of: "http://h/v1/x") == "")
-        #expect(VerboseEventLines.withQuery(NetworkEvent(
-            requestID: RequestID(rawValue: 2), kind: .sent, timestamp: Self.date, method: .get,
-            url: "http://h/v1/card/a", path: "/v1/card/a")).path == "/v1/card/a")
+        #expect(
+            VerboseEventLines.withQuery(
+                NetworkEvent(
+                    requestID: RequestID(rawValue: 2), kind: .sent, timestamp: Self.date, method: .get,
+                    url: "http://h/v1/card/a", path: "/v1/card/a")
+            ).path == "/v1/card/a")
     }
 
     static func notes(admin: Bool, port: Int = 65_535) -> DemoNotes {
@@ -96,7 +100,8 @@ import Testing
     @Test(arguments: [true, false])
     func afterTheDemoNoCommandNamesTheStoppedServer(admin: Bool) {
         let lines = Self.notes(admin: admin).afterExit(logPath: "/tmp/log")
-        #expect(lines.first == "The demo server at http://127.0.0.1:65535/v1 has stopped; the demo's tokens are deleted.")
+        #expect(
+            lines.first == "The demo server at http://127.0.0.1:65535/v1 has stopped; the demo's tokens are deleted.")
         #expect(!lines.joined().contains("curl"))
         #expect(!lines.dropFirst().joined().contains("127.0.0.1"))
         #expect(lines.contains("Network log: /tmp/log"))

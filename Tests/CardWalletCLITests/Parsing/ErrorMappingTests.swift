@@ -1,8 +1,8 @@
-import Networking
-import Foundation
-import CardWalletLive
 import CardAPI
 import CardModels
+import CardWalletLive
+import Foundation
+import Networking
 import Testing
 import TokenStore
 

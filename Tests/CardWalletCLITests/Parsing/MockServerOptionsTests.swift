@@ -1,11 +1,11 @@
-import CardModels
 import ArgumentParser
 import CardMockServer
+import CardModels
 import Foundation
 import Logging
+import TestSupport
 import Testing
 
-import TestSupport
 @testable import cardwallet
 
 /// `cardwallet mock-server` and `cardwallet demo` options: each is parsed by the command it
@@ -75,7 +75,8 @@ import TestSupport
 
     /// The command line, plus `--config` and `--log-level`.
     static let documentedOptions = [
-        "--config", "--host", "--port", "--access-ttl", "--refresh-ttl", "--data", "--latency", "--fail-rate", "--admin",
+        "--config", "--host", "--port", "--access-ttl", "--refresh-ttl", "--data", "--latency", "--fail-rate",
+        "--admin",
         "--log-level",
     ]
 
@@ -102,7 +103,9 @@ import TestSupport
         // and in the table of environment variables.
         for key in MockServerSettingKey.allCases {
             let shown = key.helpText(in: .default)
-            if let flag = key.flag, let index = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(flag) }) {
+            if let flag = key.flag,
+                let index = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(flag) })
+            {
                 // A long option name puts its description on the next line.
                 let line = lines[index].hasSuffix(">") && index + 1 < lines.count ? lines[index + 1] : lines[index]
                 #expect(line.hasSuffix("(default: \(shown))"), "\(flag): \(line)")
@@ -116,7 +119,8 @@ import TestSupport
     }
 
     @Test func theEnvironmentSetsWhatNoOptionSets() throws {
-        let command = try #require(try CardWalletCommand.parseAsRoot(["mock-server", "--port", "0"]) as? MockServerCommand)
+        let command = try #require(
+            try CardWalletCommand.parseAsRoot(["mock-server", "--port", "0"]) as? MockServerCommand)
         let environment = ["CARDWALLET_MOCK_PORT": "9999", "CARDWALLET_MOCK_ACCESS_TOKEN_TTL": "45s"]
         let resolved = try command.server.makeConfiguration(environment: environment)
         #expect(resolved.configuration.port == 0 && resolved.origin(of: .port) == .flag("--port"))
@@ -133,12 +137,17 @@ import TestSupport
         #expect(fromFile.port == 0 && fromFile.accessTokenTTL == DemoDefaults.accessTokenLifetime)
         let fromEnvironment = try DemoDefaults.apply(
             to: plain.server,
-            environment: ["CARDWALLET_MOCK_PORT": "9001", "CARDWALLET_MOCK_ACCESS_TOKEN_TTL": "2m", "CARDWALLET_MOCK_PASSWORD_HASH_COST": "6"])
+            environment: [
+                "CARDWALLET_MOCK_PORT": "9001", "CARDWALLET_MOCK_ACCESS_TOKEN_TTL": "2m",
+                "CARDWALLET_MOCK_PASSWORD_HASH_COST": "6",
+            ])
         #expect(fromEnvironment.port == 9001 && fromEnvironment.accessTokenTTL == .minutes(2))
         #expect(fromEnvironment.passwordHashCost == 6)
         let named = try #require(try CardWalletCommand.parseAsRoot(["demo"]) as? DemoCommand)
-        let cheap = try DemoDefaults.apply(to: named.server, environment: [MockServerSettingsSources.configFileVariable: path])
-        #expect(cheap.passwordHashCost == MockServerConfiguration.default.passwordHashCost, "a named file keeps its cost")
+        let cheap = try DemoDefaults.apply(
+            to: named.server, environment: [MockServerSettingsSources.configFileVariable: path])
+        #expect(
+            cheap.passwordHashCost == MockServerConfiguration.default.passwordHashCost, "a named file keeps its cost")
     }
 
     @Test func demoHelpStatesTheDemosOwnDefaults() {

@@ -1,9 +1,9 @@
 import CardWalletLive
 import Foundation
 import Logging
+import TestSupport
 import Testing
 
-import TestSupport
 @testable import cardwallet
 
 /// flag > environment > user file > defaults, for every key, and the errors for bad values.
@@ -78,7 +78,8 @@ import TestSupport
             "CARDWALLET_SESSION_REFRESH_MARGIN": "0", "CARDWALLET_LOG_LEVEL": "WARNING",
             "CARDWALLET_LOG_FILE": "no", "CARDWALLET_LOG_MAX_BYTES": "65536",
             "CARDWALLET_LOG_BODY_PREVIEW_BYTES": "0", "CARDWALLET_UI_PAGE_SIZE": "200",
-            "CARDWALLET_TIMEOUTS_AUTH": "5s", "CARDWALLET_ALLOW_INSECURE_HTTP": "true", "CARDWALLET_UI_IMAGES": " Sixel",
+            "CARDWALLET_TIMEOUTS_AUTH": "5s", "CARDWALLET_ALLOW_INSECURE_HTTP": "true",
+            "CARDWALLET_UI_IMAGES": " Sixel",
         ]
         #expect(Set(env.keys) == Set(ClientSettingKey.allCases.map(\.environmentVariable)))
         let settings = try await load(folder, env).settings
@@ -97,7 +98,8 @@ import TestSupport
         await #expect {
             try await load(folder, ["CARDWALLET_UI_IMAGES": "gif"])
         } throws: { error in
-            "\(error)" == "The setting ui.images (from CARDWALLET_UI_IMAGES) must be one of auto, kitty, iterm, sixel, blocks, off."
+            "\(error)"
+                == "The setting ui.images (from CARDWALLET_UI_IMAGES) must be one of auto, kitty, iterm, sixel, blocks, off."
         }
     }
 

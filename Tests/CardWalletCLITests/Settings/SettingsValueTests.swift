@@ -1,8 +1,8 @@
 import CardWalletLive
 import Foundation
+import TestSupport
 import Testing
 
-import TestSupport
 @testable import cardwallet
 
 /// Bad values stop with a message naming the key and its origin; the defaults equal the file.

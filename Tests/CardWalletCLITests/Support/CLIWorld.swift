@@ -1,8 +1,8 @@
 import CardMockServer
 import Foundation
 import PseudoTerminalSupport
-import Testing
 import TestSupport
+import Testing
 
 /// One end-to-end test's world: the mock server in-process on 127.0.0.1 port 0 (admin on, a
 /// manual wall clock) and private `HOME`, `XDG_STATE_HOME` and `XDG_CONFIG_HOME` folders, so

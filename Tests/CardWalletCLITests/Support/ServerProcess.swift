@@ -130,7 +130,9 @@ enum HTTP {
         return Reply(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
     }
 
-    static func json(_ method: String, _ url: String, _ object: Any, token: String? = nil, headers: [String: String] = [:])
+    static func json(
+        _ method: String, _ url: String, _ object: Any, token: String? = nil, headers: [String: String] = [:]
+    )
         async throws -> Reply
     {
         try await send(

@@ -5,8 +5,8 @@ import CardModels
 import CardWalletLive
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
 
 /// The wallet through the cache against the real mock server: served from the server and
 /// recorded, then from the cache once the server is gone; the outbox sent exactly once.
@@ -42,7 +42,8 @@ struct CachedWalletTests {
             #expect(found.value.map { "\($0.0.id):\($0.1.rawValue)" } == ["demo-02:bio"])
             let reads = harness.server.statistics.count("GET /card/{cardId}")
             _ = try await wallet.search("zzz", .online)
-            #expect(harness.server.statistics.count("GET /card/{cardId}") == reads, "unchanged cards are not read again")
+            #expect(
+                harness.server.statistics.count("GET /card/{cardId}") == reads, "unchanged cards are not read again")
 
             // The server goes away: the same answers come from the cache, dated.
             await harness.server.stop()

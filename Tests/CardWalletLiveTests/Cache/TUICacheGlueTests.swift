@@ -8,8 +8,8 @@ import Foundation
 import LiveTestSupport
 import Logging
 import Networking
-import Testing
 import TestSupport
+import Testing
 
 /// The interface's performer on the cache against the real mock server: online, the server
 /// stopped (offline from the cache), a server started again on the same port and data file
@@ -25,9 +25,11 @@ struct TUICacheGlueTests {
         configuration.dataFile = folder.path("server.sqlite")
         var server = try await MockServer.start(configuration: configuration)
         let transport = LiveTransport()
-        let caches = WalletCaches(environment: [:], location: CacheLocation(folder: folder.path("cache")), logger: Self.logger)
+        let caches = WalletCaches(
+            environment: [:], location: CacheLocation(folder: folder.path("cache")), logger: Self.logger)
         let performer = CardAPIPerformer(
-            configuration: CardAPIConfiguration(server: server.baseURL), tokenStore: folder.tokenStore, transport: transport,
+            configuration: CardAPIConfiguration(server: server.baseURL), tokenStore: folder.tokenStore,
+            transport: transport,
             caches: caches)
         do {
             #expect(await caches.firstFrame(performer.client) == nil, "nobody logged in: no cache")
@@ -40,37 +42,59 @@ struct TUICacheGlueTests {
             let online = try await performer.perform(.loadCards(offset: 0, limit: 100, query: nil)).cards()
             #expect(online.count == 12)
             let first = try #require(await caches.firstFrame(performer.client))
-            guard case .cachedWallet(let cachedPage, _) = first else { Issue.record("not a cached wallet: \(first)"); return }
+            guard case .cachedWallet(let cachedPage, _) = first else {
+                Issue.record("not a cached wallet: \(first)")
+                return
+            }
             #expect(cachedPage.cards == online)
             guard case .success(.card(let card)) = await performer.perform(.loadCard(id: "demo-02")) else {
-                Issue.record("the card did not load"); return
+                Issue.record("the card did not load")
+                return
             }
 
             // `/` through the cache: a word of the bio of a card read in full.
-            #expect(await performer.perform(.searchCache(query: "파이프라인")) == .success(.cacheMatches(query: "파이프라인", ids: ["demo-02"])))
+            #expect(
+                await performer.perform(.searchCache(query: "파이프라인"))
+                    == .success(.cacheMatches(query: "파이프라인", ids: ["demo-02"])))
 
             // The server goes away: the list and the card come from the cache, dated.
             let port = server.port
             await server.stop()
-            guard case .success(.cachedCards(let offline, _)) = await performer.perform(.loadCards(offset: 0, limit: 100, query: nil))
-            else { Issue.record("no offline answer"); return }
+            guard
+                case .success(.cachedCards(let offline, _)) = await performer.perform(
+                    .loadCards(offset: 0, limit: 100, query: nil))
+            else {
+                Issue.record("no offline answer")
+                return
+            }
             #expect(offline.cards == online)
             #expect(await performer.perform(.loadCard(id: "demo-02")) == .success(.card(card)))
 
             // A change made offline waits in the outbox; a try while still offline keeps it.
             let wallet = try #require(await caches.wallet(for: performer.client))
             let added = await performer.perform(.createCard(CardFields(name: "Offline Person"), imagePath: nil))
-            guard case .success(.queued(.card(let local))) = added else { Issue.record("not queued: \(added)"); return }
+            guard case .success(.queued(.card(let local))) = added else {
+                Issue.record("not queued: \(added)")
+                return
+            }
             #expect(local.id.hasPrefix(CardCache.localIDPrefix))
             var edited = card.fields
             edited.title = "Edited offline"
-            guard case .success(.queued(.card)) = await performer.perform(.updateCard(id: card.id, fields: edited, version: card.version))
-            else { Issue.record("the edit was not queued"); return }
-            let withPicture = await performer.perform(.createCard(CardFields(name: "Pictured"), imagePath: "/nonexistent.png"))
+            guard
+                case .success(.queued(.card)) = await performer.perform(
+                    .updateCard(id: card.id, fields: edited, version: card.version))
+            else {
+                Issue.record("the edit was not queued")
+                return
+            }
+            let withPicture = await performer.perform(
+                .createCard(CardFields(name: "Pictured"), imagePath: "/nonexistent.png"))
             #expect((try? withPicture.get()) == nil, "a picture is not kept offline: refused, not dropped")
             #expect(try #require(wallet.cache).pendingChanges().count == 2)
-            guard case .success(.cachedCards) = await performer.perform(.loadCards(offset: 0, limit: 100, query: nil)) else {
-                Issue.record("still offline expected"); return
+            guard case .success(.cachedCards) = await performer.perform(.loadCards(offset: 0, limit: 100, query: nil))
+            else {
+                Issue.record("still offline expected")
+                return
             }
 
             // The server is back on the same port and data: the session still holds, the change
@@ -86,7 +110,8 @@ struct TUICacheGlueTests {
             #expect(server.statistics.count("PUT /card/{cardId}") == 1)
             #expect(try #require(wallet.cache).pendingChanges().isEmpty)
             guard case .success(.card(let after)) = await performer.perform(.loadCard(id: card.id)) else {
-                Issue.record("the edited card did not load"); return
+                Issue.record("the edited card did not load")
+                return
             }
             #expect(after.fields.title == "Edited offline")
         } catch {
@@ -94,6 +119,29 @@ struct TUICacheGlueTests {
         }
         try? await transport.shutdown()
         await server.stop()
+    }
+
+    /// The first frame, the list and a search ask for the cache at the same moment when the
+    /// interface starts: they share one opening, and a new cache file is never judged damaged
+    /// by a second opening that found it half made.
+    @Test func callsArrivingTogetherShareOneOpeningOfANewCache() async throws {
+        try await GlueHarness.with { harness in
+            let folder = harness.folder.path("cache")
+            let caches = WalletCaches(environment: [:], location: CacheLocation(folder: folder), logger: Self.logger)
+            let performer = CardAPIPerformer(
+                configuration: CardAPIConfiguration(server: harness.server.baseURL), tokenStore: harness.store,
+                transport: harness.transport, caches: caches)
+            try await harness.logIn(performer)
+            let client = performer.client
+            let opened = await withTaskGroup(of: Bool.self) { group in
+                for _ in 0..<16 { group.addTask { await caches.wallet(for: client) != nil } }
+                return await group.reduce(into: 0) { count, found in count += found ? 1 : 0 }
+            }
+            #expect(opened == 16)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            #expect(!names.contains { $0.contains("damaged") }, "\(names)")
+            #expect(names.filter { $0.hasSuffix(".sqlite") }.count == 1)
+        }
     }
 
     @Test func theServerEndingTheSessionWipesTheAccountsCache() async throws {
@@ -105,7 +153,9 @@ struct TUICacheGlueTests {
                 transport: harness.transport, caches: caches)
             try await harness.logIn(performer)
             _ = try await performer.perform(.loadCards(offset: 0, limit: 100, query: nil)).cards()
-            let databases = { (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasSuffix(".sqlite") } ?? [] }
+            let databases = {
+                (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasSuffix(".sqlite") } ?? []
+            }
             #expect(databases().count == 1)
             #expect(await caches.firstFrame(performer.client) != nil)
 
@@ -113,7 +163,8 @@ struct TUICacheGlueTests {
             try await harness.server.expireAccessTokens(email: GlueHarness.email)
             let result = await performer.perform(.loadCards(offset: 0, limit: 100, query: nil))
             guard case .failure(let failure) = result, failure.kind == .sessionExpired else {
-                Issue.record("not E06: \(result)"); return
+                Issue.record("not E06: \(result)")
+                return
             }
             #expect(databases().isEmpty, "the account's cache is wiped on E06")
         }

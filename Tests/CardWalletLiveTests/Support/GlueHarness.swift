@@ -6,8 +6,8 @@ import Foundation
 import LiveTestSupport
 import Networking
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import TokenStore
 
 /// The shared live surroundings (``LiveServer``: the mock server on port 0, a live transport, a

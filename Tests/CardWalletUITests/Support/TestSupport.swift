@@ -70,15 +70,22 @@ extension AppState {
     }
 
     /// A state logged in with the first `count` sample cards loaded (all of `total`).
-    static func loggedIn(cards count: Int, total: Int? = nil, width: Int = 80, height: Int = 24, pageSize: Int = 100) -> AppState {
-        var state = AppState(server: testServer, email: testEmail, password: "secret", width: width, height: height, pageSize: pageSize)
+    static func loggedIn(cards count: Int, total: Int? = nil, width: Int = 80, height: Int = 24, pageSize: Int = 100)
+        -> AppState
+    {
+        var state = AppState(
+            server: testServer, email: testEmail, password: "secret", width: width, height: height, pageSize: pageSize)
         let total = total ?? count
         var effects = state.press(.enter)
         effects = state.answer(effects) { _ in .success(.loggedIn(email: testEmail, server: testServer)) }
         // Load pages until `count` cards are loaded.
-        while let (id, request) = lastRequest(effects), case .loadCards(let offset, let limit, _) = request, offset < count {
+        while let (id, request) = lastRequest(effects), case .loadCards(let offset, let limit, _) = request,
+            offset < count
+        {
             let end = min(count, offset + limit)
-            let page = CardPage(cards: SampleCards.summaries(count: end).suffix(from: offset).map { $0 }, total: total, offset: offset, limit: limit)
+            let page = CardPage(
+                cards: SampleCards.summaries(count: end).suffix(from: offset).map { $0 }, total: total, offset: offset,
+                limit: limit)
             effects = state.reduce(.completed(id, .success(.cards(page))))
         }
         return state
@@ -123,7 +130,8 @@ func differences(_ left: Any, _ right: Any, path: String = "", depth: Int = 0) -
     let leftChildren = Array(Mirror(reflecting: left).children)
     let rightChildren = Array(Mirror(reflecting: right).children)
     if depth < 4, !leftChildren.isEmpty, leftChildren.count == rightChildren.count,
-       leftChildren.allSatisfy({ $0.label != nil }) {
+        leftChildren.allSatisfy({ $0.label != nil })
+    {
         return zip(leftChildren, rightChildren).flatMap { pair in
             differences(pair.0.value, pair.1.value, path: path + "." + (pair.0.label ?? "?"), depth: depth + 1)
         }

@@ -1,6 +1,6 @@
-import PseudoTerminalSupport
 import CNCurses
 import CardWalletUI
+import PseudoTerminalSupport
 import Testing
 
 @testable import CursesTerminal

@@ -1,6 +1,6 @@
-import PseudoTerminalSupport
 import CardWalletUI
 import Foundation
+import PseudoTerminalSupport
 import Testing
 
 @testable import CursesTerminal

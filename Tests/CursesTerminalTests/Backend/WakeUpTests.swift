@@ -1,6 +1,6 @@
-import PseudoTerminalSupport
 import CardWalletUI
 import Glibc
+import PseudoTerminalSupport
 import Testing
 
 @testable import CursesTerminal

@@ -105,4 +105,3 @@ actor FakeAuthServer {
         return .json(#"{"errorCode":"E04","message":"access token expired"}"#, statusCode: 401)
     }
 }
-

@@ -1,4 +1,3 @@
-import NIOFoundationEssentialsCompat
 // The in-process HTTP server the live tests talk to. This file does not import Networking:
 // Hummingbird's `Request`/`Response` would clash with ours.
 import Foundation
@@ -7,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import NIOFoundationEssentialsCompat
 import Synchronization
 
 /// What the server saw, and the switches tests use to make it stall.

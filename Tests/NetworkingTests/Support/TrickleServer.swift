@@ -35,7 +35,9 @@ final class TrickleServer: Sendable {
                         alive = recv(client, &probe, 1, Int32(MSG_DONTWAIT)) != 0
                         continue
                     }
-                    Thread.sleep(forTimeInterval: Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18)
+                    Thread.sleep(
+                        forTimeInterval: Double(interval.components.seconds) + Double(interval.components.attoseconds)
+                            / 1e18)
                     alive = Self.write([byte], to: client)
                 }
                 if !alive { state.withLock { $0.clientsGone += 1 } }

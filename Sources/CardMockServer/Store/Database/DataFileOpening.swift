@@ -39,11 +39,13 @@ enum DataFileOpening {
             try createAtomically(path: path, holding: await seed(), keepingOldFileAs: nil)
             logger.info("Created the data file from the seed data", metadata: ["path": "\(path)"])
         case .json:
-            let legacy = try DataFile(path: path).load() ?? DataSnapshot(users: [], cards: CardBook(), tokens: TokenBook())
+            let legacy =
+                try DataFile(path: path).load() ?? DataSnapshot(users: [], cards: CardBook(), tokens: TokenBook())
             let backup = backupPath(for: path)
             try createAtomically(path: path, holding: legacy, keepingOldFileAs: backup)
             logger.notice(
-                "Migrated the JSON data file to SQLite; the JSON file is kept as \(backup)", metadata: ["path": "\(path)"])
+                "Migrated the JSON data file to SQLite; the JSON file is kept as \(backup)",
+                metadata: ["path": "\(path)"])
         case .database(let id) where id == DatabaseSchema.applicationID:
             break
         case .database(let id):
@@ -56,12 +58,16 @@ enum DataFileOpening {
         case .empty:
             throw .dataFile(path: path, reason: "it is empty" + ServerDatabase.advice)
         case .unknown:
-            throw .dataFile(path: path, reason: "it is not a mock server data file (neither its database nor JSON)" + ServerDatabase.advice)
+            throw .dataFile(
+                path: path,
+                reason: "it is not a mock server data file (neither its database nor JSON)" + ServerDatabase.advice)
         }
-        let database = try ServerDatabase.open(path: path, durability: format == .sqlitePowerSafe ? .powerSafe : .crashSafe)
+        let database = try ServerDatabase.open(
+            path: path, durability: format == .sqlitePowerSafe ? .powerSafe : .crashSafe)
         let snapshot = try database.load()
         if kind == .database(applicationID: DatabaseSchema.applicationID) {
-            logger.info("Loaded the data file", metadata: ["path": "\(path)", "cards": "\(snapshot.cards.cards.count)"])
+            logger.info(
+                "Loaded the data file", metadata: ["path": "\(path)", "cards": "\(snapshot.cards.cards.count)"])
         }
         return Opened(store: database, snapshot: snapshot)
     }

@@ -42,13 +42,15 @@ final class ServerDatabase: DataStore {
             let migrator = DatabaseSchema.migrator
             if try queue.read({ try migrator.hasBeenSuperseded($0) }) {
                 throw MockServerError.dataFile(
-                    path: path, reason: "it was written by a newer version of cardwallet; use that version, or move the file away")
+                    path: path,
+                    reason: "it was written by a newer version of cardwallet; use that version, or move the file away")
             }
             try migrator.migrate(queue)
             let check = try queue.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }
             guard check == ["ok"] else {
                 throw MockServerError.dataFile(
-                    path: path, reason: "it is damaged (SQLite's check says: \(check.prefix(3).joined(separator: "; ")))" + advice)
+                    path: path,
+                    reason: "it is damaged (SQLite's check says: \(check.prefix(3).joined(separator: "; ")))" + advice)
             }
             if durability == .powerSafe {
                 try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
@@ -89,7 +91,9 @@ final class ServerDatabase: DataStore {
             if let image = stored.image { try CardImageRow(cardID: stored.card.id, image: image).insert(db) }
         }
         for (id, family) in snapshot.tokens.families.rows { try TokenFamilyRow(id: id, family).insert(db) }
-        for (selector, record) in snapshot.tokens.accessRecords.rows { try AccessTokenRow(selector: selector, record).insert(db) }
+        for (selector, record) in snapshot.tokens.accessRecords.rows {
+            try AccessTokenRow(selector: selector, record).insert(db)
+        }
         for (selector, record) in snapshot.tokens.refreshRecords.rows {
             try RefreshTokenRow(selector: selector, record).insert(db)
         }
@@ -126,7 +130,9 @@ final class ServerDatabase: DataStore {
             try queue.write { db in
                 // Foreign keys are checked at the commit, so the order of the rows does not matter.
                 for (id, change) in changes.tokens.families {
-                    try Self.apply(change.before.map { TokenFamilyRow(id: id, $0) }, change.after.map { TokenFamilyRow(id: id, $0) }, key: id, db)
+                    try Self.apply(
+                        change.before.map { TokenFamilyRow(id: id, $0) },
+                        change.after.map { TokenFamilyRow(id: id, $0) }, key: id, db)
                 }
                 for (selector, change) in changes.tokens.accessRecords {
                     try Self.apply(

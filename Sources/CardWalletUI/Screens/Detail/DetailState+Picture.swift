@@ -85,11 +85,12 @@ extension DetailState {
     mutating func settle(pictureBox box: PictureBox?, qrBox: PictureBox) -> [DetailEffect] {
         var effects: [DetailEffect] = []
         if let qr, let card {
-            let stale: Bool = switch qr {
-            case .wanted: true
-            case .loading(let asked), .shown(let asked, _): asked != qrBox
-            case .failed: false
-            }
+            let stale: Bool =
+                switch qr {
+                case .wanted: true
+                case .loading(let asked), .shown(let asked, _): asked != qrBox
+                case .failed: false
+                }
             if stale {
                 self.qr = .loading(qrBox)
                 effects.append(.call(.qrCode(card, fits: qrBox), then: .qr(qrBox)))

@@ -107,7 +107,9 @@ extension DetailState {
             effects = [.back]
         case .command(.startCopy):
             isChoosingCopy = true
-            effects = [.message(.info, "Copy which? n name, e email, p phone, w website, a address, y all (Esc: nothing)")]
+            effects = [
+                .message(.info, "Copy which? n name, e email, p phone, w website, a address, y all (Esc: nothing)")
+            ]
         case .command(.cancelCopy):
             isChoosingCopy = false
             effects = [.message(.info, "Copied nothing")]

@@ -128,12 +128,16 @@ extension FormState {
     private mutating func save() -> [FormEffect] {
         guard !isSaving else { return [] }
         let values = cardFields
-        let problems = fields.indices.filter { localProblem(of: fields[$0].kind, in: values) != nil || serverProblems[fields[$0].kind.key] != nil }
+        let problems = fields.indices.filter {
+            localProblem(of: fields[$0].kind, in: values) != nil || serverProblems[fields[$0].kind.key] != nil
+        }
         if let first = problems.first {
             showsAllProblems = true
             focus = first
             let count = problems.count
-            return [.message(.error, count == 1 ? "Fix the marked field first" : "Fix the \(count) marked fields first")]
+            return [
+                .message(.error, count == 1 ? "Fix the marked field first" : "Fix the \(count) marked fields first")
+            ]
         }
         isSaving = true
         switch mode {
@@ -158,7 +162,12 @@ extension FormState {
                 // Gone on the server: the text is not lost, it can become a new card.
                 mode = .add
                 conflict = nil
-                return [.message(.warning, "This card was deleted on the server (E05): your text is still here; Enter saves it as a new card")]
+                return [
+                    .message(
+                        .warning,
+                        "This card was deleted on the server (E05): your text is still here; Enter saves it as a new card"
+                    )
+                ]
             }
             return saveFailed(failure)
         case (.fetchServerVersion(let id), .success(.card(let card))):

@@ -125,8 +125,17 @@ extension FormState {
         let notes = result.notes.count
         let unsure = notes == 0 ? "" : " (\(notes) note\(notes == 1 ? "" : "s") under the fields)"
         if result.fields.name.isEmpty {
-            return [.message(.warning, "Read \(filled) field\(filled == 1 ? "" : "s") from \(path) but no name: type it, then Ctrl-S saves\(unsure)")]
+            return [
+                .message(
+                    .warning,
+                    "Read \(filled) field\(filled == 1 ? "" : "s") from \(path) but no name: type it, then Ctrl-S saves\(unsure)"
+                )
+            ]
         }
-        return [.message(.success, "Read \(filled) field\(filled == 1 ? "" : "s") from \(path): check them, then Ctrl-S saves\(unsure)")]
+        return [
+            .message(
+                .success,
+                "Read \(filled) field\(filled == 1 ? "" : "s") from \(path): check them, then Ctrl-S saves\(unsure)")
+        ]
     }
 }

@@ -149,7 +149,9 @@ public struct FormState: Equatable, Sendable {
 
     /// The server's value of field `index` after a conflict, when it differs from the form's.
     public func serverValue(at index: Int) -> String? {
-        guard let conflict, fields.indices.contains(index), case .card(let cardField) = fields[index].kind else { return nil }
+        guard let conflict, fields.indices.contains(index), case .card(let cardField) = fields[index].kind else {
+            return nil
+        }
         var mine = CardFields(name: "")
         mine[cardField] = fields[index].input.text
         let theirs = conflict.fields[cardField]
@@ -187,7 +189,9 @@ public struct FormState: Equatable, Sendable {
     /// The server's value of field `index` after a conflict, equal to the form's or not; `nil`
     /// without a conflict and for the image field.
     public func serverText(at index: Int) -> String? {
-        guard let conflict, fields.indices.contains(index), case .card(let cardField) = fields[index].kind else { return nil }
+        guard let conflict, fields.indices.contains(index), case .card(let cardField) = fields[index].kind else {
+            return nil
+        }
         return conflict.fields[cardField]
     }
 

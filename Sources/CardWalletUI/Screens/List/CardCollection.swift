@@ -235,9 +235,11 @@ public struct CardCollection: Equatable, Sendable {
         levels = [FilterLevel(query: query, matches: keys.filter(sorted ?? wallet, needles: needles))]
     }
 
-    private func isOrdered(_ a: Int32, _ b: Int32, by order: SortOrder,
-                           _ haystack: UnsafeBufferPointer<UInt8>,
-                           _ records: UnsafeBufferPointer<SearchKeys.Record>) -> Bool {
+    private func isOrdered(
+        _ a: Int32, _ b: Int32, by order: SortOrder,
+        _ haystack: UnsafeBufferPointer<UInt8>,
+        _ records: UnsafeBufferPointer<SearchKeys.Record>
+    ) -> Bool {
         let comparison: Int
         switch order {
         case .wallet: return a < b

@@ -216,7 +216,11 @@ extension ListState {
 
     private mutating func moveCard(by offset: Int) -> [ListEffect] {
         guard cards.sortOrder == .wallet else {
-            return [.message(.warning, "Cards move only in wallet order (sorted by \(cards.sortOrder.label)): press s to go back")]
+            return [
+                .message(
+                    .warning, "Cards move only in wallet order (sorted by \(cards.sortOrder.label)): press s to go back"
+                )
+            ]
         }
         guard !cards.isFiltered else {
             return [.message(.warning, "Clear the filter (Esc) to move cards in the wallet")]

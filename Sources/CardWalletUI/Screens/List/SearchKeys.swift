@@ -59,7 +59,8 @@ struct SearchKeys: Equatable, Sendable {
         }
         // Case, accents and width fold away: `angstrom` finds Ångström, `zoe` finds Zoë,
         // `ｋｉｍ` finds Kim. Hangul syllables and CJK stay as they are.
-        let foldedText = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        let foldedText = text.folding(
+            options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var folded = String.UnicodeScalarView()
         for scalar in foldedText.lowercased().unicodeScalars {
             switch scalar.value {
@@ -100,7 +101,9 @@ struct SearchKeys: Equatable, Sendable {
     }
 
     @inline(__always)
-    private static func occurs(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
+    private static func occurs(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int)
+        -> Bool
+    {
         needle.withUnsafeBufferPointer { needle in
             let count = needle.count
             let first = needle[0]
@@ -122,8 +125,10 @@ struct SearchKeys: Equatable, Sendable {
     enum SortField { case name, company }
 
     /// Compares two cards' folded `field` bytewise; an empty value sorts after any other.
-    func compare(_ a: Int32, _ b: Int32, by field: SortField, in haystack: UnsafeBufferPointer<UInt8>,
-                 records: UnsafeBufferPointer<Record>) -> Int {
+    func compare(
+        _ a: Int32, _ b: Int32, by field: SortField, in haystack: UnsafeBufferPointer<UInt8>,
+        records: UnsafeBufferPointer<Record>
+    ) -> Int {
         let left = records[Int(a)]
         let right = records[Int(b)]
         let (leftStart, leftCount, rightStart, rightCount): (Int, Int, Int, Int)

@@ -131,17 +131,20 @@ extension LoginState {
                 focus = editable.contains(.server) ? .server : focus
                 error = InlineError(
                     editable.contains(.server) ? .server : nil,
-                    "No card API at this address (404): its base URL usually ends in /v1, e.g. http://127.0.0.1:8080/v1")
+                    "No card API at this address (404): its base URL usually ends in /v1, e.g. http://127.0.0.1:8080/v1"
+                )
             case .cannotConnect(let url):
                 focus = editable.contains(.server) ? .server : focus
-                error = InlineError(editable.contains(.server) ? .server : nil, "Cannot connect to \(url): \(failure.message)")
+                error = InlineError(
+                    editable.contains(.server) ? .server : nil, "Cannot connect to \(url): \(failure.message)")
             case .rateLimited(let seconds):
                 let wait = seconds.map { "in \($0) s" } ?? "in a minute"
                 error = InlineError(nil, "Too many attempts (E10). Try again \(wait).")
             case .validation(let fields):
                 let field: Field? = fields["email"] != nil ? .email : (fields["password"] != nil ? .password : nil)
                 // Neither field was wrong: the request went somewhere that is not the API.
-                let hint = field == nil ? " Is the server address the API's base URL, e.g. http://127.0.0.1:8080/v1?" : ""
+                let hint =
+                    field == nil ? " Is the server address the API's base URL, e.g. http://127.0.0.1:8080/v1?" : ""
                 error = InlineError(field, failure.message + hint)
             default:
                 error = InlineError(nil, failure.message)

@@ -43,7 +43,11 @@ extension TransferState {
                 return []
             }
             stage = .exporting
-            return [.call(.exportCards(ExportRequest(cards: exportCards, path: typed, format: format, replacing: replacing)), then: .export)]
+            return [
+                .call(
+                    .exportCards(ExportRequest(cards: exportCards, path: typed, format: format, replacing: replacing)),
+                    then: .export)
+            ]
         case (.importPrompt, .accept):
             let typed = path.text.trimmingSpaces
             guard !typed.isEmpty else {
@@ -83,7 +87,10 @@ extension TransferState {
     private mutating func finished(_ call: TransferCall, _ outcome: APIOutcome) -> [TransferEffect] {
         switch (call, outcome) {
         case (.export, .success(.exported(let count, let written))):
-            return [.close, .message(.success, "Exported \(count) card\(count == 1 ? "" : "s") to \(written) (\(format.label))")]
+            return [
+                .close,
+                .message(.success, "Exported \(count) card\(count == 1 ? "" : "s") to \(written) (\(format.label))"),
+            ]
         case (.export, .failure(let failure)):
             stage = .exportPrompt
             switch failure.kind {
@@ -132,7 +139,9 @@ extension TransferState {
             return preview.entries.map(TransferLine.init(entry:))
         case .report(let report):
             var lines: [TransferLine] = []
-            if let failure = report.failure { lines.append(TransferLine(mark: "✗", text: failure, detail: "", isProblem: true)) }
+            if let failure = report.failure {
+                lines.append(TransferLine(mark: "✗", text: failure, detail: "", isProblem: true))
+            }
             lines += report.problems.map { TransferLine(mark: "✗", text: $0, detail: "", isProblem: true) }
             return lines
         default:
@@ -161,10 +170,14 @@ public struct TransferLine: Equatable, Sendable {
 
     init(entry: ImportPreview.Entry) {
         switch entry.kind {
-        case .create: self.init(mark: "+", text: entry.name, detail: entry.detail.isEmpty ? "new" : entry.detail, isProblem: false)
+        case .create:
+            self.init(
+                mark: "+", text: entry.name, detail: entry.detail.isEmpty ? "new" : entry.detail, isProblem: false)
         case .update: self.init(mark: "~", text: entry.name, detail: entry.detail, isProblem: false)
         case .unchanged: self.init(mark: "=", text: entry.name, detail: "unchanged", isProblem: false)
-        case .skip: self.init(mark: "✗", text: entry.name.isEmpty ? "(no name)" : entry.name, detail: entry.detail, isProblem: true)
+        case .skip:
+            self.init(
+                mark: "✗", text: entry.name.isEmpty ? "(no name)" : entry.name, detail: entry.detail, isProblem: true)
         }
     }
 }

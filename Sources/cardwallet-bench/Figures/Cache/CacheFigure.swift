@@ -44,7 +44,8 @@ struct CacheFigure: Figure {
             for index in medians.indices where medians[index] > medians[worst] { worst = index }
             let size = Formatting.grouped(searchSize)
             let targets: [Target] = context.quick ? [] : [.median(.atMost(0.016), "≤ 16 ms")]
-            for (index, prefix) in prefixes.enumerated() where index == 0 || index == worst || index == prefixes.count - 1 {
+            for (index, prefix) in prefixes.enumerated()
+            where index == 0 || index == worst || index == prefixes.count - 1 {
                 let label = "“" + prefix + "”" + (index == worst ? " (slowest key)" : "")
                 let ratio = Summary.pairedRatios(samples[index], samples[0])
                 table.rows.append(
@@ -53,13 +54,15 @@ struct CacheFigure: Figure {
                         targets: targets))
             }
         }
-        table.notes = notes + [
-            "Each keystroke: CardCache.search(prefix, limit: \(Self.screenful)) — the FTS5 query, the field that matched for each hit, and the total count.",
-            "One or two characters use the word index (word starts); three or more the trigram index (substrings).",
-        ]
+        table.notes =
+            notes + [
+                "Each keystroke: CardCache.search(prefix, limit: \(Self.screenful)) — the FTS5 query, the field that matched for each hit, and the total count.",
+                "One or two characters use the word index (word starts); three or more the trigram index (substrings).",
+            ]
 
         // Opening the cache and reading the wallet, as the first frame needs it.
-        var frame = ResultTable(title: "#17 Cache — open and read the wallet for the first frame", ratioHeader: "÷ open only")
+        var frame = ResultTable(
+            title: "#17 Cache — open and read the wallet for the first frame", ratioHeader: "÷ open only")
         let openings = try sampler.roundRobin(
             timing: [
                 { () throws -> Void in try small.open().close() },
@@ -73,12 +76,17 @@ struct CacheFigure: Figure {
                 },
             ])
         frame.rows = [
-            ResultRow(label: "open (checks, migrations, identity)", size: Formatting.grouped(frameSize), summary: Summary(openings[0]), quantity: .time, ratio: nil),
             ResultRow(
-                label: "open + read every summary", size: Formatting.grouped(frameSize), summary: Summary(openings[1]), quantity: .time,
+                label: "open (checks, migrations, identity)", size: Formatting.grouped(frameSize),
+                summary: Summary(openings[0]), quantity: .time, ratio: nil),
+            ResultRow(
+                label: "open + read every summary", size: Formatting.grouped(frameSize), summary: Summary(openings[1]),
+                quantity: .time,
                 ratio: Summary.pairedRatios(openings[1], openings[0])),
         ]
-        frame.notes = ["In-process: the startup figure (§6) spawns the whole program; this is the cache's share of a first frame."]
+        frame.notes = [
+            "In-process: the startup figure (§6) spawns the whole program; this is the cache's share of a first frame."
+        ]
         return [table, frame]
     }
 }

@@ -11,10 +11,18 @@ struct CacheFixture {
     static let server = "http://127.0.0.1:8080/v1"
     static let account = "bench@cardwallet.dev"
 
-    private static let given = ["Ada", "Grace", "Zoë", "Minjun", "Hana", "Oleg", "Priya", "Chris", "Sam", "Mohammed", "Yuki", "Jisoo"]
-    private static let family = ["Lovelace", "Hopper", "Ångström", "Kim", "Sato", "Petrov", "Raghunathan", "Nguyễn", "Park", "Tanaka"]
-    private static let companies = ["서울데이터랩", "東京ガス", "Analytical Engines", "Société Générale", "Acme", "Initech", "Globex", "Umbrella"]
-    private static let words = ["platform", "compilers", "sailing", "sourdough", "forecasts", "파이프라인", "데이터", "読書", "pens", "mainframe"]
+    private static let given = [
+        "Ada", "Grace", "Zoë", "Minjun", "Hana", "Oleg", "Priya", "Chris", "Sam", "Mohammed", "Yuki", "Jisoo",
+    ]
+    private static let family = [
+        "Lovelace", "Hopper", "Ångström", "Kim", "Sato", "Petrov", "Raghunathan", "Nguyễn", "Park", "Tanaka",
+    ]
+    private static let companies = [
+        "서울데이터랩", "東京ガス", "Analytical Engines", "Société Générale", "Acme", "Initech", "Globex", "Umbrella",
+    ]
+    private static let words = [
+        "platform", "compilers", "sailing", "sourdough", "forecasts", "파이프라인", "데이터", "読書", "pens", "mainframe",
+    ]
 
     /// A card from the seed `index`.
     static func card(_ index: Int) -> Card {

@@ -16,9 +16,12 @@ enum DetailPictureTable {
     static let width = 120
     static let height = 40
 
-    static func make(file: [UInt8], fixtureName: String, sampler: Sampler, variants: [ImagesFigure.Variant]) throws -> ResultTable {
+    static func make(file: [UInt8], fixtureName: String, sampler: Sampler, variants: [ImagesFigure.Variant]) throws
+        -> ResultTable
+    {
         var table = ResultTable(
-            title: "Images (issue 16) — the TUI's detail view: Enter on a card to the frame with its picture, \(width)×\(height) terminal",
+            title:
+                "Images (issue 16) — the TUI's detail view: Enter on a card to the frame with its picture, \(width)×\(height) terminal",
             ratioHeader: "÷ half blocks 24-bit")
         let makers = variants.map { PictureMaker(graphics: $0.graphics) }
         var bytes = Array(repeating: 0, count: variants.count)
@@ -35,7 +38,10 @@ enum DetailPictureTable {
                 ResultRow(
                     label: variant.label, size: size, summary: Summary(samples[index]), quantity: .time,
                     ratio: Summary.pairedRatios(samples[index], samples[blocks])))
-            table.rows.append(ResultRow(label: "  bytes of the picture", size: size, summary: Summary(single: Double(bytes[index])), quantity: .count))
+            table.rows.append(
+                ResultRow(
+                    label: "  bytes of the picture", size: size, summary: Summary(single: Double(bytes[index])),
+                    quantity: .count))
         }
         table.notes = [
             "Each row: AppState.reduce(Enter) → the card → the settle's cardPicture call → PictureMaker.render (decode at the smallest JPEG scale that fits, scale, encode) → the picture into the state → Renderer.render. Image bytes in memory (cached after the first fetch by the card's version); no network, no curses write.",
@@ -51,12 +57,16 @@ enum DetailPictureTable {
         let summary = CardSummary(
             id: "card-1", name: "Pictured", title: nil, company: nil, email: email, defaultImage: 0, hasImage: true,
             updatedAt: SampleCards.epoch, version: 1)
-        var state = AppState(server: server, email: email, password: "secret", width: width, height: height, pictures: maker.support)
+        var state = AppState(
+            server: server, email: email, password: "secret", width: width, height: height, pictures: maker.support)
         // Log in and load the one-card list, as the runner would.
         for case .perform(let id, _) in state.reduce(.key(.enter)) {
             _ = state.reduce(.session(.loggedIn(email: email, server: server)))
-            for case .perform(let listID, .loadCards) in state.reduce(.completed(id, .success(.loggedIn(email: email, server: server)))) {
-                _ = state.reduce(.completed(listID, .success(.cards(CardPage(cards: [summary], total: 1, offset: 0, limit: 50)))))
+            for case .perform(let listID, .loadCards) in state.reduce(
+                .completed(id, .success(.loggedIn(email: email, server: server))))
+            {
+                _ = state.reduce(
+                    .completed(listID, .success(.cards(CardPage(cards: [summary], total: 1, offset: 0, limit: 50)))))
             }
         }
         var effects = state.reduce(.key(.enter))
@@ -79,7 +89,9 @@ enum DetailPictureTable {
             effects = next
             if picture != nil { break }
         }
-        guard let picture, state.detail?.picture.picture == picture else { throw BenchError("images: the detail view never got its picture") }
+        guard let picture, state.detail?.picture.picture == picture else {
+            throw BenchError("images: the detail view never got its picture")
+        }
         blackHole(Renderer.render(state))
         return picture.byteCount
     }

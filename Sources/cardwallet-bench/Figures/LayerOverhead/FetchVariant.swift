@@ -1,10 +1,10 @@
-import NIOHTTP1
 import AsyncHTTPClient
 import CardAPI
 import CardModels
 import Foundation
 import NIOCore
 import NIOFoundationCompat
+import NIOHTTP1
 import Networking
 
 /// One way of sending `GET /card/{id}` and decoding the card: the raw baseline, each layer of
@@ -43,7 +43,9 @@ struct FetchVariant: Sendable {
             let request = Request(
                 method: .get, url: url, headers: ["Accept": "application/json", "Authorization": "Bearer " + token])
             let response = try await transport.send(request)
-            guard response.statusCode == 200 else { throw BenchError("GET /card/\(id) answered \(response.statusCode)") }
+            guard response.statusCode == 200 else {
+                throw BenchError("GET /card/\(id) answered \(response.statusCode)")
+            }
             return try decoder.decode(SuccessEnvelope<Card>.self, from: response.body).data
         }
     }

@@ -80,7 +80,9 @@ final class LayerFixture: Sendable {
             let plain = CardAPIClient(
                 configuration: CardAPIConfiguration(server: server.baseURL), tokenStore: store, transport: transport)
             try await plain.login(email: user.email, password: password)
-            guard let token = try store.items().first?.accessToken else { throw BenchError("the login stored no token") }
+            guard let token = try store.items().first?.accessToken else {
+                throw BenchError("the login stored no token")
+            }
             let apps = [
                 AppClient(server: server.baseURL, store: store, transport: transport),
                 AppClient(server: server.baseURL, store: store, transport: ownTransport),

@@ -22,8 +22,12 @@ struct LayerOverheadFigure: Figure {
 
     func run(_ context: BenchContext) async throws -> [ResultTable] {
         let settings = [
-            Setting(concurrency: 1, requests: context.pick(full: 5_000, quick: 120), block: context.pick(full: 50, quick: 40)),
-            Setting(concurrency: 32, requests: context.pick(full: 5_000, quick: 256), block: context.pick(full: 250, quick: 128)),
+            Setting(
+                concurrency: 1, requests: context.pick(full: 5_000, quick: 120),
+                block: context.pick(full: 50, quick: 40)),
+            Setting(
+                concurrency: 32, requests: context.pick(full: 5_000, quick: 256),
+                block: context.pick(full: 250, quick: 128)),
         ]
         let fixture = try await LayerFixture.start()
         var tables: [ResultTable] = []
@@ -31,24 +35,28 @@ struct LayerOverheadFigure: Figure {
             let before = fixture.server.statistics
             var sent = 0
             for setting in settings {
-                context.progress("layer-overhead: \(setting.requests) requests per variant at concurrency \(setting.concurrency)")
+                context.progress(
+                    "layer-overhead: \(setting.requests) requests per variant at concurrency \(setting.concurrency)")
                 let (table, count) = try await measure(setting, fixture: fixture, context: context)
                 tables.append(table)
                 sent += count
             }
             let after = fixture.server.statistics
-            let served = after.count(LayerFixture.cardRoute, status: 200) - before.count(LayerFixture.cardRoute, status: 200)
+            let served =
+                after.count(LayerFixture.cardRoute, status: 200) - before.count(LayerFixture.cardRoute, status: 200)
             let all = after.count(LayerFixture.cardRoute) - before.count(LayerFixture.cardRoute)
             let refreshes = after.count(LayerFixture.refreshRoute) - before.count(LayerFixture.refreshRoute)
             guard served == sent, all == sent, refreshes == 0 else {
                 throw BenchError(
-                    "the server counted \(served) answers 200 (\(all) in all) and \(refreshes) refreshes for \(sent) card requests; expected every one 200 and no refresh")
+                    "the server counted \(served) answers 200 (\(all) in all) and \(refreshes) refreshes for \(sent) card requests; expected every one 200 and no refresh"
+                )
             }
             let lines = await fixture.stop()
             guard lines > 0 else { throw BenchError("the log pane's subscriber received no event") }
             for index in tables.indices {
                 tables[index].notes.append(
-                    "Server statistics over both tables: \(Formatting.grouped(sent)) GET /card/{id}, all 200, no token refresh; the log panes made \(Formatting.grouped(lines)) lines.")
+                    "Server statistics over both tables: \(Formatting.grouped(sent)) GET /card/{id}, all 200, no token refresh; the log panes made \(Formatting.grouped(lines)) lines."
+                )
             }
         } catch {
             _ = await fixture.stop()
@@ -76,7 +84,8 @@ struct LayerOverheadFigure: Figure {
         let cpuSamples = cpu.values.map { Array($0.dropFirst(sampler.warmup)) }
 
         var table = ResultTable(
-            title: "§1 Layer overhead — GET /card/{id}, \(setting.concurrency == 1 ? "sequential" : "\(setting.concurrency) in flight"), per request",
+            title:
+                "§1 Layer overhead — GET /card/{id}, \(setting.concurrency == 1 ? "sequential" : "\(setting.concurrency) in flight"), per request",
             ratioHeader: "÷ raw client")
         let size = "c=\(setting.concurrency)"
         for (label, values, quantity) in [("wall", samples, "wall time"), ("CPU", cpuSamples, "process CPU")] {

@@ -46,14 +46,20 @@ struct FilterTimings {
                 for (offset, character) in query.enumerated() {
                     let elapsed = time(.char(character))
                     guard keeps else { continue }
-                    if offset == 0 { timings.first[position].append(elapsed) } else { timings.later[position].append(elapsed) }
+                    if offset == 0 {
+                        timings.first[position].append(elapsed)
+                    } else {
+                        timings.later[position].append(elapsed)
+                    }
                 }
                 let kept = state.list.cards.rows.count
                 if round == 0 {
                     let cards = scenes[position].cards
                     let expected = WalletFixture.expectedMatches(String(query), cards: cards)
                     guard kept == expected, state.list.cards.query == String(query) else {
-                        throw BenchError("the filter \"\(String(query))\" kept \(kept) of \(cards) cards; a plain re-count says \(expected)")
+                        throw BenchError(
+                            "the filter \"\(String(query))\" kept \(kept) of \(cards) cards; a plain re-count says \(expected)"
+                        )
                     }
                     timings.matches[cards] = kept
                 }

@@ -27,11 +27,14 @@ struct ListScaleFigure: Figure {
 
         context.progress("list-scale: frames and j")
         let render = sampler.roundRobin(timing: scenes.map { scene in { blackHole(Renderer.render(scene.state)) } })
-        let moveDown = sampler.roundRobin(timing: scenes.map { scene in { blackHole(scene.pressJ(on: scene.state, previous: scene.frame)) } })
-        let moveDownScrolling = sampler.roundRobin(timing: scenes.map { scene in
-            { blackHole(scene.pressJ(on: scene.bottomEdge, previous: scene.bottomEdgeFrame)) }
-        })
-        let diffOnly = sampler.roundRobin(timing: scenes.map { scene in { blackHole(scene.frameAfterJ.changes(from: scene.frame)) } })
+        let moveDown = sampler.roundRobin(
+            timing: scenes.map { scene in { blackHole(scene.pressJ(on: scene.state, previous: scene.frame)) } })
+        let moveDownScrolling = sampler.roundRobin(
+            timing: scenes.map { scene in
+                { blackHole(scene.pressJ(on: scene.bottomEdge, previous: scene.bottomEdgeFrame)) }
+            })
+        let diffOnly = sampler.roundRobin(
+            timing: scenes.map { scene in { blackHole(scene.frameAfterJ.changes(from: scene.frame)) } })
 
         context.progress("list-scale: filter keystrokes")
         let filter = try FilterTimings.measure(scenes, sampler: filterSampler)
@@ -47,29 +50,37 @@ struct ListScaleFigure: Figure {
                 var targets: [Target] = []
                 if targeted, let limit {
                     targets.append(.median(.atMost(limit), limitLabel))
-                    if flat { targets.append(.ratio(.atMost(Self.flatRatio), "flat: ≤ \(Formatting.ratio(Self.flatRatio))×")) }
+                    if flat {
+                        targets.append(.ratio(.atMost(Self.flatRatio), "flat: ≤ \(Formatting.ratio(Self.flatRatio))×"))
+                    }
                 }
-                table.rows.append(ResultRow(
-                    label: label, size: scene.sizeLabel, summary: Summary(samples[position]), quantity: .time,
-                    ratio: position == 0 ? nil : ratio, targets: targets))
+                table.rows.append(
+                    ResultRow(
+                        label: label, size: scene.sizeLabel, summary: Summary(samples[position]), quantity: .time,
+                        ratio: position == 0 ? nil : ratio, targets: targets))
             }
         }
         add("render a full frame", render, limit: 0.001, limitLabel: "median ≤ 1 ms", flat: true)
         add("j (selection moves one row)", moveDown, limit: 0.001, limitLabel: "median ≤ 1 ms", flat: true)
-        add("j at the last visible row (scrolls)", moveDownScrolling, limit: 0.001, limitLabel: "median ≤ 1 ms", flat: true)
+        add(
+            "j at the last visible row (scrolls)", moveDownScrolling, limit: 0.001, limitLabel: "median ≤ 1 ms",
+            flat: true)
         add("  of which Grid.changes alone", diffOnly, limit: nil, limitLabel: "")
         add("filter: 1st key (scans every card)", filter.first, limit: 0.016, limitLabel: "median ≤ 16 ms")
         add("filter: each later key (narrows)", filter.later, limit: 0.016, limitLabel: "median ≤ 16 ms")
         add("filter: Backspace", filter.backspace, limit: 0.016, limitLabel: "median ≤ 16 ms")
         for scene in scenes {
-            table.rows.append(ResultRow(
-                label: "load the cards (pages of 200 via reduce), once", size: scene.sizeLabel,
-                summary: Summary(single: scene.loadSeconds), quantity: .time))
+            table.rows.append(
+                ResultRow(
+                    label: "load the cards (pages of 200 via reduce), once", size: scene.sizeLabel,
+                    summary: Summary(single: scene.loadSeconds), quantity: .time))
         }
         table.notes = [
             "Each keystroke row times reduce(.key) + Renderer.render + Grid.changes(from: previous frame); sizes run round-robin, \(sampler.rounds) rounds after \(sampler.warmup) warm-up.",
             "Filter: \"/\" then \"\(Self.query)\" typed key by key, then Backspace to empty; \(filterSampler.rounds) rounds. Matches checked against a plain re-count: "
-                + scenes.map { "\(Formatting.grouped($0.cards)) → \(Formatting.grouped(filter.matches[$0.cards] ?? 0))" }.joined(separator: ", ") + ".",
+                + scenes.map {
+                    "\(Formatting.grouped($0.cards)) → \(Formatting.grouped(filter.matches[$0.cards] ?? 0))"
+                }.joined(separator: ", ") + ".",
             "Cells repainted by j: " + scenes.map { "\($0.changedCells) (\($0.sizeLabel))" }.joined(separator: ", ")
                 + "; by a scrolling j: " + scenes.map { "\($0.changedCellsScrolling)" }.joined(separator: ", ") + ".",
             "\"flat\" (our reading of \"flat in N\"): the largest N's median within \(Formatting.ratio(Self.flatRatio))× the smallest's, paired round by round.",

@@ -63,20 +63,27 @@ enum MemoryProbe {
         var table = ResultTable(
             title: "§3 List scale — resident memory, one fresh child process per probe",
             ratioHeader: "÷ \(Formatting.grouped(sizes[0])) cards")
-        for (label, value) in [("VmRSS: cards loaded, rendered, filtered", \MemoryProbeResult.residentBytes),
-                               ("VmHWM: peak while the pages arrived", \MemoryProbeResult.peakResidentBytes)] {
+        for (label, value) in [
+            ("VmRSS: cards loaded, rendered, filtered", \MemoryProbeResult.residentBytes),
+            ("VmHWM: peak while the pages arrived", \MemoryProbeResult.peakResidentBytes),
+        ] {
             for (position, size) in sizes.enumerated() {
                 let samples = results[position].map { Double($0[keyPath: value]) }
-                let targets: [Target] = !context.quick && size == largest ? [.median(.atMost(limit), "median ≤ 150 MB")] : []
-                table.rows.append(ResultRow(
-                    label: label, size: "\(Formatting.grouped(size)) cards", summary: Summary(samples), quantity: .bytes,
-                    ratio: position == 0 ? nil : Summary.pairedRatios(samples, results[0].map { Double($0[keyPath: value]) }),
-                    targets: targets))
+                let targets: [Target] =
+                    !context.quick && size == largest ? [.median(.atMost(limit), "median ≤ 150 MB")] : []
+                table.rows.append(
+                    ResultRow(
+                        label: label, size: "\(Formatting.grouped(size)) cards", summary: Summary(samples),
+                        quantity: .bytes,
+                        ratio: position == 0
+                            ? nil : Summary.pairedRatios(samples, results[0].map { Double($0[keyPath: value]) }),
+                        targets: targets))
             }
         }
         let baselines = results.flatMap { $0.map { Double($0.baselineBytes) } }
         let perCard = zip(sizes, results).compactMap { size, probes -> String? in
-            guard size > 0, let median = Summary(probes.map { Double($0.residentBytes - $0.baselineBytes) })?.median else { return nil }
+            guard size > 0, let median = Summary(probes.map { Double($0.residentBytes - $0.baselineBytes) })?.median
+            else { return nil }
             return "\(Int((median / Double(size)).rounded())) B (\(Formatting.grouped(size)))"
         }
         table.notes = [
@@ -91,7 +98,9 @@ enum MemoryProbe {
         let (status, output) = try Spawn.captured(executable, ["memory-probe", "--cards", String(cards)])
         guard status == 0 else { throw BenchError("the memory probe for \(cards) cards exited with status \(status)") }
         let line = output.split(separator: "\n").last.map(String.init) ?? ""
-        guard let result = try? JSONDecoder().decode(MemoryProbeResult.self, from: Data(line.utf8)), result.cards == cards else {
+        guard let result = try? JSONDecoder().decode(MemoryProbeResult.self, from: Data(line.utf8)),
+            result.cards == cards
+        else {
             throw BenchError("the memory probe for \(cards) cards printed something unexpected")
         }
         return result

@@ -32,7 +32,8 @@ enum WalletFixture {
         }
         _ = state.reduce(.key(.home))
         guard state.screen == .list, state.list.cards.loadedCount == count, state.list.cards.isComplete else {
-            throw BenchError("expected the list with \(count) cards, got \(state.list.cards.loadedCount) on \(state.screen)")
+            throw BenchError(
+                "expected the list with \(count) cards, got \(state.list.cards.loadedCount) on \(state.screen)")
         }
         return state
     }

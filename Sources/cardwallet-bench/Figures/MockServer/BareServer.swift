@@ -49,7 +49,8 @@ final class BareServer: Sendable {
             },
             logger: logger)
         let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [], logger: logger))
+            configuration: ServiceGroupConfiguration(
+                services: [application], gracefulShutdownSignals: [], logger: logger))
         let task = Task {
             defer { continuation.finish() }
             try await group.run()

@@ -61,7 +61,9 @@ struct LoadGenerator: Sendable {
             throw BenchError("GET \(request.url) failed: \(error)")
         }
         guard response.status == .ok, body.readableBytes == bodyBytes else {
-            throw BenchError("GET \(request.url) answered \(response.status.code) with \(body.readableBytes) bytes, expected 200 with \(bodyBytes)")
+            throw BenchError(
+                "GET \(request.url) answered \(response.status.code) with \(body.readableBytes) bytes, expected 200 with \(bodyBytes)"
+            )
         }
     }
 }

@@ -1,7 +1,7 @@
-import NIOCore
 import AsyncHTTPClient
 import CardModels
 import Foundation
+import NIOCore
 import NIOFoundationCompat
 
 /// §5: requests per second of the in-process mock server for `GET /card/{id}` and `GET /cards`
@@ -43,24 +43,30 @@ struct MockServerFigure: Figure {
                 context.progress("mock-server: \(route.label) at concurrency \(concurrency)")
                 func rate(_ base: String) async throws -> Double {
                     try await generator.requestsPerSecond(
-                        base + route.path, headers: pair.headers, bodyBytes: bytes, concurrency: concurrency, seconds: duration)
+                        base + route.path, headers: pair.headers, bodyBytes: bytes, concurrency: concurrency,
+                        seconds: duration)
                 }
                 let samples = try await sampler.roundRobin(measuring: [
                     { try await rate(pair.mockBase) },
                     { try await rate(pair.bareBase) },
                 ])
-                table.rows.append(ResultRow(
-                    label: "\(route.label) — mock server", size: "c=\(concurrency)", summary: Summary(samples[0]),
-                    quantity: .rate, ratio: Summary.pairedRatios(samples[0], samples[1])))
-                table.rows.append(ResultRow(
-                    label: "\(route.label) — bare route, same bytes", size: "c=\(concurrency)", summary: Summary(samples[1]),
-                    quantity: .rate))
+                table.rows.append(
+                    ResultRow(
+                        label: "\(route.label) — mock server", size: "c=\(concurrency)", summary: Summary(samples[0]),
+                        quantity: .rate, ratio: Summary.pairedRatios(samples[0], samples[1])))
+                table.rows.append(
+                    ResultRow(
+                        label: "\(route.label) — bare route, same bytes", size: "c=\(concurrency)",
+                        summary: Summary(samples[1]),
+                        quantity: .rate))
             }
         }
         table.rows += try encodingRows(pair, context: context)
         table.notes = [
             "Each sample: \(duration) s of closed-loop load from the bench's AsyncHTTPClient (c requests in flight on keep-alive connections), every answer checked for 200 and its length; mock and bare rounds alternate (A B, B A, …), \(sampler.rounds) rounds after \(sampler.warmup) warm-up.",
-            "Bodies: " + pair.routes.map { "\($0.label) \(pair.replies[$0.path]?.body.readableBytes ?? 0) bytes" }.joined(separator: ", ")
+            "Bodies: "
+                + pair.routes.map { "\($0.label) \(pair.replies[$0.path]?.body.readableBytes ?? 0) bytes" }.joined(
+                    separator: ", ")
                 + ". The bare route is a Hummingbird Router without middleware returning those bytes from memory; the client, both servers and the Swift runtime share the \(ProcessInfo.processInfo.activeProcessorCount) cores.",
             "No target in the issue: the ratio is the share of this machine's practical Hummingbird limit the mock server reaches.",
             "The JSONEncoder rows (one thread, no HTTP) time what the mock server does per request to build each body: CardWalletJSON.encoder().encode(envelope).",
@@ -84,9 +90,11 @@ struct MockServerFigure: Figure {
                 let envelope = try decoder.decode(SuccessEnvelope<Card>.self, from: bytes)
                 encode = { blackHole(try CardWalletJSON.encoder().encode(envelope)) }
             }
-            rows.append(ResultRow(
-                label: "\(route.label) — JSONEncoder alone", size: "1 thread", summary: Summary(try sampler.measure(encode)),
-                quantity: .time))
+            rows.append(
+                ResultRow(
+                    label: "\(route.label) — JSONEncoder alone", size: "1 thread",
+                    summary: Summary(try sampler.measure(encode)),
+                    quantity: .time))
         }
         return rows
     }

@@ -1,5 +1,5 @@
-import AsyncHTTPClient
 import ArgumentParser
+import AsyncHTTPClient
 import Foundation
 
 /// `cardwallet-bench serve-pair` (hidden): keeps the mock server and its bare baseline running

@@ -1,9 +1,9 @@
-import NIOFoundationEssentialsCompat
 import AsyncHTTPClient
 import CardMockServer
 import CardModels
 import Foundation
 import NIOCore
+import NIOFoundationEssentialsCompat
 import NIOHTTP1
 
 /// The in-process mock server, logged in, and a bare Hummingbird route serving the mock's own
@@ -44,7 +44,7 @@ struct ServerPair: Sendable {
         // Long enough that no token expires during a run (the default is 5 minutes).
         configuration.accessTokenTTL = .hours(12)
         guard let user = configuration.users.first(where: { $0.password != nil }), let password = user.password,
-              let cardID = configuration.seedCards.first(where: { $0.owner == user.email })?.id
+            let cardID = configuration.seedCards.first(where: { $0.owner == user.email })?.id
         else { throw BenchError("the test configuration has no user with a password and a card") }
 
         let mock: RunningMockServer
@@ -56,14 +56,16 @@ struct ServerPair: Sendable {
         do {
             let base = mock.baseURLString
             var headers = HTTPHeaders()
-            headers.add(name: "Authorization", value: "Bearer " + (try await logIn(base, user.email, password, client: client)))
+            headers.add(
+                name: "Authorization", value: "Bearer " + (try await logIn(base, user.email, password, client: client)))
             let routes = [
                 Route(label: "GET /card/{id}", path: "/v1/card/\(cardID)"),
                 Route(label: "GET /cards", path: "/v1/cards"),
             ]
             var replies: [String: BareServer.Reply] = [:]
             for route in routes {
-                replies[route.path] = try await reply("http://127.0.0.1:\(mock.port)" + route.path, headers: headers, client: client)
+                replies[route.path] = try await reply(
+                    "http://127.0.0.1:\(mock.port)" + route.path, headers: headers, client: client)
             }
             let bare = try await BareServer.start(replies: replies)
             return ServerPair(mock: mock, bare: bare, headers: headers, routes: routes, replies: replies)
@@ -84,17 +86,19 @@ struct ServerPair: Sendable {
         var request = HTTPClientRequest(url: base + "/auth/login")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(bytes: try CardWalletJSON.encoder().encode(LoginRequest(email: email, password: password))))
+        request.body = .bytes(
+            ByteBuffer(bytes: try CardWalletJSON.encoder().encode(LoginRequest(email: email, password: password))))
         let response = try await client.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 1 << 20)
         guard response.status == .ok,
-              let grant = try? CardWalletJSON.decoder().decode(SuccessEnvelope<TokenGrant>.self, from: Data(buffer: body))
+            let grant = try? CardWalletJSON.decoder().decode(SuccessEnvelope<TokenGrant>.self, from: Data(buffer: body))
         else { throw BenchError("logging in to the mock server answered \(response.status.code)") }
         return grant.data.accessToken
     }
 
     /// The mock server's answer to `GET url`, to serve again from the bare route.
-    private static func reply(_ url: String, headers: HTTPHeaders, client: HTTPClient) async throws -> BareServer.Reply {
+    private static func reply(_ url: String, headers: HTTPHeaders, client: HTTPClient) async throws -> BareServer.Reply
+    {
         var request = HTTPClientRequest(url: url)
         request.headers = headers
         let response = try await client.execute(request, timeout: .seconds(30))

@@ -83,10 +83,11 @@ struct MockServerWritesFigure: Figure {
                         targets.append(.ratio(.atMost(1.3), "÷ ≤ 1.3"))
                     }
                 }
-                table.rows.append(ResultRow(
-                    label: store.name, size: "\(Formatting.grouped(size)) cards", summary: Summary(samples[index]),
-                    quantity: .rate, ratio: sizeIndex > 0 ? Summary.pairedRatios(samples[index], base) : nil,
-                    targets: targets))
+                table.rows.append(
+                    ResultRow(
+                        label: store.name, size: "\(Formatting.grouped(size)) cards", summary: Summary(samples[index]),
+                        quantity: .rate, ratio: sizeIndex > 0 ? Summary.pairedRatios(samples[index], base) : nil,
+                        targets: targets))
             }
         }
         table.notes = notes(servers, samples: samples, sizes: sizes, duration: duration, sampler: sampler)
@@ -101,10 +102,13 @@ struct MockServerWritesFigure: Figure {
             let ratio = Summary.pairedRatios(samples[sizeIndex], json).map { Formatting.ratio($0.median) } ?? "?"
             return "\(ratio)× at \(Formatting.grouped(sizes[sizeIndex])) cards"
         }
-        let files = servers.map { "\($0.store) at \(Formatting.grouped($0.cards)): \(Formatting.format(Double($0.fileBytes), as: .bytes))" }
+        let files = servers.map {
+            "\($0.store) at \(Formatting.grouped($0.cards)): \(Formatting.format(Double($0.fileBytes), as: .bytes))"
+        }
         return [
             "Each sample: \(duration) s of closed-loop load from the bench's AsyncHTTPClient, \(Self.concurrency) writes in flight on keep-alive connections to an in-process mock server with --data in a temporary folder; every five writes of a worker are 2 PUT /card/{id} (new fields), 1 POST /card, 1 DELETE /card/{id} (a card it created) and 1 PUT /card/{id}/image (1 kB); every answer checked for 200/201. Rounds alternate the servers (A…F, F…A), \(sampler.rounds) rounds after \(sampler.warmup) warm-up.",
-            "Seed wallets: one user's N cards with every field filled and a 2 kB image on every twentieth. Data file sizes after the run: " + files.joined(separator: "; ") + ".",
+            "Seed wallets: one user's N cards with every field filled and a 2 kB image on every twentieth. Data file sizes after the run: "
+                + files.joined(separator: "; ") + ".",
             "SQLite ÷ JSON file (paired rounds): " + sqliteOverJSON.joined(separator: ", ") + ".",
             "The server's store commits one transaction per write in WAL mode with synchronous = NORMAL (no fsync per commit: safe from kill -9, a power cut may lose the last commits); the fsync-per-commit rows show what an fsync per write costs on this disk. The JSON file is written, fsynced, renamed and its folder fsynced on every write, as earlier versions did.",
         ]

@@ -27,7 +27,8 @@ struct WriteLoad: Sendable {
         let (completed, end) = try await withThrowingTaskGroup(of: (Int, ContinuousClock.Instant).self) { group in
             for worker in 0..<concurrency {
                 group.addTask { [client] in
-                    var worker = Worker(client: client, target: target, tag: "\(round)-\(worker)", offset: worker * 7919)
+                    var worker = Worker(
+                        client: client, target: target, tag: "\(round)-\(worker)", offset: worker * 7919)
                     while clock.now < deadline { try await worker.next() }
                     // The clock stops before the clean-up, which is not counted.
                     let end = clock.now
@@ -95,7 +96,10 @@ private struct Worker {
     private mutating func create() async throws {
         let boundary = "bench-\(tag)"
         var body = ""
-        for (name, value) in [("card.name", "Created \(tag) #\(count)"), ("card.company", "Bench Ltd"), ("card.email", "new\(count)@example.com")] {
+        for (name, value) in [
+            ("card.name", "Created \(tag) #\(count)"), ("card.company", "Bench Ltd"),
+            ("card.email", "new\(count)@example.com"),
+        ] {
             body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n"
         }
         body += "--\(boundary)--\r\n"
@@ -139,7 +143,8 @@ private struct Worker {
         }
         guard response.status == .ok || response.status == .created else {
             throw BenchError(
-                "\(method) \(path) on the \(target.store) store answered \(response.status.code): \(String(buffer: answer).prefix(200))")
+                "\(method) \(path) on the \(target.store) store answered \(response.status.code): \(String(buffer: answer).prefix(200))"
+            )
         }
         return Data(buffer: answer)
     }

@@ -69,7 +69,9 @@ struct WriteServer: Sendable {
                 address: "\(index) Example Street, Springfield",
                 bio: "Met at the conference in \(2000 + index % 25); works on storage engines and likes long walks.",
                 tags: ["bench", "tag\(index % 5)"])
-            let image = index % 20 == 0 ? SeedImage(contentType: "image/png", data: WriteLoad.png(size: 2048, mark: index)) : nil
+            let image =
+                index % 20 == 0
+                ? SeedImage(contentType: "image/png", data: WriteLoad.png(size: 2048, mark: index)) : nil
             return SeedCard(id: String(format: "w-%05d", index), owner: owner, fields: fields, image: image)
         }
     }

@@ -46,11 +46,13 @@ struct RefreshStormFigure: Figure {
                         let expected = start == .fresh ? 0 : 1
                         if context.quick, counts.refreshes != expected {
                             throw BenchError(
-                                "a storm of \(size) (\(start.label)) made \(counts.refreshes) refresh calls; expected \(expected)")
+                                "a storm of \(size) (\(start.label)) made \(counts.refreshes) refresh calls; expected \(expected)"
+                            )
                         }
                         if context.quick, counts.rejected > fixture.admissionLimit {
                             throw BenchError(
-                                "a storm of \(size) (\(start.label)) had \(counts.rejected) answers of 401; the admission allows \(fixture.admissionLimit)")
+                                "a storm of \(size) (\(start.label)) had \(counts.rejected) answers of 401; the admission allows \(fixture.admissionLimit)"
+                            )
                         }
                         refreshes.append(Double(counts.refreshes), to: index)
                         rejected.append(Double(counts.rejected), to: index)
@@ -74,7 +76,8 @@ struct RefreshStormFigure: Figure {
                     ResultRow(
                         label: "POST /auth/refresh per storm: \(start.label)", size: sizeLabel,
                         summary: Summary(refreshes.values[index]), quantity: .count,
-                        targets: targeted ? [.everySample(.atMost(1), "exactly 1"), .everySample(.atLeast(1), "")] : []))
+                        targets: targeted ? [.everySample(.atMost(1), "exactly 1"), .everySample(.atLeast(1), "")] : [])
+                )
             }
             if let index = starts.firstIndex(of: .expiredOnServer) {
                 let limit = fixture.admissionLimit

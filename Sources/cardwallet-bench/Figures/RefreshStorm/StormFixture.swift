@@ -86,7 +86,8 @@ final class StormFixture: Sendable {
         do {
             let folder = try TemporaryFolder("storm")
             let store = TokenStore(path: folder.path + "/state/cardwallet/tokens.json")
-            let app = AppClient(server: server.baseURL, store: store, transport: transport, wallClock: SharedClock(clock))
+            let app = AppClient(
+                server: server.baseURL, store: store, transport: transport, wallClock: SharedClock(clock))
             do {
                 try await app.client.login(email: user.email, password: password)
             } catch {
@@ -95,7 +96,8 @@ final class StormFixture: Sendable {
                 throw BenchError("logging in to the mock server failed: \(error)")
             }
             return StormFixture(
-                server: server, clock: clock, app: app, email: user.email, ids: ids, transport: transport, folder: folder)
+                server: server, clock: clock, app: app, email: user.email, ids: ids, transport: transport,
+                folder: folder)
         } catch {
             try? await transport.shutdown()
             await server.stop()
@@ -166,7 +168,9 @@ final class StormFixture: Sendable {
     ///
     /// - Throws: ``BenchError`` when the pair cannot be read or saved.
     func probeSave() async throws -> Double {
-        guard let item = try? app.client.tokenStore.items().first else { throw BenchError("the client stored no token") }
+        guard let item = try? app.client.tokenStore.items().first else {
+            throw BenchError("the client stored no token")
+        }
         let probe = TokenStore(path: folder.path + "/probe/tokens.json")
         let clock = ContinuousClock()
         let start = clock.now

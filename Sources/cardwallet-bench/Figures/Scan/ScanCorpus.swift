@@ -37,7 +37,9 @@ struct ScanCorpus: Sendable {
         let (status, output) = try Spawn.captured(
             "/usr/bin/env", ["python3", script, "--out", folder, "--count", String(count)] + seedArguments)
         guard status == 0 else {
-            throw BenchError("\(script) exited with status \(status): \(output.suffix(400)) (python3 with Pillow, fonts-dejavu-core and fonts-nanum are needed: scripts/bootstrap)")
+            throw BenchError(
+                "\(script) exited with status \(status): \(output.suffix(400)) (python3 with Pillow, fonts-dejavu-core and fonts-nanum are needed: scripts/bootstrap)"
+            )
         }
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/truth.json"))

@@ -17,10 +17,14 @@ struct ScanFigure: Figure {
         var openMP = false
     }
 
-    static let targets: [String: Double] = ["email": 95, "phone": 95, "website": 95, "name": 90, "company": 80, "title": 80]
+    static let targets: [String: Double] = [
+        "email": 95, "phone": 95, "website": 95, "name": 90, "company": 80, "title": 80,
+    ]
 
     static func variants(quick: Bool) -> [Variant] {
-        let standard = Variant(label: "standard: kor+eng, background flattened, deskewed, sparse text", languages: .standard, tuning: .standard)
+        let standard = Variant(
+            label: "standard: kor+eng, background flattened, deskewed, sparse text", languages: .standard,
+            tuning: .standard)
         if quick { return [standard] }
         var flat = ScanTuning.standard
         flat.preparation.normaliseBackground = false
@@ -34,13 +38,16 @@ struct ScanFigure: Figure {
         sauvola.variables = ["thresholding_method": "2"]
         return [
             standard,
-            Variant(label: "English leading (eng+kor)", languages: try! OCRLanguages(parsing: "eng+kor"), tuning: .standard),
+            Variant(
+                label: "English leading (eng+kor)", languages: try! OCRLanguages(parsing: "eng+kor"), tuning: .standard),
             Variant(label: "no background flattening", languages: .standard, tuning: flat),
             Variant(label: "no deskew", languages: .standard, tuning: skewed),
             Variant(label: "automatic page segmentation (PSM 3)", languages: .standard, tuning: auto),
             Variant(label: "scaled to 2,200 px instead of 1,500", languages: .standard, tuning: large),
             Variant(label: "Sauvola binarisation instead of Otsu", languages: .standard, tuning: sauvola),
-            Variant(label: "OpenMP threads as Debian's libtesseract runs them", languages: .standard, tuning: .standard, openMP: true),
+            Variant(
+                label: "OpenMP threads as Debian's libtesseract runs them", languages: .standard, tuning: .standard,
+                openMP: true),
         ]
     }
 
@@ -78,7 +85,8 @@ struct ScanFigure: Figure {
                 let cpuStart = ProcessCPU.seconds()
                 let scanned: ScannedCard?
                 do {
-                    scanned = try await scanners[position].scan(photoAt: URL(fileURLWithPath: corpus.folder + "/" + card.file))
+                    scanned = try await scanners[position].scan(
+                        photoAt: URL(fileURLWithPath: corpus.folder + "/" + card.file))
                 } catch {
                     scanned = nil
                     if position == 0 { failures.append("\(card.file): \(error)") }
@@ -91,62 +99,91 @@ struct ScanFigure: Figure {
         let (right, total) = scores[0].overall
         // Broken, not merely inaccurate: the quick run's three cards read almost entirely.
         guard total > 0, right * 2 >= total else {
-            throw BenchError("scan read only \(right) of \(total) values right: \(scores[0].misses.prefix(5)) \(failures)")
+            throw BenchError(
+                "scan read only \(right) of \(total) values right: \(scores[0].misses.prefix(5)) \(failures)")
         }
         // Targets only at full size: three cards say nothing of a percentage.
         let withTargets = !context.quick
-        return [accuracyTable(corpus, scores[0], failures: failures, targets: withTargets),
-                timeTable(corpus, wall[0], cpu[0], load: loads[0], targets: withTargets),
-                variantTable(variants, scores, wall: wall, cpu: cpu)]
+        return [
+            accuracyTable(corpus, scores[0], failures: failures, targets: withTargets),
+            timeTable(corpus, wall[0], cpu[0], load: loads[0], targets: withTargets),
+            variantTable(variants, scores, wall: wall, cpu: cpu),
+        ]
     }
 
-    private func accuracyTable(_ corpus: ScanCorpus, _ score: FieldScore, failures: [String], targets: Bool) -> ResultTable {
-        var table = ResultTable(title: "§7 Scan a paper card — per-field accuracy, \(corpus.cards.count) generated cards", ratioHeader: "")
+    private func accuracyTable(_ corpus: ScanCorpus, _ score: FieldScore, failures: [String], targets: Bool)
+        -> ResultTable
+    {
+        var table = ResultTable(
+            title: "§7 Scan a paper card — per-field accuracy, \(corpus.cards.count) generated cards", ratioHeader: "")
         for field in ScanCorpus.fields {
             guard let percent = score.percent(field) else { continue }
-            let target = Self.targets[field].flatMap { targets ? [Target.median(.atLeast($0), "≥ \(Int($0)) %")] : nil } ?? []
-            table.rows.append(ResultRow(
-                label: "\(field), % \(field == "address" ? "right (loosely: no punctuation, accents or case)" : "exact")",
-                size: "\(score.total[field] ?? 0) cards", summary: Summary(single: percent), quantity: .count, targets: target))
+            let target =
+                Self.targets[field].flatMap { targets ? [Target.median(.atLeast($0), "≥ \(Int($0)) %")] : nil } ?? []
+            table.rows.append(
+                ResultRow(
+                    label:
+                        "\(field), % \(field == "address" ? "right (loosely: no punctuation, accents or case)" : "exact")",
+                    size: "\(score.total[field] ?? 0) cards", summary: Summary(single: percent), quantity: .count,
+                    targets: target))
         }
         let korean = corpus.cards.filter { $0.lang == "kor" }.count
-        table.notes = [
-            "scripts/make-scan-cards.py --seed \(corpus.seed) --count \(corpus.cards.count): \(corpus.cards.count - korean) Latin cards (DejaVu) and \(korean) Korean ones (Nanum); three layouts; ±3° turn, blur, JPEG quality 45–90, noise, shadows, tables, EXIF orientation.",
-            "A field counts when it is printed or when the scan found one (a made-up value counts wrong). Exact: email and website ignoring case, phone as printed; name, company, title, department after Unicode compatibility folding (㈜ = (주)) with spaces collapsed.",
-        ] + (failures.isEmpty ? [] : ["Photos that failed: " + failures.joined(separator: "; ")])
+        table.notes =
+            [
+                "scripts/make-scan-cards.py --seed \(corpus.seed) --count \(corpus.cards.count): \(corpus.cards.count - korean) Latin cards (DejaVu) and \(korean) Korean ones (Nanum); three layouts; ±3° turn, blur, JPEG quality 45–90, noise, shadows, tables, EXIF orientation.",
+                "A field counts when it is printed or when the scan found one (a made-up value counts wrong). Exact: email and website ignoring case, phone as printed; name, company, title, department after Unicode compatibility folding (㈜ = (주)) with spaces collapsed.",
+            ] + (failures.isEmpty ? [] : ["Photos that failed: " + failures.joined(separator: "; ")])
             + ["Misses: " + (score.misses.isEmpty ? "none" : score.misses.joined(separator: "; "))]
         return table
     }
 
-    private func timeTable(_ corpus: ScanCorpus, _ wall: [Double], _ cpu: [Double], load: Double, targets: Bool) -> ResultTable {
+    private func timeTable(_ corpus: ScanCorpus, _ wall: [Double], _ cpu: [Double], load: Double, targets: Bool)
+        -> ResultTable
+    {
         var table = ResultTable(title: "§7 Scan a paper card — time per photo", ratioHeader: "")
         table.rows = [
-            ResultRow(label: "scan one photo: read, prepare, OCR, fields (wall)", size: "\(wall.count) photos",
-                      summary: Summary(wall), quantity: .time, targets: targets ? [.everySample(.atMost(2), "≤ 2 s each")] : []),
-            ResultRow(label: "  CPU time of the process meanwhile", size: "\(cpu.count) photos", summary: Summary(cpu), quantity: .time),
-            ResultRow(label: "start Tesseract with kor+eng (once per scanner)", size: "", summary: Summary(single: load), quantity: .time),
+            ResultRow(
+                label: "scan one photo: read, prepare, OCR, fields (wall)", size: "\(wall.count) photos",
+                summary: Summary(wall), quantity: .time,
+                targets: targets ? [.everySample(.atMost(2), "≤ 2 s each")] : []),
+            ResultRow(
+                label: "  CPU time of the process meanwhile", size: "\(cpu.count) photos", summary: Summary(cpu),
+                quantity: .time),
+            ResultRow(
+                label: "start Tesseract with kor+eng (once per scanner)", size: "", summary: Summary(single: load),
+                quantity: .time),
         ]
-        table.notes = ["Photos of 0.9–2.6 megapixels; each is scanned by a fresh thread, one at a time; the machine's other load shows in the header's load average."]
+        table.notes = [
+            "Photos of 0.9–2.6 megapixels; each is scanned by a fresh thread, one at a time; the machine's other load shows in the header's load average."
+        ]
         return table
     }
 
-    private func variantTable(_ variants: [Variant], _ scores: [FieldScore], wall: [[Double]], cpu: [[Double]]) -> ResultTable {
-        var table = ResultTable(title: "§7 Scan a paper card — what each step is worth (same photos, interleaved)", ratioHeader: "time ÷ standard")
+    private func variantTable(_ variants: [Variant], _ scores: [FieldScore], wall: [[Double]], cpu: [[Double]])
+        -> ResultTable
+    {
+        var table = ResultTable(
+            title: "§7 Scan a paper card — what each step is worth (same photos, interleaved)",
+            ratioHeader: "time ÷ standard")
         for (index, variant) in variants.enumerated() {
             let (right, total) = scores[index].overall
             let percent = total > 0 ? Double(right) * 100 / Double(total) : 0
             let fields = ["name", "company", "email", "phone"].compactMap { field in
                 scores[index].percent(field).map { "\(field) \(String(format: "%.0f", $0))" }
             }.joined(separator: ", ")
-            table.rows.append(ResultRow(
-                label: "\(variant.label): \(String(format: "%.1f", percent)) % right (\(fields))", size: "wall",
-                summary: Summary(wall[index]), quantity: .time,
-                ratio: index == 0 ? nil : Summary.pairedRatios(wall[index], wall[0])))
-            table.rows.append(ResultRow(
-                label: "  CPU", size: "", summary: Summary(cpu[index]), quantity: .time,
-                ratio: index == 0 ? nil : Summary.pairedRatios(cpu[index], cpu[0])))
+            table.rows.append(
+                ResultRow(
+                    label: "\(variant.label): \(String(format: "%.1f", percent)) % right (\(fields))", size: "wall",
+                    summary: Summary(wall[index]), quantity: .time,
+                    ratio: index == 0 ? nil : Summary.pairedRatios(wall[index], wall[0])))
+            table.rows.append(
+                ResultRow(
+                    label: "  CPU", size: "", summary: Summary(cpu[index]), quantity: .time,
+                    ratio: index == 0 ? nil : Summary.pairedRatios(cpu[index], cpu[0])))
         }
-        table.notes = ["Each photo is read by every variant in a rotating order, so the machine's load falls on all alike. Percentages: all eight fields scored as in the accuracy table."]
+        table.notes = [
+            "Each photo is read by every variant in a rotating order, so the machine's load falls on all alike. Percentages: all eight fields scored as in the accuracy table."
+        ]
         return table
     }
 }

@@ -12,7 +12,8 @@ struct StartupFigure: Figure {
         let cardwallet = context.cardwalletExecutable
         guard FileManager.default.isExecutableFile(atPath: cardwallet) else {
             throw BenchError(
-                "no cardwallet executable at \(cardwallet): build it first (swift build --product cardwallet, with -c release for the record) or pass --cardwallet PATH")
+                "no cardwallet executable at \(cardwallet): build it first (swift build --product cardwallet, with -c release for the record) or pass --cardwallet PATH"
+            )
         }
         let (status, output) = try Spawn.captured(cardwallet, ["--help"])
         guard status == 0, output.contains("USAGE:") else {
@@ -32,17 +33,26 @@ struct StartupFigure: Figure {
 
         var table = ResultTable(title: "§6 Startup", ratioHeader: "÷ /bin/true")
         table.rows = [
-            ResultRow(label: "cardwallet --help, spawn to exit", size: "", summary: Summary(samples[0]), quantity: .time,
-                      ratio: Summary.pairedRatios(samples[0], samples[1])),
-            ResultRow(label: "/bin/true, spawn to exit (process start floor)", size: "", summary: Summary(samples[1]), quantity: .time),
-            ResultRow(label: "cardwallet demo, spawn to first byte written", size: "80×24",
-                      summary: Summary(demo.map(\.firstByte)), quantity: .time),
-            ResultRow(label: "cardwallet demo, spawn to first complete frame", size: "80×24", summary: Summary(demo.map(\.startup)),
-                      quantity: .time),
-            ResultRow(label: "  bytes of that frame", size: "80×24", summary: Summary(demo.map { Double($0.firstFrameBytes) }),
-                      quantity: .count),
-            ResultRow(label: "  resident memory (VmRSS) then", size: "80×24",
-                      summary: Summary(demo.map { Double($0.memory.residentBytes) }), quantity: .bytes),
+            ResultRow(
+                label: "cardwallet --help, spawn to exit", size: "", summary: Summary(samples[0]), quantity: .time,
+                ratio: Summary.pairedRatios(samples[0], samples[1])),
+            ResultRow(
+                label: "/bin/true, spawn to exit (process start floor)", size: "", summary: Summary(samples[1]),
+                quantity: .time),
+            ResultRow(
+                label: "cardwallet demo, spawn to first byte written", size: "80×24",
+                summary: Summary(demo.map(\.firstByte)), quantity: .time),
+            ResultRow(
+                label: "cardwallet demo, spawn to first complete frame", size: "80×24",
+                summary: Summary(demo.map(\.startup)),
+                quantity: .time),
+            ResultRow(
+                label: "  bytes of that frame", size: "80×24",
+                summary: Summary(demo.map { Double($0.firstFrameBytes) }),
+                quantity: .count),
+            ResultRow(
+                label: "  resident memory (VmRSS) then", size: "80×24",
+                summary: Summary(demo.map { Double($0.memory.residentBytes) }), quantity: .bytes),
         ]
         table.notes = [
             "--help: posix_spawn to waitpid, output to /dev/null, \(sampler.rounds) interleaved rounds after \(sampler.warmup) warm-up; binary: \(cardwallet).",
@@ -53,7 +63,8 @@ struct StartupFigure: Figure {
     }
 
     /// `cardwallet demo` runs in a pseudo-terminal, each quit at its first frame.
-    private func demoFrames(_ cardwallet: String, sampler: Sampler, rules: TerminalRules) async throws -> [TerminalRun] {
+    private func demoFrames(_ cardwallet: String, sampler: Sampler, rules: TerminalRules) async throws -> [TerminalRun]
+    {
         let folder = try TemporaryFolder("demo")
         defer { folder.remove() }
         let program = TerminalProgram(
@@ -75,7 +86,9 @@ struct StartupFigure: Figure {
 
     private static func time(_ path: String, _ arguments: [String]) throws -> Double {
         let outcome = try Spawn.timed(path, arguments)
-        guard outcome.status == 0 else { throw BenchError("\(path) \(arguments.joined(separator: " ")) exited with status \(outcome.status)") }
+        guard outcome.status == 0 else {
+            throw BenchError("\(path) \(arguments.joined(separator: " ")) exited with status \(outcome.status)")
+        }
         return outcome.seconds
     }
 }

@@ -12,7 +12,8 @@ struct TerminalBytesFigure: Figure {
         let cardwallet = context.cardwalletExecutable
         guard FileManager.default.isExecutableFile(atPath: cardwallet) else {
             throw BenchError(
-                "no cardwallet executable at \(cardwallet): build it first (swift build --product cardwallet) or pass --cardwallet PATH")
+                "no cardwallet executable at \(cardwallet): build it first (swift build --product cardwallet) or pass --cardwallet PATH"
+            )
         }
         let abook = TerminalFixture.onPath("abook")
         if abook == nil, !context.quick {
@@ -27,11 +28,14 @@ struct TerminalBytesFigure: Figure {
 
         let fixture = try await TerminalFixture.start(count: Self.cards)
         var table = ResultTable(
-            title: "§4 Bytes to the terminal — \(Formatting.grouped(Self.cards)) contacts, cardwallet vs abook\(abook == nil ? " (abook not installed: skipped)" : "")",
+            title:
+                "§4 Bytes to the terminal — \(Formatting.grouped(Self.cards)) contacts, cardwallet vs abook\(abook == nil ? " (abook not installed: skipped)" : "")",
             ratioHeader: "÷ abook")
         do {
             for size in sizes {
-                context.progress("terminal-bytes: \(size.columns)×\(size.rows)\(abook == nil ? " (abook not installed: cardwallet only)" : "")")
+                context.progress(
+                    "terminal-bytes: \(size.columns)×\(size.rows)\(abook == nil ? " (abook not installed: cardwallet only)" : "")"
+                )
                 var programs = [fixture.wallet(executable: cardwallet)]
                 if let abook { programs.append(try fixture.abook(executable: abook, columns: size.columns)) }
                 let runs = try await measure(programs, size: size, sampler: sampler, rules: rules, fixture: fixture)
@@ -40,7 +44,9 @@ struct TerminalBytesFigure: Figure {
                     guard let first = sessions.first else { continue }
                     let keys = zip(first.keystrokeBytes, first.keystrokeSeconds)
                         .map { "\($0) B/\(Formatting.format($1, as: .time))" }
-                    table.notes.append("\(program.label) at \(size.columns)×\(size.rows), first measured session, each j: \(keys.joined(separator: ", ")).")
+                    table.notes.append(
+                        "\(program.label) at \(size.columns)×\(size.rows), first measured session, each j: \(keys.joined(separator: ", "))."
+                    )
                 }
             }
         } catch {
@@ -87,27 +93,35 @@ struct TerminalBytesFigure: Figure {
         func one(_ value: @escaping (TerminalRun) -> Double) -> Measure.Values { { [value($0)] } }
         let measures = [
             Measure("startup: first byte written", .time, target: false, all: one(\.firstByte), perRun: \.firstByte),
-            Measure("startup: \"\(TerminalFixture.marker)\" on screen", .time, target: false, all: one(\.markerShown),
-                    perRun: \.markerShown),
+            Measure(
+                "startup: \"\(TerminalFixture.marker)\" on screen", .time, target: false, all: one(\.markerShown),
+                perRun: \.markerShown),
             Measure("startup: first complete frame", .time, target: true, all: one(\.startup), perRun: \.startup),
-            Measure("bytes of the first frame", .count, target: false, all: one { Double($0.firstFrameBytes) },
-                    perRun: { Double($0.firstFrameBytes) }),
-            Measure("bytes per j keystroke", .count, target: true, all: { $0.keystrokeBytes.map(Double.init) },
-                    perRun: { median($0.keystrokeBytes.map(Double.init)) }),
-            Measure("j to last byte written", .time, target: false, all: \.keystrokeSeconds,
-                    perRun: { median($0.keystrokeSeconds) }),
-            Measure("resident memory (VmRSS)", .bytes, target: true, all: one { Double($0.memory.residentBytes) },
-                    perRun: { Double($0.memory.residentBytes) }),
-            Measure("  of which anonymous (RssAnon)", .bytes, target: false,
-                    all: one { Double($0.memory.anonymousBytes ?? 0) }, perRun: { Double($0.memory.anonymousBytes ?? 0) }),
+            Measure(
+                "bytes of the first frame", .count, target: false, all: one { Double($0.firstFrameBytes) },
+                perRun: { Double($0.firstFrameBytes) }),
+            Measure(
+                "bytes per j keystroke", .count, target: true, all: { $0.keystrokeBytes.map(Double.init) },
+                perRun: { median($0.keystrokeBytes.map(Double.init)) }),
+            Measure(
+                "j to last byte written", .time, target: false, all: \.keystrokeSeconds,
+                perRun: { median($0.keystrokeSeconds) }),
+            Measure(
+                "resident memory (VmRSS)", .bytes, target: true, all: one { Double($0.memory.residentBytes) },
+                perRun: { Double($0.memory.residentBytes) }),
+            Measure(
+                "  of which anonymous (RssAnon)", .bytes, target: false,
+                all: one { Double($0.memory.anonymousBytes ?? 0) }, perRun: { Double($0.memory.anonymousBytes ?? 0) }),
         ]
         var rows: [ResultRow] = []
         for measure in measures {
             for (position, label) in labels.enumerated() {
                 let isWallet = position == 0
-                let ratio = isWallet && hasBaseline
+                let ratio =
+                    isWallet && hasBaseline
                     ? Summary.pairedRatios(runs[0].map(measure.perRun), runs[1].map(measure.perRun)) : nil
-                let targets: [Target] = isWallet && hasBaseline && judged && measure.target
+                let targets: [Target] =
+                    isWallet && hasBaseline && judged && measure.target
                     ? [.ratio(.atMost(1), "no worse than abook")] : []
                 rows.append(
                     ResultRow(
@@ -129,7 +143,10 @@ struct TerminalBytesFigure: Figure {
         var all: Values
         var perRun: (TerminalRun) -> Double
 
-        init(_ label: String, _ quantity: Quantity, target: Bool, all: @escaping Values, perRun: @escaping (TerminalRun) -> Double) {
+        init(
+            _ label: String, _ quantity: Quantity, target: Bool, all: @escaping Values,
+            perRun: @escaping (TerminalRun) -> Double
+        ) {
             self.label = label
             self.quantity = quantity
             self.target = target
@@ -147,9 +164,11 @@ struct TerminalBytesFigure: Figure {
         ]
         if let abook {
             notes.append(
-                "abook: \(abook) --datafile (the same \(Formatting.grouped(Self.cards)) cards exported to its addressbook format) --config (custom fields company/title/department and an index_format with the TUI's four list columns at the TUI's widths).")
+                "abook: \(abook) --datafile (the same \(Formatting.grouped(Self.cards)) cards exported to its addressbook format) --config (custom fields company/title/department and an index_format with the TUI's four list columns at the TUI's widths)."
+            )
         } else {
-            notes.append("abook is not installed (Debian package abook): the comparison was skipped; only cardwallet ran.")
+            notes.append(
+                "abook is not installed (Debian package abook): the comparison was skipped; only cardwallet ran.")
         }
         return notes
     }

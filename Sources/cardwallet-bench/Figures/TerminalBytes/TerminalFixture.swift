@@ -24,7 +24,8 @@ final class TerminalFixture: Sendable {
     /// The token file holding the demo user's session.
     let tokenFile: String
 
-    private init(server: RunningMockServer, folder: TemporaryFolder, count: Int, addressBook: String, tokenFile: String) {
+    private init(server: RunningMockServer, folder: TemporaryFolder, count: Int, addressBook: String, tokenFile: String)
+    {
         self.server = server
         self.folder = folder
         self.count = count
@@ -66,7 +67,8 @@ final class TerminalFixture: Sendable {
             let transport = LiveTransport()
             do {
                 let client = CardAPIClient(
-                    configuration: CardAPIConfiguration(server: server.baseURL), tokenStore: TokenStore(path: tokenFile),
+                    configuration: CardAPIConfiguration(server: server.baseURL),
+                    tokenStore: TokenStore(path: tokenFile),
                     transport: transport)
                 _ = try await client.login(email: user.email, password: password)
                 try? await transport.shutdown()
@@ -128,7 +130,9 @@ final class TerminalFixture: Sendable {
     /// The first executable called `name` on this process's PATH, if any.
     static func onPath(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     private static func write(_ text: String, to path: String) throws {

@@ -76,7 +76,8 @@ enum TerminalSession {
         let status = terminal.finish(typing: program.quit, timeout: 10)
         guard status == 0 else { throw BenchError("\(what): exited with status \(status) after the quit key") }
         return TerminalRun(
-            firstByte: frame.firstByteAt ?? 0, markerShown: frame.markerAt ?? 0, startup: frame.lastByteAt ?? 0, firstFrameBytes: frame.byteCount, keystrokeBytes: keystrokeBytes,
+            firstByte: frame.firstByteAt ?? 0, markerShown: frame.markerAt ?? 0, startup: frame.lastByteAt ?? 0,
+            firstFrameBytes: frame.byteCount, keystrokeBytes: keystrokeBytes,
             keystrokeSeconds: keystrokeSeconds, memory: memory)
     }
 
@@ -94,12 +95,14 @@ enum TerminalSession {
             guard now < limit else {
                 let seen = watch.markerSeen ? "it never went quiet for \(watch.quiet) s" : "its marker never appeared"
                 throw BenchError(
-                    "\(what): not complete \(Formatting.format(limit, as: .time)) after the start (\(seen)); \(watch.byteCount) bytes, ending: \(FrameWatch.printable(watch.tail))")
+                    "\(what): not complete \(Formatting.format(limit, as: .time)) after the start (\(seen)); \(watch.byteCount) bytes, ending: \(FrameWatch.printable(watch.tail))"
+                )
             }
             guard let chunk = terminal.read(timeout: min(watch.timeToWait(at: now), limit - now)) else { continue }
             guard !chunk.isEmpty else {
                 throw BenchError(
-                    "\(what): the program exited after \(watch.byteCount) bytes, ending: \(FrameWatch.printable(watch.tail))")
+                    "\(what): the program exited after \(watch.byteCount) bytes, ending: \(FrameWatch.printable(watch.tail))"
+                )
             }
             watch.record(chunk, at: terminal.elapsed())
         }

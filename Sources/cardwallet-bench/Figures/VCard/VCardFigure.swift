@@ -61,8 +61,13 @@ struct VCardFigure: Figure {
                     ours.add(try Self.ours(file: file, expected: cards))
                 } else if skip == nil {
                     let times = try Vobject.round(file: file, folder: folder)
-                    guard times.cards == cards else { throw BenchError("vobject read \(times.cards) cards of \(cards)") }
-                    theirs.add(Times.Round(parse: times.parse, export: times.export, parseCPU: times.parseCPU, exportCPU: times.exportCPU))
+                    guard times.cards == cards else {
+                        throw BenchError("vobject read \(times.cards) cards of \(cards)")
+                    }
+                    theirs.add(
+                        Times.Round(
+                            parse: times.parse, export: times.export, parseCPU: times.parseCPU,
+                            exportCPU: times.exportCPU))
                 }
             }
         }
@@ -73,18 +78,30 @@ struct VCardFigure: Figure {
             title: "#15 vCard — parse and export, CardWallet vs vobject" + (skip.map { " (\($0): skipped)" } ?? ""),
             ratioHeader: "vobject ÷ ours")
         speed.rows = [
-            ResultRow(label: "parse, CPU time: read, unfold, decode, map to cards (ours)", size: size, summary: Summary(ours.parseCPU),
-                      quantity: .time, ratio: Summary.pairedRatios(theirs.parseCPU, ours.parseCPU), targets: target),
-            ResultRow(label: "parse, CPU time: readComponents (vobject)", size: size, summary: Summary(theirs.parseCPU), quantity: .time),
-            ResultRow(label: "export, CPU time: every card, folded, CRLF (ours)", size: size, summary: Summary(ours.exportCPU),
-                      quantity: .time, ratio: Summary.pairedRatios(theirs.exportCPU, ours.exportCPU), targets: target),
-            ResultRow(label: "export, CPU time: serialize (vobject)", size: size, summary: Summary(theirs.exportCPU), quantity: .time),
-            ResultRow(label: "parse, wall clock (ours)", size: size, summary: Summary(ours.parse), quantity: .time,
-                      ratio: Summary.pairedRatios(theirs.parse, ours.parse)),
-            ResultRow(label: "parse, wall clock (vobject)", size: size, summary: Summary(theirs.parse), quantity: .time),
-            ResultRow(label: "export, wall clock (ours)", size: size, summary: Summary(ours.export), quantity: .time,
-                      ratio: Summary.pairedRatios(theirs.export, ours.export)),
-            ResultRow(label: "export, wall clock (vobject)", size: size, summary: Summary(theirs.export), quantity: .time),
+            ResultRow(
+                label: "parse, CPU time: read, unfold, decode, map to cards (ours)", size: size,
+                summary: Summary(ours.parseCPU),
+                quantity: .time, ratio: Summary.pairedRatios(theirs.parseCPU, ours.parseCPU), targets: target),
+            ResultRow(
+                label: "parse, CPU time: readComponents (vobject)", size: size, summary: Summary(theirs.parseCPU),
+                quantity: .time),
+            ResultRow(
+                label: "export, CPU time: every card, folded, CRLF (ours)", size: size,
+                summary: Summary(ours.exportCPU),
+                quantity: .time, ratio: Summary.pairedRatios(theirs.exportCPU, ours.exportCPU), targets: target),
+            ResultRow(
+                label: "export, CPU time: serialize (vobject)", size: size, summary: Summary(theirs.exportCPU),
+                quantity: .time),
+            ResultRow(
+                label: "parse, wall clock (ours)", size: size, summary: Summary(ours.parse), quantity: .time,
+                ratio: Summary.pairedRatios(theirs.parse, ours.parse)),
+            ResultRow(
+                label: "parse, wall clock (vobject)", size: size, summary: Summary(theirs.parse), quantity: .time),
+            ResultRow(
+                label: "export, wall clock (ours)", size: size, summary: Summary(ours.export), quantity: .time,
+                ratio: Summary.pairedRatios(theirs.export, ours.export)),
+            ResultRow(
+                label: "export, wall clock (vobject)", size: size, summary: Summary(theirs.export), quantity: .time),
         ]
         speed.notes = [
             "The file: \(Formatting.grouped(cards)) cards as CardWallet writes them (vCard 3.0, \(Formatting.format(Double(fileBytes), as: .bytes))), with kept lines (a grouped email and its label, a second phone, a year-less birthday, a social profile) and a 633-byte JPEG on one card in ten.",
@@ -101,12 +118,15 @@ struct VCardFigure: Figure {
         for (probe, expected) in zip(probes, sizes) where probe.cards != expected {
             throw BenchError("the vCard probe streamed \(probe.cards) cards of \(expected)")
         }
-        var memory = ResultTable(title: "#15 vCard — peak memory streaming a file through reader, mapping and writer", ratioHeader: "÷ \(size)")
+        var memory = ResultTable(
+            title: "#15 vCard — peak memory streaming a file through reader, mapping and writer",
+            ratioHeader: "÷ \(size)")
         memory.rows = zip(sizes, probes).enumerated().map { position, pair in
             ResultRow(
                 label: "VmHWM, one fresh child process", size: "\(Formatting.grouped(pair.0)) cards",
                 summary: Summary(single: Double(pair.1.peakResidentBytes)), quantity: .bytes,
-                ratio: position == 0 ? nil : Summary(single: Double(pair.1.peakResidentBytes) / Double(probes[0].peakResidentBytes)),
+                ratio: position == 0
+                    ? nil : Summary(single: Double(pair.1.peakResidentBytes) / Double(probes[0].peakResidentBytes)),
                 targets: full && position == 1 ? [.ratio(.atMost(Self.flatTarget), "flat (≤ 1.25)")] : [])
         }
         memory.notes = [
@@ -127,19 +147,23 @@ struct VCardFigure: Figure {
         let parsed = clock.now
         let parsedCPU = threadCPUTime()
         guard document.cards.count == expected, document.problems.isEmpty else {
-            throw BenchError("we read \(document.cards.count) cards of \(expected), problems: \(document.problems.prefix(3))")
+            throw BenchError(
+                "we read \(document.cards.count) cards of \(expected), problems: \(document.problems.prefix(3))")
         }
         let writer = VCardWriter()
         var out: [UInt8] = []
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         for (index, card) in document.cards.enumerated() {
-            writer.append(Card(id: "card_\(index)", fields: card.fields, createdAt: date, updatedAt: date), photo: card.photo, to: &out)
+            writer.append(
+                Card(id: "card_\(index)", fields: card.fields, createdAt: date, updatedAt: date), photo: card.photo,
+                to: &out)
         }
         let done = clock.now
         let doneCPU = threadCPUTime()
         blackHole(out)
         return Times.Round(
-            parse: seconds(from: start, to: parsed), export: seconds(from: parsed, to: done), parseCPU: parsedCPU - startCPU,
+            parse: seconds(from: start, to: parsed), export: seconds(from: parsed, to: done),
+            parseCPU: parsedCPU - startCPU,
             exportCPU: doneCPU - parsedCPU)
     }
 
@@ -160,7 +184,8 @@ struct VCardFigure: Figure {
 
     static func vobjectVersion() -> String? {
         guard let python = Vobject.python(),
-            let result = try? Spawn.captured(python, ["-c", "import vobject; print(vobject.VERSION)"]), result.status == 0
+            let result = try? Spawn.captured(python, ["-c", "import vobject; print(vobject.VERSION)"]),
+            result.status == 0
         else { return nil }
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -8,9 +8,12 @@ import Foundation
 /// one card in ten.
 enum VCardFixture {
     static let given = ["Ada", "Grace", "Alan", "민지", "Jürgen", "Zoë", "Katherine", "서준", "Mary", "Linus"]
-    static let family = ["Lovelace", "Hopper", "Turing", "김", "Müller", "O'Brien", "Johnson", "박", "Jackson", "Torvalds"]
+    static let family = [
+        "Lovelace", "Hopper", "Turing", "김", "Müller", "O'Brien", "Johnson", "박", "Jackson", "Torvalds",
+    ]
     /// A 633-byte JPEG: the size of a contact thumbnail.
-    static let photo = VCardPhoto(bytes: [0xFF, 0xD8, 0xFF, 0xE0] + (0..<629).map { UInt8(truncatingIfNeeded: $0 &* 31) }, format: .jpeg)
+    static let photo = VCardPhoto(
+        bytes: [0xFF, 0xD8, 0xFF, 0xE0] + (0..<629).map { UInt8(truncatingIfNeeded: $0 &* 31) }, format: .jpeg)
 
     /// Card `index` of the fixture.
     static func card(_ index: Int) -> Card {
@@ -39,7 +42,9 @@ enum VCardFixture {
 
     /// Writes an N-card file at `path`, a card at a time.
     static func write(cards count: Int, to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else { throw BenchError("cannot create \(path)") }
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw BenchError("cannot create \(path)")
+        }
         guard let handle = FileHandle(forWritingAtPath: path) else { throw BenchError("cannot write \(path)") }
         defer { try? handle.close() }
         let writer = VCardWriter()

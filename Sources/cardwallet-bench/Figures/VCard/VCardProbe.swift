@@ -27,15 +27,20 @@ struct VCardProbeCommand: ParsableCommand {
         var written = 0
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         while let item = reader.next() {
-            guard case .card(let vcard) = item, case .success(let imported) = importer.card(from: vcard) else { continue }
+            guard case .card(let vcard) = item, case .success(let imported) = importer.card(from: vcard) else {
+                continue
+            }
             buffer.removeAll(keepingCapacity: true)
-            writer.append(Card(id: "c\(cards)", fields: imported.fields, createdAt: date, updatedAt: date), photo: imported.photo, to: &buffer)
+            writer.append(
+                Card(id: "c\(cards)", fields: imported.fields, createdAt: date, updatedAt: date), photo: imported.photo,
+                to: &buffer)
             written += buffer.count
             cards += 1
         }
         let after = try ProcessMemory.current()
         let result = VCardProbeResult(
-            cards: cards, bytesWritten: written, baselineBytes: before.residentBytes, peakResidentBytes: after.peakResidentBytes)
+            cards: cards, bytesWritten: written, baselineBytes: before.residentBytes,
+            peakResidentBytes: after.peakResidentBytes)
         print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
     }
 }

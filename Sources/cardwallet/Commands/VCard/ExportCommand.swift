@@ -65,7 +65,8 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
             let fetching = Progress("fetching cards")
-            let cards = ids.isEmpty
+            let cards =
+                ids.isEmpty
                 ? try await WalletFetch.allCards(context.client, progress: fetching)
                 : try await WalletFetch.cards(ids: ids, context.client, progress: fetching)
             fetching.finish()
@@ -80,7 +81,9 @@ struct ExportCommand: AsyncParsableCommand {
                 } catch {
                     throw CommandFailure("cannot write \(TerminalText.escaped(output)): \(error.localizedDescription)")
                 }
-                Console.err("cardwallet: exported \(cards.count) card\(cards.count == 1 ? "" : "s") to \(TerminalText.escaped(output)).\n")
+                Console.err(
+                    "cardwallet: exported \(cards.count) card\(cards.count == 1 ? "" : "s") to \(TerminalText.escaped(output)).\n"
+                )
             } else {
                 Console.out(String(decoding: bytes, as: UTF8.self))
             }
@@ -105,7 +108,9 @@ struct ExportCommand: AsyncParsableCommand {
             let writer = self.writer
             for start in stride(from: 0, to: cards.count, by: 64) {
                 let batch = Array(cards[start..<min(start + 64, cards.count)])
-                let photos = try await WalletFetch.inOrder(batch) { card in try await WalletFetch.photo(of: card, client) }
+                let photos = try await WalletFetch.inOrder(batch) { card in
+                    try await WalletFetch.photo(of: card, client)
+                }
                 for (card, photo) in zip(batch, photos) { writer.append(card, photo: photo, to: &out) }
                 progress.update(start + batch.count, of: cards.count)
             }
@@ -121,9 +126,13 @@ struct ExportCommand: AsyncParsableCommand {
             let writer = self.writer
             for start in stride(from: 0, to: cards.count, by: 64) {
                 let batch = Array(cards[start..<min(start + 64, cards.count)])
-                let photos = try await WalletFetch.inOrder(batch) { card in try await WalletFetch.photo(of: card, client) }
+                let photos = try await WalletFetch.inOrder(batch) { card in
+                    try await WalletFetch.photo(of: card, client)
+                }
                 for (card, photo) in zip(batch, photos) {
-                    try vdir.write(VdirWriter.Entry(uid: VCardWriter.uid(of: card), cardID: card.id, bytes: writer.write(card, photo: photo)))
+                    try vdir.write(
+                        VdirWriter.Entry(
+                            uid: VCardWriter.uid(of: card), cardID: card.id, bytes: writer.write(card, photo: photo)))
                 }
                 progress.update(start + batch.count, of: cards.count)
             }
@@ -133,7 +142,9 @@ struct ExportCommand: AsyncParsableCommand {
             var parts = ["\(report.written.count) written", "\(report.unchanged.count) unchanged"]
             if !report.removed.isEmpty { parts.append("\(report.removed.count) removed") }
             if !report.foreign.isEmpty { parts.append("\(report.foreign.count) not ours left alone") }
-            Console.err("cardwallet: exported \(cards.count) card\(cards.count == 1 ? "" : "s") to \(TerminalText.escaped(path)) (\(parts.joined(separator: ", "))).\n")
+            Console.err(
+                "cardwallet: exported \(cards.count) card\(cards.count == 1 ? "" : "s") to \(TerminalText.escaped(path)) (\(parts.joined(separator: ", "))).\n"
+            )
         } catch let failure as VdirWriter.Failure {
             throw CommandFailure(TerminalText.escaped(failure.description))
         }

@@ -42,7 +42,8 @@ struct ImportCommand: AsyncParsableCommand {
     @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
     /// The input.
-    @Argument(help: ArgumentHelp("A .vcf file, a folder of .vcf files, or - for standard input.", valueName: "file|dir|-"))
+    @Argument(
+        help: ArgumentHelp("A .vcf file, a folder of .vcf files, or - for standard input.", valueName: "file|dir|-"))
     var input: String
 
     /// `--dry-run`.
@@ -86,7 +87,9 @@ struct ImportCommand: AsyncParsableCommand {
             }
             for line in outcome.problemLines { Console.err(line + "\n") }
             if inputs.unlistedProblems > 0 {
-                Console.error("… and \(inputs.unlistedProblems) more cards skipped (only the first problems of a file are listed).")
+                Console.error(
+                    "… and \(inputs.unlistedProblems) more cards skipped (only the first problems of a file are listed)."
+                )
             }
             var counts = outcome.counts
             counts.skipped += inputs.unlistedProblems
@@ -98,7 +101,8 @@ struct ImportCommand: AsyncParsableCommand {
             }
             if counts.skipped > 0 || !inputs.refusals.isEmpty {
                 throw CommandFailure(
-                    counts.skipped > 0 ? "\(counts.skipped) card\(counts.skipped == 1 ? "" : "s") skipped." : "an input was refused.",
+                    counts.skipped > 0
+                        ? "\(counts.skipped) card\(counts.skipped == 1 ? "" : "s") skipped." : "an input was refused.",
                     status: CLIExitCode.dataError)
             }
         }

@@ -43,7 +43,8 @@ struct ImportExecution {
                             // Two requests: say exactly which one did not go through.
                             outcome.add(
                                 entry, "skipped", id: id,
-                                problem: "the fields were updated, but the server refused the photo: " + error.description)
+                                problem: "the fields were updated, but the server refused the photo: "
+                                    + error.description)
                             continue
                         }
                     }
@@ -88,7 +89,8 @@ struct PhotoFiles {
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("cardwallet-import-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     /// Writes `photo` and returns its file.

@@ -40,13 +40,15 @@ struct ImportInputs {
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: path)
             } catch {
-                throw CommandFailure.usage("\(TerminalText.escaped(path)): the folder cannot be read (check its permissions).")
+                throw CommandFailure.usage(
+                    "\(TerminalText.escaped(path)): the folder cannot be read (check its permissions).")
             }
             files = names.filter { $0.lowercased().hasSuffix(".vcf") && !$0.hasPrefix(".") }.sorted()
                 .map { (path as NSString).appendingPathComponent($0) }
             if files.isEmpty {
                 throw CommandFailure(
-                    "\(TerminalText.escaped(path)): no .vcf file in this folder; nothing imported.", status: CLIExitCode.dataError)
+                    "\(TerminalText.escaped(path)): no .vcf file in this folder; nothing imported.",
+                    status: CLIExitCode.dataError)
             }
         } else {
             files = [path]
@@ -54,7 +56,8 @@ struct ImportInputs {
         var reads: [Read] = []
         for file in files {
             guard let handle = FileHandle(forReadingAtPath: file) else {
-                throw CommandFailure.usage("\(TerminalText.escaped(file)): the file cannot be read (check its permissions).")
+                throw CommandFailure.usage(
+                    "\(TerminalText.escaped(file)): the file cannot be read (check its permissions).")
             }
             defer { try? handle.close() }
             let document = VCardDocument.read(

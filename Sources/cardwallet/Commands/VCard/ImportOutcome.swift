@@ -30,7 +30,8 @@ struct ImportOutcome {
         for entry in plan.entries {
             switch entry.action {
             case .create: add(entry, "created")
-            case .update(let id, _, let fields, let photo): add(entry, "updated", id: id, changes: Self.changes(fields, photo))
+            case .update(let id, _, let fields, let photo):
+                add(entry, "updated", id: id, changes: Self.changes(fields, photo))
             case .unchanged(let id): add(entry, "unchanged", id: id)
             case .skip(let problem): add(entry, "skipped", problem: problem.message)
             }
@@ -44,7 +45,9 @@ struct ImportOutcome {
         _ entry: ImportPlan.Entry, _ action: String, id: String? = nil, changes: [String]? = nil, problem: String? = nil
     ) {
         results.append(
-            Result(file: entry.file, line: entry.line, name: entry.name, action: action, id: id, changes: changes, problem: problem))
+            Result(
+                file: entry.file, line: entry.line, name: entry.name, action: action, id: id, changes: changes,
+                problem: problem))
     }
 
     static func changes(_ fields: CardFields?, _ photo: VCardPhoto?) -> [String] {
@@ -80,7 +83,9 @@ struct ImportOutcome {
             line += TerminalText.escaped("\(result.file):\(result.line)")
             if let name = result.name { line += "  " + TerminalText.escaped(name) }
             if let id = result.id { line += " (\(id))" }
-            if let changes = result.changes, changes != ["fields"] { line += " [" + changes.joined(separator: ", ") + "]" }
+            if let changes = result.changes, changes != ["fields"] {
+                line += " [" + changes.joined(separator: ", ") + "]"
+            }
             return line + "\n"
         }.joined()
     }

@@ -45,7 +45,9 @@ struct QueryCommand: AsyncParsableCommand {
                 }
             }
             if !removeFirstLine {
-                Console.out("cardwallet: \(lines.count) address\(lines.count == 1 ? "" : "es") for “\(TerminalText.escaped(text))”\n")
+                Console.out(
+                    "cardwallet: \(lines.count) address\(lines.count == 1 ? "" : "es") for “\(TerminalText.escaped(text))”\n"
+                )
             }
             // Nothing on standard error: mail programs may paint it over their screen.
             if lines.isEmpty { throw ExitCode(CLIExitCode.failure) }

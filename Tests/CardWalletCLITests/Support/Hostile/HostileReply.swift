@@ -55,13 +55,17 @@ struct HostileReply: Sendable {
 
     /// The start of a head, then one more byte of a header's value `every` interval, forever.
     static func trickledHead(every interval: Duration) -> HostileReply {
-        HostileReply(steps: [.bytes(Array("HTTP/1.1 200 OK\r\nX-Slow: ".utf8)), .forever(UInt8(ascii: "a"), every: interval)])
+        HostileReply(steps: [
+            .bytes(Array("HTTP/1.1 200 OK\r\nX-Slow: ".utf8)), .forever(UInt8(ascii: "a"), every: interval),
+        ])
     }
 
     /// A head announcing `length` bytes of body, a few of them, and then nothing.
     static func announced(length: Int) -> HostileReply {
         HostileReply(steps: [
-            .bytes(head(status: 200, headers: [("Content-Type", "application/json")], length: length) + Array("{\"data\":".utf8)),
+            .bytes(
+                head(status: 200, headers: [("Content-Type", "application/json")], length: length)
+                    + Array("{\"data\":".utf8)),
             .pause(.seconds(600)),
         ])
     }

@@ -1,7 +1,7 @@
 import CardModels
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TokenStore
 
 /// One hostile test's world: a ``HostileServer`` and private `HOME`, `XDG_STATE_HOME` and
