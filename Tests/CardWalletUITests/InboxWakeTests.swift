@@ -33,4 +33,16 @@ import Testing
         inbox.send(.tick(now: .seconds(3)))
         #expect(counter.wakes.load(ordering: .relaxed) == 2, "after a drain the next waking entry wakes again")
     }
+
+    @Test func withAFrameNewsRightAfterADrainThatTookSomethingLeavesWakingToTheLoop() {
+        let counter = Counter()
+        let inbox = ActionInbox(wake: { counter.wakes.add(1, ordering: .relaxed) }, frame: .seconds(3600))
+        #expect(inbox.drain().isEmpty)
+        inbox.send(.tick(now: .seconds(1)))
+        #expect(counter.wakes.load(ordering: .relaxed) == 1, "no news taken yet: the first entry wakes")
+        #expect(inbox.drain() == [.tick(now: .seconds(1))])
+        inbox.send(.tick(now: .seconds(2)))
+        #expect(counter.wakes.load(ordering: .relaxed) == 1, "within the frame the loop comes back by itself")
+        #expect(inbox.drain() == [.tick(now: .seconds(2))], "nothing is lost")
+    }
 }

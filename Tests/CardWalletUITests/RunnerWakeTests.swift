@@ -29,6 +29,27 @@ import Testing
         runner.finish()
     }
 
+    /// With an inbox frame, a turn that took news is followed by a wait of one frame at most:
+    /// news sent meanwhile does not wake the loop, so the loop comes back by itself.
+    @Test func afterATurnThatTookNewsTheLoopWaitsOneFrameAtMost() async {
+        let backend = WakeableBackend()
+        let runner = AppRunner(
+            state: AppState.loggedIn(cards: 3), backend: backend, pollMilliseconds: Self.longPoll,
+            inbox: ActionInbox(frame: .milliseconds(20)), perform: fakeServer(total: 3))
+        let inbox = runner.inbox
+        let sender = Task.detached { inbox.send(.session(.refreshing(email: testEmail, server: testServer))) }
+        #expect(await runner.step())
+        await sender.value
+        #expect(backend.timeouts == [Self.longPoll])
+        // This turn follows one that took news: it waits one frame, and the news sent within
+        // the frame is taken without a wake-up.
+        inbox.send(.session(.loggedIn(email: testEmail, server: testServer)))
+        #expect(await runner.step())
+        #expect(backend.timeouts == [Self.longPoll, 20])
+        #expect(runner.state.session == .loggedIn(email: testEmail, server: testServer))
+        runner.finish()
+    }
+
     @Test func requestResultsArePaintedWithoutWaitingForTheKeyTimeout() async {
         let backend = WakeableBackend()
         let runner = AppRunner(

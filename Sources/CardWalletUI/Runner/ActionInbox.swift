@@ -32,17 +32,28 @@ public final class ActionInbox: Sendable {
         var wake: (@Sendable () -> Void)?
         /// Whether the loop was woken since it last drained.
         var woken = false
+        /// Until when waking is left to the loop's own turn (see ``ActionInbox/frame``).
+        var quietUntil: ContinuousClock.Instant?
     }
 
     private let state: Mutex<State>
+
+    /// At most one wake-up per frame while news keeps coming: after a drain that took
+    /// something, entries sent within `frame` do not wake the loop, which promises to come back
+    /// by itself within `frame` (``AppRunner`` waits at most that long after such a turn). Zero:
+    /// every first entry after a drain wakes it.
+    public let frame: Duration
 
     /// An empty inbox.
     ///
     /// - Parameter wake: Called from the sending thread when the inbox stops being empty;
     ///   usually a backend's ``TerminalBackend/waker`` (see ``setWake(_:)``). It must be cheap
     ///   and must not block.
-    public init(wake: (@Sendable () -> Void)? = nil) {
+    ///   - frame: The shortest time between two wake-ups while news keeps coming (16 ms in the
+    ///     TUI: a stream of results paints at most about 60 frames a second); zero by default.
+    public init(wake: (@Sendable () -> Void)? = nil, frame: Duration = .zero) {
         state = Mutex(State(wake: wake))
+        self.frame = frame
     }
 
     /// Wakes the loop with `wake` from now on (the runner sets its backend's waker here).
@@ -69,6 +80,7 @@ public final class ActionInbox: Sendable {
         let wake = state.withLock { state -> (@Sendable () -> Void)? in
             state.queue.append(entry)
             guard wakes, !state.woken else { return nil }
+            if let quietUntil = state.quietUntil, ContinuousClock.now < quietUntil { return nil }
             state.woken = true
             return state.wake
         }
@@ -85,6 +97,7 @@ public final class ActionInbox: Sendable {
             let entries = state.queue
             state.queue.removeAll(keepingCapacity: true)
             state.woken = false
+            if !entries.isEmpty, frame > .zero { state.quietUntil = ContinuousClock.now + frame }
             return entries
         }
         var actions: [AppAction] = []

@@ -24,6 +24,12 @@ public final class AppRunner {
     public private(set) var state: AppState
     /// The one ordered channel to the loop: send actions here from any thread.
     public let inbox: ActionInbox
+    /// Whether the last turn took news from the inbox (the next wait is then one frame at most).
+    private var tookNews = false
+    private var inboxFrameMilliseconds: Int {
+        let (seconds, attoseconds) = inbox.frame.components
+        return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
     /// How many frames were handed to the backend (for tests and benchmarks).
     public private(set) var framesPresented = 0
 
@@ -145,7 +151,10 @@ public final class AppRunner {
         }
         guard !state.isQuitting else { return false }
         var changed = false
-        var wait = pollMilliseconds
+        // After a turn that took news, come back within the inbox's frame: news sent meanwhile
+        // does not wake the loop (at most one wake-up per frame, see ActionInbox.frame).
+        var wait = tookNews ? min(pollMilliseconds, inboxFrameMilliseconds) : pollMilliseconds
+        tookNews = false
         // Take every key already typed (a paste) before painting once.
         for _ in 0..<256 {
             guard let event = backend.nextEvent(timeoutMilliseconds: wait) else { break }
@@ -163,6 +172,7 @@ public final class AppRunner {
             if case .completed(let id, _) = action { calls[id] = nil }
             apply(action)
             changed = true
+            tookNews = true
         }
         let before = state.timedAppearance
         apply(.tick(now: uptime()))

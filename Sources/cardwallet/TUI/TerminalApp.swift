@@ -55,7 +55,7 @@ enum TerminalApp {
     static func makeLive(
         settings: ClientSettings, environment: [String: String], sessionLogger: Logger? = nil
     ) throws(ClientSetupError) -> (LiveClient, LiveEventSink) {
-        let sink = LiveEventSink(inbox: ActionInbox())
+        let sink = LiveEventSink(inbox: ActionInbox(frame: .milliseconds(16)))
         let live = try LiveClient.makeForTerminal(
             settings: settings, environment: environment, sessionLogger: sessionLogger, sink: sink)
         return (live, sink)

@@ -18,6 +18,8 @@ final class WakeableBackend: TerminalBackend {
     var events: [TerminalEvent] = []
     private(set) var frames: [Grid] = []
     private(set) var waits: [WaitEnd] = []
+    /// The timeout of every wait, in order.
+    private(set) var timeouts: [Int] = []
     private let wakeUps = WakeUps()
 
     nonisolated var waker: (@Sendable () -> Void)? {
@@ -26,6 +28,7 @@ final class WakeableBackend: TerminalBackend {
 
     func nextEvent(timeoutMilliseconds: Int) -> TerminalEvent? {
         if !events.isEmpty { return events.removeFirst() }
+        timeouts.append(timeoutMilliseconds)
         let woken = wakeUps.wait(milliseconds: timeoutMilliseconds)
         if timeoutMilliseconds > 0 { waits.append(woken ? .woken : .timedOut) }
         return nil
