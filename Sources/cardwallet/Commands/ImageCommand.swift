@@ -2,6 +2,7 @@ import ArgumentParser
 import CardAPI
 import CardImages
 import CardModels
+import CardWalletLive
 import Foundation
 import Networking
 
@@ -35,8 +36,14 @@ struct ImageCommand: AsyncParsableCommand {
               cardwallet image card_3kVq --protocol blocks --width 30
               cardwallet image card_3kVq --protocol sixel > card.six
 
-            Exit status: 0 shown; 1 the card has no image or it cannot be decoded; 3 log in first; \
-            4 no such card; 6 server unreachable; 64 usage error.
+            Records the card and its image in the local card cache; when the server cannot be \
+            reached (or with --offline) shows the cached image of the card's version and says \
+            `offline — cards as of <time>` on standard error. An image never shown or exported \
+            while online is not cached: that is said, with exit status 6.
+
+            Exit status: 0 shown (also offline from the cache); 1 the card has no image or it \
+            cannot be decoded; 3 log in first; 4 no such card; 6 server unreachable and the card \
+            or its image not cached; 64 usage error.
             """)
 
     /// `--protocol`: a protocol or `auto`.
@@ -70,12 +77,17 @@ struct ImageCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await ClientCommandRunner.run(client) { context in
-            let card = try await context.client.card(id: id)
+        try await ClientCommandRunner.run(client, reads: true) { context in
+            let wallet = await context.wallet()
+            let answer = try await wallet.card(id: id, context.mode)
+            let card = answer.value
             guard card.hasImage || card.image != nil else {
+                CommandContext.sayOffline(answer.offlineAsOf)
                 throw CommandFailure("The card \(TerminalText.escaped(id)) has no image.")
             }
-            let image = try await context.client.cardImage(id: id)
+            let picture = try await wallet.image(of: card, offline: context.offline || answer.offlineAsOf != nil)
+            CommandContext.sayOffline(answer.offlineAsOf ?? picture.offlineAsOf)
+            let image = picture.value
             let environment = ProcessInfo.processInfo.environment
             let graphics = Self.graphics(requested: imageProtocol.requested, environment: environment)
             let box = Self.box(width: width)

@@ -26,9 +26,13 @@ struct QRCommand: AsyncParsableCommand {
               cardwallet qr card_3kVq --invert
               cardwallet qr card_3kVq --png card.png
 
-            Exit status: 0 printed or written; 1 the card cannot be a QR code or the file \
-            cannot be written; 3 log in first; 4 no such card; 6 server unreachable; 64 usage \
-            error.
+            When the server cannot be reached (or with --offline) the card comes from the local \
+            card cache and `offline — cards as of <time>` is said on standard error (a card \
+            never shown in full while online is not cached).
+
+            Exit status: 0 printed or written (also offline from the cache); 1 the card cannot \
+            be a QR code or the file cannot be written; 3 log in first; 4 no such card; 6 server \
+            unreachable and the card not cached; 64 usage error.
             """)
 
     @OptionGroup(title: "Server and logging options") var client: ClientOptions
@@ -46,8 +50,10 @@ struct QRCommand: AsyncParsableCommand {
     var invert = false
 
     func run() async throws {
-        try await ClientCommandRunner.run(client) { context in
-            let card = try await context.client.card(id: id)
+        try await ClientCommandRunner.run(client, reads: true) { context in
+            let answer = try await context.wallet().card(id: id, context.mode)
+            CommandContext.sayOffline(answer.offlineAsOf)
+            let card = answer.value
             guard let text = QRMaker.text(for: card) else {
                 throw CommandFailure("The card's name, email and phone are too long for a QR code.")
             }

@@ -2,7 +2,9 @@ import ArgumentParser
 import CardAPI
 import CardModels
 import CardVCard
+import CardWalletLive
 import Foundation
+import Synchronization
 
 /// `cardwallet export [ID…]`: cards out as vCard, CSV or JSON, to standard output, a file or a vdir.
 struct ExportCommand: AsyncParsableCommand {
@@ -33,8 +35,15 @@ struct ExportCommand: AsyncParsableCommand {
               cardwallet export --vdir ~/.local/share/contacts/cardwallet && khard list
               cardwallet export --format csv --output google.csv
 
-            Exit status: 0 exported; 3 log in first; 4 no such card; 6 server unreachable; 64 bad \
-            options; 1 the file or folder cannot be written.
+            Records the cards and pictures in the local card cache; when the server cannot be \
+            reached (or with --offline) exports from the cache and says `offline — cards as of \
+            <time>` on standard error. Offline, every card must be cached in full (read once \
+            online, by `show`, `export` or `list --query`); a picture not cached is left out, \
+            and that is said.
+
+            Exit status: 0 exported (also offline from the cache); 3 log in first; 4 no such \
+            card; 6 server unreachable and the cards not cached; 64 bad options; 1 the file or \
+            folder cannot be written.
             """)
 
     @OptionGroup(title: "Server and logging options") var client: ClientOptions
@@ -63,18 +72,22 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await ClientCommandRunner.run(client) { context in
+        try await ClientCommandRunner.run(client, reads: true) { context in
             let fetching = Progress("fetching cards")
-            let cards =
-                ids.isEmpty
-                ? try await WalletFetch.allCards(context.client, progress: fetching)
-                : try await WalletFetch.cards(ids: ids, context.client, progress: fetching)
+            let wallet = await context.wallet()
+            let answer = try await wallet.wholeCards(ids: ids.isEmpty ? nil : ids, context.mode) { ids in
+                try await WalletFetch.cards(ids: ids, context.client, progress: fetching)
+            }
             fetching.finish()
+            CommandContext.sayOffline(answer.offlineAsOf)
+            let cards = answer.value
+            let photos = PhotoSource(wallet: wallet, offline: answer.offlineAsOf != nil)
+            defer { photos.sayNotCached() }
             if let vdir {
-                try await writeVdir(cards, to: vdir, client: context.client)
+                try await writeVdir(cards, to: vdir, source: photos)
                 return
             }
-            let bytes = try await render(cards, client: context.client)
+            let bytes = try await render(cards, source: photos)
             if let output {
                 do {
                     try Data(bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
@@ -93,7 +106,7 @@ struct ExportCommand: AsyncParsableCommand {
     private var writer: VCardWriter { VCardWriter(version: format == .vcard4 ? .v40 : .v30) }
 
     /// The whole export in the chosen format.
-    private func render(_ cards: [Card], client: CardAPIClient) async throws -> [UInt8] {
+    private func render(_ cards: [Card], source: PhotoSource) async throws -> [UInt8] {
         switch format {
         case .json:
             return Array(try CardText.json(cards).utf8)
@@ -108,9 +121,7 @@ struct ExportCommand: AsyncParsableCommand {
             let writer = self.writer
             for start in stride(from: 0, to: cards.count, by: 64) {
                 let batch = Array(cards[start..<min(start + 64, cards.count)])
-                let photos = try await WalletFetch.inOrder(batch) { card in
-                    try await WalletFetch.photo(of: card, client)
-                }
+                let photos = try await WalletFetch.inOrder(batch) { card in try await source.photo(of: card) }
                 for (card, photo) in zip(batch, photos) { writer.append(card, photo: photo, to: &out) }
                 progress.update(start + batch.count, of: cards.count)
             }
@@ -118,7 +129,7 @@ struct ExportCommand: AsyncParsableCommand {
         }
     }
 
-    private func writeVdir(_ cards: [Card], to path: String, client: CardAPIClient) async throws {
+    private func writeVdir(_ cards: [Card], to path: String, source: PhotoSource) async throws {
         let progress = Progress("writing cards")
         defer { progress.finish() }
         do {
@@ -126,9 +137,7 @@ struct ExportCommand: AsyncParsableCommand {
             let writer = self.writer
             for start in stride(from: 0, to: cards.count, by: 64) {
                 let batch = Array(cards[start..<min(start + 64, cards.count)])
-                let photos = try await WalletFetch.inOrder(batch) { card in
-                    try await WalletFetch.photo(of: card, client)
-                }
+                let photos = try await WalletFetch.inOrder(batch) { card in try await source.photo(of: card) }
                 for (card, photo) in zip(batch, photos) {
                     try vdir.write(
                         VdirWriter.Entry(
@@ -148,5 +157,33 @@ struct ExportCommand: AsyncParsableCommand {
         } catch let failure as VdirWriter.Failure {
             throw CommandFailure(TerminalText.escaped(failure.description))
         }
+    }
+}
+
+/// The pictures of an export, through the cache; counts those left out because the cache lacks them.
+final class PhotoSource: Sendable {
+    let wallet: CachedWallet
+    let offline: Bool
+    private let notCached = Mutex(0)
+
+    init(wallet: CachedWallet, offline: Bool) {
+        self.wallet = wallet
+        self.offline = offline
+    }
+
+    /// The card's photo, or `nil` (none, not PNG or JPEG, or not cached offline).
+    func photo(of card: Card) async throws -> VCardPhoto? {
+        let (photo, missing) = try await WalletFetch.photo(of: card, wallet, offline: offline)
+        if missing { notCached.withLock { $0 += 1 } }
+        return photo
+    }
+
+    /// Says on standard error how many pictures were left out.
+    func sayNotCached() {
+        let count = notCached.withLock { $0 }
+        guard count > 0 else { return }
+        Console.err(
+            "cardwallet: offline, \(count) picture\(count == 1 ? " is" : "s are") not cached and left out of the export.\n"
+        )
     }
 }

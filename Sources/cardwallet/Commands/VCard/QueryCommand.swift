@@ -2,6 +2,7 @@ import ArgumentParser
 import CardAPI
 import CardModels
 import CardVCard
+import CardWalletLive
 import Foundation
 
 /// `cardwallet query TEXT`: address lookup for mutt and aerc.
@@ -21,7 +22,12 @@ struct QueryCommand: AsyncParsableCommand {
             line is left out, as with khard):
               address-book-cmd = cardwallet query --remove-first-line %s
 
-            Exit status: 0 found; 1 nothing found; 3 log in first; 6 server unreachable.
+            When the server cannot be reached (or with --offline) the cards come from the local \
+            card cache: the status line ends with (offline — cards as of <time>) and that is also \
+            said on standard error; a card cached only as a list entry gives its main email.
+
+            Exit status: 0 found (also offline from the cache); 1 nothing found; 3 log in first; \
+            6 server unreachable and nothing cached.
             """)
 
     @OptionGroup(title: "Server and logging options") var client: ClientOptions
@@ -35,10 +41,27 @@ struct QueryCommand: AsyncParsableCommand {
     var removeFirstLine = false
 
     func run() async throws {
-        try await ClientCommandRunner.run(client) { context in
-            let matches = try await context.client.allCards(query: text)
-            // Only cards that can have an email: kept emails need the whole card.
-            let cards = try await WalletFetch.cards(ids: matches.map(\.id), context.client)
+        try await ClientCommandRunner.run(client, reads: true) { context in
+            let wallet = await context.wallet()
+            let matches = try await wallet.matching(text, context.mode)
+            let cards: [Card]
+            var offlineAsOf = matches.offlineAsOf
+            if offlineAsOf == nil {
+                // Only cards that can have an email: kept emails need the whole card.
+                let whole = try await wallet.wholeCards(ids: matches.value.map(\.id), .online) { ids in
+                    try await WalletFetch.cards(ids: ids, context.client)
+                }
+                offlineAsOf = whole.offlineAsOf
+                cards = whole.value
+            } else {
+                // Offline, a card the cache holds only as a summary still gives its main email.
+                cards = zip(matches.value, wallet.cachedCards(ids: matches.value.map(\.id))).map { summary, whole in
+                    whole ?? Self.card(from: summary)
+                }
+            }
+            // The mail programs show the status line, and may paint standard error over their screen.
+            CommandContext.sayOffline(offlineAsOf)
+            let offline = offlineAsOf.map { " (offline — cards as of \(OfflineTime.text($0)))" } ?? ""
             let lines = cards.flatMap { card in
                 Self.emails(of: card.fields).map { email in
                     [email, card.fields.name, card.fields.company ?? ""].map(Self.cell).joined(separator: "\t")
@@ -46,13 +69,21 @@ struct QueryCommand: AsyncParsableCommand {
             }
             if !removeFirstLine {
                 Console.out(
-                    "cardwallet: \(lines.count) address\(lines.count == 1 ? "" : "es") for “\(TerminalText.escaped(text))”\n"
+                    "cardwallet: \(lines.count) address\(lines.count == 1 ? "" : "es") for “\(TerminalText.escaped(text))”\(offline)\n"
                 )
             }
-            // Nothing on standard error: mail programs may paint it over their screen.
             if lines.isEmpty { throw ExitCode(CLIExitCode.failure) }
             Console.out(lines.map { $0 + "\n" }.joined())
         }
+    }
+
+    /// A card with the fields of its list entry (name, title, company, email).
+    static func card(from summary: CardSummary) -> Card {
+        Card(
+            id: summary.id,
+            fields: CardFields(
+                name: summary.name, title: summary.title, company: summary.company, email: summary.email),
+            createdAt: summary.updatedAt, updatedAt: summary.updatedAt, version: summary.version)
     }
 
     /// The card's email, then the other emails it keeps from an import.

@@ -1,6 +1,7 @@
 import CardAPI
 import CardModels
 import CardVCard
+import CardWalletLive
 
 /// Fetching many cards (and images) at once, a few requests at a time, results in order.
 enum WalletFetch {
@@ -24,12 +25,22 @@ enum WalletFetch {
     }
 
     /// The photo of a card that has an image, or `nil`; an image the server holds that is not
-    /// PNG or JPEG (it cannot, but the bytes decide) is left out.
-    static func photo(of card: Card, _ client: CardAPIClient) async throws -> VCardPhoto? {
-        guard card.hasImage else { return nil }
-        let image = try await client.cardImage(id: card.id)
-        guard let format = CardImageFormat(sniffing: image.data) else { return nil }
-        return VCardPhoto(bytes: [UInt8](image.data), format: format)
+    /// PNG or JPEG (it cannot, but the bytes decide) is left out. Read through `wallet`: recorded
+    /// in the cache online, from the cache when `offline` or the server cannot be reached.
+    ///
+    /// - Returns: the photo, and whether the card has an image the cache does not hold (offline).
+    static func photo(of card: Card, _ wallet: CachedWallet, offline: Bool) async throws -> (
+        VCardPhoto?, notCached: Bool
+    ) {
+        guard card.hasImage else { return (nil, false) }
+        let image: CardImage
+        do {
+            image = try await wallet.image(of: card, offline: offline).value
+        } catch is OfflineReadError {
+            return (nil, true)
+        }
+        guard let format = CardImageFormat(sniffing: image.data) else { return (nil, false) }
+        return (VCardPhoto(bytes: [UInt8](image.data), format: format), false)
     }
 
     /// `work` on every element, at most ``concurrency`` at a time, results in input order.

@@ -1,0 +1,129 @@
+public import CardAPI
+import CardCache
+public import CardModels
+import Foundation
+
+/// The reads of `export`, `query`, `qr` and `image`: whole cards, the server's query and card
+/// pictures, recorded in the cache online and answered from it offline (docs/Cache.md).
+extension CachedWallet {
+    /// Whole cards, in this order (`ids`), or every card of the wallet in wallet order (`nil`).
+    ///
+    /// Online, `fetch` reads them (the caller's concurrency and progress) and they are recorded;
+    /// when the server cannot be reached, the cache answers, and only when it holds every one of
+    /// them in full (a card never read in full while online is not cached).
+    ///
+    /// - Throws: what the server or `fetch` threw, or ``OfflineReadError``.
+    public func wholeCards(
+        ids: [String]?, _ mode: WalletReadMode, fetch: ([String]) async throws -> [Card]
+    ) async throws -> WalletAnswer<[Card]> {
+        if mode == .offline { return try offlineWholeCards(ids: ids) }
+        do {
+            var wanted = ids ?? []
+            if ids == nil {
+                let listed = try await list(.online)
+                // The list came from the cache: the server cannot be reached.
+                if listed.offlineAsOf != nil { return try offlineWholeCards(ids: nil) }
+                wanted = listed.value.map(\.id)
+            }
+            let cards = try await fetch(wanted)
+            if let cache { attempt { try cache.storeCards(cards, confirmedAt: Date()) } }
+            return WalletAnswer(value: cards, offlineAsOf: nil)
+        } catch let error as CardAPIError where error.isNetworkFailure && cache != nil {
+            return try offlineWholeCards(ids: ids)
+        }
+    }
+
+    /// The cards whose name, company, title or email contains `text` (as the server's `query`
+    /// matches: ignoring case and width), in wallet order.
+    public func matching(_ text: String, _ mode: WalletReadMode) async throws -> WalletAnswer<[CardSummary]> {
+        if mode == .online {
+            do {
+                return WalletAnswer(value: try await client.allCards(query: text), offlineAsOf: nil)
+            } catch  where !error.isNetworkFailure || cachedList() == nil {
+                throw error
+            } catch {}
+        }
+        let list = try offlineListAnswer()
+        let needle = Self.fold(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        let cards = list.value.filter { card in
+            needle.isEmpty
+                || [card.name, card.company, card.title, card.email].contains {
+                    $0.map(Self.fold)?.contains(needle) == true
+                }
+        }
+        return WalletAnswer(value: cards, offlineAsOf: list.offlineAsOf)
+    }
+
+    /// The cached whole cards with these ids (`nil` for one the cache does not hold in full).
+    public func cachedCards(ids: [String]) -> [Card?] {
+        guard let cache, let kept = attempt({ try cache.cards(ids: ids) }) else {
+            return Array(repeating: nil, count: ids.count)
+        }
+        return kept.map { $0?.card }
+    }
+
+    /// The picture of `card` (which has one). Online (`offline` false) it is read from the
+    /// server and recorded for the card's version; when the server cannot be reached, or when
+    /// `offline`, the cache's picture of that very version answers.
+    ///
+    /// - Throws: what the server threw, or ``OfflineReadError`` when the picture is not cached.
+    public func image(of card: Card, offline: Bool) async throws -> WalletAnswer<CardImage> {
+        if !offline {
+            do {
+                let image = try await client.cardImage(id: card.id)
+                if let cache {
+                    attempt {
+                        try cache.storeImage(
+                            cardID: card.id, version: image.version ?? card.version, contentType: image.contentType,
+                            data: image.data, confirmedAt: Date())
+                    }
+                }
+                return WalletAnswer(value: image, offlineAsOf: nil)
+            } catch  where !error.isNetworkFailure || cache == nil {
+                throw error
+            } catch {}
+        }
+        guard let cache, let kept = attempt({ try cache.image(cardID: card.id) }) ?? nil, kept.version == card.version
+        else {
+            throw OfflineReadError(
+                "offline, and the image of this card is not cached: it was never shown or exported while online")
+        }
+        let image = CardImage(
+            data: kept.data, contentType: kept.contentType, format: CardImageFormat(sniffing: [UInt8](kept.data)),
+            version: kept.version)
+        return WalletAnswer(value: image, offlineAsOf: kept.confirmedAt)
+    }
+
+    private func offlineListAnswer() throws -> WalletAnswer<[CardSummary]> {
+        guard let list = cachedList() else {
+            throw OfflineReadError(
+                "offline, and no cards are cached for this account yet: run a command once while the server can be reached"
+            )
+        }
+        return WalletAnswer(value: list.cards, offlineAsOf: list.confirmedAt)
+    }
+
+    private func offlineWholeCards(ids: [String]?) throws -> WalletAnswer<[Card]> {
+        let list = try offlineListAnswer()
+        let wanted = ids ?? list.value.map(\.id)
+        let known = Set(list.value.map(\.id))
+        if wanted.contains(where: { !known.contains($0) }) {
+            throw OfflineReadError("offline, and there is no card with this id in the cached wallet", isNotFound: true)
+        }
+        let kept = cache.flatMap { cache in attempt { try cache.cards(ids: wanted) } } ?? []
+        let cards = kept.compactMap { $0 }
+        guard cards.count == wanted.count, kept.count == wanted.count else {
+            let missing = wanted.count - cards.count
+            throw OfflineReadError(
+                "offline, and \(missing) of these cards \(missing == 1 ? "was" : "were") never read in full while online, "
+                    + "so \(missing == 1 ? "it is" : "they are") not cached")
+        }
+        let asOf = ([list.offlineAsOf].compactMap { $0 } + cards.map(\.confirmedAt)).min()
+        return WalletAnswer(value: cards.map(\.card), offlineAsOf: asOf ?? Date())
+    }
+
+    /// Folds case and width, as the server's query does.
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .widthInsensitive], locale: nil)
+    }
+}
