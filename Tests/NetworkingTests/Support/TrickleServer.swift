@@ -28,17 +28,14 @@ final class TrickleServer: Sendable {
                 _ = read(client, &request, request.count)
                 var alive = Self.write(start, to: client)
                 while alive, !state.withLock({ $0.stopped }) {
-                    guard let interval else {
-                        Thread.sleep(forTimeInterval: 0.05)
-                        // A stall: only notice when the client goes away.
-                        var probe: UInt8 = 0
-                        alive = recv(client, &probe, 1, Int32(MSG_DONTWAIT)) != 0
-                        continue
+                    // Waits out the pause as a poll on the connection, which also ends when the
+                    // client goes away; a stall re-checks `stopped` every 50 ms.
+                    let pause = interval.map(Self.milliseconds) ?? 50
+                    if Self.peerLeft(client, within: pause) {
+                        alive = false
+                    } else if interval != nil {
+                        alive = Self.write([byte], to: client)
                     }
-                    Thread.sleep(
-                        forTimeInterval: Double(interval.components.seconds) + Double(interval.components.attoseconds)
-                            / 1e18)
-                    alive = Self.write([byte], to: client)
                 }
                 if !alive { state.withLock { $0.clientsGone += 1 } }
                 close(client)
@@ -54,6 +51,26 @@ final class TrickleServer: Sendable {
         state.withLock { $0.stopped = true }
         shutdown(descriptor, Int32(SHUT_RDWR))
         close(descriptor)
+    }
+
+    /// Whether the client closed its end within `milliseconds` (a poll on the connection: a
+    /// read of nothing is a close; anything else it sends is drained and the wait goes on).
+    private static func peerLeft(_ client: Int32, within milliseconds: Int32) -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return false }
+            var descriptor = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, max(1, Self.milliseconds(left))) > 0 else { continue }
+            if descriptor.revents & (Int16(POLLHUP) | Int16(POLLERR)) != 0 { return true }
+            if recv(client, &buffer, buffer.count, Int32(MSG_DONTWAIT)) == 0 { return true }
+        }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
     }
 
     /// Writes all of `bytes` without raising SIGPIPE; `false` once the peer has gone.
