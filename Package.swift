@@ -115,7 +115,7 @@ let package = Package(
         // Tesseract and Leptonica wrapper that owns every C pointer.
         .target(name: "CardScanCore", dependencies: ["CardModels"]),
         .systemLibrary(name: "CTesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
-        .target(name: "CardScan", dependencies: ["CTesseract", "CardScanCore"]),
+        .target(name: "CardScan", dependencies: ["CTesseract", "CardScanCore", "CardImages"]),
 
         // The live glue: performs the core's calls through CardAPI (and pictures, QR codes,
         // vCard import and export, scans through their libraries), makes its log lines, feeds
@@ -204,7 +204,7 @@ let package = Package(
 
         .testTarget(name: "CardScanCoreTests", dependencies: ["CardScanCore", "CardModels"]),
         // Runs the real OCR on cards scripts/make-scan-cards.py renders at test time.
-        .testTarget(name: "CardScanTests", dependencies: ["CardScan", "CardScanCore", "CardModels"]),
+        .testTarget(name: "CardScanTests", dependencies: ["CardScan", "CardScanCore", "CardModels", "CardImages"]),
         .testTarget(
             name: "CardAPITests",
             dependencies: [

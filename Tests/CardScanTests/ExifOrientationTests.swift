@@ -1,3 +1,4 @@
+import CardImages
 import Testing
 
 @testable import CardScan

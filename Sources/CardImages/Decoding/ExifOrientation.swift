@@ -52,8 +52,15 @@ public enum ExifOrientation: Int, Sendable, Hashable, CaseIterable {
             let base = ifd + 2 + entry * 12
             guard let tag = read16(base) else { return nil }
             guard tag == 0x0112 else { continue }
-            // Type SHORT (3), count 1: the value sits in the first two bytes of the value field.
-            guard read16(base + 2) == 3, let value = read16(base + 8) else { return nil }
+            // Type SHORT (3) as the standard says, or LONG (4) as some writers store it; the
+            // value sits at the start of the value field.
+            let value: Int?
+            switch read16(base + 2) {
+            case 3: value = read16(base + 8)
+            case 4: value = read32(base + 8)
+            default: value = nil
+            }
+            guard let value else { return nil }
             self.init(rawValue: value)
             return
         }

@@ -1,30 +1,13 @@
-/// How a photo's stored pixels must be turned to stand upright: the EXIF `Orientation` tag
-/// (0x0112) a phone camera writes instead of rotating the pixels.
+import CardImages
+
+/// Finding a photo file's EXIF orientation (CardImages' ``ExifOrientation``, which also reads
+/// the TIFF structure) for the scanner.
 ///
 /// Leptonica decodes the pixels as stored and ignores the tag, so ``read(from:)`` finds it
 /// itself: a bounded walk over a JPEG's segments to its `APP1 Exif` one, or over a PNG's
-/// chunks to its `eXIf` one, then the first IFD of the TIFF structure inside. Written here
-/// rather than taken from a library because it is one tag, and libexif would be a second C
-/// dependency for it; every offset is checked against the bytes, so a damaged file gives
-/// `.up`, never a crash.
-enum ExifOrientation: Int, Sendable, Equatable, CaseIterable {
-    /// As stored.
-    case up = 1
-    /// Mirrored left to right.
-    case upMirrored = 2
-    /// Upside down (turn 180°).
-    case down = 3
-    /// Mirrored top to bottom.
-    case downMirrored = 4
-    /// Mirrored along the top-left to bottom-right diagonal.
-    case leftMirrored = 5
-    /// Turn 90° clockwise to see it upright.
-    case right = 6
-    /// Mirrored along the other diagonal.
-    case rightMirrored = 7
-    /// Turn 90° anticlockwise to see it upright.
-    case left = 8
-
+/// chunks to its `eXIf` one, then CardImages reads the first IFD of the TIFF structure inside.
+/// Every offset is checked against the bytes, so a damaged file gives `.up`, never a crash.
+extension ExifOrientation {
     /// The most segments or chunks looked at before giving up: the tag sits near the start.
     static let walkLimit = 256
 
@@ -39,7 +22,7 @@ enum ExifOrientation: Int, Sendable, Equatable, CaseIterable {
         } else {
             tiff = nil
         }
-        return tiff.flatMap(orientation(inTIFF:)) ?? .up
+        return tiff.flatMap { ExifOrientation(tiff: $0) } ?? .up
     }
 
     /// The TIFF structure of a JPEG's `APP1` segment that starts with `Exif\0\0`.
@@ -82,33 +65,6 @@ enum ExifOrientation: Int, Sendable, Equatable, CaseIterable {
             if type == "eXIf" { return bytes[start..<(start + length)] }
             if type == "IEND" { return nil }
             index = start + length + 4  // data and CRC
-        }
-        return nil
-    }
-
-    /// The `Orientation` entry of a TIFF structure's first IFD.
-    static func orientation(inTIFF tiff: ArraySlice<UInt8>) -> ExifOrientation? {
-        let bytes = Array(tiff)
-        guard bytes.count >= 8 else { return nil }
-        let littleEndian: Bool
-        switch (bytes[0], bytes[1]) {
-        case (0x49, 0x49): littleEndian = true  // "II"
-        case (0x4D, 0x4D): littleEndian = false  // "MM"
-        default: return nil
-        }
-        func uint(_ offset: Int, _ size: Int) -> Int? {
-            guard offset >= 0, offset + size <= bytes.count else { return nil }
-            let slice = bytes[offset..<offset + size]
-            return (littleEndian ? slice.reversed() : Array(slice)).reduce(0) { $0 << 8 | Int($1) }
-        }
-        guard uint(2, 2) == 42, let ifd = uint(4, 4), let count = uint(ifd, 2) else { return nil }
-        for entry in 0..<min(count, 512) {
-            let offset = ifd + 2 + entry * 12
-            guard let tag = uint(offset, 2), let type = uint(offset + 2, 2) else { return nil }
-            guard tag == 0x0112 else { continue }
-            // SHORT (3) as the standard says; some writers use LONG (4).
-            let value = type == 4 ? uint(offset + 8, 4) : uint(offset + 8, 2)
-            return value.flatMap(ExifOrientation.init(rawValue:))
         }
         return nil
     }

@@ -1,4 +1,5 @@
 import CTesseract
+import CardImages
 
 /// An image in Leptonica's memory, owned by this object and freed with it.
 ///

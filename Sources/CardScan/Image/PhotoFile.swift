@@ -1,3 +1,4 @@
+import CardImages
 import CardScanCore
 import Foundation
 

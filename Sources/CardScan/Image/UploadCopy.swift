@@ -1,3 +1,4 @@
+import CardImages
 public import CardScanCore
 public import Foundation
 
