@@ -50,6 +50,25 @@ public enum PictureSlot: Equatable, Sendable {
         if case .shown(_, let picture) = self { return picture }
         return nil
     }
+
+    /// Takes the answer to `request` (the detail view's and the form's alike): an answer to an
+    /// older question (a resize, a new version or path) is not shown; a failure shows its
+    /// message in the picture's place (`notFound` for a card that lost its image).
+    ///
+    /// - Returns: The bytes to write to the terminal for the picture (kitty's transmission), if any.
+    mutating func arrived(_ request: PictureRequest, _ outcome: APIOutcome, notFound: String? = nil) -> [UInt8] {
+        guard self.request == request else { return [] }
+        switch outcome {
+        case .success(.picture(let shown)):
+            self = .shown(request, shown)
+            return shown.transmit
+        case .success:
+            return []
+        case .failure(let failure):
+            self = .failed(request, failure.kind == .notFound ? notFound ?? failure.message : failure.message)
+            return []
+        }
+    }
 }
 
 /// The QR code over the detail screen.
@@ -121,18 +140,8 @@ extension DetailState {
 
     /// The picture asked for as `request` arrived (or did not).
     mutating func pictureArrived(_ request: PictureRequest, _ outcome: APIOutcome) -> [DetailEffect] {
-        // An answer to an older question (a resize, a new version) is not shown.
-        guard picture.request == request else { return [] }
-        switch outcome {
-        case .success(.picture(let shown)):
-            picture = .shown(request, shown)
-            return shown.transmit.isEmpty ? [] : [.terminal(shown.transmit)]
-        case .success:
-            return []
-        case .failure(let failure):
-            picture = .failed(request, failure.kind == .notFound ? "The card has no image any more." : failure.message)
-            return []
-        }
+        let transmit = picture.arrived(request, outcome, notFound: "The card has no image any more.")
+        return transmit.isEmpty ? [] : [.terminal(transmit)]
     }
 
     /// The QR code made for `box` arrived (or could not be made).

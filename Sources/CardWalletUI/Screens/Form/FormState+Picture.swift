@@ -82,18 +82,8 @@ extension FormState {
 
     /// The picture asked for as `request` arrived (or could not be made).
     mutating func pictureArrived(_ request: PictureRequest, _ outcome: APIOutcome) -> [FormEffect] {
-        // An answer for another path or size (the field changed, a resize) is not shown.
-        guard picture.request == request else { return [] }
-        switch outcome {
-        case .success(.picture(let shown)):
-            picture = .shown(request, shown)
-            return shown.transmit.isEmpty ? [] : [.terminal(shown.transmit)]
-        case .success:
-            return []
-        case .failure(let failure):
-            picture = .failed(request, failure.message)
-            return []
-        }
+        let transmit = picture.arrived(request, outcome)
+        return transmit.isEmpty ? [] : [.terminal(transmit)]
     }
 }
 
