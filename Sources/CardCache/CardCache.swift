@@ -111,6 +111,16 @@ public final class CardCache: Sendable {
             throw CacheOpeningProblem(reason: CacheDatabase.reason(for: error))
         }
         do {
+            // The header's id may have been in the write-ahead log (CacheFileCheck): a database
+            // with tables and another id is another program's, never migrated.
+            let foreign = try pool.read { db in
+                let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+                let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+                return id != CacheSchema.applicationID && tables > 0 ? id : nil
+            }
+            if let foreign {
+                throw CacheOpeningProblem(reason: "it is another program's SQLite database (application_id \(foreign))")
+            }
             let migrator = CacheSchema.migrator
             if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
                 throw CacheOpeningProblem(reason: "it was written by a newer version of cardwallet")

@@ -44,6 +44,13 @@ enum CacheFileCheck: Equatable, Sendable {
             head[offset..<offset + count].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         }
         let applicationID = Int32(bitPattern: integer(68, 4))
+        // A new cache another process has open: its first pages, the application id among them,
+        // are still in the write-ahead log, and the file's own header says 0 until a checkpoint.
+        // SQLite reads through the log: the id is checked there before anything is written.
+        if applicationID == 0, walSize > 0 {
+            self = .ours
+            return
+        }
         guard applicationID == CacheSchema.applicationID else {
             self = .unusable("it is another program's SQLite database (application_id \(applicationID))")
             return

@@ -115,6 +115,36 @@ struct OpeningTests {
         #expect(world.warnings.first?.contains("another program") == true, "\(world.warnings)")
     }
 
+    /// A new cache still held open (its header's application id waiting in the write-ahead
+    /// log) is opened again by a second process, or the interface's second caches: the same
+    /// file, never taken for another program's.
+    @Test func aNewCacheOpenElsewhereIsSharedNotMovedAside() throws {
+        let world = try CacheWorld()
+        let first = try world.open()
+        try first.storeCards(Cards.wallet, confirmedAt: Cards.date)
+        #expect(FileManager.default.fileExists(atPath: world.path + "-wal"))
+        let second = try world.open()
+        #expect(try second.state().fullCards == Cards.wallet.count)
+        #expect(!FileManager.default.fileExists(atPath: world.path + ".damaged"))
+        #expect(world.warnings.isEmpty, "\(world.warnings)")
+        second.close()
+        first.close()
+    }
+
+    /// Another program's database in WAL mode whose header has no application id yet is
+    /// still recognised (through SQLite) and never changed.
+    @Test func anotherProgramsDatabaseInWALModeIsNeverChanged() throws {
+        let world = try CacheWorld()
+        try FileManager.default.createDirectory(atPath: world.location.folder, withIntermediateDirectories: true)
+        let foreign = try DatabasePool(path: world.path)
+        try foreign.write { try $0.execute(sql: "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')") }
+        #expect(FileManager.default.fileExists(atPath: world.path + "-wal"))
+        _ = try world.open()
+        #expect(world.warnings.first?.contains("another program") == true, "\(world.warnings)")
+        #expect(FileManager.default.fileExists(atPath: world.path + ".damaged"))
+        try foreign.close()
+    }
+
     @Test func aFileOfANewerVersionIsMovedAside() throws {
         let world = try CacheWorld()
         try world.open().close()
