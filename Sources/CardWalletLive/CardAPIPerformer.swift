@@ -105,17 +105,29 @@ public final class CardAPIPerformer: Sendable {
 
     /// Performs `call`, telling how far a long one (an import, an export) has got.
     public func perform(_ call: APICall, progress: ProgressReporter) async -> APIOutcome {
+        // The cache's background reads wait while the person's calls run.
+        caches?.filler.userCallStarted()
+        defer { caches?.filler.userCallEnded() }
         let client = client
         if let local = await performLocally(call, client: client, progress: progress) { return local }
-        if case .searchCache(let query) = call {
+        switch call {
+        case .searchCache(let query):
             guard let caches else { return .failure(UIFailure(.other, message: "no card cache")) }
             return await caches.search(query, client)
+        case .resolveOfflineEdit(let entry, let keptMine):
+            guard let caches else { return .failure(UIFailure(.other, message: "no card cache")) }
+            return await caches.resolve(entry: entry, keptMine: keptMine, client)
+        default:
+            break
         }
-        if case .loadCards(0, _, nil) = call { await caches?.sendOutbox(client) }
+        var conflicts: [OfflineConflict] = []
+        if case .loadCards(0, _, nil) = call, let caches { conflicts = await caches.sendOutbox(client) }
         do {
             let result = try await send(call, on: client)
             await caches?.record(call, result, client)
-            return .success(result)
+            guard !conflicts.isEmpty, let caches else { return .success(result) }
+            caches.delivered(conflicts)
+            return .success(.withOfflineConflicts(conflicts, result))
         } catch {
             if let cached = await caches?.answer(call, after: error, client) { return cached }
             if error.isConflict, case .updateCard(let id, _, _) = call {
@@ -169,7 +181,7 @@ public final class CardAPIPerformer: Sendable {
             try await current.reorderCards(order)
             return .reordered
         case .cardPicture, .filePicture, .qrCode, .vcardLines, .exportCards, .previewImport, .runImport, .scanPhoto,
-            .searchCache:
+            .searchCache, .resolveOfflineEdit:
             // Answered by performLocally.
             throw .invalidRequest("not a card request")
         }
@@ -182,8 +194,16 @@ public final class CardAPIPerformer: Sendable {
         do throws(UIFailure) {
             switch call {
             case .cardPicture(let id, let version, let box):
+                guard let wallet = await caches?.wallet(for: client) else {
+                    return .success(
+                        .picture(try await pictures.picture(id: id, version: version, box: box, client: client)))
+                }
+                // Through the cache: recorded by version online, from the cache offline.
                 return .success(
-                    .picture(try await pictures.picture(id: id, version: version, box: box, client: client)))
+                    .picture(
+                        try await pictures.picture(id: id, version: version, box: box) { () throws(UIFailure) in
+                            try await wallet.picture(id: id, version: version)
+                        }))
             case .filePicture(let path, let box):
                 return .success(.picture(try pictures.picture(file: path, box: box)))
             case .qrCode(let card, let box):
@@ -191,7 +211,8 @@ public final class CardAPIPerformer: Sendable {
             case .vcardLines(let lines):
                 return .success(.vcardText(lines.map(ContentLine.displayText)))
             case .exportCards(let request):
-                return .success(try await CardExport.run(request, client: client, progress: progress))
+                let wallet = await caches?.wallet(for: client)
+                return .success(try await CardExport.run(request, client: client, wallet: wallet, progress: progress))
             case .previewImport(let path):
                 return .success(.importPreview(try await imports.preview(path, client: client)))
             case .runImport(let planID):
@@ -201,7 +222,7 @@ public final class CardAPIPerformer: Sendable {
                     .scanned(try await scans.scan(path, maximumImageBytes: client.configuration.maximumImageBytes)))
             case .logIn, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard,
                 .reorderCards,
-                .searchCache:
+                .searchCache, .resolveOfflineEdit:
                 return nil
             }
         } catch {

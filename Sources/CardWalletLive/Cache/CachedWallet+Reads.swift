@@ -1,6 +1,7 @@
 public import CardAPI
 import CardCache
 public import CardModels
+import CardWalletUI
 import Foundation
 
 /// The reads of `export`, `query`, `qr` and `image`: whole cards, the server's query and card
@@ -94,6 +95,25 @@ extension CachedWallet {
         return WalletAnswer(value: image, offlineAsOf: kept.confirmedAt)
     }
 
+    /// The picture of card `id` at `version` for the interface's detail view: read from the
+    /// server and recorded in the cache for that version; when the server cannot be reached,
+    /// the cache's picture of that very version.
+    ///
+    /// - Throws: ``CardWalletUI/UIFailure``: the server's failure, or, offline, that the
+    ///   picture is not cached.
+    func picture(id: String, version: Int) async throws(UIFailure) -> CardImage {
+        let card = Card(
+            id: id, fields: CardFields(name: ""), createdAt: Date(timeIntervalSince1970: 0),
+            updatedAt: Date(timeIntervalSince1970: 0), version: version)
+        do {
+            return try await image(of: card, offline: false).value
+        } catch let error as CardAPIError {
+            throw UIFailure(error)
+        } catch {
+            throw UIFailure(.other, message: "Offline: this picture was never shown while online, so it is not cached")
+        }
+    }
+
     private func offlineListAnswer() throws -> WalletAnswer<[CardSummary]> {
         guard let list = cachedList() else {
             throw OfflineReadError(
@@ -113,13 +133,25 @@ extension CachedWallet {
         let kept = cache.flatMap { cache in attempt { try cache.cards(ids: wanted) } } ?? []
         let cards = kept.compactMap { $0 }
         guard cards.count == wanted.count, kept.count == wanted.count else {
-            let missing = wanted.count - cards.count
-            throw OfflineReadError(
-                "offline, and \(missing) of these cards \(missing == 1 ? "was" : "were") never read in full while online, "
-                    + "so \(missing == 1 ? "it is" : "they are") not cached")
+            // Never a card cut down to its list entry: say which ones lack their whole card.
+            let lacking = kept.count == wanted.count ? zip(wanted, kept).filter { $0.1 == nil }.map(\.0) : wanted
+            throw OfflineReadError(Self.lackingText(lacking, in: list.value))
         }
         let asOf = ([list.offlineAsOf].compactMap { $0 } + cards.map(\.confirmedAt)).min()
         return WalletAnswer(value: cards.map(\.card), offlineAsOf: asOf ?? Date())
+    }
+
+    /// The cards the cache knows only from the list, by name and id (at most 5 named).
+    static func lackingText(_ ids: [String], in cards: [CardSummary]) -> String {
+        let names = Dictionary(cards.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let shown = ids.prefix(5).map { id in
+            "“\(TerminalText.escaped(names[id] ?? ""))” (\(TerminalText.escaped(id)))"
+        }
+        let more = ids.count > shown.count ? " and \(ids.count - shown.count) more" : ""
+        let count = ids.count == 1 ? "1 card is" : "\(ids.count) cards are"
+        return "offline, and \(count) cached only as a list entry, without the whole card "
+            + "(run `cardwallet sync` while the server can be reached): "
+            + shown.joined(separator: ", ") + more + "; nothing was exported"
     }
 
     /// Folds case and width, as the server's query does.

@@ -151,14 +151,25 @@ public final class CachedWallet: Sendable {
         return try searchCache(text, in: listed.value, asOf: listed.offlineAsOf)
     }
 
-    /// Reads, 8 at a time, the cards whose whole card the cache lacks or has an older version of.
-    func fillWholeCards(_ cards: [CardSummary], _ cache: CardCache) async throws {
+    /// The ids of `cards` whose whole card the cache lacks or has an older version of.
+    func lackingWholeCards(_ cards: [CardSummary], _ cache: CardCache) -> [String] {
         let kept = attempt { try cache.cards(ids: cards.map(\.id)) } ?? []
-        let missing = zip(cards, kept.count == cards.count ? kept : Array(repeating: nil, count: cards.count))
+        return zip(cards, kept.count == cards.count ? kept : Array(repeating: nil, count: cards.count))
             .filter { (summary: CardSummary, cached: CachedCard?) in
                 cached.map { !$0.isCurrent || $0.card.version != summary.version } ?? true
             }
             .map(\.0.id)
+    }
+
+    /// Reads, 8 at a time, the cards whose whole card the cache lacks or has an older version of.
+    public func fillWholeCards(_ cards: [CardSummary]) async throws {
+        guard let cache else { return }
+        try await fillWholeCards(cards, cache)
+    }
+
+    /// Reads, 8 at a time, the cards whose whole card the cache lacks or has an older version of.
+    func fillWholeCards(_ cards: [CardSummary], _ cache: CardCache) async throws {
+        let missing = lackingWholeCards(cards, cache)
         guard !missing.isEmpty else { return }
         let client = self.client
         let fetched = try await withThrowingTaskGroup(of: Card?.self) { group in

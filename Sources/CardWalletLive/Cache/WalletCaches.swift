@@ -35,12 +35,18 @@ public final class WalletCaches: Sendable {
     private let opening = Mutex<Opening?>(nil)
     private let gathered = Mutex<[CardSummary]>([])
     private let replaying = Mutex(false)
+    /// Outbox entries already handed to the interface as conflicts, or found to need no
+    /// choice, in this process: not looked up on the server again.
+    private let reported = Mutex<Set<Int64>>([])
+    /// Fills the cache with whole cards in the background, behind the person's own calls.
+    let filler: WholeCardFiller
 
     /// Caches under `location` (the XDG cache folder of `environment` when `nil`).
     public init(environment: [String: String], location: CacheLocation? = nil, logger: Logger) {
         self.environment = environment
         self.location = location
         self.logger = logger
+        self.filler = WholeCardFiller(logger: logger)
     }
 
     /// The wallet of the account logged in at `client`'s server, `nil` when nobody is (or no cache can be had).
@@ -72,6 +78,11 @@ public final class WalletCaches: Sendable {
         return wallet
     }
 
+    /// Waits for the background reads of whole cards under way, if any (tests, a clean quit).
+    public func settleBackgroundReads() async {
+        await filler.settle()
+    }
+
     /// The cached wallet as one action, for the first frame of a restored session; `nil` when
     /// nothing is cached for the account logged in at `client`.
     public func firstFrame(_ client: CardAPIClient) async -> AppAction? {
@@ -83,20 +94,52 @@ public final class WalletCaches: Sendable {
     /// Sends the changes waiting in the outbox (made while offline), before the list is read so
     /// that it shows them; one replay at a time, so no change goes twice. Unreachable, they
     /// stay for the next try.
-    func sendOutbox(_ client: CardAPIClient) async {
-        guard let wallet = await wallet(for: client), let cache = wallet.cache,
-            let waiting = try? cache.pendingChanges(), !waiting.isEmpty
-        else { return }
+    ///
+    /// - Returns: the edits made offline that the server refused because their card changed
+    ///   meanwhile (this time or at an earlier start), not yet handed to the interface: hand
+    ///   them over with ``delivered(_:)``.
+    func sendOutbox(_ client: CardAPIClient) async -> [OfflineConflict] {
+        guard let wallet = await wallet(for: client), let cache = wallet.cache else { return [] }
         guard
             replaying.withLock({ busy in
                 defer { busy = true }
                 return !busy
             })
-        else { return }
+        else { return [] }
         defer { replaying.withLock { $0 = false } }
-        let report = await wallet.replayOutbox()
-        logger.info("Outbox: \(report.sent) sent, \(report.refused.count) refused, \(report.pending) waiting")
-        for reason in report.refused { logger.warning("Outbox: a change made offline was refused: \(reason)") }
+        if let waiting = try? cache.pendingChanges(), !waiting.isEmpty {
+            let report = await wallet.replayOutbox()
+            logger.info("Outbox: \(report.sent) sent, \(report.refused.count) refused, \(report.pending) waiting")
+            for reason in report.refused { logger.warning("Outbox: a change made offline was refused: \(reason)") }
+            if report.stoppedOffline { return [] }
+        }
+        let found = await wallet.refusedEdits(excluding: reported.withLock { $0 })
+        reported.withLock { $0.formUnion(found.settled) }
+        return found.conflicts
+    }
+
+    /// The conflicts of ``sendOutbox(_:)`` reached the interface: not handed over again in this
+    /// process (the entries stay in the outbox until the person chooses, and come back at the
+    /// next start when they did not).
+    func delivered(_ conflicts: [OfflineConflict]) {
+        reported.withLock { $0.formUnion(conflicts.map(\.entry)) }
+    }
+
+    /// The person chose in the conflict view of an offline edit: the entry leaves the outbox
+    /// (their fields were just saved over the server's version, or the server's stays).
+    func resolve(entry: Int64, keptMine: Bool, _ client: CardAPIClient) async -> APIOutcome {
+        guard let cache = await wallet(for: client)?.cache else {
+            return .failure(UIFailure(.other, message: "no card cache"))
+        }
+        do {
+            try cache.discard(entry)
+        } catch {
+            return .failure(UIFailure(.other, message: "the card cache: \(CachedWallet.text(error))"))
+        }
+        logger.info(
+            "Outbox: the offline edit \(entry) resolved, \(keptMine ? "sent over the server's version" : "dropped for the server's version")"
+        )
+        return .success(.resolvedOfflineEdit)
     }
 
     /// The cached cards matching `query` in any field (the FTS5 indexes), without the network.
@@ -124,7 +167,11 @@ public final class WalletCaches: Sendable {
                 cards += page.cards
                 return cards.count >= page.total ? cards : nil
             }
-            if let whole { note { try cache.storeList(whole, confirmedAt: now) } }
+            if let whole {
+                note { try cache.storeList(whole, confirmedAt: now) }
+                // Whole cards for offline export, QR and search, behind the person's own calls.
+                if let wallet = await wallet(for: client) { filler.fill(whole, in: wallet) }
+            }
         case (.loadCard, .card(let card)), (.updateCard, .card(let card)):
             note { try cache.storeCard(card, confirmedAt: now) }
         default:
@@ -141,10 +188,16 @@ public final class WalletCaches: Sendable {
                 server: server, account: account, environment: environment, location: location, logger: logger)
             return nil
         }
-        guard error.isNetworkFailure, let wallet = await wallet(for: client) else { return nil }
+        guard error.isNetworkFailure, let wallet = await wallet(for: client) else {
+            // No cache could be had for the account: say so, and let the interface keep trying.
+            if error.isNetworkFailure, case .loadCards(0, _, nil) = call { return .success(.offlineNothingCached) }
+            return nil
+        }
         switch call {
         case .loadCards(let offset, let limit, nil):
-            guard let list = wallet.cachedList() else { return nil }
+            guard let list = wallet.cachedList() else {
+                return offset == 0 ? .success(.offlineNothingCached) : nil
+            }
             let slice = Array(list.cards.dropFirst(offset).prefix(offset == 0 ? list.cards.count : limit))
             let page = CardPage(cards: slice, total: list.cards.count, offset: offset, limit: max(1, slice.count))
             return .success(.cachedCards(page, asOf: list.confirmedAt))

@@ -68,6 +68,25 @@ public final class PictureMaker: Sendable {
         return try render(bytes, box: box, key: "\(id)@\(version)")
     }
 
+    /// The picture of card `id` at `version`, as large as fits in `box`, its bytes read by
+    /// `fetch` when not in memory (the local cache's way: recorded online, from the cache offline).
+    ///
+    /// - Throws: ``CardWalletUI/UIFailure``: `fetch`'s, or one sentence when the image cannot be
+    ///   decoded.
+    public func picture(
+        id: String, version: Int, box: PictureBox, fetch: () async throws(UIFailure) -> CardImage
+    ) async throws(UIFailure) -> TerminalPicture {
+        let bytes: [UInt8]
+        if let cached = cachedImage(id: id, version: version) {
+            bytes = cached
+        } else {
+            let image = try await fetch()
+            bytes = [UInt8](image.data)
+            remember(id: id, version: image.version ?? version, bytes: bytes)
+        }
+        return try render(bytes, box: box, key: "\(id)@\(version)")
+    }
+
     /// The most bytes of a local image file read for a picture: a phone's photo is a few MiB;
     /// a larger file is refused rather than read into memory.
     public static let maximumFileBytes = 32 << 20

@@ -12,35 +12,52 @@ enum CardExport {
     /// - Returns: how many cards were written, and the full path.
     /// - Throws: ``CardWalletUI/UIFailure``: the file exists (unless replacing), its folder does
     ///   not, it cannot be written; the server's failure fetching a card; cancelled.
-    static func run(_ request: ExportRequest, client: CardAPIClient, progress: ProgressReporter) async throws(UIFailure)
-        -> APIResult
-    {
+    static func run(
+        _ request: ExportRequest, client: CardAPIClient, wallet: CachedWallet? = nil, progress: ProgressReporter
+    ) async throws(UIFailure) -> APIResult {
         let url = try destination(request.path, replacing: request.replacing)
         do {
-            let ids: [String]
+            let wanted: [String]?
             switch request.cards {
-            case .ids(let chosen): ids = chosen
-            case .all: ids = try await client.allCards().map(\.id)
+            case .ids(let chosen): wanted = chosen
+            case .all: wanted = nil
             }
-            let total = ids.count * (request.format.carriesPhotos ? 2 : 1)
-            let counter = ProgressCounter(total: total, reporter: progress)
-            counter.report()
-            let cards = try await FetchInOrder.run(ids) { id in
-                let card = try await client.card(id: id)
-                counter.step()
-                return card
+            let steps = request.format.carriesPhotos ? 2 : 1
+            let fetch: @Sendable ([String]) async throws -> [Card] = { ids in
+                let counter = ProgressCounter(total: ids.count * steps, reporter: progress)
+                counter.report()
+                return try await FetchInOrder.run(ids) { id in
+                    let card = try await client.card(id: id)
+                    counter.step()
+                    return card
+                }
+            }
+            let cards: [Card]
+            let offline: Bool
+            if let wallet {
+                // Through the cache: recorded online; offline, only cards it holds in full.
+                let answer = try await wallet.wholeCards(ids: wanted, .online, fetch: fetch)
+                cards = answer.value
+                offline = answer.offlineAsOf != nil
+            } else {
+                let ids = if let wanted { wanted } else { try await client.allCards().map(\.id) }
+                cards = try await fetch(ids)
+                offline = false
             }
             var photos: [VCardPhoto?] = Array(repeating: nil, count: cards.count)
             if request.format.carriesPhotos {
+                let counter = ProgressCounter(total: cards.count * 2, reporter: progress, done: cards.count)
                 photos = try await FetchInOrder.run(cards) { card in
                     defer { counter.step() }
-                    return try await photo(of: card, client)
+                    return try await photo(of: card, client, wallet: wallet, offline: offline)
                 }
             }
             try Task.checkCancellation()
             let bytes = try encode(cards, photos: photos, format: request.format)
             try Data(bytes).write(to: url, options: .atomic)
             return .exported(count: cards.count, path: url.path)
+        } catch let error as OfflineReadError {
+            throw UIFailure(.other, message: error.description)
         } catch let error as CardAPIError where !Task.isCancelled {
             throw UIFailure(error)
         } catch is CancellationError {
@@ -96,10 +113,22 @@ enum CardExport {
         }
     }
 
-    /// The photo of a card with an image, or `nil`; an image that is neither PNG nor JPEG is left out.
-    static func photo(of card: Card, _ client: CardAPIClient) async throws -> VCardPhoto? {
+    /// The photo of a card with an image, or `nil`; an image that is neither PNG nor JPEG is left
+    /// out, and so is one the cache does not hold when offline.
+    static func photo(of card: Card, _ client: CardAPIClient, wallet: CachedWallet?, offline: Bool) async throws
+        -> VCardPhoto?
+    {
         guard card.hasImage else { return nil }
-        let image = try await client.cardImage(id: card.id)
+        let image: CardImage
+        if let wallet {
+            do {
+                image = try await wallet.image(of: card, offline: offline).value
+            } catch is OfflineReadError {
+                return nil
+            }
+        } else {
+            image = try await client.cardImage(id: card.id)
+        }
         guard let format = CardImageFormat(sniffing: image.data) else { return nil }
         return VCardPhoto(bytes: [UInt8](image.data), format: format)
     }

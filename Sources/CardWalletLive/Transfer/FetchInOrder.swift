@@ -36,9 +36,10 @@ final class ProgressCounter: Sendable {
     private let total: Int
     private let reporter: ProgressReporter
 
-    init(total: Int, reporter: ProgressReporter) {
+    init(total: Int, reporter: ProgressReporter, done: Int = 0) {
         self.total = total
         self.reporter = reporter
+        self.done.withLock { $0 = done }
     }
 
     /// Reports where it stands.

@@ -21,6 +21,10 @@ extension AppState {
         }
         var outcome = outcome
         var effects: [Effect] = []
+        if case .success(.withOfflineConflicts(let conflicts, let answer)) = outcome {
+            noteOfflineConflicts(conflicts)
+            outcome = .success(answer)
+        }
         if case .loadCards = pending.call, case .list(.page) = route { effects += connectionAnswered(outcome) }
         if case .success(.cachedCards(let page, _)) = outcome { outcome = .success(.cards(page)) }
         if case .success(.queued(let shown)) = outcome {
@@ -58,6 +62,11 @@ extension AppState {
             return reduceLogin(.finished(outcome))
         case .reauth:
             return reduceReauth(.finished(outcome))
+        case .outbox:
+            if case .failure(let failure) = outcome {
+                showMessage(.warning, "The change made offline could not be forgotten: \(failure.message)")
+            }
+            return []
         case .logOut:
             returnToLogin()
             if case .failure(let failure) = outcome {
@@ -122,7 +131,7 @@ extension CallRoute {
     /// report it themselves).
     var replaysAfterLogin: Bool {
         switch self {
-        case .login, .reauth, .logOut: false
+        case .login, .reauth, .logOut, .outbox: false
         case .list, .detail, .form, .transfer: true
         }
     }

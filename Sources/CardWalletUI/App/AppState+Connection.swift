@@ -7,12 +7,10 @@ extension AppState {
     mutating func connectionAnswered(_ outcome: APIOutcome) -> [Effect] {
         switch outcome {
         case .success(.cachedCards(_, let asOf)):
-            let delay: Duration? = if case .offline(_, _, let delay) = connection { delay } else { nil }
-            let next = Connection.backoff(after: delay)
-            if !connection.isOffline {
-                showMessage(.warning, "Server unreachable: working from the cache; retrying")
-            }
-            connection = .offline(asOf: asOf, retryAt: now + next, delay: next)
+            wentOffline(asOf: asOf, "Server unreachable: working from the cache; retrying")
+        case .success(.offlineNothingCached):
+            wentOffline(
+                asOf: nil, "Server unreachable, and no cards are cached for this account yet; retrying")
         case .success(.cards(let page)) where page.offset == 0:
             if connection.isOffline {
                 let sent = offlineChanges.count
@@ -28,6 +26,15 @@ extension AppState {
             break
         }
         return []
+    }
+
+    /// The server could not be reached: the next try is scheduled with backoff; `text` is said
+    /// the first time.
+    private mutating func wentOffline(asOf: Date?, _ text: String) {
+        let delay: Duration? = if case .offline(_, _, let delay) = connection { delay } else { nil }
+        let next = Connection.backoff(after: delay)
+        if !connection.isOffline { showMessage(.warning, text) }
+        connection = .offline(asOf: asOf, retryAt: now + next, delay: next)
     }
 
     /// The cache's wallet for the first frame (a restored session): on the list while the

@@ -8,6 +8,7 @@ extension AppState {
         let pictureBefore = shownPicture
         let formPictureBefore = shownFormPicture
         var effects = apply(action)
+        effects += openOfflineConflictIfIdle()
         // Whatever changed the layout (a resize on another screen, the log pane, the filter
         // prompt), the selected card stays on screen, and the card's picture fits its space.
         list.settle(viewport: listViewport)
@@ -176,9 +177,10 @@ extension AppState {
         case .deleteCards(let cards):
             list.marked = []
             return cards.map { call(.deleteCard(id: $0.id), route: .list(.delete($0))) }
-        case .discardChanges:
+        case .discardChanges, .dropOfflineChange:
+            let closing = form
             leaveForm()
-            return []
+            return resolveOfflineEdit(of: closing, keptMine: false)
         case .quitDiscarding:
             return quit()
         }

@@ -110,15 +110,19 @@ extension AppState {
                     detail = DetailState(summary: card.summary, card: card)
                     screen = .detail
                     showMessage(.success, "Added “\(card.fields.name)”")
+                    result += resolveOfflineEdit(of: form, keptMine: true)
                 } else {
                     leaveForm()
                     showMessage(.success, "Saved “\(card.fields.name)”")
+                    result += resolveOfflineEdit(of: form, keptMine: true)
                 }
             case .leave(let discarding):
                 if discarding {
-                    modal = .confirm(ConfirmState(.discardChanges))
+                    modal = .confirm(
+                        ConfirmState(form.offlineEntry == nil ? .discardChanges : .dropOfflineChange))
                 } else {
                     leaveForm()
+                    result += resolveOfflineEdit(of: form, keptMine: false)
                 }
             case .message(let kind, let text):
                 showMessage(kind, text, topic: .form)

@@ -73,6 +73,9 @@ public struct AppState: Equatable, Sendable {
     public var offlineChanges = OfflineChanges()
     /// Whether `/` also searches every field through the local cache (the glue has one).
     public var searchesCache = false
+    /// Edits made offline that the server refused as conflicts, waiting for the form's conflict
+    /// view (one at a time, when the list shows with nothing over it).
+    public var offlineConflicts: [OfflineConflict] = []
 
     /// The last account the session named, kept when the session forgets it (the re-login
     /// dialog fills it in).

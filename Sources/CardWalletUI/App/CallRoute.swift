@@ -16,4 +16,6 @@ public enum CallRoute: Equatable, Sendable {
     case reauth
     /// Logging out (from any screen).
     case logOut
+    /// The local cache's outbox (an edit made offline, resolved in the conflict view).
+    case outbox
 }

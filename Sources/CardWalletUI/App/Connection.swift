@@ -8,10 +8,11 @@ public enum Connection: Equatable, Sendable {
     /// The list shows the cache's cards, confirmed by the server at `asOf`, while the server's
     /// first answer is on its way (the first frame).
     case cached(asOf: Date)
-    /// The server could not be reached: the cards are the cache's, confirmed at `asOf`; the list
-    /// is asked for again at `retryAt` (the time of ``AppAction/tick(now:)``), and the wait
-    /// after that one is twice `delay`, up to ``Connection/longestRetry``.
-    case offline(asOf: Date, retryAt: Duration, delay: Duration)
+    /// The server could not be reached: the cards are the cache's, confirmed at `asOf` (`nil`:
+    /// the cache holds none for the account yet); the list is asked for again at `retryAt` (the
+    /// time of ``AppAction/tick(now:)``), and the wait after that one is twice `delay`, up to
+    /// ``Connection/longestRetry``.
+    case offline(asOf: Date?, retryAt: Duration, delay: Duration)
 
     /// The first wait before asking an unreachable server again.
     public static let firstRetry: Duration = .seconds(1)
@@ -29,12 +30,14 @@ public enum Connection: Equatable, Sendable {
         return min(delay * 2, longestRetry)
     }
 
-    /// What the status bar says: `cached 14:02`, `offline — cards as of 14:02`, or nothing.
+    /// What the status bar says: `cached 14:02`, `offline — cards as of 14:02`, `offline — no
+    /// cards cached yet`, or nothing.
     public func statusText(utcOffsetSeconds: Int) -> String? {
         switch self {
         case .online: nil
         case .cached(let asOf): "cached \(Self.clock(asOf, utcOffsetSeconds))"
-        case .offline(let asOf, _, _): "offline — cards as of \(Self.clock(asOf, utcOffsetSeconds))"
+        case .offline(let asOf?, _, _): "offline — cards as of \(Self.clock(asOf, utcOffsetSeconds))"
+        case .offline(nil, _, _): "offline — no cards cached yet"
         }
     }
 

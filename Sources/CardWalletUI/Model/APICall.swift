@@ -64,6 +64,10 @@ public enum APICall: Equatable, Sendable, CustomStringConvertible {
     /// The cards whose any field (phone, address, bio, tags… too) matches `query`, from the
     /// local cache's search index, without the network.
     case searchCache(query: String)
+    /// Forgets the outbox entry of an edit made offline that the server refused as a conflict,
+    /// once the person has chosen in the form's conflict view: `keptMine` when their fields were
+    /// just saved over the server's version, else the server's version stays. Nothing is sent.
+    case resolveOfflineEdit(entry: Int64, keptMine: Bool)
 
     /// Whether the call changes the wallet on the server (a save, a delete, a new order):
     /// quitting waits for these.
@@ -71,7 +75,7 @@ public enum APICall: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .createCard, .updateCard, .deleteCard, .reorderCards, .restoreCard, .runImport: true
         case .logIn, .logOut, .loadCards, .loadCard, .cardPicture, .filePicture, .qrCode, .vcardLines, .exportCards,
-            .previewImport, .scanPhoto, .searchCache:
+            .previewImport, .scanPhoto, .searchCache, .resolveOfflineEdit:
             false
         }
     }
@@ -111,6 +115,8 @@ public enum APICall: Equatable, Sendable, CustomStringConvertible {
         case .runImport(let planID): "import plan \(planID)"
         case .scanPhoto(let path): "scan \(path)"
         case .searchCache(let query): "search the cache for \(query)"
+        case .resolveOfflineEdit(let entry, let keptMine):
+            "resolve the offline edit \(entry) (\(keptMine ? "yours sent" : "the server's kept"))"
         }
     }
 }
@@ -151,6 +157,15 @@ public enum APIResult: Equatable, Sendable {
     /// `loadCards` when the server could not be reached: the cached wallet (a page of it), as
     /// the server last confirmed it at `asOf`.
     case cachedCards(CardPage, asOf: Date)
+    /// `loadCards` when the server could not be reached and the local cache holds no cards for
+    /// the account yet (a first start offline): the app says so and keeps trying.
+    case offlineNothingCached
+    /// The answer to `loadCards` after the outbox was sent, with the edits made offline that the
+    /// server refused as conflicts (the card changed there meanwhile): each opens the form's
+    /// conflict view in turn.
+    indirect case withOfflineConflicts([OfflineConflict], APIResult)
+    /// `resolveOfflineEdit`: the entry is gone from the outbox.
+    case resolvedOfflineEdit
 }
 
 /// A card as it was just before it was deleted, enough to make it again.

@@ -58,7 +58,9 @@ extension Renderer {
 
         if rows.isEmpty {
             let text: String
-            if !list.hasLoaded || (!cards.isTotalKnown && list.isLoadingPage) {
+            if case .offline(nil, _, _) = state.connection, !cards.isTotalKnown {
+                text = "Server unreachable, no cards cached yet for this account: retrying (r: now)"
+            } else if !list.hasLoaded || (!cards.isTotalKnown && list.isLoadingPage) {
                 text = "Loading cards…"
             } else if !cards.isTotalKnown {
                 text = "The cards could not be loaded: press r to try again (l shows the network log)"

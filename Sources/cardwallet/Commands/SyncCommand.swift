@@ -12,7 +12,9 @@ struct SyncCommand: AsyncParsableCommand {
             outbox (docs/Cache.md). The wallet sends them when the server is back; this command \
             does it from a script: in the order they were made, each exactly once, edits and \
             deletes with the version they were made on (a card changed on the server meanwhile is \
-            refused as a conflict, never overwritten). Then it lists the wallet into the cache.
+            refused as a conflict, never overwritten; the wallet's conflict view offers it). Then it \
+            lists the wallet into the cache and reads every card the cache lacks in full (8 at a \
+            time), so that `export`, `qr` and `query` work offline on every card.
 
             Examples:
               cardwallet sync
@@ -38,7 +40,9 @@ struct SyncCommand: AsyncParsableCommand {
                     status: CLIExitCode.networkFailure)
             }
             let listed = try await wallet.list(.online)
-            Console.out("Sent \(report.sent) change(s); \(listed.value.count) card(s) in the cache.\n")
+            // Every whole card too, so that export, qr and query work offline on every card.
+            try await wallet.fillWholeCards(listed.value)
+            Console.out("Sent \(report.sent) change(s); \(listed.value.count) card(s) in the cache, each in full.\n")
             if !report.refused.isEmpty {
                 throw CommandFailure(
                     "the server refused \(report.refused.count) change(s); they stay in the outbox as failed: "

@@ -177,6 +177,13 @@ enum TerminalApp {
                 "\(offline) change\(offline == 1 ? "" : "s") made offline \(offline == 1 ? "is" : "are") kept in the cache "
                     + "and will be sent the next time the server can be reached (or by `cardwallet sync`)")
         }
+        let conflicts = state.offlineConflicts.count + (state.form?.offlineEntry == nil ? 0 : 1)
+        if conflicts > 0 {
+            lines.append(
+                "\(conflicts) change\(conflicts == 1 ? "" : "s") made offline conflict\(conflicts == 1 ? "s" : "") with the "
+                    + "server's version and \(conflicts == 1 ? "is" : "are") kept in the cache, unsent: the wallet "
+                    + "asks you to choose at the next start")
+        }
         let replay = state.reauth?.replay.filter(\.call.isChange).count ?? 0
         if replay > 0 {
             lines.append(

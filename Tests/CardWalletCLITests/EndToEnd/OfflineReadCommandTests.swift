@@ -59,7 +59,11 @@ extension EndToEndTests {
                 query.status == 0 && query.stdout == "ada@analytical.example\tAda Lovelace\tAnalytical Engines Ltd\n")
             #expect(query.stderr.hasPrefix("offline — cards as of "), "\(query)")
             let export = try await world.run("export", "--offline")
-            #expect(export.status == 6 && export.stderr.contains("never read in full while online"), "\(export)")
+            #expect(export.status == 6 && export.stdout.isEmpty, "\(export)")
+            // Which cards lack their whole card, named; never an export cut down to list entries.
+            #expect(export.stderr.contains("12 cards are cached only as a list entry"), "\(export)")
+            #expect(export.stderr.contains("“Ada Lovelace” (demo-01)") && export.stderr.contains("7 more"), "\(export)")
+            #expect(export.stderr.contains("cardwallet sync"), "\(export)")
             let unknown = try await world.run("export", "no-such-card", "--offline")
             #expect(unknown.status == 4, "\(unknown)")
             #expect(world.server.statistics.count("GET /card/{cardId}") == reads, "--offline sends nothing")
@@ -80,6 +84,37 @@ extension EndToEndTests {
             let cached = try await world.run(image + ["--offline"])
             #expect(cached.status == 0 && cached.stdout == shown.stdout, "\(cached)")
             #expect(cached.stderr.hasPrefix("offline — cards as of "), "\(cached)")
+
+            // One card more on the server, listed but never read: named alone.
+            #expect(try await world.run("add", "--name", "Listed Only").status == 0)
+            #expect(try await world.run("list").status == 0)
+            #expect(try await world.run("export").status == 0)
+            #expect(try await world.run("add", "--name", "Listed Later").status == 0)
+            #expect(try await world.run("list").status == 0)
+            let partial = try await world.run("export", "--offline")
+            #expect(partial.status == 6 && partial.stdout.isEmpty, "\(partial)")
+            #expect(partial.stderr.contains("1 card is cached only as a list entry"), "\(partial)")
+            #expect(partial.stderr.contains("“Listed Later”") && !partial.stderr.contains("Listed Only"), "\(partial)")
+        }
+    }
+
+    @Test func syncReadsEveryWholeCardSoAnOfflineExportHasThemAll() async throws {
+        try await CLIWorld.with { world in
+            try await world.login()
+            let before = try await world.run("export", "--offline")
+            #expect(before.status == 6, "\(before)")
+            let sync = try await world.run("sync")
+            #expect(sync.status == 0 && sync.stdout.contains("12 card(s) in the cache, each in full"), "\(sync)")
+            let reads = world.server.statistics.count("GET /card/{cardId}")
+            #expect(reads == 12, "each whole card read once")
+            let export = try await world.run("export", "--offline")
+            #expect(export.status == 0, "\(export)")
+            #expect(
+                export.stdout.components(separatedBy: "BEGIN:VCARD").count - 1 == 12, "\(export.stdout.prefix(300))")
+            #expect(export.stderr.hasPrefix("offline — cards as of "), "\(export)")
+            let again = try await world.run("sync")
+            #expect(again.status == 0, "\(again)")
+            #expect(world.server.statistics.count("GET /card/{cardId}") == reads, "a second sync reads none again")
         }
     }
 }

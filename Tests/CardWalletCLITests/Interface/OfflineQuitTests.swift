@@ -22,4 +22,20 @@ import Testing
                     + "(or by `cardwallet sync`)"
             ])
     }
+
+    @Test func quittingWithAnOfflineConflictUnresolvedSaysItComesBack() {
+        var state = AppState(server: "http://127.0.0.1:8080/v1")
+        let card = Card(
+            id: "demo-02", fields: CardFields(name: "Grace"), createdAt: Date(), updatedAt: Date(), version: 3)
+        var mine = card.fields
+        mine.title = "Edited offline"
+        state.offlineConflicts = [
+            OfflineConflict(entry: 4, fields: mine, original: card.fields, baseVersion: 2, server: card)
+        ]
+        #expect(
+            TerminalApp.unsentChanges(state, allSent: true) == [
+                "1 change made offline conflicts with the server's version and is kept in the cache, unsent: "
+                    + "the wallet asks you to choose at the next start"
+            ])
+    }
 }

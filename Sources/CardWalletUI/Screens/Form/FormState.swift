@@ -81,6 +81,9 @@ public struct FormState: Equatable, Sendable {
     public var takenFromServer: Set<Int> = []
     /// Set while the save request is in flight.
     public var isSaving = false
+    /// The outbox entry of an edit made offline that this form resolves (its conflict view,
+    /// ``init(resolving:)``): saving sends the person's fields, leaving drops the entry.
+    public var offlineEntry: Int64?
     /// Whether leaving goes back to the card's details (else to the list).
     public var returnsToDetail: Bool
     /// The card's fields when the form opened: what the form does not show (the kept vCard

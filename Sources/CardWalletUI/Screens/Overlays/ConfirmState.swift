@@ -9,6 +9,8 @@ public struct ConfirmState: Equatable, Sendable {
         /// Several marked cards at once.
         case deleteCards([CardSummary])
         case discardChanges
+        /// Leaving the conflict view of an edit made offline: the server's version stays.
+        case dropOfflineChange
         /// Ctrl-C with changes typed and not saved: a second Ctrl-C quits too.
         case quitDiscarding
     }
@@ -29,6 +31,7 @@ public struct ConfirmState: Equatable, Sendable {
         case .deleteCard(let card): "Delete the card “\(card.name)”?"
         case .deleteCards(let cards): "Delete the \(cards.count) marked cards?"
         case .discardChanges: "Discard your changes?"
+        case .dropOfflineChange: "Keep the server's version and drop the change you made offline?"
         case .quitDiscarding: "Quit and lose the changes you have not saved? (Ctrl-C again quits)"
         }
     }
