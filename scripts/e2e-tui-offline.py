@@ -5,11 +5,15 @@ Starts `cardwallet mock-server --port P --data FILE` as a process of its own, lo
 `cardwallet login`, and drives `cardwallet --server URL` in a detached tmux session (private
 XDG_STATE_HOME, XDG_CONFIG_HOME, XDG_CACHE_HOME, TMPDIR):
 
-  online: the 12 demo cards · the server killed (SIGKILL) and r pressed: the status bar says
-  `offline — cards as of HH:MM`, the cards stay, a card opens from the cache · a card added
-  offline: marked ↑ pending · a server started again on the same port and data file: the app
-  goes back online by itself (its retry), says so, and sends the change once (`cardwallet list`
-  shows one copy) · quit · a second start against the server with `--latency 3s` paints the
+  a first start with the server down and nothing cached: `offline — no cards cached yet`, and
+  the app asks again by itself until the server is back · online: the 12 demo cards · the server killed (SIGKILL) and r pressed: the status bar says
+  `offline — cards as of HH:MM`, the cards stay, a card opens from the cache, `X` exports all 12
+  (read whole in the background while online) · a card added
+  offline: marked ↑ pending · a card edited offline, then changed by someone else on the server
+  (the same data file served on another port meanwhile) · a server started again on the same
+  port and data file: the app goes back online by itself (its retry), sends the addition once
+  (`cardwallet list` shows one copy), and opens the form's conflict view for the edit; Enter
+  keeps both changes (`cardwallet show`) · quit · a second start against the server with `--latency 3s` paints the
   cached cards (`cached HH:MM`) before the server's answer replaces them.
 
 No fixed sleeps: every step waits for its condition with a deadline (the retry's backoff is at
@@ -99,9 +103,15 @@ def run(arguments) -> int:
         if login.returncode != 0:
             raise StepFailed(f"login exited {login.returncode}: {login.stderr.strip()}")
 
-        step = "online: the server's cards"
+        step = "a first start without the server and nothing cached: said, and retried until it answers"
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
         session.start(command, environment)
-        session.wait_text("12 cards", "김민준", f"{EMAIL} @", absent=("offline",))
+        session.wait_text("offline — no cards cached yet", "no cards cached yet for this account: retrying")
+        server = start_server(binary, port, data, server_log, arguments.timeout)
+
+        step = "online: the server's cards"
+        session.wait_text("12 cards", "김민준", f"{EMAIL} @", absent=("offline",), timeout=arguments.timeout + 35)
 
         step = "the server killed: offline from the cache"
         os.killpg(server.pid, signal.SIGKILL)
@@ -113,6 +123,11 @@ def run(arguments) -> int:
         session.wait_text("CardWallet · card", "김민준", absent=("Loading the card",))
         session.keys("q")
         session.wait_text("12 cards", "offline — cards as of")
+        # Every card was read whole in the background while online: all of them export offline.
+        session.keys("X")
+        session.wait_text("File", "vCard 3.0")
+        session.keys("Enter")
+        session.wait_text("Exported 12 cards")
 
         step = "a card added offline: pending"
         session.keys("a")
@@ -124,9 +139,40 @@ def run(arguments) -> int:
         session.wait_for("the pending mark", lambda text: any(
             line.startswith("↑") and "Offline Person" in line for line in text.splitlines()))
 
-        step = "the server back on the same port and data: online by itself, the change sent once"
+        step = "a card edited offline: pending"
+        session.keys("g", "j", "e")
+        session.wait_text("Edit “김민준”")
+        session.keys("Tab", "End")
+        session.type(" (offline)")
+        session.keys("Enter")
+        session.wait_for("the edit's pending mark", lambda text: any(
+            line.startswith("↑") and "김민준" in line for line in text.splitlines()))
+
+        step = "someone changes that card on the server meanwhile (the same data, through another port)"
+        other_port = free_port()
+        other_url = f"http://127.0.0.1:{other_port}/v1"
+        other = start_server(binary, other_port, data, server_log, arguments.timeout)
+        try:
+            for change in (["login", "--server", other_url, "--email", EMAIL, "--password-stdin"],
+                           ["edit", "demo-02", "--company", "Changed elsewhere", "--server", other_url]):
+                done = subprocess.run([str(binary), *change], input=PASSWORD + "\n", capture_output=True, text=True,
+                                      env=environment, timeout=60)
+                if done.returncode != 0:
+                    raise StepFailed(f"{change[0]} exited {done.returncode}: {done.stderr.strip()}")
+        finally:
+            os.killpg(other.pid, signal.SIGTERM)
+            other.wait(timeout=30)
+
+        step = "the server back on the same port and data: online by itself, the edit's conflict view"
         server = start_server(binary, port, data, server_log, arguments.timeout)
-        session.wait_text("Back online", "13 cards", "Offline Person", absent=("offline —",), timeout=arguments.timeout + 35)
+        session.wait_text("while you were offline (E07)", "Server, version 2", "Changed elsewhere",
+                          timeout=arguments.timeout + 35)
+        session.keys("Enter")
+        session.wait_text("13 cards", "Offline Person", "Saved “김민준”", absent=("offline —",))
+        shown = subprocess.run([str(binary), "show", "demo-02", "--server", base_url], capture_output=True, text=True,
+                               env=environment, timeout=60)
+        if "(offline)" not in shown.stdout or "Changed elsewhere" not in shown.stdout:
+            raise StepFailed(f"the edit made offline and the other change are not both kept:\n{shown.stdout}")
         listed = subprocess.run([str(binary), "list", "--server", base_url], capture_output=True, text=True,
                                 env=environment, timeout=60)
         if listed.stdout.count("Offline Person") != 1:

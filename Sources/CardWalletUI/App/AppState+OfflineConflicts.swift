@@ -25,8 +25,8 @@ extension AppState {
         screen = .form
         showMessage(
             .warning,
-            "“\(conflict.server.fields.name)” changed on the server while you were offline (E07): "
-                + "Enter sends yours over version \(conflict.server.version), Esc keeps the server's",
+            "Your offline edit of “\(conflict.server.fields.name)” met a newer version (E07): "
+                + "Enter sends yours, Esc keeps theirs",
             topic: .form)
         // Keys typed for the list must not land in the form.
         return [.discardTypeahead]

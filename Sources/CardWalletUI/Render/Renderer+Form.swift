@@ -91,7 +91,9 @@ extension Renderer {
         let columns = FormColumns(gridWidth: width, sideBySide: form.conflict != nil)
         if let conflict = form.conflict {
             grid.draw(
-                "The card changed on the server while you edited it (E07).",
+                form.offlineEntry == nil
+                    ? "The card changed on the server while you edited it (E07)."
+                    : "Changed on the server while you were offline (E07): your edit was not sent.",
                 x: 1, y: y, style: Theme.warning)
             y += 1
             grid.draw("Yours", x: columns.inputX, y: y, width: columns.inputWidth, style: Theme.columnTitle)
