@@ -64,8 +64,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             state.body = body
             return true
         }
-        return fits
-            ? task.eventLoop.makeSucceededVoidFuture() : task.eventLoop.makeFailedFuture(NIOTooManyBytesError(maxBytes: limit))
+        guard fits else { return task.eventLoop.makeFailedFuture(NIOTooManyBytesError(maxBytes: limit)) }
+        return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didFinishRequest(task: HTTPClient.Task<Answer>) throws -> Answer {
