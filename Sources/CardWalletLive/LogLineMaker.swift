@@ -19,20 +19,28 @@ public final class LogLineMaker: Sendable {
     }
 
     /// The line of a recorded exchange, or `nil` for events the pane does not show
-    /// (`created`: `sent` follows at once). Builds the redacted event.
+    /// (`created`: `sent` follows at once). Made from the event's headline: the redacted event,
+    /// with its headers and body preview, is built only when the detail view opens.
     public func line(for recorded: RecordedEvent) -> LogLine? {
         if recorded.kind == .created { return nil }
-        return line(for: recorded.event)
+        return line(for: recorded.headline) {
+            NetworkEventFormatter().detailLines(recorded.event, includingLine: false)
+        }
     }
 
     /// The line of a network event, or `nil` for events the pane does not show.
     public func line(for event: NetworkEvent) -> LogLine? {
+        line(for: event) { NetworkEventFormatter().detailLines(event, includingLine: false) }
+    }
+
+    /// The line showing `event`'s summary, its detail lines made by `detailLines` when read.
+    private func line(for event: NetworkEvent, detailLines: @escaping @Sendable () -> [String]) -> LogLine? {
         if event.kind == .created { return nil }
         let method = TerminalText.escaped(event.method.rawValue)
         let path = Self.pathAndQuery(of: event)
         // Built only when the detail view opens: formatting headers and body per line cost
         // more than the rest of the line.
-        let detail = LogDetail { NetworkEventFormatter().detailLines(event, includingLine: false) }
+        let detail = LogDetail(building: detailLines)
         let endpoint = AuthService.Endpoint.Kind(path: event.path)
         switch event.kind {
         case .created:

@@ -109,6 +109,45 @@ import Testing
         #expect(delivered.allSatisfy { $0.headers["Authorization"] ?? "<private>" == "<private>" })
         #expect(delivered.compactMap(\.tag) == ["E04"])
     }
+
+    /// A headline is its event without headers and body preview (the URL's secrets still
+    /// hidden); a response with a tag gives its whole event, whose tag was scrubbed.
+    @Test func headlinesAreTheEventsWithoutHeadersOrBody() async throws {
+        let sink = RecordingSink()
+        let logger = LoggerPlugin(configuration: .init(tagExtractor: .jsonField("errorCode")), sink: sink)
+        let provider = Provider<Endpoint>.stubbed(
+            .immediate, plugins: [logger], interceptors: [BearerHeader()],
+            stubResponse: { target, _ in
+                if case .status(let code) = target.target {
+                    StubResponse(statusCode: code, body: Data(#"{"errorCode":"E04"}"#.utf8))
+                } else {
+                    .json(#"{"name":"Ada"}"#)
+                }
+            })
+        _ = try await provider.request(
+            Endpoint(TestAPI.echo(.get, .parameters(["token": "s3cr3t", "a": 1], encoding: .queryString))))
+        await #expect(throws: NetworkError.self) { _ = try await provider.request(Endpoint(TestAPI.status(401))) }
+        let entries = sink.entries
+        let headlines = entries.map(\.headline)
+        #expect(headlines.map(\.kind) == [.created, .sent, .received, .created, .sent, .received])
+        #expect(headlines.allSatisfy { !$0.url.contains("s3cr3t") })
+        for (headline, entry) in zip(headlines, entries) {
+            let event = entry.event
+            #expect(headline.id == event.id && headline.timestamp == event.timestamp)
+            #expect(headline.url == event.url && headline.path == event.path && headline.method == event.method)
+            #expect(headline.statusCode == event.statusCode && headline.byteCount == event.byteCount)
+            #expect(headline.duration == event.duration && headline.attempt == event.attempt)
+            #expect(headline.tag == event.tag)
+        }
+        // Built from the capture before `event` was read: no headers, no body.
+        let fresh = RecordingSink()
+        let other = LoggerPlugin(configuration: .init(tagExtractor: .jsonField("errorCode")), sink: fresh)
+        let second = Provider<Endpoint>.stubbed(.immediate, plugins: [other], interceptors: [BearerHeader()])
+        _ = try await second.request(Endpoint(TestAPI.echo(.post, .json(["a": 1] as Parameters))))
+        let sent = try #require(fresh.entries.first { $0.kind == .sent })
+        #expect(sent.headline.headers.isEmpty && sent.headline.bodyPreview == nil)
+        #expect(sent.event.headers["Authorization"] == "<private>")
+    }
 }
 
 /// Sets a bearer token on every attempt.

@@ -70,6 +70,30 @@ final class EventMaterializer: Sendable {
             duration: duration, byteCount: byteCount, headers: headers, bodyPreview: body, tag: tag)
     }
 
+    /// `created` or `sent` without headers or body preview (see ``RecordedEvent/headline``).
+    func requestHeadline(_ kind: NetworkEvent.Kind, for request: Request, bodyLength: Int64, at timestamp: Date)
+        -> NetworkEvent
+    {
+        NetworkEvent(
+            requestID: request.id, kind: kind, timestamp: timestamp, attempt: request.attempt,
+            method: request.method, url: redaction.redact(url: request.url), path: request.path,
+            byteCount: bodyLength)
+    }
+
+    /// `received` without headers or body preview (see ``RecordedEvent/headline``), or `nil` when
+    /// the response has a tag: a tag is scrubbed of the exchange's secrets, which takes what the
+    /// whole event takes (headers and body preview).
+    func responseHeadline(_ response: Response, byteCount: Int64, duration: Duration?, at timestamp: Date)
+        -> NetworkEvent?
+    {
+        if let extractor = configuration.tagExtractor, extractor.extract(response) != nil { return nil }
+        let request = response.request
+        return NetworkEvent(
+            requestID: request.id, kind: .received, timestamp: timestamp, attempt: request.attempt,
+            method: request.method, url: redaction.redact(url: request.url), path: request.path,
+            statusCode: response.statusCode, duration: duration, byteCount: byteCount)
+    }
+
     /// `failed` or `retrying`: the error's description, with every secret of the exchange scrubbed.
     func failureEvent(
         _ error: NetworkError,

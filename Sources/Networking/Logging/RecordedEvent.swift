@@ -86,6 +86,30 @@ public final class RecordedEvent: Sendable {
         return event
     }
 
+    /// The event without its headers and body preview — everything a one-line summary shows
+    /// (method, redacted URL, path, attempt, status, duration, sizes, tag, error) — built without
+    /// redacting headers or previewing the body, and not kept. Once ``event`` was read, or when
+    /// the response has a tag (scrubbing it takes the whole event), this is ``event`` itself.
+    public var headline: NetworkEvent {
+        if let cached = cache.withLock({ $0 }) { return cached.event }
+        var headline: NetworkEvent
+        switch capture {
+        case .request(let kind, let request, let bodyLength):
+            headline = materializer.requestHeadline(kind, for: request, bodyLength: bodyLength, at: timestamp)
+        case .response(let response, let byteCount, let duration):
+            guard
+                let made = materializer.responseHeadline(
+                    response, byteCount: byteCount, duration: duration, at: timestamp)
+            else { return event }
+            headline = made
+        case .built:
+            return event
+        }
+        headline.id = id
+        headline.timestamp = timestamp
+        return headline
+    }
+
     /// The most body bytes kept per captured request or response for a preview limit: at least
     /// 64 KiB, so secrets in a request body are still found for scrubbing.
     static func keptBodyBytes(previewLimit: Int) -> Int {
