@@ -47,13 +47,17 @@ enum Spawn {
         return Outcome(status: exitStatus(status), seconds: seconds)
     }
 
-    /// Runs `path` with `arguments` and returns its exit status and standard output.
+    /// Runs `path` with `arguments` (and exactly `environment`, when given) and returns its exit
+    /// status and standard output.
     ///
     /// - Throws: ``BenchError`` when the program cannot be started.
-    static func captured(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    static func captured(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (
+        status: Int32, output: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
