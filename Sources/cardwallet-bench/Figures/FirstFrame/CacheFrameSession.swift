@@ -12,6 +12,8 @@ struct CacheFrameRun: Sendable {
     /// Which status text the cache frame showed: `cached …` (painted before the list request
     /// failed) or `offline — cards as of …` (after).
     var status: String
+    /// Seconds of CPU the wallet had used when the cache frame arrived (every thread).
+    var cpuAtCacheFrame: Double
     /// Whether `offline` was on screen by the time it went quiet (the refused request seen).
     var offlineShown: Bool
 }
@@ -41,6 +43,7 @@ enum CacheFrameSession {
         var answered = false
         var firstByte: Double?
         var cacheFrame: Double?
+        var cpu = 0.0
         var status = ""
         var lastByte = 0.0
         while true {
@@ -71,6 +74,7 @@ enum CacheFrameSession {
                 let shown = statusTexts.first(where: { FrameWatch.contains(output, Array($0.utf8)) })
             {
                 cacheFrame = time
+                cpu = terminal.cpuSeconds() ?? 0
                 status = shown.trimmingCharacters(in: .whitespaces)
             }
         }
@@ -78,6 +82,7 @@ enum CacheFrameSession {
         guard exit == 0 else { throw BenchError("cardwallet exited with status \(exit) after q") }
         return CacheFrameRun(
             firstByte: firstByte ?? 0, cacheFrame: cacheFrame ?? 0, settled: lastByte, status: status,
+            cpuAtCacheFrame: cpu,
             offlineShown: FrameWatch.contains(output, Array("offline".utf8)))
     }
 }

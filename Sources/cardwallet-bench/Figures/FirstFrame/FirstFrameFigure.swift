@@ -47,6 +47,7 @@ struct FirstFrameFigure: Figure {
         var wallet: [CacheFrameRun] = []
         var abook: [TerminalRun] = []
         var khard: [Double] = []
+        var khardCPU: [Double] = []
         var abookPath: String?
         var khardPath: String?
     }
@@ -89,7 +90,10 @@ struct FirstFrameFigure: Figure {
                     guard outcome.status == 0 else {
                         throw BenchError("khard list exited with status \(outcome.status)")
                     }
-                    if keep { runs.khard.append(outcome.seconds) }
+                    if keep {
+                        runs.khard.append(outcome.seconds)
+                        runs.khardCPU.append(outcome.cpuSeconds)
+                    }
                 }
             }
         }
@@ -120,26 +124,41 @@ struct FirstFrameFigure: Figure {
                 summary: Summary(runs.wallet.map(\.settled)), quantity: .time,
                 ratio: runs.abook.isEmpty ? nil : Summary.pairedRatios(runs.wallet.map(\.settled), abookFrames)),
         ]
+        let walletCPU = runs.wallet.map(\.cpuAtCacheFrame)
+        let abookCPU = runs.abook.map(\.cpuAtFirstFrame)
+        table.rows.append(
+            ResultRow(
+                label: "  CPU used by then (all threads)", size: size, summary: Summary(walletCPU), quantity: .time,
+                ratio: runs.abook.isEmpty ? nil : Summary.pairedRatios(walletCPU, abookCPU)))
         if !runs.abook.isEmpty {
             table.rows.append(
                 ResultRow(
                     label: "abook: first complete frame", size: size, summary: Summary(abookFrames), quantity: .time))
+            table.rows.append(
+                ResultRow(label: "  CPU used by then", size: size, summary: Summary(abookCPU), quantity: .time))
         }
         if !runs.khard.isEmpty {
             table.rows.append(
                 ResultRow(
                     label: "khard list: spawn to exit", size: cards, summary: Summary(runs.khard), quantity: .time))
             table.rows.append(
+                ResultRow(label: "  CPU used", size: cards, summary: Summary(runs.khardCPU), quantity: .time))
+            table.rows.append(
                 ResultRow(
                     label: "khard ÷ cardwallet (how far ahead we are)", size: "", summary: nil, quantity: .count,
                     ratio: Summary.pairedRatios(runs.khard, frames),
                     targets: judged ? [.ratio(.atLeast(10), "≥ 10× ahead of khard")] : []))
+            table.rows.append(
+                ResultRow(
+                    label: "  the same in CPU time", size: "", summary: nil, quantity: .count,
+                    ratio: Summary.pairedRatios(runs.khardCPU, walletCPU)))
         }
         let statuses = Dictionary(grouping: runs.wallet.map(\.status), by: { $0 }).mapValues(\.count)
         table.notes = [
             "\(sampler.rounds) rounds after \(sampler.warmup) warm-up; in each, one session of every program, the order alternating (A B C, C B A); ratios are medians of the per-round ratios.",
             "cardwallet: the wallet with a stored session; its cache (\(cards) cards) was filled by `cardwallet sync` from the in-process mock server, which was then stopped and its port held bound but not listening, so the list request is refused at once. Its first frame is the chunk of output that completes a card of the list (“\(TerminalFixture.marker)”) and the status bar's cache text (\(statuses.map { "“\($0.key)” \($0.value)×" }.sorted().joined(separator: ", "))); settled is its last byte before \(Int(rules.frameQuiet * 1000)) ms of quiet (“offline” on screen by then in \(runs.wallet.filter(\.offlineShown).count) of \(runs.wallet.count) sessions: the refused list request answered from the cache). The bench answers its terminal query (DA1) as a VT220-class terminal would.",
             "abook: §4's addressbook export of the same cards and its abookrc at 80 columns; its first complete frame is §4's rule (“\(TerminalFixture.marker)” on screen, then \(Int(rules.frameQuiet * 1000)) ms of quiet; the time of its last byte).",
+            "CPU: the child's process CPU-time clock (clock_getcpuclockid: user + system, every thread) read when its frame was complete, and wait4's rusage for khard; less moved by the other processes on the machine than the times.",
             "khard: \(runs.khardPath ?? "not installed") -c khard.conf list, on the vdir `cardwallet export --vdir` wrote from the same cards; spawn to exit, output to /dev/null.",
         ]
         return table

@@ -47,8 +47,9 @@ enum StartupPieces {
             notes.append("The one-line Swift programs are built and timed in the full run only (swiftc on PATH).")
         }
         let sampler = Sampler(warmup: context.pick(full: 3, quick: 1), rounds: context.pick(full: 30, quick: 2))
+        let cpu = CPUSamples(count: spawned.count)
         let samples = try await sampler.roundRobin(
-            measuring: spawned.map { program in
+            measuring: spawned.enumerated().map { index, program in
                 { () async throws -> Double in
                     let outcome = try Spawn.timed(program.path, program.arguments)
                     guard outcome.status == 0 else {
@@ -56,15 +57,22 @@ enum StartupPieces {
                             "\(program.path) \(program.arguments.joined(separator: " ")) exited with status \(outcome.status)"
                         )
                     }
+                    cpu.append(outcome.cpuSeconds, to: index)
                     return outcome.seconds
                 }
             })
+        // The warm-up runs are not samples.
+        let cpuSamples = cpu.values.map { Array($0.suffix(sampler.rounds)) }
         var table = ResultTable(title: "#17 First frame — what bounds it", ratioHeader: "÷ /bin/true")
         for (index, program) in spawned.enumerated() {
             table.rows.append(
                 ResultRow(
                     label: program.label + ", spawn to exit", size: "", summary: Summary(samples[index]),
                     quantity: .time, ratio: index == 0 ? nil : Summary.pairedRatios(samples[index], samples[0])))
+            table.rows.append(
+                ResultRow(
+                    label: "  CPU (user + system)", size: "", summary: Summary(cpuSamples[index]), quantity: .time,
+                    ratio: index == 0 ? nil : Summary.pairedRatios(cpuSamples[index], cpuSamples[0])))
         }
         table.rows += try loaderRows(cardwallet)
         table.rows.append(try cacheRow(fixture, sampler: sampler))
@@ -146,4 +154,14 @@ enum StartupPieces {
             label: "cache: open + read \(Formatting.grouped(fixture.terminal.count)) summaries, in-process", size: "",
             summary: Summary(samples), quantity: .time)
     }
+}
+
+/// CPU times gathered by the sampler's closures, per program.
+private final class CPUSamples {
+    private(set) var values: [[Double]]
+
+    init(count: Int) { values = Array(repeating: [], count: count) }
+
+    /// Only the sampler's one task calls this, one closure at a time.
+    func append(_ value: Double, to index: Int) { values[index].append(value) }
 }
