@@ -88,7 +88,7 @@ final class FirstFrameFixture: Sendable {
 }
 
 /// A TCP port on 127.0.0.1 bound but never listening: connections to it are refused at once,
-/// and no other process can take it while it is held.
+/// and while it is held the kernel hands it to no other socket as an ephemeral port.
 final class RefusedPort: Sendable {
     private let descriptor: Int32
 

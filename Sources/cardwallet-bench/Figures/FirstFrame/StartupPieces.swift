@@ -47,7 +47,7 @@ enum StartupPieces {
             notes.append("The one-line Swift programs are built and timed in the full run only (swiftc on PATH).")
         }
         let sampler = Sampler(warmup: context.pick(full: 3, quick: 1), rounds: context.pick(full: 30, quick: 2))
-        let cpu = CPUSamples(count: spawned.count)
+        let cpu = SampleLog(variants: spawned.count)
         let samples = try await sampler.roundRobin(
             measuring: spawned.enumerated().map { index, program in
                 { () async throws -> Double in
@@ -154,14 +154,4 @@ enum StartupPieces {
             label: "cache: open + read \(Formatting.grouped(fixture.terminal.count)) summaries, in-process", size: "",
             summary: Summary(samples), quantity: .time)
     }
-}
-
-/// CPU times gathered by the sampler's closures, per program.
-private final class CPUSamples {
-    private(set) var values: [[Double]]
-
-    init(count: Int) { values = Array(repeating: [], count: count) }
-
-    /// Only the sampler's one task calls this, one closure at a time.
-    func append(_ value: Double, to index: Int) { values[index].append(value) }
 }
