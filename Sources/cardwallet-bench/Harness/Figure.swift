@@ -15,6 +15,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
     case images
     case mockServerWrites = "mock-server-writes"
     case cache
+    case firstFrame = "first-frame"
     case scan
 
     /// The section of docs/BENCHMARKS.md it fills (§1–§6 answer issue 6, #16 and #17 their issues).
@@ -31,6 +32,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .mockServerWrites: "#17"
         case .scan: "#18"
         case .cache: "#17"
+        case .firstFrame: "#17"
         }
     }
 
@@ -48,6 +50,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .mockServerWrites: "Mock server writes with --data"
         case .scan: "Scan a paper card (issue 18)"
         case .cache: "Local cache: search per keystroke, open and read"
+        case .firstFrame: "First frame from the cache, vs abook and khard"
         }
     }
 
@@ -65,6 +68,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .mockServerWrites: MockServerWritesFigure()
         case .scan: ScanFigure()
         case .cache: CacheFigure()
+        case .firstFrame: FirstFrameFigure()
         }
     }
 }

@@ -15,6 +15,8 @@ enum Spawn {
         var status: Int32
         /// Seconds from just before the spawn to the end of `waitpid`.
         var seconds: Double
+        /// Seconds of CPU the child used (user + system, from `wait4`).
+        var cpuSeconds: Double = 0
     }
 
     /// Runs `path` with `arguments`, its output sent to /dev/null, and times it to its exit.
@@ -38,22 +40,29 @@ enum Spawn {
             throw BenchError("cannot start \(path): \(String(cString: strerror(result)))")
         }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 {
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) == -1 {
             guard errno == EINTR else {
                 throw BenchError("waitpid failed for \(path): \(String(cString: strerror(errno)))")
             }
         }
         let seconds = seconds(from: start, to: clock.now)
-        return Outcome(status: exitStatus(status), seconds: seconds)
+        func value(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return Outcome(
+            status: exitStatus(status), seconds: seconds, cpuSeconds: value(usage.ru_utime) + value(usage.ru_stime))
     }
 
-    /// Runs `path` with `arguments` and returns its exit status and standard output.
+    /// Runs `path` with `arguments` (and exactly `environment`, when given) and returns its exit
+    /// status and standard output.
     ///
     /// - Throws: ``BenchError`` when the program cannot be started.
-    static func captured(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    static func captured(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (
+        status: Int32, output: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

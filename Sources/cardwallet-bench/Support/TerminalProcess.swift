@@ -76,6 +76,16 @@ final class TerminalProcess {
         seconds(from: started, to: ContinuousClock().now)
     }
 
+    /// Seconds of CPU the child has used so far, every thread (its process CPU-time clock);
+    /// `nil` once it is gone.
+    func cpuSeconds() -> Double? {
+        var clock = clockid_t()
+        guard clock_getcpuclockid(pid, &clock) == 0 else { return nil }
+        var spec = timespec()
+        guard clock_gettime(clock, &spec) == 0 else { return nil }
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
     /// Waits at most `timeout` seconds for output and returns what arrived: `nil` when nothing
     /// did, an empty array once the child has closed the terminal (it exited).
     func read(timeout: Double) -> [UInt8]? {

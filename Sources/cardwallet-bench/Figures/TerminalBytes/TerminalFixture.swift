@@ -23,14 +23,19 @@ final class TerminalFixture: Sendable {
     let addressBook: String
     /// The token file holding the demo user's session.
     let tokenFile: String
+    /// The account logged in (the demo user's email).
+    let account: String
 
-    private init(server: RunningMockServer, folder: TemporaryFolder, count: Int, addressBook: String, tokenFile: String)
-    {
+    private init(
+        server: RunningMockServer, folder: TemporaryFolder, count: Int, addressBook: String, tokenFile: String,
+        account: String
+    ) {
         self.server = server
         self.folder = folder
         self.count = count
         self.addressBook = addressBook
         self.tokenFile = tokenFile
+        self.account = account
     }
 
     /// The first `count` sample cards (`SampleCards`, as §3 uses), as the server seeds them.
@@ -80,7 +85,8 @@ final class TerminalFixture: Sendable {
             try write(AbookExport.addressBook(fields), to: addressBook)
             for name in ["home", "config"] { _ = try folder.folder(name) }
             return TerminalFixture(
-                server: server, folder: folder, count: count, addressBook: addressBook, tokenFile: tokenFile)
+                server: server, folder: folder, count: count, addressBook: addressBook, tokenFile: tokenFile,
+                account: user.email)
         } catch {
             await server.stop()
             folder.remove()

@@ -46,6 +46,8 @@ struct TerminalRun: Sendable {
     var keystrokeSeconds: [Double]
     /// The program's memory after the keystrokes, before it quit.
     var memory: ProcessMemory
+    /// Seconds of CPU the program had used once its first frame was complete (0 if unknown).
+    var cpuAtFirstFrame: Double = 0
 }
 
 /// Runs one program in a pseudo-terminal: waits for its first frame, types the keystrokes one
@@ -62,6 +64,7 @@ enum TerminalSession {
         let what = "\(program.label) at \(columns)×\(rows)"
         var frame = FrameWatch(marker: program.marker, quiet: rules.frameQuiet)
         try wait(for: &frame, on: terminal, until: rules.startupLimit, what: "\(what): the first frame")
+        let cpuAtFirstFrame = terminal.cpuSeconds() ?? 0
         var keystrokeBytes: [Int] = []
         var keystrokeSeconds: [Double] = []
         for number in 1..<(1 + max(0, rules.keystrokes)) {
@@ -78,7 +81,7 @@ enum TerminalSession {
         return TerminalRun(
             firstByte: frame.firstByteAt ?? 0, markerShown: frame.markerAt ?? 0, startup: frame.lastByteAt ?? 0,
             firstFrameBytes: frame.byteCount, keystrokeBytes: keystrokeBytes,
-            keystrokeSeconds: keystrokeSeconds, memory: memory)
+            keystrokeSeconds: keystrokeSeconds, memory: memory, cpuAtFirstFrame: cpuAtFirstFrame)
     }
 
     /// Reads until `watch` is complete; `limit` is seconds since the spawn.
