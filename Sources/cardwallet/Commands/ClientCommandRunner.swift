@@ -37,13 +37,16 @@ struct CommandContext: Sendable {
     }
 }
 
-/// The time of an offline answer: `14:02` today, `2026-11-23 14:02` on another day (local time).
+/// The time of an offline answer: `14:02` today, `2026-11-23 14:02` on another day, on a
+/// 24-hour clock whatever the locale (the TUI's status bar says the same), in `calendar`'s time
+/// zone (local time by default).
 enum OfflineTime {
-    static func text(_ date: Date, now: Date = Date()) -> String {
-        let calendar = Calendar.current
-        let time = date.formatted(.dateTime.hour(.twoDigits(amPM: .omitted)).minute(.twoDigits))
+    static func text(_ date: Date, now: Date = Date(), calendar: Calendar = .current) -> String {
+        // Components, not a format style: `.hour(.twoDigits(amPM: .omitted))` is a 12-hour
+        // clock with the AM/PM marker dropped, so 15:18 read "03:18".
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
         guard !calendar.isDate(date, inSameDayAs: now) else { return time }
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
         return String(format: "%04d-%02d-%02d ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0) + time
     }
 }

@@ -63,7 +63,9 @@ enum TerminalSession {
             rows: rows)
         let what = "\(program.label) at \(columns)×\(rows)"
         var frame = FrameWatch(marker: program.marker, quiet: rules.frameQuiet)
-        try wait(for: &frame, on: terminal, until: rules.startupLimit, what: "\(what): the first frame")
+        try wait(
+            for: &frame, on: terminal, until: rules.startupLimit, what: "\(what): the first frame",
+            answeringTerminalQueries: true)
         let cpuAtFirstFrame = terminal.cpuSeconds() ?? 0
         var keystrokeBytes: [Int] = []
         var keystrokeSeconds: [Double] = []
@@ -84,12 +86,18 @@ enum TerminalSession {
             keystrokeSeconds: keystrokeSeconds, memory: memory, cpuAtFirstFrame: cpuAtFirstFrame)
     }
 
-    /// Reads until `watch` is complete; `limit` is seconds since the spawn.
+    /// Reads until `watch` is complete; `limit` is seconds since the spawn. With
+    /// `answeringTerminalQueries`, a device-attributes query (DA1, the wallet's last picture
+    /// probe before curses starts) is answered once, as a terminal emulator would: unanswered,
+    /// the wallet would wait out its probe timeout and the figure would time that.
     ///
     /// - Throws: ``BenchError`` when the limit passes first or the program exits.
-    static func wait(for watch: inout FrameWatch, on terminal: TerminalProcess, until limit: Double, what: String)
-        throws
-    {
+    static func wait(
+        for watch: inout FrameWatch, on terminal: TerminalProcess, until limit: Double, what: String,
+        answeringTerminalQueries: Bool = false
+    ) throws {
+        var answered = !answeringTerminalQueries
+        var recent: [UInt8] = []  // the end of the output, for a query split across chunks
         while true {
             let now = terminal.elapsed()
             if watch.isComplete(at: now) { return }
@@ -108,6 +116,13 @@ enum TerminalSession {
                 )
             }
             watch.record(chunk, at: terminal.elapsed())
+            if !answered {
+                recent = Array((recent + chunk).suffix(chunk.count + CacheFrameSession.deviceAttributesQuery.count))
+                if FrameWatch.contains(recent, CacheFrameSession.deviceAttributesQuery) {
+                    answered = true
+                    try terminal.write(CacheFrameSession.deviceAttributesReply)
+                }
+            }
         }
     }
 }
