@@ -19,8 +19,9 @@ extension CardSession {
     ///
     /// The refresh runs in an unstructured task, so cancelling a waiter cancels neither the
     /// refresh nor the other waiters. It is detached so it never inherits a caller's task-local
-    /// lock on the token store.
-    func refreshed(because trigger: RefreshTrigger) async throws(CardAPIError) -> TokenItem {
+    /// lock on the token store. Waiters get the new pair as soon as the server's answer is
+    /// parsed, with the ``PendingSave`` that writes it to the file meanwhile.
+    func refreshed(because trigger: RefreshTrigger) async throws(CardAPIError) -> Refreshed {
         if let flight { return try await flight.wait() }
         guard case .active(let held) = phase else {
             if case .expired(let account) = phase { throw .sessionExpired(server: serverKey, account: account?.email) }
@@ -31,37 +32,41 @@ extension CardSession {
         flightsStarted += 1
         let generation = self.generation
         Task.detached { [self] in
-            let result = await self.runRefresh(held: held, trigger: trigger, generation: generation)
+            let result = await self.runRefresh(held: held, trigger: trigger, generation: generation, flight: flight)
             await self.land(flight, with: result)
         }
         return try await flight.wait()
     }
 
-    private func land(_ flight: RefreshFlight, with result: Result<TokenItem, CardAPIError>) {
+    /// Ends `flight` (if it has not ended yet): its waiters go on with `result`.
+    private func land(_ flight: RefreshFlight, with result: Result<Refreshed, CardAPIError>) {
         if self.flight === flight { self.flight = nil }
         flight.finish(result)
     }
 
     /// Refreshes under the token store's exclusive lock, shared with every other process.
     private func runRefresh(
-        held: TokenItem, trigger: RefreshTrigger, generation: Int
-    ) async -> Result<TokenItem, CardAPIError> {
+        held: TokenItem, trigger: RefreshTrigger, generation: Int, flight: RefreshFlight
+    ) async -> Result<Refreshed, CardAPIError> {
         do {
-            let item = try await tokenStore.withExclusiveAccess { file in
-                try await self.refreshLocked(file, held: held, trigger: trigger, generation: generation)
+            let refreshed = try await tokenStore.withExclusiveAccess { file in
+                try await self.refreshLocked(file, held: held, trigger: trigger, generation: generation, flight: flight)
             }
-            return .success(item)
+            return .success(refreshed)
         } catch {
             return .failure(ResponseJudge.error(from: error))
         }
     }
 
     /// The refresh decision, with the lock held: re-read the stored pair, adopt it if another
-    /// process already refreshed, else call the server and save the new pair before anyone uses it.
+    /// process already refreshed, else call the server and save the new pair (see
+    /// ``refreshOnTheWire(_:file:generation:flight:)``).
     private func refreshLocked(
-        _ file: LockedTokenFile, held: TokenItem, trigger: RefreshTrigger, generation: Int
-    ) async throws(CardAPIError) -> TokenItem {
-        guard generation == self.generation else { return try currentTokens() }  // login/logout/E06 meanwhile
+        _ file: LockedTokenFile, held: TokenItem, trigger: RefreshTrigger, generation: Int, flight: RefreshFlight
+    ) async throws(CardAPIError) -> Refreshed {
+        guard generation == self.generation else {  // login/logout/E06 meanwhile
+            return Refreshed(item: try currentTokens(), save: nil)
+        }
         let stored: TokenItem?
         do throws(TokenStoreError) {
             stored = try file.read(server: serverKey, account: held.account)
@@ -80,26 +85,31 @@ extension CardSession {
             adopted = true
             adopt(stored)
         }
+        let unchanged = Refreshed(item: current, save: nil)
         switch trigger {
         case .expiring:
             // No longer due (another process refreshed it a moment ago): use it. A pair another
             // process stored is used even when due unless it has actually expired, as one stored
             // by an older cardwallet has no lifetime and so gets the long margin.
-            if !isExpiring(current) || (adopted && !isExpired(current)) { return current }
+            if !isExpiring(current) || (adopted && !isExpired(current)) { return unchanged }
         case .accessRejected(let rejected):
-            if current.accessToken != rejected { return current }
+            if current.accessToken != rejected { return unchanged }
         case .sessionRejected(let rejected):
-            if current.accessToken != rejected { return current }
+            if current.accessToken != rejected { return unchanged }
             wipe(file, ifStillHolding: current)
             expire(current)
             throw .sessionExpired(server: serverKey, account: current.account)
         }
-        return try await refreshOnTheWire(current, file: file, generation: generation)
+        return try await refreshOnTheWire(current, file: file, generation: generation, flight: flight)
     }
 
+    /// `POST /auth/refresh`, then: the flight ends with the new pair at once (its waiters and
+    /// the requests admitted next use the new access token), while the pair is saved to the file
+    /// under the same lock on a thread of its own. The ``PendingSave`` handed out with the pair
+    /// reports the save's outcome to every request that used the token meanwhile.
     private func refreshOnTheWire(
-        _ current: TokenItem, file: LockedTokenFile, generation: Int
-    ) async throws(CardAPIError) -> TokenItem {
+        _ current: TokenItem, file: LockedTokenFile, generation: Int, flight: RefreshFlight
+    ) async throws(CardAPIError) -> Refreshed {
         try admitRefresh(of: current)
         let account = Self.account(of: current)
         publish(.refreshing(account))
@@ -123,17 +133,53 @@ extension CardSession {
             refreshTokenExpiresAt: grant.refreshTokenExpiresAt, userID: grant.user.id,
             displayName: grant.user.name, accessTokenIssuedAt: wallClock.now)
         watchRefreshed(item)
-        do throws(TokenStoreError) {
-            try file.save(item)
-        } catch {
-            // The server has rotated the pair: the old refresh token is dead, so keep the new
-            // pair in memory for this process, and report that other processes will not see it.
-            apply(item, generation: generation)
-            throw .tokenStore(error)
+        let save = PendingSave(accessToken: item.accessToken)
+        if generation == self.generation {
+            // The server has rotated the pair: the old refresh token is dead, so the new pair is
+            // this process's from now on, saved or not. The state stays "refreshing" until it is
+            // saved, so a Ctrl-C meanwhile waits for the save (RefreshInterruptGuard).
+            pendingSave = save
+            phase = .active(item)
         }
+        let refreshed = Refreshed(item: item, save: save)
+        land(flight, with: .success(refreshed))
+        if let hook = beforeSavingRefreshedPair { await hook() }
+        let saved = await Self.save(item, in: file)
+        if pendingSave === save { pendingSave = nil }
         apply(item, generation: generation)
-        logger.info("Refreshed the tokens", metadata: ["server": "\(serverKey)", "account": "\(item.account)"])
-        return item
+        switch saved {
+        case .success:
+            logger.info("Refreshed the tokens", metadata: ["server": "\(serverKey)", "account": "\(item.account)"])
+            save.outcome.finish(.success(()))
+        case .failure(let error):
+            // Kept in memory for this process; every request that used the new token during the
+            // save fails with the store's error, so the command reports that other processes
+            // will not see the pair.
+            logger.error(
+                "Refreshed the tokens but could not save them",
+                metadata: ["server": "\(serverKey)", "problem": "\(error.description)"])
+            save.outcome.finish(.failure(.tokenStore(error)))
+        }
+        return refreshed
+    }
+
+    /// Saves `item` through the held lock on a dispatch thread: the write and its two `fsync`s
+    /// block for about a millisecond (far longer while other processes write), and blocking one
+    /// of the concurrency pool's threads — two on a two-core machine — would stall every other
+    /// task, the requests already sent with the new token among them.
+    private nonisolated static func save(
+        _ item: TokenItem, in file: LockedTokenFile
+    ) async -> Result<Void, TokenStoreError> {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                do throws(TokenStoreError) {
+                    try file.save(item)
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
     }
 
     /// `POST /auth/refresh` through the auth provider: the caller's plugins (so the log pane

@@ -64,6 +64,11 @@ public actor CardSession {
     var preferredAccount: String?
     /// The refresh in flight, if any.
     var flight: RefreshFlight? { didSet { publishFastPath() } }
+    /// The save of the pair the last refresh got, while it runs (requests already use its
+    /// access token; see ``PendingSave``).
+    var pendingSave: PendingSave? { didSet { publishFastPath() } }
+    /// For tests: awaited after a refresh has handed out the new pair, before saving it.
+    var beforeSavingRefreshedPair: (@Sendable () async -> Void)?
     /// How many refresh flights this session started (each may or may not reach the network).
     var flightsStarted = 0
     /// Bumped by login, logout and expiry, so a refresh that started before does not undo them.
@@ -76,6 +81,8 @@ public actor CardSession {
     struct FastPath: Sendable {
         let accessToken: String
         let refreshAfter: Date
+        /// The save of the pair this token belongs to, while it runs.
+        let save: PendingSave?
     }
 
     init(
@@ -96,7 +103,7 @@ public actor CardSession {
         let initial = Self.storedItem(in: tokenStore, server: serverKey, account: account)
         fastPath = Mutex(
             (try? initial.get())?.map {
-                FastPath(accessToken: $0.accessToken, refreshAfter: policy.refreshDate(for: $0))
+                FastPath(accessToken: $0.accessToken, refreshAfter: policy.refreshDate(for: $0), save: nil)
             })
         switch initial {
         case .success(let item?):
@@ -132,13 +139,18 @@ public actor CardSession {
         }
     }
 
-    /// Returns once no token refresh is in flight (its outcome, success or not, is saved by
-    /// then). A process that is about to end waits here so it does not leave the server with a
-    /// rotated pair it never stored.
+    /// Returns once no token refresh is in flight and the pair it got is saved (or its save has
+    /// failed). A process that is about to end waits here so it does not leave the server with
+    /// a rotated pair it never stored.
     public func finishRefreshInFlight() async {
-        while let flight {
-            _ = try? await flight.wait()
-            if self.flight === flight { return }
+        while flight != nil || pendingSave != nil {
+            if let flight {
+                _ = try? await flight.wait()
+                if self.flight === flight { return }
+            } else if let save = pendingSave {
+                try? await save.wait()
+                if pendingSave === save { return }
+            }
         }
     }
 
@@ -157,67 +169,10 @@ public actor CardSession {
         return state
     }
 
-    // MARK: Tokens for requests
-
-    /// The access token to send now: cached, refreshed first if it expires within the margin,
-    /// or the result of the refresh in flight.
-    ///
-    /// - Throws: ``CardAPIError/sessionExpired(server:account:)`` (fast, no network) after
-    ///   E06, ``CardAPIError/notLoggedIn(server:account:)``, or the refresh's error.
-    func accessToken() async throws(CardAPIError) -> String {
-        if flight == nil, case .active(let tokens) = phase, !isExpiring(tokens) { return tokens.accessToken }
-        return try await slowAccessToken()
-    }
-
-    /// The cached access token if it is outside the refresh margin and no refresh is in flight,
-    /// read without entering the actor; `nil` sends the caller to ``accessToken()``.
-    nonisolated func cachedAccessToken() -> String? {
-        guard let path = fastPath.withLock({ $0 }), wallClock.now < path.refreshAfter else { return nil }
-        return path.accessToken
-    }
-
-    private func slowAccessToken() async throws(CardAPIError) -> String {
-        if case .expired(let account) = phase { throw .sessionExpired(server: serverKey, account: account?.email) }
-        if let flight { return try await flight.wait().accessToken }
-        let tokens: TokenItem
-        if case .active(let held) = phase { tokens = held } else { tokens = try loadStoredTokens() }
-        guard isExpiring(tokens) else { return tokens.accessToken }
-        return try await refreshed(because: .expiring).accessToken
-    }
-
-    /// What the server rejected, from a request's `Authorization` header.
-    enum Rejection: Sendable {
-        /// 401 E03/E04 for this access token.
-        case accessToken(String?)
-        /// E06 on a normal call made with this access token.
-        case session(String?)
-    }
-
-    /// Gets the session ready for a retry after the server rejected a request: waits for the
-    /// refresh in flight, returns at once if the rejected token was already replaced, or
-    /// refreshes (E03/E04) or ends the session (E06).
-    ///
-    /// - Throws: ``CardAPIError/sessionExpired(server:account:)`` and the refresh's errors.
-    func recover(from rejection: Rejection) async throws(CardAPIError) {
-        if let flight {
-            _ = try await flight.wait()
-            return
-        }
-        switch phase {
-        case .expired(let account):
-            throw .sessionExpired(server: serverKey, account: account?.email)
-        case .unloaded, .loggedOut:
-            throw .notLoggedIn(server: serverKey, account: preferredAccount)
-        case .active(let tokens):
-            switch rejection {
-            case .accessToken(let sent):
-                guard tokens.accessToken == sent else { return }  // replaced meanwhile: retry with it
-                _ = try await refreshed(because: .accessRejected(tokens.accessToken))
-            case .session(let sent):
-                guard tokens.accessToken == sent else { return }
-                _ = try await refreshed(because: .sessionRejected(tokens.accessToken))
-            }
-        }
+    /// For tests: makes every refresh await `hook` after handing out the new pair and before
+    /// saving it, so a test can hold the save.
+    func setBeforeSavingRefreshedPair(_ hook: (@Sendable () async -> Void)?) {
+        beforeSavingRefreshedPair = hook
     }
 
     // MARK: Helpers
@@ -232,7 +187,9 @@ public actor CardSession {
     private func publishFastPath() {
         var path: FastPath?
         if flight == nil, case .active(let tokens) = phase {
-            path = FastPath(accessToken: tokens.accessToken, refreshAfter: policy.refreshDate(for: tokens))
+            path = FastPath(
+                accessToken: tokens.accessToken, refreshAfter: policy.refreshDate(for: tokens),
+                save: pendingSave(of: tokens))
         }
         fastPath.withLock { $0 = path }
     }

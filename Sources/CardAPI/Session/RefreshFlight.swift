@@ -2,35 +2,55 @@ import Foundation
 import Synchronization
 import TokenStore
 
-/// The one token refresh in flight, and everyone waiting for it.
+/// The one token refresh in flight, and everyone waiting for it: it answers with the new pair
+/// and the ``PendingSave`` that writes it to the token file.
+typealias RefreshFlight = OneShot<Refreshed>
+
+/// What a refresh hands its waiters: the pair to use, and — when this refresh got it from the
+/// server — the save of that pair, which may still be running.
+struct Refreshed: Sendable {
+    /// The tokens to use now.
+    let item: TokenItem
+    /// The save of ``item`` to the token file, `nil` when it needed none (a pair another process
+    /// stored, or the session's current one).
+    let save: PendingSave?
+}
+
+/// A result that arrives once, for any number of waiters: a token refresh's
+/// (``RefreshFlight``), or a token file save's (``PendingSave``).
 ///
 /// Waiters are plain continuations, so a waiter whose task is cancelled stops waiting at once
-/// with `CancellationError` while the refresh — an unstructured task of its own — and every
+/// with ``CardAPIError/cancelled`` while the work — an unstructured task of its own — and every
 /// other waiter carry on.
-final class RefreshFlight: Sendable {
+final class OneShot<Value: Sendable>: Sendable {
     private struct State {
-        var result: Result<TokenItem, CardAPIError>?
-        var waiters: [UInt64: CheckedContinuation<TokenItem, any Error>] = [:]
+        var result: Result<Value, CardAPIError>?
+        var waiters: [UInt64: CheckedContinuation<Value, any Error>] = [:]
         var nextID: UInt64 = 0
     }
 
     private let state = Mutex(State())
 
+    init() {}
+
     /// How many tasks are waiting now.
     var waiterCount: Int { state.withLock { $0.waiters.count } }
 
-    /// The refreshed tokens, once the refresh is done.
+    /// The result if it has arrived, without waiting.
+    var result: Result<Value, CardAPIError>? { state.withLock { $0.result } }
+
+    /// The value, once it has arrived.
     ///
-    /// - Throws: the refresh's error, or ``CardAPIError/cancelled`` if the waiting task is cancelled.
-    func wait() async throws(CardAPIError) -> TokenItem {
+    /// - Throws: the work's error, or ``CardAPIError/cancelled`` if the waiting task is cancelled.
+    func wait() async throws(CardAPIError) -> Value {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
         }
         do {
             return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TokenItem, any Error>) in
-                    let ready: Result<TokenItem, any Error>? = state.withLock { state in
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+                    let ready: Result<Value, any Error>? = state.withLock { state in
                         if let result = state.result { return result.mapError { $0 } }
                         if Task.isCancelled { return .failure(CancellationError()) }
                         state.waiters[id] = continuation
@@ -47,14 +67,41 @@ final class RefreshFlight: Sendable {
         }
     }
 
-    /// Ends the flight: every waiter, present and future, gets `result`.
-    func finish(_ result: Result<TokenItem, CardAPIError>) {
-        let waiters = state.withLock { state -> [CheckedContinuation<TokenItem, any Error>] in
+    /// Sets the result: every waiter, present and future, gets it. Later calls are ignored.
+    func finish(_ result: Result<Value, CardAPIError>) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
             guard state.result == nil else { return [] }
             state.result = result
             defer { state.waiters.removeAll() }
             return Array(state.waiters.values)
         }
         for waiter in waiters { waiter.resume(with: result.mapError { $0 }) }
+    }
+}
+
+/// The save of a refreshed pair to the token file, while requests already use its access token.
+///
+/// A refresh hands out the new access token as soon as the server's answer is parsed and writes
+/// the pair to the file (under the store's lock, off the concurrency pool) meanwhile. A request
+/// sent with the token during the save depends on it: a read (`GET`, `HEAD`) is sent at once and
+/// waits for the save before its caller gets the answer; any other request waits for the save
+/// before it is sent. If the save fails, both fail with the store's error, as every waiter of the
+/// refresh did when the save came first (docs/Session.md, "Saved before the caller hears").
+final class PendingSave: Sendable {
+    /// The access token of the pair being saved.
+    let accessToken: String
+    /// The save's outcome: `()` once the pair is on disk, or ``CardAPIError/tokenStore(_:)``.
+    let outcome = OneShot<Void>()
+
+    init(accessToken: String) {
+        self.accessToken = accessToken
+    }
+
+    /// Returns once the pair is saved.
+    ///
+    /// - Throws: ``CardAPIError/tokenStore(_:)`` if it could not be, or
+    ///   ``CardAPIError/cancelled``.
+    func wait() async throws(CardAPIError) {
+        try await outcome.wait()
     }
 }

@@ -16,6 +16,12 @@ import Synchronization
 /// the new token instead of going out with the one the server just rejected. So a storm of N
 /// calls after a server-side expiry sends at most the admission's limit of stale tokens, not N.
 ///
+/// A refresh hands out the new access token before the pair is saved to the token file (see
+/// ``PendingSave``): a request that takes the token while the save runs is a *dependent* of it.
+/// A read (`GET`, `HEAD`) is sent at once and its answer waits in ``complete(_:for:target:)``
+/// for the save; any other request waits for the save before it is sent. A failed save fails
+/// every dependent with the store's error.
+///
 /// It is also a plugin: its `didReceive` hook tells the session's loop guard how the server
 /// judged each attempt's access token, and its `process` hook forgets a request's retry marks
 /// when the request ends.
@@ -32,6 +38,8 @@ final class SessionInterceptor: Interceptor, Plugin {
     /// The card provider's admission, whose gate a 401's recovery holds.
     let admission: Admission
     private let marks = Mutex<[RequestID: Marks]>([:])
+    /// Reads sent with a token whose pair was still being saved, and that save.
+    private let dependents = Mutex<[RequestID: PendingSave]>([:])
 
     init(session: CardSession, maximumRetryAfter: Duration, admission: Admission) {
         self.session = session
@@ -39,17 +47,19 @@ final class SessionInterceptor: Interceptor, Plugin {
         self.admission = admission
     }
 
-    /// Sets `Authorization: Bearer <access token>`, replacing any value.
+    /// Sets `Authorization: Bearer <access token>`, replacing any value. If the token's pair is
+    /// still being saved, the request becomes a dependent of that save (see the type's notes).
     func adapt(_ request: Request, for target: any TargetType) async throws -> Request {
         guard let scheme = target.authorizationType else { return request }
         var request = request
-        let token: String
+        let token: CardSession.CurrentToken
         if let cached = session.cachedAccessToken() {
             token = cached  // the hot path: no actor hop
         } else {
             token = try await session.accessToken()
         }
-        request.headers["Authorization"] = "\(scheme.scheme) \(token)"
+        if let save = token.save { try await depend(request, on: save) }
+        request.headers["Authorization"] = "\(scheme.scheme) \(token.accessToken)"
         return request
     }
 
@@ -64,16 +74,21 @@ final class SessionInterceptor: Interceptor, Plugin {
             switch code {
             case ErrorCode.accessTokenInvalid?, ErrorCode.accessTokenExpired?:
                 guard mark(request, .auth) else { return .doNotRetry }
-                try await admission.hold(hostOf: request.url) {
+                // The hold ends when the new token is known, not when it is saved: the requests in
+                // line go out with it at once.
+                let save = try await admission.hold(hostOf: request.url) {
                     try await session.recover(from: .accessToken(sent))
                 }
+                if let save { try await depend(request, on: save) }
                 return .retry
             case ErrorCode.refreshTokenExpired?:
                 // Throws sessionExpired unless another process stored a newer pair.
-                try await admission.hold(hostOf: request.url) {
+                let save = try await admission.hold(hostOf: request.url) {
                     try await session.recover(from: .session(sent))
                 }
-                return mark(request, .auth) ? .retry : .doNotRetry
+                guard mark(request, .auth) else { return .doNotRetry }
+                if let save { try await depend(request, on: save) }
+                return .retry
             default:
                 return .doNotRetry
             }
@@ -105,6 +120,38 @@ final class SessionInterceptor: Interceptor, Plugin {
             session.serverRejected(token)
         }
     }
+
+    /// Holds a dependent read's answer until the save of its token's pair is done; a failed
+    /// save fails it with the store's error (what it would have got waiting for the refresh).
+    func complete(
+        _ result: Result<Response, NetworkError>, for request: Request, target: any TargetType
+    ) async -> Result<Response, NetworkError> {
+        let save = dependents.withLock { dependents in dependents.isEmpty ? nil : dependents[request.id] }
+        guard let save else { return result }
+        defer { dependents.withLock { $0[request.id] = nil } }
+        do throws(CardAPIError) {
+            try await save.wait()
+            return result
+        } catch {
+            return .failure(error == .cancelled ? .cancelled : .interceptor(error))
+        }
+    }
+
+    /// Makes `request` a dependent of `save`: a read is recorded (its answer waits in
+    /// ``complete(_:for:target:)``), anything else waits here until the pair is on disk.
+    ///
+    /// - Throws: the store's error if the save failed (or fails while a change waits).
+    private func depend(_ request: Request, on save: PendingSave) async throws(CardAPIError) {
+        guard request.method == .get || request.method == .head else {
+            try await save.wait()
+            return
+        }
+        if case .failure(let error)? = save.outcome.result { throw error }
+        dependents.withLock { $0[request.id] = save }
+    }
+
+    /// How many reads wait on a save (for tests: none once every request is over).
+    var dependentCount: Int { dependents.withLock { $0.count } }
 
     /// Forgets the request's retry marks once it is over.
     func process(

@@ -27,7 +27,8 @@
 /// ``Admission/hold(hostOf:isolation:during:)``, so requests not yet admitted wait for the repair. After a failed
 /// attempt the interceptors' ``retry(_:for:dueTo:attempt:)`` are asked in order; the first
 /// answer other than ``RetryDecision/doNotRetry`` wins. Cancellation is never retried, and a
-/// provider caps attempts (see ``Provider/maximumRetries``).
+/// provider caps attempts (see ``Provider/maximumRetries``). When the last attempt is done, each
+/// interceptor's ``complete(_:for:target:)`` sees the result in order and may change it.
 public protocol Interceptor: Sendable {
     /// The request to send for this attempt. Default: unchanged.
     ///
@@ -42,6 +43,14 @@ public protocol Interceptor: Sendable {
     /// - Throws: any error, which ends the request as ``NetworkError/interceptor(_:)``.
     func retry(_ request: Request, for target: any TargetType, dueTo error: NetworkError, attempt: Int) async throws
         -> RetryDecision
+
+    /// The result the caller gets, once the request's last attempt is done (`request` is that
+    /// attempt, as adapted), before the plugins' `process`. An interceptor whose `adapt` let a
+    /// request go out on something not yet settled — a token whose save is still running — waits
+    /// for it here and may turn the result into a failure. Called after the request has given its
+    /// admission slot back, so waiting here holds up nobody in line. Default: `result` unchanged.
+    func complete(_ result: Result<Response, NetworkError>, for request: Request, target: any TargetType) async
+        -> Result<Response, NetworkError>
 }
 
 extension Interceptor {
@@ -51,6 +60,10 @@ extension Interceptor {
     public func retry(_ request: Request, for target: any TargetType, dueTo error: NetworkError, attempt: Int)
         async throws -> RetryDecision
     { .doNotRetry }
+    /// Returns `result` unchanged.
+    public func complete(_ result: Result<Response, NetworkError>, for request: Request, target: any TargetType) async
+        -> Result<Response, NetworkError>
+    { result }
 }
 
 /// What to do after a failed attempt.

@@ -25,8 +25,8 @@ extension Provider {
         return await attempts(of: request, target: target, erased: erased)
     }
 
-    /// Waits for admission, then adapts, sends, validates and maybe retries, then lets plugins
-    /// process the result.
+    /// Waits for admission, then adapts, sends, validates and maybe retries, then lets the
+    /// interceptors complete and the plugins process the result.
     ///
     /// The request holds its admission slot from before the first `adapt` until its last attempt
     /// is done — through the retry decision, so a request that got a 401 keeps its slot while
@@ -98,6 +98,7 @@ extension Provider {
             attempt += 1
         }
         if let slot { admission.leave(slot) }
+        for interceptor in interceptors { result = await interceptor.complete(result, for: sent, target: erased) }
         return process(result, for: sent, target: erased)
     }
 

@@ -31,14 +31,20 @@ actor FakeCardServer {
     var cardOverride: (@Sendable (Request) -> StubResponse?)?
     /// Whether error messages repeat the token or password they were given (canary tests).
     var echoesSecrets = false
-    /// When set, every card request checks the store already holds the token it carries.
+    /// When set, every card request checks the store already holds the token it carries: a
+    /// request that changes something (not `GET` or `HEAD`) must never go out before its token's
+    /// pair is saved; a read may (its caller hears only after the save, see `PendingSave`).
     var storeToCheck: TokenStore?
+    /// Run when a refresh arrives, before it is answered (a test breaks the token file here).
+    var onRefresh: (@Sendable () -> Void)?
     /// Whether an access token past its expiry (by the wall clock) gets E04, as a real server's.
     var enforcesExpiry = false
 
     private(set) var refreshCalls = 0
     private(set) var refreshTokensPresented: [String] = []
     private(set) var savedBeforeUseViolations = 0
+    /// Reads that arrived with a token whose pair was not saved yet (allowed).
+    private(set) var readsBeforeSave = 0
     private(set) var logoutRequests: [Request] = []
     /// Card requests answered E04 because their access token had expired (``enforcesExpiry``).
     private(set) var expiredTokenRejections = 0
@@ -80,6 +86,7 @@ actor FakeCardServer {
     func set(cardOverride: (@Sendable (Request) -> StubResponse?)?) { self.cardOverride = cardOverride }
     func set(echoesSecrets: Bool) { self.echoesSecrets = echoesSecrets }
     func set(storeToCheck: TokenStore?) { self.storeToCheck = storeToCheck }
+    func set(onRefresh: (@Sendable () -> Void)?) { self.onRefresh = onRefresh }
     func set(accessTTL: TimeInterval) { self.accessTTL = accessTTL }
     func set(enforcesExpiry: Bool) { self.enforcesExpiry = enforcesExpiry }
 
@@ -112,6 +119,7 @@ actor FakeCardServer {
             return Self.failure("E01", status: 400, message: "Send the refresh token.")
         }
         refreshTokensPresented.append(token)
+        onRefresh?()
         if let refreshGate { await refreshGate.wait() }
         switch refreshBehavior {
         case .respond(let response): return response
@@ -130,7 +138,11 @@ actor FakeCardServer {
         if let gate = pathGates[request.path] { await gate.wait() }
         let token = request.headers["Authorization"].flatMap(Self.bearer)
         if let store = storeToCheck, let token, (try? store.items().first?.accessToken) != token {
-            savedBeforeUseViolations += 1
+            if request.method == .get || request.method == .head {
+                readsBeforeSave += 1
+            } else {
+                savedBeforeUseViolations += 1
+            }
         }
         if let cardOverride, let response = cardOverride(request) { return response }
         let expired = enforcesExpiry && token.flatMap { accessExpiries[$0] }.map { $0 <= wallClock.now } == true
