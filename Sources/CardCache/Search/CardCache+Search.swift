@@ -9,11 +9,17 @@ public struct CardSearchHit: Sendable, Equatable, Hashable {
     /// The first field (in ``SearchText/fields`` order) that matched: the interface shows it
     /// when it is not one of its columns.
     public var field: CardField
+    /// The part of that field that matched, when asked for (`excerpts: true`): its line or
+    /// list item holding the match as the search reads it (lowercased, without accents, a
+    /// phone number as its digits), from a little before the match when long, at most 60
+    /// characters. Untrusted text.
+    public var excerpt: String?
 
     /// A hit.
-    public init(cardID: String, field: CardField) {
+    public init(cardID: String, field: CardField, excerpt: String? = nil) {
         self.cardID = cardID
         self.field = field
+        self.excerpt = excerpt
     }
 }
 
@@ -59,8 +65,11 @@ extension CardCache {
     ///     counts them all); `nil` for every hit.
     ///   - allIDs: also return every match's id in wallet order (``CardSearchResult/allIDs``),
     ///     as an interface filtering its own list needs; ids cost far less than hits.
+    ///   - excerpts: give each hit the ``CardSearchHit/excerpt`` of its field, for a list that
+    ///     does not show that field.
     public func search(
-        _ text: String, in fields: [CardField]? = nil, limit: Int? = 200, allIDs: Bool = false
+        _ text: String, in fields: [CardField]? = nil, limit: Int? = 200, allIDs: Bool = false,
+        excerpts: Bool = false
     ) throws(CacheError) -> CardSearchResult {
         guard let query = SearchQuery(text) else { return .empty }
         let searched = fields.map { wanted in SearchText.fields.filter(wanted.contains) } ?? SearchText.fields
@@ -83,8 +92,15 @@ extension CardCache {
             let ordered = Self.inWalletOrder(keys, order.positions)
             let first = limit.map { ordered.prefix(max(0, $0)) } ?? ordered[...]
             return CardSearchResult(
-                hits: try hits(first, order, query, searched, db), total: ordered.count,
-                allIDs: allIDs ? ordered.map { Int($0) < order.ids.count ? order.ids[Int($0)] : "" } : [])
+                hits: try hits(first, order, query, searched, excerpts: excerpts, db), total: ordered.count,
+                allIDs: allIDs ? Self.ids(of: ordered, order.ids) : [])
+        }
+    }
+
+    /// The card ids of the row `keys`, in their order.
+    private static func ids(of keys: [Int64], _ ids: [String]) -> [String] {
+        ids.withUnsafeBufferPointer { ids in
+            keys.map { key in key >= 0 && key < ids.count ? ids[Int(key)] : "" }
         }
     }
 
@@ -113,45 +129,70 @@ extension CardCache {
     /// order does not know yet (another process added it a moment ago) goes last, and the
     /// next keystroke reads the order again.
     static func inWalletOrder(_ keys: [Int64], _ positions: [Int32]) -> [Int64] {
-        var slots = [Int64](repeating: -1, count: positions.count)
-        var unknown: [Int64] = []
-        for key in keys {
-            let position = key >= 0 && key < positions.count ? Int(positions[Int(key)]) : -1
-            guard position >= 0 else {
-                unknown.append(key)
-                continue
-            }
-            guard position < slots.count, slots[position] < 0 else {
-                // Positions beyond the number of rows, or shared: sort instead.
-                let known = keys.filter { $0 >= 0 && $0 < positions.count && positions[Int($0)] >= 0 }
-                return known.sorted { (positions[Int($0)], $0) < (positions[Int($1)], $1) } + unknown
-            }
-            slots[position] = key
-        }
         var ordered: [Int64] = []
         ordered.reserveCapacity(keys.count)
-        for key in slots where key >= 0 { ordered.append(key) }
-        return ordered + unknown
+        var unknown: [Int64] = []
+        let placed = positions.withUnsafeBufferPointer { positions -> Bool in
+            // Slot per place in the wallet: the matching key there, or -1.
+            var slots = [Int32](repeating: -1, count: positions.count)
+            let fits = slots.withUnsafeMutableBufferPointer { slots -> Bool in
+                for key in keys {
+                    let position = key >= 0 && key < positions.count ? Int(positions[Int(key)]) : -1
+                    if position < 0 {
+                        unknown.append(key)
+                    } else if position < slots.count && slots[position] < 0 {
+                        slots[position] = Int32(truncatingIfNeeded: key)
+                    } else {
+                        return false
+                    }
+                }
+                return true
+            }
+            guard fits else { return false }
+            for key in slots where key >= 0 { ordered.append(Int64(key)) }
+            return true
+        }
+        guard placed else {
+            // Positions beyond the number of rows, or shared: sort instead.
+            let known = keys.filter { $0 >= 0 && $0 < positions.count && positions[Int($0)] >= 0 }
+            return known.sorted { (positions[Int($0)], $0) < (positions[Int($1)], $1) }
+                + keys.filter { !($0 >= 0 && $0 < positions.count && positions[Int($0)] >= 0) }
+        }
+        ordered.append(contentsOf: unknown)
+        return ordered
     }
 
-    /// The hits for `keys`, each with the first field that matched: their indexed texts read
-    /// and checked (a few hundred at most per keystroke).
+    /// The hits for `keys`, each with the first field that matched (and its excerpt): their
+    /// indexed texts read and checked (a few hundred at most per keystroke).
     private func hits(
         _ keys: ArraySlice<Int64>, _ order: WalletOrder, _ query: SearchQuery, _ searched: [CardField],
-        _ db: Database
+        excerpts: Bool, _ db: Database
     ) throws -> [CardSearchHit] {
         let texts = "SELECT " + SearchIndex.columns.joined(separator: ", ") + " FROM cardSearch WHERE rowid = ?"
-        let statement = try db.cachedStatement(sql: texts)
+        // Stepped directly, each column made a String only when checked (most hits match in
+        // their first few fields).
+        let raw = try db.cachedStatement(sql: texts).sqliteStatement
+        defer { sqlite3_reset(raw) }
         var hits: [CardSearchHit] = []
         hits.reserveCapacity(keys.count)
-        for key in keys {
-            guard Int(key) < order.ids.count, let row = try Row.fetchOne(statement, arguments: [key]) else { continue }
-            let field = zip(SearchText.fields.indices, SearchText.fields).first { index, field in
-                searched.contains(field) && query.matches(row[index] as String? ?? "", field: field)
-            }?.1
+        for key in keys where Int(key) < order.ids.count {
+            sqlite3_reset(raw)
+            sqlite3_bind_int64(raw, 1, key)
+            guard sqlite3_step(raw) == SQLITE_ROW else { continue }
+            var found: (text: String, field: CardField)?
+            for (index, field) in SearchText.fields.enumerated() where searched.contains(field) {
+                let text = sqlite3_column_text(raw, Int32(index)).map { String(cString: $0) } ?? ""
+                if query.matches(text, field: field) {
+                    found = (text, field)
+                    break
+                }
+            }
             // The index and the check agree by construction; a card the check cannot place
             // is still a hit, reported on its name.
-            hits.append(CardSearchHit(cardID: order.ids[Int(key)], field: field ?? .name))
+            let field = found?.field ?? .name
+            let excerpt =
+                excerpts ? SearchExcerpt.cut(found?.text ?? "", around: query, field: field, length: 60) : nil
+            hits.append(CardSearchHit(cardID: order.ids[Int(key)], field: field, excerpt: excerpt))
         }
         return hits
     }
