@@ -171,7 +171,7 @@ import Testing
         let cards = SampleCards.summaries(count: 5)
         var (id, call) = try #require(AppState.lastRequest(state.type("5550")))
         #expect(call == .searchCache(query: "5550"))
-        let phone = FieldMatch(field: .phone, excerpt: "825550\u{1B}[2J0100")
+        let phone = FieldMatch(field: .phone, excerpt: "5550\u{1B}0100")
         let title = FieldMatch(field: .title, excerpt: "5550 team")
         _ = state.reduce(
             .completed(
@@ -184,7 +184,7 @@ import Testing
         let rows = Renderer.render(state).text.split(separator: "\n")
         let phoneRow = try #require(rows.first { $0.contains(cards[2].name) })
         #expect(
-            phoneRow.trimmingCharacters(in: .whitespaces).hasSuffix("phone: 825550^[[2J0100"),
+            phoneRow.trimmingCharacters(in: .whitespaces).hasSuffix("phone: 5550^[0100"),
             "escaped, at the end of the row: \(phoneRow)")
         // The title is a column at 80 columns: no note.
         let titleRow = try #require(rows.first { $0.contains(cards[4].name) })

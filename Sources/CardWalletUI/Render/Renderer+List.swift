@@ -106,13 +106,14 @@ extension Renderer {
                         grid.draw(value, x: x, y: y, width: width, style: style)
                         continue
                     }
-                    // The field that matched, at the end of the last column: the column's
-                    // own text keeps the rest (at least two fifths when it has any).
+                    // The field that matched takes the end of the last column, as much of it as
+                    // it needs: while filtering it says more than the email it covers, which
+                    // keeps what is left when that is at least six columns.
                     let note = match.field.label.lowercased() + ": " + match.excerpt
                     // Drawing escapes it; its width is the escaped text's.
-                    let noteWidth = min(
-                        DisplayWidth.of(TerminalText.escaped(note)), value.isEmpty ? width : width * 3 / 5)
-                    let valueWidth = value.isEmpty ? 0 : max(0, width - noteWidth - 1)
+                    let noteWidth = min(DisplayWidth.of(TerminalText.escaped(note)), width)
+                    let rest = width - noteWidth - 1
+                    let valueWidth = value.isEmpty || rest < 6 ? 0 : rest
                     grid.draw(value, x: x, y: y, width: valueWidth, style: style)
                     grid.draw(
                         note, x: x + width - noteWidth, y: y, width: noteWidth,
