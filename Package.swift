@@ -78,6 +78,8 @@ let package = Package(
             dependencies: [
                 "CardModels",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The SQLite C API, for the search's FTS5 auxiliary function and its row loop.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -206,28 +206,34 @@ public final class CardCache: Sendable {
 }
 
 extension CardCache {
-    /// Every card row's place in the wallet, indexed by its key (-1: no such row), read again
-    /// when `wallet.generation` says a card was added, removed or moved since. A search then
-    /// sorts its matches without looking up a `card` row per match.
-    func positions(_ db: Database) throws -> [Int32] {
+    /// Every card row's place in the wallet and id, indexed by its key, read again when
+    /// `wallet.generation` says a card was added, removed or moved since. A search then orders
+    /// its matches and names them without looking up a `card` row per match.
+    func walletOrder(_ db: Database) throws -> WalletOrder {
         let generation = try Int64.fetchOne(db, sql: "SELECT generation FROM wallet") ?? 0
-        if let kept = order.withLock({ $0 }), kept.generation == generation { return kept.positions }
-        var positions: [Int32] = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT key, position FROM card ORDER BY key")
+        if let kept = order.withLock({ $0 }), kept.generation == generation { return kept }
+        var fresh = WalletOrder(generation: generation, positions: [], ids: [])
+        let rows = try Row.fetchCursor(db, sql: "SELECT key, position, id FROM card ORDER BY key")
         while let row = try rows.next() {
             let key = Int(row[0] as Int64)
-            if key >= positions.count { positions += Array(repeating: -1, count: key + 1 - positions.count) }
-            positions[key] = Int32(clamping: row[1] as Int)
+            if key >= fresh.positions.count {
+                fresh.positions += Array(repeating: -1, count: key + 1 - fresh.positions.count)
+                fresh.ids += Array(repeating: "", count: key + 1 - fresh.ids.count)
+            }
+            fresh.positions[key] = Int32(clamping: row[1] as Int)
+            fresh.ids[key] = row[2]
         }
-        order.withLock { $0 = WalletOrder(generation: generation, positions: positions) }
-        return positions
+        order.withLock { $0 = fresh }
+        return fresh
     }
 }
 
-/// The wallet order a search keeps between keystrokes.
+/// The wallet order a search keeps between keystrokes: by card row key, its place in the
+/// wallet (-1: no such row) and its id.
 struct WalletOrder: Sendable {
     var generation: Int64
     var positions: [Int32]
+    var ids: [String]
 }
 
 /// A reason to move a database file aside while opening it.

@@ -164,6 +164,42 @@ import Testing
         #expect(state.list.cards.rows.map { state.list.cards.summary(atIndex: $0).id } == [cards[1].id, cards[3].id])
     }
 
+    @Test func theFieldThatMatchedIsShownForItsTextOnly() throws {
+        var state = AppState.loggedIn(cards: 5)
+        state.searchesCache = true
+        _ = state.press(.char("/"))
+        let cards = SampleCards.summaries(count: 5)
+        var (id, call) = try #require(AppState.lastRequest(state.type("5550")))
+        #expect(call == .searchCache(query: "5550"))
+        let phone = FieldMatch(field: .phone, excerpt: "5550\u{1B}0100")
+        let title = FieldMatch(field: .title, excerpt: "5550 team")
+        _ = state.reduce(
+            .completed(
+                id,
+                .success(
+                    .cacheMatches(
+                        query: "5550", ids: [cards[2].id, cards[4].id],
+                        fields: [cards[2].id: phone, cards[4].id: title]))))
+        #expect(state.list.fieldMatches == FieldMatches(query: "5550", byID: [cards[2].id: phone, cards[4].id: title]))
+        let rows = Renderer.render(state).text.split(separator: "\n")
+        let phoneRow = try #require(rows.first { $0.contains(cards[2].name) })
+        #expect(
+            phoneRow.trimmingCharacters(in: .whitespaces).hasSuffix("phone: 5550^[0100"),
+            "escaped, at the end of the row: \(phoneRow)")
+        // The title is a column at 80 columns: no note.
+        let titleRow = try #require(rows.first { $0.contains(cards[4].name) })
+        #expect(!titleRow.contains("title:"), "\(titleRow)")
+
+        // One more key: the old text's fields are not shown for the new text.
+        (id, call) = try #require(AppState.lastRequest(state.type("9")))
+        #expect(call == .searchCache(query: "55509"))
+        #expect(state.list.fieldMatches.match(for: cards[2].id, query: state.list.cards.query) == nil)
+        #expect(!Renderer.render(state).text.contains("phone:"))
+        // An answer for an older text changes nothing.
+        _ = state.reduce(.completed(id, .success(.cacheMatches(query: "5550", ids: [cards[2].id], fields: [:]))))
+        #expect(state.list.fieldMatches.query == "5550")
+    }
+
     @Test func withoutACacheTheFilterStaysInMemory() {
         var state = AppState.loggedIn(cards: 5)
         _ = state.press(.char("/"))

@@ -125,7 +125,33 @@ import Testing
         let relogin = tight.press(.enter)
         tight.answer(relogin) { _ in .failure(UIFailure(.loginFailed, message: "wrong")) }
         result.append(("reauth with log 60x15", tight))
+        result.append(("filter every field 80x24", everyField(width: 80, height: 24)))
+        result.append(("filter every field 64x16", everyField(width: 64, height: 16)))
         return result
+    }
+
+    /// `/` with the local cache: "sourdough" is in no column, so every row is the cache's, each
+    /// with the field that matched when the list does not show it (hostile and long ones too).
+    static func everyField(width: Int, height: Int) -> AppState {
+        var state = list(width: width, height: height)
+        state.searchesCache = true
+        state.press(.char("/"))
+        let effects = state.type("sourdough")
+        let fields: [String: FieldMatch] = [
+            "card-1": FieldMatch(field: .phone, excerpt: "821055501234"),
+            "evil-1": FieldMatch(field: .bio, excerpt: "\u{1B}[31mred\u{1B}[0m sourdough\u{07}"),
+            "long": FieldMatch(field: .tags, excerpt: "sourdough club of the very long tag names"),
+            "hindi": FieldMatch(field: .title, excerpt: "sourdough वैज्ञानिक"),
+            "card-3": FieldMatch(field: .name, excerpt: "sourdough"),
+            "card-5": FieldMatch(field: .address, excerpt: "…rue du pain sourdough, paris…"),
+        ]
+        state.answer(effects) { call in
+            guard case .searchCache(let query) = call, query == "sourdough" else {
+                return .success(.cacheMatches(query: "", ids: []))
+            }
+            return .success(.cacheMatches(query: query, ids: Array(fields.keys), fields: fields))
+        }
+        return state
     }
 }
 

@@ -5,13 +5,14 @@ enum CacheDatabase {
     /// WAL (the pool's mode: readers never wait for the writer), `synchronous = NORMAL` (a
     /// crash loses no commit; a power cut may lose the last ones — the server has them all),
     /// and a generous busy timeout so two processes writing at once take turns instead of
-    /// failing.
+    /// failing. Every connection gets the search's FTS5 function (``SpacedTrigrams``).
     static var configuration: Configuration {
         var configuration = Configuration()
         configuration.label = "cardwallet.cache"
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try SpacedTrigrams.register(db)
         }
         return configuration
     }

@@ -142,13 +142,24 @@ public final class WalletCaches: Sendable {
         return .success(.resolvedOfflineEdit)
     }
 
-    /// The cached cards matching `query` in any field (the FTS5 indexes), without the network.
+    /// Hits per keystroke that come with the field they matched: a tall terminal's list.
+    static let searchHitsWithFields = 100
+
+    /// The cached cards matching `query` in any field (the FTS5 indexes), without the network:
+    /// every match's id in wallet order, and for the first ``searchHitsWithFields`` the field
+    /// that matched with its excerpt (docs/Cache.md, *Search*).
     func search(_ query: String, _ client: CardAPIClient) async -> APIOutcome {
         guard let cache = await wallet(for: client)?.cache else {
             return .failure(UIFailure(.other, message: "no card cache"))
         }
         do {
-            return .success(.cacheMatches(query: query, ids: try cache.search(query, limit: nil).hits.map(\.cardID)))
+            let result = try cache.search(query, limit: Self.searchHitsWithFields, allIDs: true, excerpts: true)
+            var fields: [String: FieldMatch] = [:]
+            // A name match is the list's first column: nothing to add.
+            for hit in result.hits where hit.field != .name {
+                fields[hit.cardID] = FieldMatch(field: hit.field, excerpt: hit.excerpt ?? "")
+            }
+            return .success(.cacheMatches(query: query, ids: result.allIDs, fields: fields))
         } catch {
             return .failure(
                 UIFailure(.other, message: "the card cache cannot be searched: \(CachedWallet.text(error))"))

@@ -149,8 +149,9 @@ public enum APIResult: Equatable, Sendable {
     case imported(ImportReport)
     /// `scanPhoto`: the fields read.
     case scanned(ScanResult)
-    /// `searchCache`: the ids of the matching cards, for `query`.
-    case cacheMatches(query: String, ids: [String])
+    /// `searchCache`: the ids of the matching cards for `query`, in wallet order, and for the
+    /// first of them what matched in a field the list may not show.
+    case cacheMatches(query: String, ids: [String], fields: [String: FieldMatch] = [:])
     /// A change made while the server could not be reached: kept in the local cache's outbox
     /// and sent when it is back; `result` is what the interface shows meanwhile.
     indirect case queued(APIResult)
@@ -166,6 +167,22 @@ public enum APIResult: Equatable, Sendable {
     indirect case withOfflineConflicts([OfflineConflict], APIResult)
     /// `resolveOfflineEdit`: the entry is gone from the outbox.
     case resolvedOfflineEdit
+}
+
+/// Where a search over every field found a card: the list shows it when the field is not one
+/// of its columns (`phone: 821055501234`).
+public struct FieldMatch: Equatable, Sendable {
+    /// The first field that matched.
+    public var field: CardField
+    /// The line or item of that field that matched, as the search reads it (lowercased,
+    /// without accents; a phone number as its digits), already cut short; untrusted text.
+    public var excerpt: String
+
+    /// A match.
+    public init(field: CardField, excerpt: String) {
+        self.field = field
+        self.excerpt = excerpt
+    }
 }
 
 /// A card as it was just before it was deleted, enough to make it again.

@@ -14,6 +14,16 @@ extension Renderer {
             }
         }
 
+        /// The card field the column shows.
+        var field: CardField {
+            switch self {
+            case .name: .name
+            case .company: .company
+            case .title: .title
+            case .email: .email
+            }
+        }
+
         func value(of card: CardSummary) -> String {
             switch self {
             case .name: card.name
@@ -91,8 +101,25 @@ extension Renderer {
                     // Changed offline: waits in the outbox for the server.
                     grid.draw("↑", x: 0, y: y, style: isSelected ? style : Theme.warning)
                 }
-                for (column, x, width) in columns {
-                    grid.draw(column.value(of: card), x: x, y: y, width: width, style: style)
+                let match = hiddenMatch(of: card, state, columns)
+                for (index, (column, x, width)) in columns.enumerated() {
+                    let value = column.value(of: card)
+                    guard index == columns.count - 1, let match else {
+                        grid.draw(value, x: x, y: y, width: width, style: style)
+                        continue
+                    }
+                    // The field that matched takes the end of the last column, as much of it as
+                    // it needs: while filtering it says more than the email it covers, which
+                    // keeps what is left when that is at least six columns.
+                    let note = match.field.label.lowercased() + ": " + match.excerpt
+                    // Drawing escapes it; its width is the escaped text's.
+                    let noteWidth = min(DisplayWidth.of(TerminalText.escaped(note)), width)
+                    let rest = width - noteWidth - 1
+                    let valueWidth = value.isEmpty || rest < 6 ? 0 : rest
+                    grid.draw(value, x: x, y: y, width: valueWidth, style: style)
+                    grid.draw(
+                        note, x: x + width - noteWidth, y: y, width: noteWidth,
+                        style: isSelected ? style : Theme.muted)
                 }
             }
         }
@@ -104,6 +131,19 @@ extension Renderer {
         if showsFilter { drawFilterPrompt(&grid, state, y: layout.content.upperBound - 1) }
     }
 
+    /// What the cache's search matched in card `card`, when that field is not among the
+    /// `columns` shown (a phone number, a bio, a tag… or the title on a narrow screen).
+    static func hiddenMatch(
+        of card: CardSummary, _ state: AppState, _ columns: [(column: Column, x: Int, width: Int)]
+    ) -> FieldMatch? {
+        let cards = state.list.cards
+        guard cards.isFiltered,
+            let match = state.list.fieldMatches.match(for: card.id, query: cards.query),
+            !columns.contains(where: { $0.column.field == match.field })
+        else { return nil }
+        return match
+    }
+
     static func drawFilterPrompt(_ grid: inout Grid, _ state: AppState, y: Int) {
         let cards = state.list.cards
         var x = 1 + grid.draw("Filter /", x: 1, y: y, style: Theme.key)
@@ -112,7 +152,7 @@ extension Renderer {
         let status =
             cards.isFiltered
             ? "\(count) match\(count == 1 ? "" : "es")" + (cards.isComplete ? "" : " in \(cards.loadedCount) loaded")
-            : (state.list.isEditingFilter ? "name, company, title, email" : "")
+            : (state.list.isEditingFilter ? (state.searchesCache ? "every field" : "name, company, title, email") : "")
         let statusWidth = DisplayWidth.of(status)
         let room = max(1, grid.width - x - statusWidth - 4)
         x += grid.draw(TextLayout.clipLeading(TerminalText.escaped(cards.query), to: room), x: x, y: y, width: room)

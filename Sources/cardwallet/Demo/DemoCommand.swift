@@ -70,9 +70,12 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let account = configuration.users.first { $0.password != nil } ?? configuration.users.first
         let notes = DemoNotes(baseURL: running.baseURLString, email: account?.email, configuration: configuration)
+        // The local cache lives in the demo's private folder and goes with it: `/` searches
+        // every field of the cards read in full, and nothing is left in ~/.cache.
         let setup = TerminalAppSetup(
             live: live, sink: sink, stateDirectory: try? StateDirectory(environment: environment),
-            email: account?.email ?? "", password: account?.password ?? "", notes: notes.whileRunning)
+            email: account?.email ?? "", password: account?.password ?? "", notes: notes.whileRunning,
+            cacheEnvironment: ["XDG_CACHE_HOME": folder.path + "/cache"])
 
         let outcome = await TerminalApp.runCatching(setup)
         await live.shutdown()

@@ -52,10 +52,17 @@ struct TUICacheGlueTests {
                 return
             }
 
-            // `/` through the cache: a word of the bio of a card read in full.
+            // `/` through the cache: a word of the bio of a card read in full, with the field
+            // and the line that matched.
             #expect(
                 await performer.perform(.searchCache(query: "파이프라인"))
-                    == .success(.cacheMatches(query: "파이프라인", ids: ["demo-02"])))
+                    == .success(
+                        .cacheMatches(
+                            query: "파이프라인", ids: ["demo-02"],
+                            fields: [
+                                "demo-02": FieldMatch(field: .bio, excerpt: "서버와 데이터 파이프라인을 만듭니다. swift와 go를 좋아해요.")
+                            ]
+                        )))
 
             // The server goes away: the list and the card come from the cache, dated.
             let port = server.port

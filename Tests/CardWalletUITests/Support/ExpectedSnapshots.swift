@@ -300,4 +300,48 @@ let expectedSnapshots: [String: String] = [
       session expired for demo@cardwallet.dev
      F1 help  Tab next  Enter log in  Esc not now
     """#,
+    "filter every field 80x24": #"""
+     CardWallet · 6 of 14 cards                        1/6 · sorted by wallet order
+     Name                  Company            Title           Email
+     Kim Min-ji            네이버             디자이너          phone: 821055501234
+     ^[[2J^[[31mCLEARED    ^[]52;c;cm0gLXJm…                  bio: ^[[31mred^[[0m …
+     王小明                腾讯               Product Manag…  person3@example.com
+     José Álvarez          Globex Corporati…  CTO             address: …rue du pai…
+     Priya (प्रिया)         क्षितिज Labs        डेटा वैज्ञानिक     priya@example.in
+     Maximilian Alexande…  北京字节跳动科技…  Senior Princi…  tags: sourdough club…
+
+
+
+
+
+
+
+
+
+
+
+
+
+     Filter / sourdough                                                   6 matches
+      demo@cardwallet.dev @ http://127.0.0.1:8080/v1
+     F1 help  Enter keep  Esc clear  ↑/↓ move
+    """#,
+    "filter every field 64x16": #"""
+     CardWallet · 6 of 14 cards        1/6 · sorted by wallet order
+     Name                  Company            Email
+     Kim Min-ji            네이버               phone: 821055501234
+     ^[[2J^[[31mCLEARED    ^[]52;c;cm0gLXJm…  bio: ^[[31mred^[[0m …
+     王小明                腾讯               person3@example.com
+     José Álvarez          Globex Corporati…  address: …rue du pai…
+     Priya (प्रिया)         क्षितिज Labs        title: sourdough वै  …
+     Maximilian Alexande…  北京字节跳动科技…  tags: sourdough club…
+
+
+
+
+
+     Filter / sourdough                                   6 matches
+      demo@cardwallet.dev @ http://127.0.0.1:8080/v1
+     F1 help  Enter keep  Esc clear  ↑/↓ move
+    """#,
 ]

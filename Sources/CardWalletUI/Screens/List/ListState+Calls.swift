@@ -67,8 +67,11 @@ extension ListState {
             }
         case .cacheSearch:
             // Cards matching in a field the list does not hold join the filter's matches.
-            guard case .success(.cacheMatches(let query, let ids)) = outcome, query == cards.query else { return [] }
+            guard case .success(.cacheMatches(let query, let ids, let fields)) = outcome, query == cards.query else {
+                return []
+            }
             keepingSelection(fallback: .first) { $0.addMatches(ids: Set(ids), for: query) }
+            fieldMatches = FieldMatches(query: query, byID: fields)
             return []
         case .loadForEdit:
             switch outcome {

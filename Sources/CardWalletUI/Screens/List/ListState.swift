@@ -33,6 +33,9 @@ public struct ListState: Equatable, Sendable {
     public var marked: Set<String> = []
     /// Cards asked for per page.
     public var pageSize: Int
+    /// What the local cache's search found in fields the list may not show, for the filter's
+    /// text it was asked for (shown beside the rows while that text is the filter's).
+    public var fieldMatches = FieldMatches()
 
     /// An empty list that loads `pageSize` cards at a time.
     public init(pageSize: Int = 100) {
@@ -41,6 +44,28 @@ public struct ListState: Equatable, Sendable {
 
     /// The selected card, if any.
     public var selectedCard: CardSummary? { cards.summary(atRow: selection) }
+}
+
+/// The fields a search over every field matched, by card id, for one filter text.
+public struct FieldMatches: Equatable, Sendable {
+    /// The filter's text they answer.
+    public var query = ""
+    /// By card id: the first matching field and its excerpt.
+    public var byID: [String: FieldMatch] = [:]
+
+    /// None.
+    public init() {}
+
+    /// The matches found for `query`.
+    public init(query: String, byID: [String: FieldMatch]) {
+        self.query = query
+        self.byID = byID
+    }
+
+    /// The match of card `id` for the filter's current text `query`, if one is known.
+    public func match(for id: String, query current: String) -> FieldMatch? {
+        current == query ? byID[id] : nil
+    }
 }
 
 /// What can happen to the list.

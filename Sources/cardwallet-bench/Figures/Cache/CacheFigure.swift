@@ -2,7 +2,8 @@ import CardCache
 import Foundation
 
 /// #17: the local cache. Search per keystroke over every field of 100,000 cached cards (each
-/// prefix of a query typed, a screenful of hits plus the total, as the list shows them), and
+/// prefix of a query typed, as the TUI's `/` asks it: every match's id in wallet order, and a
+/// screenful of hits with the field that matched and its excerpt), and
 /// opening the cache and reading the wallet for the first frame at 1,000 cards, in-process.
 struct CacheFigure: Figure {
     /// The queries typed, one keystroke at a time: Latin (a bio word), Hangul (a substring of a
@@ -33,7 +34,9 @@ struct CacheFigure: Figure {
         for query in Self.queries {
             let prefixes = (1...query.count).map { String(query.prefix($0)) }
             let searches: [() throws -> Void] = prefixes.map { prefix in
-                { () throws -> Void in blackHole(try cache.search(prefix, limit: Self.screenful)) }
+                { () throws -> Void in
+                    blackHole(try cache.search(prefix, limit: Self.screenful, allIDs: true, excerpts: true))
+                }
             }
             let samples = try sampler.roundRobin(timing: searches)
             let found = try cache.search(query, limit: Self.screenful).total
@@ -56,8 +59,8 @@ struct CacheFigure: Figure {
         }
         table.notes =
             notes + [
-                "Each keystroke: CardCache.search(prefix, limit: \(Self.screenful)) — the FTS5 query, the field that matched for each hit, and the total count.",
-                "One or two characters use the word index (word starts); three or more the trigram index (substrings).",
+                "Each keystroke: CardCache.search(prefix, limit: \(Self.screenful), allIDs: true, excerpts: true), what the TUI's `/` asks — the FTS5 query, every match's id in wallet order, and for the first \(Self.screenful) the field that matched and its excerpt.",
+                "One or two characters use the word index (word starts); three or more the trigram index (substrings); six or more ask for the trigrams every third character, checked by the cardwallet_spaced FTS5 function.",
             ]
 
         // Opening the cache and reading the wallet, as the first frame needs it.
