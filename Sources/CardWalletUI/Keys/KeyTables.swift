@@ -84,7 +84,9 @@ public enum KeyTables {
     public static let filter = KeyTable(
         "Filter",
         [
-            KeyBinding([.printable], .filter(.insert), "add to the filter (name, company, title, email)"),
+            KeyBinding(
+                [.printable], .filter(.insert),
+                "add to the filter (every field; name, company, title, email without a cache)"),
             KeyBinding(.backspace, command: .filter(.deleteBackward), "delete the last character"),
             KeyBinding(.ctrl("u"), command: .filter(.clear), "clear the filter text"),
             KeyBinding(

@@ -31,7 +31,8 @@ struct TerminalAppSetup: Sendable {
     /// before curses starts.
     var graphics: GraphicsChoice?
     /// The environment whose XDG cache folder holds the local card cache (docs/Cache.md);
-    /// `nil` for none (the demo: its server lives only as long as the process).
+    /// `nil` for none. The demo passes one whose cache folder is inside its private temporary
+    /// folder, removed with it.
     var cacheEnvironment: [String: String]?
 }
 
