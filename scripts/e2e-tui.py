@@ -266,8 +266,20 @@ def run(arguments) -> int:
         session.keys("q")
         session.wait_text("13 cards", CARD_NAME)
         step = begin("the log pane shows the requests so far")
+        # Its tail: the add, after the background reads of whole cards (docs/Cache.md) ...
         session.keys("l")
-        session.wait_text("Network log", "POST /v1/auth/login", "GET /v1/cards?", "POST /v1/card ")
+        session.wait_text("Network log", "GET /v1/card/demo-12", "POST /v1/card ")
+        # ... and, browsed down from its first line, the login and the list.
+        session.keys("Tab", "g")
+        session.wait_text("Network log ·", "Esc back")
+        for needle in ("POST /v1/auth/login", "GET /v1/cards?"):
+            for _ in range(40):
+                if needle in session.capture():
+                    break
+                session.keys("j")
+            session.wait_text(needle)
+        session.keys("Escape")
+        session.wait_text("Network log", "POST /v1/card ")
         session.keys("l")
         session.wait_text("13 cards", absent=("Network log",))
 
