@@ -124,36 +124,3 @@ extension Admission {
         return String(decoding: key, as: UTF8.self)
     }
 }
-
-/// An admitted request's slot for one attempt, given back at most once: by the transport as
-/// soon as the head of an answer the target accepts arrives (on the connection's event loop,
-/// so the next request in line is on its way while this body is still read and decoded, and
-/// without waiting for this task to be scheduled again), or else by the attempt itself.
-///
-/// Only an accepted answer gives the slot back early: it is never retried. A 401 keeps its slot
-/// through the retry decision (the interceptor's refresh shuts the gate first), so a storm still
-/// sends at most ``Admission/limit`` stale tokens.
-final class AdmissionLease: Sendable {
-    private let admission: Admission
-    let slot: AdmissionSlot
-    private let validation: Validation
-    private let taken = Atomic<Bool>(false)
-
-    init(admission: Admission, slot: AdmissionSlot, validation: Validation) {
-        self.admission = admission
-        self.slot = slot
-        self.validation = validation
-    }
-
-    /// The transport saw the answer's head: gives the slot back if the target accepts `status`.
-    func headArrived(_ status: Int) {
-        guard validation.accepts(status), !taken.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        admission.leave(slot)
-    }
-
-    /// Takes the slot back from the transport once the attempt is over: `true` if it is still
-    /// held (the caller gives it back or keeps it), `false` if the transport already gave it back.
-    func reclaim() -> Bool {
-        !taken.exchange(true, ordering: .acquiringAndReleasing)
-    }
-}

@@ -8,7 +8,7 @@ import Synchronization
 /// gives (``Transport/connectionsPerHost``: 8 for ``LiveTransport``). A request takes a slot
 /// before the interceptors' `adapt` of its first attempt and keeps it through its retries, so a
 /// request that got a 401 still holds its slot while its interceptor refreshes the token; it gives
-/// the slot back when its last attempt is done (an accepted answer as soon as its head arrives),
+/// the slot back when its last attempt is done (a success as soon as the transport returns it),
 /// and while it waits out a ``RetryDecision/retryAfter(_:)`` delay. Requests sent while the connections are busy would
 /// only queue inside the transport anyway — but holding them here means they are adapted
 /// with the token that is current when they actually go, not the one current when they were made.

@@ -30,10 +30,8 @@ extension Provider {
     ///
     /// The request holds its admission slot from before the first `adapt` until its last attempt
     /// is done — through the retry decision, so a request that got a 401 keeps its slot while
-    /// its interceptor refreshes the token — except while it waits out a retry delay. An answer
-    /// the target accepts gives the slot back as soon as its head arrives (``AdmissionLease``),
-    /// or when the transport returns it if the transport does not report heads; either way
-    /// before the plugins see it.
+    /// its interceptor refreshes the token — except while it waits out a retry delay. A success
+    /// gives the slot back as soon as the transport returns it, before the plugins see it.
     private func attempts(
         of prepared: Request, target: Target, erased: any TargetType
     ) async -> Result<Response, NetworkError> {
@@ -63,16 +61,11 @@ extension Provider {
                 break
             }
             for plugin in plugins { plugin.willSend(sent, target: erased) }
-            let lease = slot.map { AdmissionLease(admission: admission, slot: $0, validation: target.validation) }
-            result = await send(sent, through: transport, validation: target.validation, lease: lease)
-            if let lease {
-                if !lease.reclaim() {
-                    slot = nil  // the transport gave it back when the accepted head arrived
-                } else if case .success = result {
-                    // A success is never retried: the next request in line may go now.
-                    admission.leave(lease.slot)
-                    slot = nil
-                }
+            result = await send(sent, through: transport, validation: target.validation)
+            if case .success = result, let held = slot {
+                // A success is never retried: the next request in line may go now.
+                admission.leave(held)
+                slot = nil
             }
             for plugin in plugins { plugin.didReceive(result, for: sent, target: erased) }
 
@@ -132,16 +125,10 @@ extension Provider {
     private func send(
         _ request: Request,
         through transport: any Transport,
-        validation: Validation,
-        lease: AdmissionLease?
+        validation: Validation
     ) async -> Result<Response, NetworkError> {
         do {
-            let response: Response
-            if let lease {
-                response = try await transport.send(request) { lease.headArrived($0) }
-            } else {
-                response = try await transport.send(request)
-            }
+            let response = try await transport.send(request)
             return validation.accepts(response.statusCode)
                 ? .success(response) : .failure(.unacceptableStatus(response))
         } catch {

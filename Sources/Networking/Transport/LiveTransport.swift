@@ -115,29 +115,18 @@ public final class LiveTransport: Transport {
     /// - Throws: ``NetworkError`` — `.transport` for connection failures and timeouts,
     ///   `.cancelled` if the task was cancelled, `.invalidRequest` for a bad URL or upload file.
     public func send(_ request: Request) async throws -> Response {
-        try await send(request, headObserver: nil)
-    }
-
-    /// Sends `request` and calls `headArrived` with the answer's status on the connection's event
-    /// loop as soon as the head is known (for an answer kept in memory), or when the head is
-    /// returned (for a streamed one), before the body is read.
-    public func send(_ request: Request, headArrived: @escaping @Sendable (Int) -> Void) async throws -> Response {
-        try await send(request, headObserver: headArrived)
-    }
-
-    private func send(_ request: Request, headObserver: (@Sendable (Int) -> Void)?) async throws -> Response {
         let deadline = NIODeadline.now() + TimeAmount(request.timeout ?? configuration.requestTimeout)
         do {
             let files = request.body.filePaths
             if files.isEmpty, request.downloadDestination == nil {
-                return try await collect(request, deadline: deadline, headObserver: headObserver)
+                return try await collect(request, deadline: deadline)
             }
             var outgoing = HTTPClientRequest(url: request.url.absoluteString)
             outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
             outgoing.headers = request.headers.storage
             if files.isEmpty {
                 if let buffer = request.body.inMemoryBuffer, buffer.readableBytes > 0 { outgoing.body = .bytes(buffer) }
-                return try await exchange(outgoing, for: request, deadline: deadline, headObserver: headObserver)
+                return try await exchange(outgoing, for: request, deadline: deadline)
             }
             return try await FileStreaming.withReadHandles(files) { handles in
                 var streamed = outgoing
@@ -145,7 +134,7 @@ public final class LiveTransport: Transport {
                     SegmentedBody(
                         segments: request.body.segments, handles: handles, chunkSize: configuration.uploadChunkSize),
                     length: .known(request.body.length))
-                return try await exchange(streamed, for: request, deadline: deadline, headObserver: headObserver)
+                return try await exchange(streamed, for: request, deadline: deadline)
             }
         } catch {
             throw Self.networkError(for: error, request: request, configuration: configuration, phase: .head)
@@ -155,16 +144,13 @@ public final class LiveTransport: Transport {
     /// Sends a request with an in-memory body (or none) and keeps the answer in memory: the
     /// usual case, on AsyncHTTPClient's delegate API, whose deadline bounds the whole exchange,
     /// body included, with no task of ours (see ``ResponseCollector``).
-    private func collect(
-        _ request: Request, deadline: NIODeadline, headObserver: (@Sendable (Int) -> Void)?
-    ) async throws -> Response {
+    private func collect(_ request: Request, deadline: NIODeadline) async throws -> Response {
         let method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         var body: HTTPClient.Body?
         if let buffer = request.body.inMemoryBuffer, buffer.readableBytes > 0 { body = .byteBuffer(buffer) }
         let outgoing = try HTTPClient.Request(
             url: request.url, method: method, headers: request.headers.storage, body: body)
-        let collector = ResponseCollector(
-            limit: configuration.maximumResponseBodySize, checksLength: method != .HEAD, headObserver: headObserver)
+        let collector = ResponseCollector(limit: configuration.maximumResponseBodySize, checksLength: method != .HEAD)
         let task = client.execute(request: outgoing, delegate: collector, deadline: deadline)
         let answer: ResponseCollector.Answer
         do {
@@ -186,17 +172,15 @@ public final class LiveTransport: Transport {
     }
 
     /// Sends a request that streams a file up or an answer down to a file.
-    private func exchange(
-        _ outgoing: HTTPClientRequest, for request: Request, deadline: NIODeadline,
-        headObserver: (@Sendable (Int) -> Void)?
-    ) async throws -> Response {
+    private func exchange(_ outgoing: HTTPClientRequest, for request: Request, deadline: NIODeadline) async throws
+        -> Response
+    {
         // AsyncHTTPClient's deadline covers the exchange only until the response head arrives;
         // the body is read under the same deadline here, so a server that sends its headers and
         // then one byte a second cannot hold the request (or a token refresh, and the token
         // file's lock with it) past its timeout.
         let answer = try await client.execute(outgoing, deadline: deadline)
         let statusCode = Int(answer.status.code)
-        headObserver?(statusCode)
         let headers = Headers(storage: answer.headers)
         do {
             if let destination = request.downloadDestination, (200..<300).contains(statusCode) {

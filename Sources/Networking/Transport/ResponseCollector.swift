@@ -25,16 +25,13 @@ final class ResponseCollector: HTTPClientResponseDelegate {
 
     private let limit: Int
     private let checksLength: Bool
-    private let headObserver: (@Sendable (Int) -> Void)?
     private let state = Mutex(State())
 
     /// A collector keeping at most `limit` body bytes; `checksLength` says whether an announced
-    /// `Content-Length` above the limit fails at once (not for `HEAD`, whose answer has no body);
-    /// `headObserver` learns the status as soon as the head arrives, before the body.
-    init(limit: Int, checksLength: Bool, headObserver: (@Sendable (Int) -> Void)? = nil) {
+    /// `Content-Length` above the limit fails at once (not for `HEAD`, whose answer has no body).
+    init(limit: Int, checksLength: Bool) {
         self.limit = limit
         self.checksLength = checksLength
-        self.headObserver = headObserver
     }
 
     /// The status of the answer once its head arrived: the exchange failed while the body was
@@ -50,7 +47,6 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         {
             return task.eventLoop.makeFailedFuture(NIOTooManyBytesError(maxBytes: limit))
         }
-        headObserver?(Int(head.status.code))
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
