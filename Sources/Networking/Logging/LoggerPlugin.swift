@@ -112,23 +112,11 @@ public final class LoggerPlugin: Plugin {
     /// The sink is called under the plugin's lock, so it receives events in the order of their
     /// ids even when many requests record at once (its ``NetworkEventSink/record(_:)`` is an
     /// append, so the lock is held no longer for it).
-    ///
-    /// `clock` starts or stops an attempt's clock in the same lock (one lock per hook, not two);
-    /// a stopped clock's duration goes into the capture `make` builds.
-    func record(
-        clock: AttemptClock = .none, _ make: (_ duration: Duration?) -> RecordedEvent.Capture
-    ) {
+    func record(_ capture: RecordedEvent.Capture) {
         let timestamp = configuration.now()
         let keepsRecent = configuration.recentCapacity > 0
         let sink = sink
         let (entry, evicted) = state.withLock { state -> (RecordedEvent, [RecordedEvent]) in
-            var duration: Duration?
-            switch clock {
-            case .none: break
-            case .start(let key, let now): state.started[key] = now
-            case .stop(let key, let now): duration = state.started.removeValue(forKey: key).map { now - $0 }
-            }
-            let capture = make(duration)
             state.nextEventID += 1
             let entry = RecordedEvent(
                 id: state.nextEventID, timestamp: timestamp, capture: capture, materializer: materializer)
@@ -148,18 +136,7 @@ public final class LoggerPlugin: Plugin {
             // from the cache (a dozen objects per response): do it off the request path.
             Task.detached(priority: .background) { withExtendedLifetime(evicted) {} }
         }
-        if let logger, logger.logLevel <= entry.capture.logLevel { logger.log(entry.event, formatter: formatter) }
-    }
-
-    func record(_ capture: RecordedEvent.Capture) {
-        record { _ in capture }
-    }
-
-    /// What a hook does to its attempt's clock while it records.
-    enum AttemptClock {
-        case none
-        case start(AttemptKey, ContinuousClock.Instant)
-        case stop(AttemptKey, ContinuousClock.Instant)
+        if let logger, logger.logLevel <= capture.logLevel { logger.log(entry.event, formatter: formatter) }
     }
 
     // MARK: Plugin hooks
@@ -175,24 +152,25 @@ public final class LoggerPlugin: Plugin {
 
     /// Records `sent` and starts the attempt's clock.
     public func willSend(_ request: Request, target: any TargetType) {
-        let capture = RecordedEvent.Capture.request(
-            .sent, RecordedEvent.trimmed(request, to: keptBodyBytes), bodyLength: request.body.length)
-        let key = AttemptKey(request: request.id, attempt: request.attempt)
-        record(clock: .start(key, ContinuousClock.now)) { _ in capture }
+        let now = ContinuousClock.now
+        state.withLock { $0.started[AttemptKey(request: request.id, attempt: request.attempt)] = now }
+        record(.request(.sent, RecordedEvent.trimmed(request, to: keptBodyBytes), bodyLength: request.body.length))
     }
 
     /// Records `received` (any status) or `failed`.
     public func didReceive(_ result: Result<Response, NetworkError>, for request: Request, target: any TargetType) {
-        let key = AttemptKey(request: request.id, attempt: request.attempt)
+        let started = state.withLock {
+            $0.started.removeValue(forKey: AttemptKey(request: request.id, attempt: request.attempt))
+        }
+        let duration = started.map { ContinuousClock.now - $0 }
         switch result {
         case .success(let response), .failure(.unacceptableStatus(let response)):
-            let trimmed = RecordedEvent.trimmed(response, to: keptBodyBytes)
-            record(clock: .stop(key, ContinuousClock.now)) { duration in
-                .response(trimmed, byteCount: response.byteCount, duration: duration)
-            }
+            record(
+                .response(
+                    RecordedEvent.trimmed(response, to: keptBodyBytes), byteCount: response.byteCount,
+                    duration: duration)
+            )
         case .failure(let error):
-            let started = state.withLock { $0.started.removeValue(forKey: key) }
-            let duration = started.map { ContinuousClock.now - $0 }
             // Failures are rare: build the event now rather than keep the error alive.
             record(
                 .built(
