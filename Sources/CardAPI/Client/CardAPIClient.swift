@@ -30,6 +30,10 @@ public struct CardAPIClient: Sendable {
     let cards: Provider<CardService>
     let judge: ResponseJudge
     let interceptor: SessionInterceptor
+    /// The refusal every token-bearing call gets when the server is plain `http://` to another
+    /// computer and the configuration does not allow it, or `nil`: decided once, not per request
+    /// (the configuration cannot change).
+    private let transportSecurityRefusal: CardAPIError?
 
     /// A client.
     ///
@@ -52,6 +56,12 @@ public struct CardAPIClient: Sendable {
         logger: Logger = Logger(label: "cardwallet.session", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.configuration = configuration
+        do {
+            try configuration.checkTransportSecurity()
+            transportSecurityRefusal = nil
+        } catch {
+            transportSecurityRefusal = error
+        }
         let judge = ResponseJudge(server: configuration.serverKey)
         self.judge = judge
         let auth = Provider<AuthService>(transport: transport, plugins: plugins, clock: clock, maximumRetries: 0)
@@ -83,7 +93,7 @@ public struct CardAPIClient: Sendable {
     ///   plain `http://` to another computer and the configuration does not allow it.
     @discardableResult
     public func login(email: String, password: String) async throws(CardAPIError) -> User {
-        try configuration.checkTransportSecurity()
+        try checkTransportSecurity()
         return try await session.login(email: email, password: password)
     }
 
@@ -92,7 +102,7 @@ public struct CardAPIClient: Sendable {
     /// - Throws: ``CardAPIError/insecureServer(_:)``, as ``login(email:password:)`` does.
     @discardableResult
     public func logout() async throws(CardAPIError) -> LogoutResult {
-        try configuration.checkTransportSecurity()
+        try checkTransportSecurity()
         return try await session.logout()
     }
 
@@ -106,7 +116,7 @@ public struct CardAPIClient: Sendable {
     /// Sends a card request and returns the response, every failure as a ``CardAPIError``.
     func send(_ endpoint: CardService.Endpoint) async throws(CardAPIError) -> Response {
         // Tokens go with every card request: never in the clear to another computer unless allowed.
-        try configuration.checkTransportSecurity()
+        try checkTransportSecurity()
         let target = CardService(
             server: configuration.server, endpoint: endpoint, timeout: configuration.requestTimeout)
         do {
@@ -114,6 +124,11 @@ public struct CardAPIClient: Sendable {
         } catch {
             throw judge.error(from: error)
         }
+    }
+
+    /// Throws ``CardAPIError/insecureServer(_:)`` when tokens must not go to this server.
+    private func checkTransportSecurity() throws(CardAPIError) {
+        if let transportSecurityRefusal { throw transportSecurityRefusal }
     }
 
     /// `id` if it can be a card id (letters, digits, `-`, `_`; 1–64), so it stays one path segment.
