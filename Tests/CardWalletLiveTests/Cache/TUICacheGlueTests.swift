@@ -133,19 +133,14 @@ struct TUICacheGlueTests {
     /// by a second opening that found it half made.
     @Test func callsArrivingTogetherShareOneOpeningOfANewCache() async throws {
         try await GlueHarness.with { harness in
-            let folder = harness.folder.path("cache")
-            let caches = WalletCaches(environment: [:], location: CacheLocation(folder: folder), logger: Self.logger)
-            let performer = CardAPIPerformer(
-                configuration: CardAPIConfiguration(server: harness.server.baseURL), tokenStore: harness.store,
-                transport: harness.transport, caches: caches)
-            try await harness.logIn(performer)
+            let (caches, performer) = try await harness.loggedInPerformerWithCache(logger: Self.logger)
             let client = performer.client
             let opened = await withTaskGroup(of: Bool.self) { group in
                 for _ in 0..<16 { group.addTask { await caches.wallet(for: client) != nil } }
                 return await group.reduce(into: 0) { count, found in count += found ? 1 : 0 }
             }
             #expect(opened == 16)
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: harness.folder.path("cache"))) ?? []
             #expect(!names.contains { $0.contains("damaged") }, "\(names)")
             #expect(names.filter { $0.hasSuffix(".sqlite") }.count == 1)
         }
@@ -153,15 +148,12 @@ struct TUICacheGlueTests {
 
     @Test func theServerEndingTheSessionWipesTheAccountsCache() async throws {
         try await GlueHarness.with { harness in
-            let folder = harness.folder.path("cache")
-            let caches = WalletCaches(environment: [:], location: CacheLocation(folder: folder), logger: Self.logger)
-            let performer = CardAPIPerformer(
-                configuration: CardAPIConfiguration(server: harness.server.baseURL), tokenStore: harness.store,
-                transport: harness.transport, caches: caches)
-            try await harness.logIn(performer)
+            let (caches, performer) = try await harness.loggedInPerformerWithCache(logger: Self.logger)
             _ = try await performer.perform(.loadCards(offset: 0, limit: 100, query: nil)).cards()
             let databases = {
-                (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasSuffix(".sqlite") } ?? []
+                (try? FileManager.default.contentsOfDirectory(atPath: harness.folder.path("cache")))?.filter {
+                    $0.hasSuffix(".sqlite")
+                } ?? []
             }
             #expect(databases().count == 1)
             #expect(await caches.firstFrame(performer.client) != nil)

@@ -20,12 +20,7 @@ struct WholeCardFillGlueTests {
 
     @Test func wholeCardsAndShownPicturesServeTheInterfaceOffline() async throws {
         try await GlueHarness.with { harness in
-            let caches = WalletCaches(
-                environment: [:], location: CacheLocation(folder: harness.folder.path("cache")), logger: Self.logger)
-            let performer = CardAPIPerformer(
-                configuration: CardAPIConfiguration(server: harness.server.baseURL), tokenStore: harness.store,
-                transport: harness.transport, caches: caches)
-            try await harness.logIn(performer)
+            let (caches, performer) = try await harness.loggedInPerformerWithCache(logger: Self.logger)
             let page = await performer.perform(.loadCards(offset: 0, limit: 100, query: nil))
             guard case .success(.cards(let listed)) = page else {
                 Issue.record("no list: \(page)")
@@ -76,12 +71,7 @@ struct WholeCardFillGlueTests {
 
     @Test func anOfflineExportOfCardsKnownOnlyFromTheListNamesThemAndWritesNothing() async throws {
         try await GlueHarness.with { harness in
-            let folder = harness.folder.path("cache")
-            let caches = WalletCaches(environment: [:], location: CacheLocation(folder: folder), logger: Self.logger)
-            let performer = CardAPIPerformer(
-                configuration: CardAPIConfiguration(server: harness.server.baseURL), tokenStore: harness.store,
-                transport: harness.transport, caches: caches)
-            try await harness.logIn(performer)
+            let (caches, performer) = try await harness.loggedInPerformerWithCache(logger: Self.logger)
             // The list cached by a script (no background reads): list entries only.
             let wallet = try #require(await caches.wallet(for: performer.client))
             _ = try await wallet.list(.online)
