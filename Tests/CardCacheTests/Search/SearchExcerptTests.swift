@@ -16,7 +16,7 @@ struct SearchExcerptTests {
     }
 
     /// `world`'s cache holding `cards` whole.
-    private func stored(in world: borrowing CacheWorld, _ cards: [Card]) throws -> CardCache {
+    private func stored(_ cards: [Card], in world: borrowing CacheWorld) throws -> CardCache {
         let cache = try world.open()
         try cache.storeList(cards.map(\.summary), confirmedAt: Cards.date)
         try cache.storeCards(cards, confirmedAt: Cards.date)
@@ -25,10 +25,11 @@ struct SearchExcerptTests {
 
     @Test func aPhoneNumberAsTheCardWritesIt() throws {
         let world = try CacheWorld()
-        let cache = try stored(in: world, [
-            Cards.card("p", "Phone") { $0.phone = "+82 10-5550-1234" },
-            Cards.card("two", "Two") { $0.phone = "+82 2-777-0100, +1 (555) 010-0199" },
-        ])
+        let cache = try stored(
+            [
+                Cards.card("p", "Phone") { $0.phone = "+82 10-5550-1234" },
+                Cards.card("two", "Two") { $0.phone = "+82 2-777-0100, +1 (555) 010-0199" },
+            ], in: world)
         #expect(try excerpts(cache, "5550 12") == ["p": "+82 10-5550-1234"])
         #expect(try excerpts(cache, "55501234") == ["p": "+82 10-5550-1234"])
         #expect(try excerpts(cache, "12")["p"] == "+82 10-5550-1234", "word starts: any digits")
@@ -38,10 +39,11 @@ struct SearchExcerptTests {
 
     @Test func accentsCaseAndWidthAsWritten() throws {
         let world = try CacheWorld()
-        let cache = try stored(in: world, [
-            Cards.card("z", "Zoë Brontë") { $0.bio = "Écrit à Montréal, parle de Bernoulli." },
-            Cards.card("w", "Wide") { $0.department = "ＡＤＡ Research" },
-        ])
+        let cache = try stored(
+            [
+                Cards.card("z", "Zoë Brontë") { $0.bio = "Écrit à Montréal, parle de Bernoulli." },
+                Cards.card("w", "Wide") { $0.department = "ＡＤＡ Research" },
+            ], in: world)
         #expect(try excerpts(cache, "zoe") == ["z": "Zoë Brontë"])
         #expect(try excerpts(cache, "montreal") == ["z": "Écrit à Montréal, parle de Bernoulli."])
         #expect(try excerpts(cache, "ada res") == ["w": "ＡＤＡ Research"])
@@ -49,10 +51,11 @@ struct SearchExcerptTests {
 
     @Test func scriptsWithoutSpaces() throws {
         let world = try CacheWorld()
-        let cache = try stored(in: world, [
-            Cards.card("k", "김민준") { $0.address = "서울 강남구\n서울데이터랩 3층" },
-            Cards.card("j", "山田") { $0.tmi = ["猫が好き", "東京タワーの近くに住んでいます"] },
-        ])
+        let cache = try stored(
+            [
+                Cards.card("k", "김민준") { $0.address = "서울 강남구\n서울데이터랩 3층" },
+                Cards.card("j", "山田") { $0.tmi = ["猫が好き", "東京タワーの近くに住んでいます"] },
+            ], in: world)
         #expect(try excerpts(cache, "데이터") == ["k": "서울데이터랩 3층"])
         #expect(try excerpts(cache, "민준") == ["k": "김민준"])
         #expect(try excerpts(cache, "タワー") == ["j": "東京タワーの近くに住んでいます"])
@@ -60,11 +63,12 @@ struct SearchExcerptTests {
 
     @Test func theLineOrListItemThatMatched() throws {
         let world = try CacheWorld()
-        let cache = try stored(in: world, [
-            Cards.card("a", "Address") { $0.address = "12 Rue de la Paix\nParis" },
-            Cards.card("t", "Tags") { $0.tags = ["client", "Conférence 2026"] },
-            Cards.card("m", "TMI") { $0.tmi = ["Bakes on Sundays", "Sings in a CHOIR"] },
-        ])
+        let cache = try stored(
+            [
+                Cards.card("a", "Address") { $0.address = "12 Rue de la Paix\nParis" },
+                Cards.card("t", "Tags") { $0.tags = ["client", "Conférence 2026"] },
+                Cards.card("m", "TMI") { $0.tmi = ["Bakes on Sundays", "Sings in a CHOIR"] },
+            ], in: world)
         #expect(try excerpts(cache, "paris") == ["a": "Paris"])
         #expect(try excerpts(cache, "rue de") == ["a": "12 Rue de la Paix"])
         #expect(try excerpts(cache, "conference") == ["t": "Conférence 2026"])
@@ -77,13 +81,17 @@ struct SearchExcerptTests {
             "Started with punch cards and relay computers, then spent thirty years on Sourdough starters"
             + " and wild yeast, then wrote about it"
         // `ﬁ` folds to two characters: the cut is carried back character by character.
-        let ligatures = String(repeating: "ﬁ", count: 40) + " then talks about Bernoulli numbers over tea, for hours on end"
+        let ligatures =
+            String(repeating: "ﬁ", count: 40) + " then talks about Bernoulli numbers over tea, for hours on end"
         let world = try CacheWorld()
-        let cache = try stored(in: world, [
-            Cards.card("b", "Bio") { $0.bio = bio },
-            Cards.card("l", "Ligatures") { $0.bio = ligatures },
-            Cards.card("é", "Accents") { $0.bio = String(repeating: "é", count: 50) + " Ünïcödé BERNOULLI ët cætera" },
-        ])
+        let cache = try stored(
+            [
+                Cards.card("b", "Bio") { $0.bio = bio },
+                Cards.card("l", "Ligatures") { $0.bio = ligatures },
+                Cards.card("é", "Accents") {
+                    $0.bio = String(repeating: "é", count: 50) + " Ünïcödé BERNOULLI ët cætera"
+                },
+            ], in: world)
         let long = try #require(try excerpts(cache, "sourdough")["b"])
         #expect(long == "…ty years on Sourdough starters and wild yeast, then wrote …")
         #expect(long.count == 60)
