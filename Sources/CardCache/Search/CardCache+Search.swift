@@ -197,7 +197,7 @@ extension CardCache {
                 // text itself if the card's cannot be read.
                 excerpt =
                     try Self.originalText(of: field, key: key, db).flatMap {
-                        SearchExcerpt.cut(original: $0, around: query, field: field)
+                        SearchExcerpt.cut(original: $0, indexed: found.text, around: query, field: field)
                     } ?? SearchExcerpt.cut(found.text, around: query, field: field)
             } else if excerpts {
                 excerpt = ""

@@ -76,6 +76,14 @@ struct SearchExcerptTests {
         #expect(try excerpts(cache, "choir") == ["m": "Sings in a CHOIR"])
     }
 
+    /// A line that folds to nothing (a lone accent) leaves the folded text a line short: the
+    /// card's lines are then folded one by one to find the one that matched.
+    @Test func linesThatFoldAwayAreSkipped() throws {
+        let world = try CacheWorld()
+        let cache = try stored([Cards.card("x", "X") { $0.tags = ["\u{301}", "Zoë fan"] }], in: world)
+        #expect(try excerpts(cache, "zoe") == ["x": "Zoë fan"])
+    }
+
     @Test func aLongLineIsCutAroundTheMatch() throws {
         let bio =
             "Started with punch cards and relay computers, then spent thirty years on Sourdough starters"
@@ -113,7 +121,7 @@ struct SearchExcerptTests {
     /// A whole card whose JSON cannot be read still gets the folded line, never an error.
     @Test func unreadableCardTextFallsBackToTheIndexedText() throws {
         let world = try CacheWorld()
-        let cache = try stored(in: world, [Cards.card("p", "Phone") { $0.phone = "+82 10-5550-1234" }])
+        let cache = try stored([Cards.card("p", "Phone") { $0.phone = "+82 10-5550-1234" }], in: world)
         let queue = try DatabaseQueue(path: world.path)
         try queue.write { db in try db.execute(sql: "UPDATE card SET detail = '{not json' WHERE id = 'p'") }
         try queue.close()
