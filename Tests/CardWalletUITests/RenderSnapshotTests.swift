@@ -131,19 +131,20 @@ import Testing
     }
 
     /// `/` with the local cache: "sourdough" is in no column, so every row is the cache's, each
-    /// with the field that matched when the list does not show it (hostile and long ones too).
+    /// with the field that matched when the list does not show it (hostile and long ones too),
+    /// in the card's own text as the cache gives it.
     static func everyField(width: Int, height: Int) -> AppState {
         var state = list(width: width, height: height)
         state.searchesCache = true
         state.press(.char("/"))
         let effects = state.type("sourdough")
         let fields: [String: FieldMatch] = [
-            "card-1": FieldMatch(field: .phone, excerpt: "821055501234"),
-            "evil-1": FieldMatch(field: .bio, excerpt: "\u{1B}[31mred\u{1B}[0m sourdough\u{07}"),
-            "long": FieldMatch(field: .tags, excerpt: "sourdough club of the very long tag names"),
-            "hindi": FieldMatch(field: .title, excerpt: "sourdough वैज्ञानिक"),
-            "card-3": FieldMatch(field: .name, excerpt: "sourdough"),
-            "card-5": FieldMatch(field: .address, excerpt: "…rue du pain sourdough, paris…"),
+            "card-1": FieldMatch(field: .phone, excerpt: "+82 10-5550-1234"),
+            "evil-1": FieldMatch(field: .bio, excerpt: "\u{1B}[31mred\u{1B}[0m Sourdough\u{07}"),
+            "long": FieldMatch(field: .tags, excerpt: "Sourdough Club of the very long tag names"),
+            "hindi": FieldMatch(field: .title, excerpt: "Sourdough वैज्ञानिक"),
+            "card-3": FieldMatch(field: .name, excerpt: "Sourdough"),
+            "card-5": FieldMatch(field: .address, excerpt: "…Rue du Pain Sourdough, Paris…"),
         ]
         state.answer(effects) { call in
             guard case .searchCache(let query) = call, query == "sourdough" else {

@@ -1,4 +1,5 @@
 public import CardModels
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -10,9 +11,8 @@ public struct CardSearchHit: Sendable, Equatable, Hashable {
     /// when it is not one of its columns.
     public var field: CardField
     /// The part of that field that matched, when asked for (`excerpts: true`): its line or
-    /// list item holding the match as the search reads it (lowercased, without accents, a
-    /// phone number as its digits), from a little before the match when long, at most 60
-    /// characters. Untrusted text.
+    /// list item holding the match, as the card writes it (`+82 10-1234-5678`, `Bernoulli`),
+    /// from a little before the match when long, at most 60 characters. Untrusted text.
     public var excerpt: String?
 
     /// A hit.
@@ -163,7 +163,8 @@ extension CardCache {
     }
 
     /// The hits for `keys`, each with the first field that matched (and its excerpt): their
-    /// indexed texts read and checked (a few hundred at most per keystroke).
+    /// indexed texts read and checked (a few hundred at most per keystroke), and for an excerpt
+    /// the card's own text of the field (``originalText(of:key:_:)``).
     private func hits(
         _ keys: ArraySlice<Int64>, _ order: WalletOrder, _ query: SearchQuery, _ searched: [CardField],
         excerpts: Bool, _ db: Database
@@ -190,10 +191,39 @@ extension CardCache {
             // The index and the check agree by construction; a card the check cannot place
             // is still a hit, reported on its name.
             let field = found?.field ?? .name
-            let excerpt =
-                excerpts ? SearchExcerpt.cut(found?.text ?? "", around: query, field: field, length: 60) : nil
+            var excerpt: String?
+            if excerpts, let found {
+                // The card's own text of the field, cut where the folded text matched; the folded
+                // text itself if the card's cannot be read.
+                excerpt =
+                    try Self.originalText(of: field, key: key, db).flatMap {
+                        SearchExcerpt.cut(original: $0, indexed: found.text, around: query, field: field)
+                    } ?? SearchExcerpt.cut(found.text, around: query, field: field)
+            } else if excerpts {
+                excerpt = ""
+            }
             hits.append(CardSearchHit(cardID: order.ids[Int(key)], field: field, excerpt: excerpt))
         }
         return hits
+    }
+
+    /// The text card row `key` holds for `field`, as the card has it (list items joined by line
+    /// breaks), or `nil`: the summary's column for name, title, company and email (the index
+    /// reads them there too), else only that value of the whole card's JSON, taken out by
+    /// SQLite's `json_extract` (a few microseconds; decoding the whole card costs far more, and
+    /// this runs for up to a screenful of hits per keystroke). Malformed JSON gives `nil`.
+    private static func originalText(of field: CardField, key: Int64, _ db: Database) throws -> String? {
+        let column = field.rawValue
+        let value =
+            [.name, .title, .company, .email].contains(field) ? column : "json_extract(detail, '$.\(column)')"
+        let raw = try db.cachedStatement(sql: "SELECT \(value) FROM card WHERE key = ?").sqliteStatement
+        defer { sqlite3_reset(raw) }
+        sqlite3_reset(raw)
+        sqlite3_bind_int64(raw, 1, key)
+        guard sqlite3_step(raw) == SQLITE_ROW, let text = sqlite3_column_text(raw, 0) else { return nil }
+        let string = String(cString: text)
+        guard field == .tmi || field == .tags else { return string }
+        // A list comes out as its JSON array.
+        return (try? JSONDecoder().decode([String].self, from: Data(string.utf8)))?.joined(separator: "\n")
     }
 }

@@ -95,35 +95,3 @@ struct SearchOrderTests {
         #expect(try cache.search("sourdough", limit: 0, allIDs: true).allIDs == expected.filter { $0 != "c3" })
     }
 }
-
-@Suite("Search: what matched, for the list")
-struct SearchExcerptTests {
-    @Test func theMatchingLineOfTheField() throws {
-        let world = try CacheWorld()
-        let cache = try world.open()
-        let cards = [
-            Cards.card("p", "Phone") { $0.phone = "+82 10-5550-1234" },
-            Cards.card("a", "Address") { $0.address = "12 Rue de la Paix\nParis" },
-            Cards.card("b", "Bio") {
-                $0.bio =
-                    "Started with punch cards and relay computers, then spent thirty years on Sourdough starters"
-                    + " and wild yeast, then wrote about it"
-            },
-            Cards.card("t", "Tags") { $0.tags = ["client", "Conférence 2026"] },
-        ]
-        try cache.storeList(cards.map(\.summary), confirmedAt: Cards.date)
-        try cache.storeCards(cards, confirmedAt: Cards.date)
-        func excerpt(_ text: String) throws -> [String: String] {
-            var excerpts: [String: String] = [:]
-            for hit in try cache.search(text, excerpts: true).hits { excerpts[hit.cardID] = hit.excerpt }
-            return excerpts
-        }
-        #expect(try excerpt("5550 12") == ["p": "821055501234"])
-        #expect(try excerpt("paris") == ["a": "paris"])
-        #expect(try excerpt("conference") == ["t": "conference 2026"])
-        #expect(try excerpt("cl") == ["t": "client"], "word starts: the item that holds one")
-        let bio = try #require(try excerpt("sourdough")["b"])
-        #expect(bio.hasPrefix("…") && bio.hasSuffix("…") && bio.contains("sourdough") && bio.count == 60, "\(bio)")
-        #expect(try cache.search("paris").hits.allSatisfy { $0.excerpt == nil }, "only when asked for")
-    }
-}

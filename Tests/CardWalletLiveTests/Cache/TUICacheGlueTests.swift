@@ -53,14 +53,14 @@ struct TUICacheGlueTests {
             }
 
             // `/` through the cache: a word of the bio of a card read in full, with the field
-            // and the line that matched.
+            // and the line that matched, as the card writes it.
             #expect(
                 await performer.perform(.searchCache(query: "파이프라인"))
                     == .success(
                         .cacheMatches(
                             query: "파이프라인", ids: ["demo-02"],
                             fields: [
-                                "demo-02": FieldMatch(field: .bio, excerpt: "서버와 데이터 파이프라인을 만듭니다. swift와 go를 좋아해요.")
+                                "demo-02": FieldMatch(field: .bio, excerpt: "서버와 데이터 파이프라인을 만듭니다. Swift와 Go를 좋아해요.")
                             ]
                         )))
 
