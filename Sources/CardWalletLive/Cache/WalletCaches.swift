@@ -86,7 +86,7 @@ public final class WalletCaches: Sendable {
     /// The cached wallet as one action, for the first frame of a restored session; `nil` when
     /// nothing is cached for the account logged in at `client`.
     public func firstFrame(_ client: CardAPIClient) async -> AppAction? {
-        guard let list = await wallet(for: client)?.cachedList() else { return nil }
+        guard let list = await wallet(for: client)?.cachedListWithPendingChanges() else { return nil }
         let page = CardPage(cards: list.cards, total: list.cards.count, offset: 0, limit: max(1, list.cards.count))
         return .cachedWallet(page, asOf: list.confirmedAt)
     }
@@ -206,7 +206,7 @@ public final class WalletCaches: Sendable {
         }
         switch call {
         case .loadCards(let offset, let limit, nil):
-            guard let list = wallet.cachedList() else {
+            guard let list = wallet.cachedListWithPendingChanges() else {
                 return offset == 0 ? .success(.offlineNothingCached) : nil
             }
             let slice = Array(list.cards.dropFirst(offset).prefix(offset == 0 ? list.cards.count : limit))
