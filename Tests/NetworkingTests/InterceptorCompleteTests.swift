@@ -1,6 +1,5 @@
 import Foundation
 import Networking
-import Synchronization
 import TestSupport
 import Testing
 
@@ -23,36 +22,14 @@ import Testing
         }
     }
 
-    /// Holds every result until ``open()``.
-    final class HoldingCompletion: Interceptor {
-        private struct State {
-            var isOpen = false
-            var waiters: [CheckedContinuation<Void, Never>] = []
-        }
-
-        private let state = Mutex(State())
-
-        var waiterCount: Int { state.withLock { $0.waiters.count } }
-
-        func open() {
-            let waiters = state.withLock { state in
-                state.isOpen = true
-                defer { state.waiters = [] }
-                return state.waiters
-            }
-            for waiter in waiters { waiter.resume() }
-        }
+    /// Holds every result until its gate opens.
+    struct HoldingCompletion: Interceptor {
+        let gate = Gate()
 
         func complete(
             _ result: Result<Response, NetworkError>, for request: Request, target: any TargetType
         ) async -> Result<Response, NetworkError> {
-            await withCheckedContinuation { continuation in
-                let pass = state.withLock { state in
-                    if !state.isOpen { state.waiters.append(continuation) }
-                    return state.isOpen
-                }
-                if pass { continuation.resume() }
-            }
+            await gate.wait()
             return result
         }
     }
@@ -77,14 +54,14 @@ import Testing
         let stub = StubTransport(StubResponse())
         let provider = Provider<Endpoint>(transport: stub, interceptors: [holding], admission: Admission(limit: 1))
         let first = Task { try await provider.request(target) }
-        try await waitUntil("the first answer held") { holding.waiterCount == 1 }
+        try await waitUntil("the first answer held") { holding.gate.waiterCount == 1 }
         // The only slot is free again: the next request goes out while the first still waits.
         let second = Task { try await provider.request(target) }
-        try await waitUntil("the second answer held too") { holding.waiterCount == 2 }
+        try await waitUntil("the second answer held too") { holding.gate.waiterCount == 2 }
         #expect(stub.requests.count == 2)
         let url = try #require(stub.requests.first?.url)
         #expect(provider.admission.status(for: url) == .init(running: 0, waiting: 0, holds: 0))
-        holding.open()
+        holding.gate.open()
         #expect(try await first.value.statusCode == 200)
         #expect(try await second.value.statusCode == 200)
     }

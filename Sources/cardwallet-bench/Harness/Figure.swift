@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The figures of issue 6 (§1–§6) and of later issues (#15, #16, #17, #18), by the name `run` (and `--figure`) takes.
 ///
@@ -89,6 +90,18 @@ struct BenchContext: Sendable {
 
     /// `full` normally, `quick` in quick mode.
     func pick<T>(full: T, quick: T) -> T { self.quick ? quick : full }
+
+    /// The `cardwallet` executable, once it is known to be there.
+    ///
+    /// - Throws: ``BenchError`` saying how to build it when it is missing.
+    func cardwallet() throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: cardwalletExecutable) else {
+            throw BenchError(
+                "no cardwallet executable at \(cardwalletExecutable): build it first (swift build --product cardwallet, with -c release for the record) or pass --cardwallet PATH"
+            )
+        }
+        return cardwalletExecutable
+    }
 }
 
 /// One figure of the issue: measures, checks its own results are sane, and returns tables.

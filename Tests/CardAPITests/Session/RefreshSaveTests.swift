@@ -54,18 +54,24 @@ import TokenStore
         }
     }
 
+    /// Holds the refreshed pair's save: `held` opens when the save is reached, and the save
+    /// goes on when the test opens `saving`.
+    static func holdingTheSave(of client: CardAPIClient) async -> (held: Gate, saving: Gate) {
+        let (held, saving) = (Gate(), Gate())
+        await client.session.setBeforeSavingRefreshedPair {
+            held.open()
+            await saving.wait()
+        }
+        return (held, saving)
+    }
+
     @Test func readsUseTheNewTokenDuringTheSaveAndAreAnsweredAfterIt() async throws {
         try await Harness.with(connectionsPerHost: 8) { harness in
             let old = try await harness.seedTokens()  // fresh by our clock; the server disagrees
             await harness.fake.expireAccessTokens()
             await harness.fake.set(storeToCheck: harness.store)
             let client = harness.client()
-            let saving = Gate()
-            let held = Gate()
-            await client.session.setBeforeSavingRefreshedPair {
-                held.open()
-                await saving.wait()
-            }
+            let (held, saving) = await Self.holdingTheSave(of: client)
             let finished = Counter()
 
             let running = Task { await readsAndADelete(client, reads: 20, finished: finished) }
@@ -163,12 +169,7 @@ import TokenStore
         try await Harness.with { harness in
             let old = try await harness.seedTokens(expired: true)
             let client = harness.client()
-            let saving = Gate()
-            let held = Gate()
-            await client.session.setBeforeSavingRefreshedPair {
-                held.open()
-                await saving.wait()
-            }
+            let (held, saving) = await Self.holdingTheSave(of: client)
             let call = Task { try await client.card(id: "card_1") }
             await held.wait()
             let finishing = Task {

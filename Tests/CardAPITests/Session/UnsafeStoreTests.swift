@@ -1,6 +1,7 @@
 import CardModels
 import Foundation
 import Networking
+import TestSupport
 import Testing
 import TokenStore
 

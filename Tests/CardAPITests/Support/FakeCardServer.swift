@@ -1,6 +1,7 @@
 import CardModels
 import Foundation
 import Networking
+import TestSupport
 import TokenStore
 
 /// A fake card server behind a `StubTransport`: real token rotation (a reused refresh token

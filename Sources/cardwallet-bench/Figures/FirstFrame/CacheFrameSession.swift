@@ -23,10 +23,6 @@ struct CacheFrameRun: Sendable {
 enum CacheFrameSession {
     /// The status bar's texts when the list shown is the cache's (docs/Cache.md).
     static let statusTexts = ["cached ", "cards as of "]
-    /// What the wallet asks before curses starts (DA1, the last of its picture queries), and
-    /// what a VT220-class terminal without sixel answers.
-    static let deviceAttributesQuery: [UInt8] = Array("\u{1B}[c".utf8)
-    static let deviceAttributesReply: [UInt8] = Array("\u{1B}[?62;22c".utf8)
 
     /// One session at `columns`×`rows`.
     ///
@@ -40,7 +36,7 @@ enum CacheFrameSession {
             rows: rows)
         let marker = Array(program.marker.utf8)
         var output: [UInt8] = []
-        var answered = false
+        var queries = DeviceAttributesAnswer()
         var firstByte: Double?
         var cacheFrame: Double?
         var cpu = 0.0
@@ -66,10 +62,7 @@ enum CacheFrameSession {
             if firstByte == nil { firstByte = time }
             lastByte = time
             output += chunk
-            if !answered, FrameWatch.contains(output, deviceAttributesQuery) {
-                answered = true
-                try terminal.write(deviceAttributesReply)
-            }
+            try queries.look(at: chunk, answeringOn: terminal)
             if cacheFrame == nil, FrameWatch.contains(output, marker),
                 let shown = statusTexts.first(where: { FrameWatch.contains(output, Array($0.utf8)) })
             {

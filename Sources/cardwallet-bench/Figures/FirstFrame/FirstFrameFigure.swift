@@ -8,12 +8,7 @@ struct FirstFrameFigure: Figure {
     static let size = (columns: 80, rows: 24)
 
     func run(_ context: BenchContext) async throws -> [ResultTable] {
-        let cardwallet = context.cardwalletExecutable
-        guard FileManager.default.isExecutableFile(atPath: cardwallet) else {
-            throw BenchError(
-                "no cardwallet executable at \(cardwallet): build it first (swift build --product cardwallet) or pass --cardwallet PATH"
-            )
-        }
+        let cardwallet = try context.cardwallet()
         let abook = TerminalFixture.onPath("abook")
         let khard = try Self.khard()
         if !context.quick, abook == nil || khard == nil {

@@ -9,12 +9,7 @@ struct StartupFigure: Figure {
     static let demoMarker = "demo@cardwallet.dev"
 
     func run(_ context: BenchContext) async throws -> [ResultTable] {
-        let cardwallet = context.cardwalletExecutable
-        guard FileManager.default.isExecutableFile(atPath: cardwallet) else {
-            throw BenchError(
-                "no cardwallet executable at \(cardwallet): build it first (swift build --product cardwallet, with -c release for the record) or pass --cardwallet PATH"
-            )
-        }
+        let cardwallet = try context.cardwallet()
         let (status, output) = try Spawn.captured(cardwallet, ["--help"])
         guard status == 0, output.contains("USAGE:") else {
             throw BenchError("cardwallet --help exited with status \(status) without printing its usage")

@@ -9,12 +9,7 @@ struct TerminalBytesFigure: Figure {
     static let sizes: [(columns: Int, rows: Int)] = [(80, 24), (200, 60)]
 
     func run(_ context: BenchContext) async throws -> [ResultTable] {
-        let cardwallet = context.cardwalletExecutable
-        guard FileManager.default.isExecutableFile(atPath: cardwallet) else {
-            throw BenchError(
-                "no cardwallet executable at \(cardwallet): build it first (swift build --product cardwallet) or pass --cardwallet PATH"
-            )
-        }
+        let cardwallet = try context.cardwallet()
         let abook = TerminalFixture.onPath("abook")
         if abook == nil, !context.quick {
             throw BenchError(

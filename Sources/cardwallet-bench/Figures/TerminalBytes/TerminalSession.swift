@@ -87,17 +87,15 @@ enum TerminalSession {
     }
 
     /// Reads until `watch` is complete; `limit` is seconds since the spawn. With
-    /// `answeringTerminalQueries`, a device-attributes query (DA1, the wallet's last picture
-    /// probe before curses starts) is answered once, as a terminal emulator would: unanswered,
-    /// the wallet would wait out its probe timeout and the figure would time that.
+    /// `answeringTerminalQueries`, the wallet's terminal query is answered
+    /// (``DeviceAttributesAnswer``).
     ///
     /// - Throws: ``BenchError`` when the limit passes first or the program exits.
     static func wait(
         for watch: inout FrameWatch, on terminal: TerminalProcess, until limit: Double, what: String,
         answeringTerminalQueries: Bool = false
     ) throws {
-        var answered = !answeringTerminalQueries
-        var recent: [UInt8] = []  // the end of the output, for a query split across chunks
+        var queries = answeringTerminalQueries ? DeviceAttributesAnswer() : nil
         while true {
             let now = terminal.elapsed()
             if watch.isComplete(at: now) { return }
@@ -116,13 +114,7 @@ enum TerminalSession {
                 )
             }
             watch.record(chunk, at: terminal.elapsed())
-            if !answered {
-                recent = Array((recent + chunk).suffix(chunk.count + CacheFrameSession.deviceAttributesQuery.count))
-                if FrameWatch.contains(recent, CacheFrameSession.deviceAttributesQuery) {
-                    answered = true
-                    try terminal.write(CacheFrameSession.deviceAttributesReply)
-                }
-            }
+            try queries?.look(at: chunk, answeringOn: terminal)
         }
     }
 }

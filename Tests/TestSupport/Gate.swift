@@ -1,7 +1,7 @@
 import Synchronization
 
-/// Holds tasks at `wait()` until `open()`.
-final class Gate: Sendable {
+/// Holds tasks at `wait()` until `open()`; once open, `wait()` passes at once.
+public final class Gate: Sendable {
     private struct State {
         var isOpen = false
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -9,9 +9,14 @@ final class Gate: Sendable {
 
     private let state = Mutex(State())
 
-    var waiterCount: Int { state.withLock { $0.waiters.count } }
+    /// Tasks waiting now.
+    public var waiterCount: Int { state.withLock { $0.waiters.count } }
 
-    func wait() async {
+    /// A gate, shut.
+    public init() {}
+
+    /// Returns once the gate is open.
+    public func wait() async {
         await withCheckedContinuation { continuation in
             let pass = state.withLock { state -> Bool in
                 if state.isOpen { return true }
@@ -22,7 +27,8 @@ final class Gate: Sendable {
         }
     }
 
-    func open() {
+    /// Opens the gate: every waiter goes on, and so will later ones.
+    public func open() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.isOpen = true
             defer { state.waiters.removeAll() }
