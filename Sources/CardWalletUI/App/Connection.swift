@@ -41,8 +41,9 @@ public enum Connection: Equatable, Sendable {
         }
     }
 
-    /// `HH:MM` of `date` in the local time (the offset is the glue's: no time zone is read here).
-    static func clock(_ date: Date, _ utcOffsetSeconds: Int) -> String {
+    /// `HH:MM` of `date` on a 24-hour clock, `utcOffsetSeconds` from UTC (the offset is the
+    /// caller's: no time zone is read here). The status bar and the CLI's offline notice use it.
+    public static func clock(_ date: Date, _ utcOffsetSeconds: Int) -> String {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + utcOffsetSeconds
         let minutes = ((seconds / 60) % (24 * 60) + 24 * 60) % (24 * 60)
         let hour = minutes / 60

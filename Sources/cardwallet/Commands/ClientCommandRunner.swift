@@ -42,11 +42,11 @@ struct CommandContext: Sendable {
 /// zone (local time by default).
 enum OfflineTime {
     static func text(_ date: Date, now: Date = Date(), calendar: Calendar = .current) -> String {
-        // Components, not a format style: `.hour(.twoDigits(amPM: .omitted))` is a 12-hour
-        // clock with the AM/PM marker dropped, so 15:18 read "03:18".
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        let time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        // The status bar's clock, not a format style: `.hour(.twoDigits(amPM: .omitted))` is a
+        // 12-hour clock with the AM/PM marker dropped, so 15:18 read "03:18".
+        let time = Connection.clock(date, calendar.timeZone.secondsFromGMT(for: date))
         guard !calendar.isDate(date, inSameDayAs: now) else { return time }
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
         return String(format: "%04d-%02d-%02d ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0) + time
     }
 }
