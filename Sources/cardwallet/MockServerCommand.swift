@@ -43,10 +43,12 @@ struct MockServerCommand: AsyncParsableCommand {
     /// One line per setting: its environment variable and its default, from the values in
     /// ``MockServerConfiguration/default``.
     static var settingsTable: String {
-        let width = MockServerSettingKey.allCases.map(\.environmentVariable.count).max() ?? 0
-        return MockServerSettingKey.allCases.map { key in
-            "  " + key.environmentVariable.padding(toLength: width + 2, withPad: " ", startingAt: 0)
-                + key.helpText(in: .default)
+        // Built while the command line is parsed (ArgumentParser reads every command's
+        // configuration), so every start pays for it: plain Swift strings, no NSString padding.
+        let names = MockServerSettingKey.allCases.map { ($0, $0.environmentVariable) }
+        let width = names.map(\.1.utf8.count).max() ?? 0
+        return names.map { key, name in
+            "  " + name + String(repeating: " ", count: width + 2 - name.utf8.count) + key.helpText(in: .default)
         }.joined(separator: "\n")
     }
 

@@ -160,3 +160,55 @@ struct SplitMix: RandomNumberGenerator {
         #expect(cards.rows.map { cards.summary(atIndex: $0).name } == [name])
     }
 }
+
+/// The folded keys are made when a filter or a sort first needs them, not as pages arrive: what
+/// a person sees must not depend on when that was.
+@Suite struct LazySearchKeysTests {
+    func card(_ id: String, _ name: String) -> CardSummary {
+        CardSummary(id: id, name: name, updatedAt: SampleCards.epoch)
+    }
+
+    @Test func anEditBeforeTheFirstFilterIsWhatTheFilterSees() {
+        var cards = CardCollection()
+        cards.append(CardPage(cards: [card("a", "Zoë Old"), card("b", "Bob")], total: 2, offset: 0, limit: 10))
+        cards.update(card("a", "Ångström New"))
+        cards.setQuery("angstrom")
+        #expect(cards.rows.map { cards.summary(atIndex: $0).id } == ["a"])
+        cards.setQuery("zoe")
+        #expect(cards.rows.isEmpty)
+    }
+
+    @Test func anEditAfterTheFirstFilterIsWhatTheNextFilterSees() {
+        var cards = CardCollection()
+        cards.append(CardPage(cards: [card("a", "Zoë Old"), card("b", "Bob")], total: 2, offset: 0, limit: 10))
+        cards.setQuery("zoe")
+        #expect(cards.rows.count == 1)
+        cards.setQuery("")
+        cards.update(card("a", "Ångström New"))
+        cards.setQuery("zoe")
+        #expect(cards.rows.isEmpty)
+        cards.setQuery("new")
+        #expect(cards.rows.map { cards.summary(atIndex: $0).id } == ["a"])
+    }
+
+    @Test func pagesAfterASortAreSortedAndPagesBeforeItToo() {
+        var cards = CardCollection()
+        cards.append(CardPage(cards: [card("c", "Carol"), card("a", "Álvaro")], total: 4, offset: 0, limit: 2))
+        cards.setSortOrder(.name)
+        cards.append(CardPage(cards: [card("d", "dave"), card("b", "Bea")], total: 4, offset: 2, limit: 2))
+        #expect(cards.rows.map { cards.summary(atIndex: $0).id } == ["a", "b", "c", "d"])
+    }
+
+    @Test func collectionsWithTheSameCardsAreEqualWhetherOrNotTheirKeysWereMade() {
+        let page = CardPage(cards: [card("a", "Zoë"), card("b", "Bob")], total: 2, offset: 0, limit: 10)
+        var filteredOnce = CardCollection()
+        filteredOnce.append(page)
+        filteredOnce.setQuery("zoe")
+        filteredOnce.setQuery("")
+        var never = CardCollection()
+        never.append(page)
+        #expect(filteredOnce == never)
+        never.update(card("b", "Bobby"))
+        #expect(filteredOnce != never)
+    }
+}

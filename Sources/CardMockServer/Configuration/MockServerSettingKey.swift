@@ -51,16 +51,21 @@ public enum MockServerSettingKey: String, CaseIterable, Sendable, Hashable {
     /// The environment variable that sets this key, e.g. `CARDWALLET_MOCK_ACCESS_TOKEN_TTL`
     /// (swift-configuration's naming: capitals, with `_` for dots and camel-case humps).
     public var environmentVariable: String {
-        (Self.environmentPrefix + components).map { component in
-            var name = ""
-            var previous: Character?
-            for character in component {
-                if let previous, previous.isLowercase, character.isUppercase { name += "_" }
-                name += character.uppercased()
-                previous = character
+        // The keys are ASCII identifiers: bytes, not Characters (this runs for every key each
+        // time `cardwallet` starts, to build `mock-server --help`'s table).
+        var name: [UInt8] = []
+        for (position, component) in (Self.environmentPrefix + components).enumerated() {
+            if position > 0 { name.append(UInt8(ascii: "_")) }
+            var previousIsLowercase = false
+            for byte in component.utf8 {
+                let isLowercase = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                let isUppercase = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                if previousIsLowercase, isUppercase { name.append(UInt8(ascii: "_")) }
+                name.append(isLowercase ? byte - 0x20 : byte)
+                previousIsLowercase = isLowercase
             }
-            return name
-        }.joined(separator: "_")
+        }
+        return String(decoding: name, as: UTF8.self)
     }
 
     /// The command-line option that sets it, if any.

@@ -46,7 +46,11 @@ public struct CardCollection: Equatable, Sendable {
     /// server's total is unknown (a first page that failed leaves it unknown).
     public private(set) var isTotalKnown = false
     private var arena: [CardSummary] = []
+    /// The folded keys of the first ``keyedCount`` arena cards: made when a sort or a filter
+    /// first needs them (``catchUpKeys()``), not as pages arrive, so a first frame of 1,000
+    /// cached cards does not fold 4,000 strings it never compares.
     private var keys = SearchKeys()
+    private var keyedCount = 0
     private var indexByID: [String: Int32] = [:]
     /// The loaded cards in wallet order (arena indices).
     public private(set) var wallet: [Int32] = []
@@ -104,6 +108,7 @@ public struct CardCollection: Equatable, Sendable {
         wallet += added
         total = max(total, wallet.count)
         if var sorted {
+            catchUpKeys()
             let order = sortOrder
             var fresh = added
             sortIndices(&fresh, by: order)
@@ -111,6 +116,7 @@ public struct CardCollection: Equatable, Sendable {
             self.sorted = sorted
         }
         guard let last = levels.last else { return }
+        catchUpKeys()
         if sortOrder == .wallet {
             let fresh = keys.filter(added, needles: SearchKeys.needles(of: last.query))
             levels = [FilterLevel(query: last.query, matches: last.matches + fresh)]
@@ -135,8 +141,10 @@ public struct CardCollection: Equatable, Sendable {
     public mutating func update(_ summary: CardSummary) {
         guard let index = indexByID[summary.id] else { return }
         arena[Int(index)] = summary
-        keys.replace(Int(index), with: summary)
+        // Keys not made yet are made from the arena, which has the new version already.
+        if Int(index) < keyedCount { keys.replace(Int(index), with: summary) }
         if var sorted, let position = sorted.firstIndex(of: index) {
+            catchUpKeys()
             sorted.remove(at: position)
             let order = sortOrder
             let insertAt = insertionPoint(of: index, in: sorted, by: order)
@@ -169,6 +177,7 @@ public struct CardCollection: Equatable, Sendable {
         isTotalKnown = false
         arena = []
         keys = SearchKeys()
+        keyedCount = 0
         indexByID = [:]
         wallet = []
         sorted = sortOrder == .wallet ? nil : []
@@ -178,7 +187,6 @@ public struct CardCollection: Equatable, Sendable {
     private mutating func add(_ summary: CardSummary) -> Int32 {
         let index = Int32(truncatingIfNeeded: arena.count)
         arena.append(summary)
-        keys.append(summary)
         indexByID[summary.id] = index
         return index
     }
@@ -192,6 +200,7 @@ public struct CardCollection: Equatable, Sendable {
         if order == .wallet {
             sorted = nil
         } else {
+            catchUpKeys()
             var indices = wallet
             sortIndices(&indices, by: order)
             sorted = indices
@@ -211,6 +220,7 @@ public struct CardCollection: Equatable, Sendable {
         while let last = levels.last, !query.hasPrefix(last.query) { levels.removeLast() }
         if levels.last?.query == query { return }
         let base = levels.last?.matches ?? sorted ?? wallet
+        catchUpKeys()
         levels.append(FilterLevel(query: query, matches: keys.filter(base, needles: needles)))
         if levels.count > Self.maxLevels { levels.removeFirst() }
     }
@@ -232,7 +242,24 @@ public struct CardCollection: Equatable, Sendable {
             levels = []
             return
         }
+        catchUpKeys()
         levels = [FilterLevel(query: query, matches: keys.filter(sorted ?? wallet, needles: needles))]
+    }
+
+    /// Makes the keys of the cards that arrived since a sort or a filter last needed them.
+    private mutating func catchUpKeys() {
+        while keyedCount < arena.count {
+            keys.append(arena[keyedCount])
+            keyedCount += 1
+        }
+    }
+
+    /// Equal when the cards, their orders and the filter are: the keys are derived from the
+    /// cards, and whether they were made yet changes nothing a person sees.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.total == rhs.total && lhs.isTotalKnown == rhs.isTotalKnown && lhs.arena == rhs.arena
+            && lhs.indexByID == rhs.indexByID && lhs.wallet == rhs.wallet && lhs.sortOrder == rhs.sortOrder
+            && lhs.sorted == rhs.sorted && lhs.query == rhs.query && lhs.levels == rhs.levels
     }
 
     private func isOrdered(
