@@ -75,6 +75,17 @@ enum TerminalApp {
         var warnings: [String] = []
         var notes = setup.notes
 
+        // A session restored from the token store is known already: the first frame is the
+        // list loading, not the login form. From here on the session's news comes through the sink.
+        let restored = live.client.session.state
+        let caches = setup.cacheEnvironment.map {
+            WalletCaches(environment: $0, logger: Logger(label: "cardwallet.cache"))
+        }
+        // The cached wallet (the first frame's cards) is read on another thread while the log
+        // files open, the terminal is asked about pictures and curses starts (docs/BENCHMARKS.md #17).
+        let cachedWallet: Task<AppAction?, Never>? =
+            if case .loggedIn = restored, let caches { Task { await caches.firstFrame(live.client) } } else { nil }
+
         var logFile: LogFileWriter?
         var strayOutputPath = "/dev/null"
         if let directory = setup.stateDirectory {
@@ -91,18 +102,12 @@ enum TerminalApp {
         }
         sink.writeLines(to: logFile)
 
-        // A session restored from the token store is known already: the first frame is the
-        // list loading, not the login form. From here on the session's news comes through the sink.
-        let restored = live.client.session.state
         // The terminal is asked (kitty, DA1 for sixel) now, before curses owns its input.
         let graphics =
             setup.graphics
             ?? Self.detectGraphics(environment: ProcessInfo.processInfo.environment, configured: live.settings.images)
         let pictures = PictureMaker(graphics: graphics)
         notes.append(graphics.description)
-        let caches = setup.cacheEnvironment.map {
-            WalletCaches(environment: $0, logger: Logger(label: "cardwallet.cache"))
-        }
         let performer = CardAPIPerformer(client: live.client, sessionSink: sink, pictures: pictures, caches: caches) {
             server in
             live.client(for: server)
@@ -129,7 +134,7 @@ enum TerminalApp {
                         sink.restored(account)
                         runner.apply(.session(SessionStatus(restored)))
                         // The cached cards paint the first frame; the server's first page replaces them.
-                        if let cached = await caches?.firstFrame(performer.client) { runner.apply(cached) }
+                        if let cached = await cachedWallet?.value { runner.apply(cached) }
                     }
                     for note in notes { sink.note(note) }
                     // Ctrl-C and SIGTERM reach the loop as a quit key; the signal check is a second line.
