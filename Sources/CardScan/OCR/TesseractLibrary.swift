@@ -35,7 +35,7 @@ package enum TesseractLibrary {
     ///   candidate, with the loader's reason.
     package static func load(candidates: [String]) throws(CardScanError) {
         let copies = candidates.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
+        defer { for copy in copies { free(copy) } }
         let names = copies.map { UnsafePointer($0) }
         var reason = [CChar](repeating: 0, count: 512)
         guard ctess_try_load(names, names.count, &reason, reason.count) == 0 else { return }
