@@ -116,8 +116,12 @@ let package = Package(
         // Reading a photo of a paper card (docs/Scan.md): the pure field extraction, and the
         // Tesseract and Leptonica wrapper that owns every C pointer.
         .target(name: "CardScanCore", dependencies: ["CardModels"]),
+        // Tesseract's and Leptonica's headers only: the libraries are not linked, so that
+        // `cardwallet` starts without them; CTesseractLoader defines the functions CardScan
+        // calls and loads libtesseract with dlopen at the first scan.
         .systemLibrary(name: "CTesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
-        .target(name: "CardScan", dependencies: ["CTesseract", "CardScanCore", "CardImages"]),
+        .target(name: "CTesseractLoader", dependencies: ["CTesseract"]),
+        .target(name: "CardScan", dependencies: ["CTesseract", "CTesseractLoader", "CardScanCore", "CardImages"]),
 
         // The live glue: performs the core's calls through CardAPI (and pictures, QR codes,
         // vCard import and export, scans through their libraries), makes its log lines, feeds

@@ -13,8 +13,10 @@ extension CardScanner {
     ///   - maximumBytes: the largest image the server takes.
     ///   - folder: where to write a copy (the caller removes it).
     /// - Returns: the file to upload.
-    /// - Throws: ``CardScanError`` when the photo cannot be read or decoded, or no copy fits.
+    /// - Throws: ``CardScanError`` when the photo cannot be read or decoded, or no copy fits,
+    ///   or libtesseract (whose Leptonica decodes the photo) cannot be loaded.
     public func imageForUpload(photoAt url: URL, maximumBytes: Int, folder: URL) throws(CardScanError) -> URL {
+        try TesseractLibrary.load()
         let photo = try PhotoFile(at: url, limits: limits)
         if photo.orientation == .up && photo.bytes.count <= maximumBytes { return url }
         let path = url.path

@@ -11,13 +11,13 @@ final class TesseractEngine {
     /// The languages it reads, as given to Tesseract (`eng+kor`).
     let languages: OCRLanguages
 
-    /// Starts Tesseract with the trained data of `languages`.
+    /// Starts Tesseract with the trained data of `languages`; call only after
+    /// ``TesseractLibrary/load()`` (which also quiets the libraries).
     ///
     /// - Throws: ``CardScanError/missingLanguage(_:searched:)`` when a language's
     ///   `.traineddata` file is in none of the ``TessData/folders``, ``CardScanError/engineFailed(_:)``
     ///   when Tesseract refuses to start.
     init(languages: OCRLanguages) throws(CardScanError) {
-        TesseractMessages.quiet()
         let folder = try TessData.folder(for: languages)
         guard let api = TessBaseAPICreate() else { throw .engineFailed("it could not be created") }
         self.api = api

@@ -1,4 +1,5 @@
 import CTesseract
+import CTesseractLoader
 import Foundation
 import Synchronization
 
@@ -13,7 +14,8 @@ enum TesseractMessages {
         ProcessInfo.processInfo.environment["CARDWALLET_SCAN_DEBUG"] == "1"
     }
 
-    /// Silences Leptonica for the rest of the process (its messages are global settings).
+    /// Silences Leptonica for the rest of the process (its messages are global settings);
+    /// called by ``TesseractLibrary/load()`` once the library is there.
     static func quiet() {
         let first = quieted.withLock { done in
             defer { done = true }

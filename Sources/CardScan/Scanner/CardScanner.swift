@@ -29,8 +29,10 @@ public final class CardScanner: Sendable {
     }
 
     /// A scanner tuned otherwise (for the benchmark's comparisons).
+    ///
+    /// Creating a scanner touches no library: Tesseract is loaded by the first call that
+    /// needs it, so an interface can hold a scanner from its start at no cost.
     package init(languages: OCRLanguages, limits: ScanLimits, tuning: ScanTuning) {
-        TesseractMessages.quiet()
         self.languages = languages
         self.limits = limits
         self.tuning = tuning
@@ -38,9 +40,11 @@ public final class CardScanner: Sendable {
 
     /// Loads the language models now rather than at the first scan.
     ///
-    /// - Throws: ``CardScanError/missingLanguage(_:searched:)`` or
+    /// - Throws: ``CardScanError/ocrLibraryMissing(library:reason:)`` when libtesseract cannot
+    ///   be loaded, ``CardScanError/missingLanguage(_:searched:)`` or
     ///   ``CardScanError/engineFailed(_:)`` when Tesseract cannot start.
     public func prepare() throws(CardScanError) {
+        try TesseractLibrary.load()
         let result: Result<Void, CardScanError> = engine.withLock { engine in
             do throws(CardScanError) {
                 _ = try self.startedEngine(&engine)
@@ -55,7 +59,8 @@ public final class CardScanner: Sendable {
     /// Scans the photo at `url` into card fields.
     ///
     /// - Throws: ``CardScanError``: the file is missing, unreadable, not a PNG or JPEG, damaged
-    ///   or too large; no text was found; the time limit passed; the task was cancelled.
+    ///   or too large; no text was found; the time limit passed; the task was cancelled;
+    ///   libtesseract cannot be loaded.
     public func scan(photoAt url: URL) async throws(CardScanError) -> ScannedCard {
         let page = try await read(photoAt: url)
         return CardFieldExtractor().extract(from: page)
@@ -85,6 +90,8 @@ public final class CardScanner: Sendable {
         let started = ContinuousClock.now
         let path = url.path
         do throws(CardScanError) {
+            // Before the photo is read: its header is read with Leptonica.
+            try TesseractLibrary.load()
             let photo = try PhotoFile(at: url, limits: limits)
             let page: OCRPage? = try engine.withLock { engine throws(CardScanError) in
                 // Prepared under the lock: the image then belongs to the engine's region, and

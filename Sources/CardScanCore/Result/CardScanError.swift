@@ -24,6 +24,9 @@ public enum CardScanError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingLanguage(String, searched: [String])
     /// Tesseract itself failed (it could not start, or refused the image).
     case engineFailed(String)
+    /// The OCR library (`libtesseract.so.5`) could not be loaded: it is not installed, or
+    /// lacks a function the scanner calls (`reason` is the system loader's).
+    case ocrLibraryMissing(library: String, reason: String)
 
     /// One sentence for a person, naming the photo.
     public var description: String {
@@ -53,6 +56,9 @@ public enum CardScanError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "install tesseract-ocr-\(language), or set TESSDATA_PREFIX to the folder holding \(language).traineddata."
         case .engineFailed(let reason):
             "Tesseract failed: \(reason)."
+        case .ocrLibraryMissing(let library, let reason):
+            "The OCR library \(library) could not be loaded (\(reason)): install it with "
+                + "apt-get install libtesseract5, or your system's tesseract package."
         }
     }
 
@@ -61,7 +67,7 @@ public enum CardScanError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .fileNotFound, .unreadable, .notAnImage, .damagedImage, .fileTooLarge, .imageTooLarge, .noText, .timedOut:
             true
-        case .cancelled, .invalidLanguages, .missingLanguage, .engineFailed:
+        case .cancelled, .invalidLanguages, .missingLanguage, .engineFailed, .ocrLibraryMissing:
             false
         }
     }
