@@ -15,8 +15,21 @@ extension CardWalletCommand {
     /// Parses the command line and runs the command; prints the message and exits with the
     /// status of any failure (64 for a usage error), as `AsyncParsableCommand.main()` does.
     static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // A bare `cardwallet` opens the wallet with nothing overridden: there is nothing to
+        // parse, so the parser of every subcommand (their argument sets by reflection, the
+        // completion-script check) is not built — about a sixth of the way to the first frame
+        // (docs/BENCHMARKS.md, "#17 First frame from the cache").
+        if arguments.isEmpty {
+            do {
+                try await WalletLauncher.run(overrides: ClientSettingsOverrides())
+            } catch {
+                exit(withError: error)
+            }
+            return
+        }
         do {
-            var command = try parseCommandLine(Array(CommandLine.arguments.dropFirst()))
+            var command = try parseCommandLine(arguments)
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {

@@ -45,6 +45,6 @@ struct CardWalletCommand: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
-        try await WalletLauncher.run(options: client)
+        try await WalletLauncher.run(overrides: client.overrides)
     }
 }

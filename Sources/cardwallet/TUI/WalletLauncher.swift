@@ -10,13 +10,14 @@ import TokenStore
 /// `cardwallet` without a subcommand: the interface against the configured server, restoring
 /// the stored session for it when there is one (else the login screen, with the server filled in).
 enum WalletLauncher {
-    /// Resolves the settings, builds the live client and runs the interface until the user quits.
+    /// Resolves the settings (`overrides`: the command line's), builds the live client and runs
+    /// the interface until the user quits.
     ///
     /// - Throws: `ExitCode` with the status to exit with, after printing why: 64 for bad
     ///   settings, 1 when the terminal cannot be used, 128 + signal after SIGTERM/SIGHUP.
-    static func run(options: ClientOptions, environment: [String: String] = ProcessInfo.processInfo.environment)
-        async throws
-    {
+    static func run(
+        overrides: ClientSettingsOverrides, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
         if let problem = TerminalCheck.problem(environment: environment) {
             TerminalCheck.report(problem)
             throw ExitCode(problem.exitCode)
@@ -25,7 +26,7 @@ enum WalletLauncher {
         let live: LiveClient
         let sink: LiveEventSink
         do {
-            resolved = try await options.resolveSettings(environment: environment)
+            resolved = try await ClientSettingsLoader.load(overrides: overrides, environment: environment)
             // swift-log output goes to stderr, which the interface sends to cardwallet.stderr.log.
             ClientCommandRunner.bootstrapLogging(level: resolved.settings.logLevel)
             (live, sink) = try TerminalApp.makeLive(
