@@ -1,5 +1,6 @@
 import CardCache
 import CardModels
+import CardWalletUI
 
 extension CachedWallet {
     /// The cached wallet with the changes still waiting in the outbox applied, as the interface
@@ -12,6 +13,12 @@ extension CachedWallet {
         guard let pending = attempt({ try cache.pendingChanges() }), !pending.isEmpty else { return list }
         list.cards = Self.applying(pending, to: list.cards)
         return list
+    }
+
+    /// The interface's first frame from `list`: the cached wallet as one page.
+    static func firstFrame(_ list: CachedList) -> AppAction {
+        let page = CardPage(cards: list.cards, total: list.cards.count, offset: 0, limit: max(1, list.cards.count))
+        return .cachedWallet(page, asOf: list.confirmedAt)
     }
 
     /// `cards` after `entries`, in their order.

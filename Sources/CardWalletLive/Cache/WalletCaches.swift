@@ -87,8 +87,37 @@ public final class WalletCaches: Sendable {
     /// nothing is cached for the account logged in at `client`.
     public func firstFrame(_ client: CardAPIClient) async -> AppAction? {
         guard let list = await wallet(for: client)?.cachedListWithPendingChanges() else { return nil }
-        let page = CardPage(cards: list.cards, total: list.cards.count, offset: 0, limit: max(1, list.cards.count))
-        return .cachedWallet(page, asOf: list.confirmedAt)
+        return CachedWallet.firstFrame(list)
+    }
+
+    /// The first frame from `early` (read before the client existed) when it is the cache of
+    /// the account logged in at `client`'s server, which is then kept as that account's cache
+    /// (not opened a second time); otherwise `early`'s cache is closed and the first frame is
+    /// read as ``firstFrame(_:)`` reads it.
+    public func firstFrame(_ client: CardAPIClient, early: EarlyWallet?) async -> AppAction? {
+        guard let early else { return await firstFrame(client) }
+        let account = await client.status().account?.email
+        guard early.server == client.configuration.serverKey, early.account == account, adopt(early, for: client)
+        else {
+            early.close()
+            return await firstFrame(client)
+        }
+        return early.firstFrame
+    }
+
+    /// Keeps `early`'s cache as the wallet of `client`'s account, unless one is open or being
+    /// opened already (a call of the performer got there first): `false` then.
+    private func adopt(_ early: EarlyWallet, for client: CardAPIClient) -> Bool {
+        opening.withLock { opening in
+            guard opening == nil else { return false }
+            return opened.withLock { opened in
+                guard opened == nil else { return false }
+                opened = Opened(
+                    server: early.server, account: early.account,
+                    wallet: CachedWallet(client: client, cache: early.cache, logger: logger))
+                return true
+            }
+        }
     }
 
     /// Sends the changes waiting in the outbox (made while offline), before the list is read so

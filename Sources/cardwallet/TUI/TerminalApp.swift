@@ -34,6 +34,9 @@ struct TerminalAppSetup: Sendable {
     /// `nil` for none. The demo passes one whose cache folder is inside its private temporary
     /// folder, removed with it.
     var cacheEnvironment: [String: String]?
+    /// The cached wallet read at the very start (``CardWalletLive/EarlyWallet``), for the first
+    /// frame when it is the restored account's; `nil` to read it here.
+    var earlyWallet: Task<EarlyWallet?, Never>?
 }
 
 /// How the interface ended.
@@ -83,8 +86,14 @@ enum TerminalApp {
         }
         // The cached wallet (the first frame's cards) is read on another thread while the log
         // files open, the terminal is asked about pictures and curses starts (docs/BENCHMARKS.md #17).
-        let cachedWallet: Task<AppAction?, Never>? =
-            if case .loggedIn = restored, let caches { Task { await caches.firstFrame(live.client) } } else { nil }
+        let early = setup.earlyWallet
+        let cachedWallet: Task<AppAction?, Never>?
+        if case .loggedIn = restored, let caches {
+            cachedWallet = Task { await caches.firstFrame(live.client, early: await early?.value) }
+        } else {
+            cachedWallet = nil
+            Task { await early?.value?.close() }
+        }
 
         var logFile: LogFileWriter?
         var strayOutputPath = "/dev/null"

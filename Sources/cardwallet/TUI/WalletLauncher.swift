@@ -25,8 +25,12 @@ enum WalletLauncher {
         let resolved: ResolvedClientSettings
         let live: LiveClient
         let sink: LiveEventSink
+        let early: Task<EarlyWallet?, Never>
         do {
             resolved = try await ClientSettingsLoader.load(overrides: overrides, environment: environment)
+            // The cached wallet is read while the live client and the interface start.
+            early = EarlyWallet.start(
+                settings: resolved.settings, environment: environment, logger: Logger(label: "cardwallet.cache"))
             // swift-log output goes to stderr, which the interface sends to cardwallet.stderr.log.
             ClientCommandRunner.bootstrapLogging(level: resolved.settings.logLevel)
             (live, sink) = try TerminalApp.makeLive(
@@ -39,7 +43,8 @@ enum WalletLauncher {
         let stored = (try? live.tokenStore.accounts(server: live.client.configuration.serverKey)) ?? []
         let setup = TerminalAppSetup(
             live: live, sink: sink, stateDirectory: try? StateDirectory(environment: environment),
-            email: stored.first ?? "", notes: resolved.warnings, cacheEnvironment: environment)
+            email: stored.first ?? "", notes: resolved.warnings, cacheEnvironment: environment,
+            earlyWallet: early)
         let outcome = await TerminalApp.runCatching(setup)
         await live.shutdown()
         try TerminalApp.finish(outcome)
