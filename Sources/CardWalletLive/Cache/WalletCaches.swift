@@ -40,19 +40,38 @@ public final class WalletCaches: Sendable {
     private let reported = Mutex<Set<Int64>>([])
     /// Fills the cache with whole cards in the background, behind the person's own calls.
     let filler: WholeCardFiller
+    /// The cache read before the client existed (``EarlyWallet``), until the first call that
+    /// needs a wallet has kept it (the account's) or closed it (another's).
+    private let early: Task<EarlyWallet?, Never>?
+    private let earlyState = Mutex(EarlyState.waiting)
 
-    /// Caches under `location` (the XDG cache folder of `environment` when `nil`).
-    public init(environment: [String: String], location: CacheLocation? = nil, logger: Logger) {
+    private enum EarlyState {
+        case waiting
+        /// Kept as the wallet of its account; its first frame not handed out yet.
+        case kept(cache: ObjectIdentifier, firstFrame: AppAction?)
+        case done
+    }
+
+    /// Caches under `location` (the XDG cache folder of `environment` when `nil`); `early`, the
+    /// interface's read at its very start, becomes the wallet of its account when that account
+    /// is the one logged in (its cache is not opened again), and is closed otherwise.
+    public init(
+        environment: [String: String], location: CacheLocation? = nil, logger: Logger,
+        early: Task<EarlyWallet?, Never>? = nil
+    ) {
         self.environment = environment
         self.location = location
         self.logger = logger
         self.filler = WholeCardFiller(logger: logger)
+        self.early = early
+        if early == nil { earlyState.withLock { $0 = .done } }
     }
 
     /// The wallet of the account logged in at `client`'s server, `nil` when nobody is (or no cache can be had).
     public func wallet(for client: CardAPIClient) async -> CachedWallet? {
         guard let account = await client.status().account?.email else { return nil }
         let server = client.configuration.serverKey
+        await settleEarly(client: client, server: server, account: account)
         if let wallet = opened.withLock({
             $0.flatMap { $0.server == server && $0.account == account ? $0.wallet : nil }
         }) {
@@ -86,37 +105,54 @@ public final class WalletCaches: Sendable {
     /// The cached wallet as one action, for the first frame of a restored session; `nil` when
     /// nothing is cached for the account logged in at `client`.
     public func firstFrame(_ client: CardAPIClient) async -> AppAction? {
-        guard let list = await wallet(for: client)?.cachedListWithPendingChanges() else { return nil }
+        guard let wallet = await wallet(for: client) else { return nil }
+        if let cache = wallet.cache, let action = earlyFirstFrame(of: cache) { return action }
+        guard let list = wallet.cachedListWithPendingChanges() else { return nil }
         return CachedWallet.firstFrame(list)
     }
 
-    /// The first frame from `early` (read before the client existed) when it is the cache of
-    /// the account logged in at `client`'s server, which is then kept as that account's cache
-    /// (not opened a second time); otherwise `early`'s cache is closed and the first frame is
-    /// read as ``firstFrame(_:)`` reads it.
-    public func firstFrame(_ client: CardAPIClient, early: EarlyWallet?) async -> AppAction? {
-        guard let early else { return await firstFrame(client) }
-        let account = await client.status().account?.email
-        guard early.server == client.configuration.serverKey, early.account == account, adopt(early, for: client)
-        else {
-            early.close()
-            return await firstFrame(client)
+    /// Closes the early read unless a wallet kept it already (the interface starts on the login
+    /// screen: no restored session to show it for).
+    public func discardEarly() async {
+        guard let early else { return }
+        let wallet = await early.value
+        let close = earlyState.withLock { state -> Bool in
+            guard case .waiting = state else { return false }
+            state = .done
+            return true
         }
-        return early.firstFrame
+        if close { wallet?.close() }
     }
 
-    /// Keeps `early`'s cache as the wallet of `client`'s account, unless one is open or being
-    /// opened already (a call of the performer got there first): `false` then.
-    private func adopt(_ early: EarlyWallet, for client: CardAPIClient) -> Bool {
-        opening.withLock { opening in
-            guard opening == nil else { return false }
-            return opened.withLock { opened in
-                guard opened == nil else { return false }
-                opened = Opened(
-                    server: early.server, account: early.account,
-                    wallet: CachedWallet(client: client, cache: early.cache, logger: logger))
-                return true
+    /// Keeps the early read as the wallet of `account` at `server` when it is theirs, else closes
+    /// it; once, whoever asks first (every caller waits for the read, so none opens a second copy).
+    private func settleEarly(client: CardAPIClient, server: String, account: String) async {
+        guard let early, earlyState.withLock({ if case .waiting = $0 { true } else { false } }) else { return }
+        guard let read = await early.value else {
+            earlyState.withLock { $0 = .done }
+            return
+        }
+        let mine = read.server == server && read.account == account
+        let decided = earlyState.withLock { state -> Bool in
+            guard case .waiting = state else { return false }
+            if mine {
+                let wallet = CachedWallet(client: client, cache: read.cache, logger: logger)
+                opened.withLock { $0 = Opened(server: server, account: account, wallet: wallet) }
+                state = .kept(cache: ObjectIdentifier(read.cache), firstFrame: read.firstFrame)
+            } else {
+                state = .done
             }
+            return true
+        }
+        if decided, !mine { read.close() }
+    }
+
+    /// The early read's first frame, once, when `cache` is the early read's.
+    private func earlyFirstFrame(of cache: CardCache) -> AppAction? {
+        earlyState.withLock { state in
+            guard case .kept(let kept, let action) = state, kept == ObjectIdentifier(cache) else { return nil }
+            state = .done
+            return action
         }
     }
 

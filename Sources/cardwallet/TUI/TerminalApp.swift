@@ -82,17 +82,16 @@ enum TerminalApp {
         // list loading, not the login form. From here on the session's news comes through the sink.
         let restored = live.client.session.state
         let caches = setup.cacheEnvironment.map {
-            WalletCaches(environment: $0, logger: Logger(label: "cardwallet.cache"))
+            WalletCaches(environment: $0, logger: Logger(label: "cardwallet.cache"), early: setup.earlyWallet)
         }
         // The cached wallet (the first frame's cards) is read on another thread while the log
         // files open, the terminal is asked about pictures and curses starts (docs/BENCHMARKS.md #17).
-        let early = setup.earlyWallet
         let cachedWallet: Task<AppAction?, Never>?
         if case .loggedIn = restored, let caches {
-            cachedWallet = Task { await caches.firstFrame(live.client, early: await early?.value) }
+            cachedWallet = Task { await caches.firstFrame(live.client) }
         } else {
             cachedWallet = nil
-            Task { await early?.value?.close() }
+            if let caches { Task { await caches.discardEarly() } }
         }
 
         var logFile: LogFileWriter?

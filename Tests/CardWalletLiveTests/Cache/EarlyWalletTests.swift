@@ -44,28 +44,59 @@ import TokenStore
             }
             #expect(page.cards == cards)
 
-            let caches = WalletCaches(environment: [:], location: location(harness), logger: Self.logger)
-            #expect(await caches.firstFrame(performer.client, early: early) == early.firstFrame)
-            let kept = try #require(await caches.wallet(for: performer.client)?.cache)
-            #expect(kept === early.cache, "the early cache became the account's cache")
+            // The interface's calls come together: the first frame and the list's own call.
+            let caches = WalletCaches(
+                environment: [:], location: location(harness), logger: Self.logger, early: Task { early })
+            async let frame = caches.firstFrame(performer.client)
+            async let wallet = caches.wallet(for: performer.client)
+            #expect(await frame == early.firstFrame)
+            let kept = try #require(await wallet?.cache)
+            #expect(kept === early.cache, "the early cache became the account's cache, not opened again")
             #expect(try early.cache.list()?.cards == cards, "and it is still open")
+            #expect(await caches.firstFrame(performer.client) == early.firstFrame, "a later first frame reads it again")
         }
     }
 
-    @Test func anEarlyReadForAnotherSessionIsClosedAndNotShown() async throws {
+    @Test func anEarlyReadOfAnotherAccountIsClosedAndNotShown() async throws {
+        try await GlueHarness.with { harness in
+            let (performer, cards) = try await cachedByAnEarlierStart(harness)
+            let server = performer.client.configuration.serverKey
+            // Read for another account than the session turns out to be (the token file changed
+            // between the read and the session's restore, say).
+            let theirs = try CardCache.open(
+                server: server, account: "someone@cardwallet.dev", location: location(harness), logger: Self.logger)
+            let early = EarlyWallet(server: server, account: "someone@cardwallet.dev", cache: theirs, firstFrame: nil)
+            let caches = WalletCaches(
+                environment: [:], location: location(harness), logger: Self.logger, early: Task { early })
+            // Nobody logged in at another server: nothing to decide yet, nothing shown.
+            let elsewhere = CardAPIClient(
+                configuration: CardAPIConfiguration(server: URL(string: "http://127.0.0.1:9/v1")!),
+                tokenStore: harness.store, transport: harness.transport)
+            #expect(await caches.firstFrame(elsewhere) == nil)
+            // The session's account: its own cache, read as before; the other one closed.
+            guard case .cachedWallet(let page, _) = try #require(await caches.firstFrame(performer.client)) else {
+                Issue.record("no cached wallet for the account")
+                return
+            }
+            #expect(page.cards == cards)
+            #expect(throws: CacheError.self, "closed") { try theirs.list() }
+        }
+    }
+
+    @Test func theLoginScreenClosesTheEarlyReadAndALaterLoginOpensItsOwn() async throws {
         try await GlueHarness.with { harness in
             let (performer, _) = try await cachedByAnEarlierStart(harness)
             let early = try #require(
                 EarlyWallet.read(
                     server: performer.client.configuration.serverKey, tokenStore: harness.store,
                     location: location(harness), logger: Self.logger))
-            // The interface ended up on another server, where nobody is logged in.
-            let elsewhere = CardAPIClient(
-                configuration: CardAPIConfiguration(server: URL(string: "http://127.0.0.1:9/v1")!),
-                tokenStore: harness.store, transport: harness.transport)
-            let caches = WalletCaches(environment: [:], location: location(harness), logger: Self.logger)
-            #expect(await caches.firstFrame(elsewhere, early: early) == nil)
+            let caches = WalletCaches(
+                environment: [:], location: location(harness), logger: Self.logger, early: Task { early })
+            await caches.discardEarly()
             #expect(throws: CacheError.self, "closed") { try early.cache.list() }
+            let wallet = try #require(await caches.wallet(for: performer.client))
+            #expect(wallet.cache !== early.cache)
+            #expect(try wallet.cache?.list()?.cards.count == 12)
         }
     }
 
