@@ -28,6 +28,7 @@ Exit status: 0 when every step passed, 1 when one failed, 2 when tmux or the bin
 import argparse
 import importlib.util
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -74,6 +75,12 @@ def start_server(binary: Path, port: int, data: Path, log: Path, timeout: float,
     return server
 
 
+def whole_cards_answered(server_log: Path) -> set[str]:
+    """The cards whose `GET /card/{id}` the mock server answered with 200, from its request log."""
+    text = server_log.read_text(errors="replace") if server_log.exists() else ""
+    return set(re.findall(r"method=GET path=/v1/card/([A-Za-z0-9-]+) .*status=200", text))
+
+
 def run(arguments) -> int:
     binary = Path(arguments.binary).resolve()
     if shutil.which("tmux") is None or not os.access(binary, os.X_OK):
@@ -112,6 +119,13 @@ def run(arguments) -> int:
 
         step = "online: the server's cards"
         session.wait_text("12 cards", "김민준", f"{EMAIL} @", absent=("offline",), timeout=arguments.timeout + 35)
+
+        # The whole cards are read in the background after the list (WholeCardFiller, two at a
+        # time): wait until the server has answered all 12 before it goes away, rather than
+        # racing the fill (the clean-clone CI lost that race once).
+        step = "online: the 12 whole cards read in the background"
+        wait_until("the server's answers to GET /card/{id} for all 12 cards",
+                   lambda: len(whole_cards_answered(server_log)) >= 12, arguments.timeout)
 
         step = "the server killed: offline from the cache"
         os.killpg(server.pid, signal.SIGKILL)
