@@ -28,11 +28,12 @@ enum WalletLauncher {
         let early: Task<EarlyWallet?, Never>
         do {
             resolved = try await ClientSettingsLoader.load(overrides: overrides, environment: environment)
-            // The cached wallet is read while the live client and the interface start.
-            early = EarlyWallet.start(
-                settings: resolved.settings, environment: environment, logger: Logger(label: "cardwallet.cache"))
             // swift-log output goes to stderr, which the interface sends to cardwallet.stderr.log.
             ClientCommandRunner.bootstrapLogging(level: resolved.settings.logLevel)
+            // The cached wallet is read while the live client and the interface start (its
+            // logger made after the bootstrap, so it logs as every other one does).
+            early = EarlyWallet.start(
+                settings: resolved.settings, environment: environment, logger: Logger(label: "cardwallet.cache"))
             (live, sink) = try TerminalApp.makeLive(
                 settings: resolved.settings, environment: environment,
                 sessionLogger: Logger(label: "cardwallet.session"))
