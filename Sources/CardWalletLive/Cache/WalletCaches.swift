@@ -259,6 +259,7 @@ public final class WalletCaches: Sendable {
     /// and the cache has it; `nil` otherwise. An ended session (E06) wipes the account's cache.
     func answer(_ call: APICall, after error: CardAPIError, _ client: CardAPIClient) async -> APIOutcome? {
         if case .sessionExpired(let server, let account?) = error {
+            await discardEarly()  // an early read not kept yet must not be kept after the wipe
             opened.withLock { $0 = nil }
             CachedWallet.wipe(
                 server: server, account: account, environment: environment, location: location, logger: logger)

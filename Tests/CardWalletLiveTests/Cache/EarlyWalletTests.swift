@@ -100,6 +100,27 @@ import TokenStore
         }
     }
 
+    @Test func anEndedSessionBeforeTheEarlyReadWasKeptClosesIt() async throws {
+        try await GlueHarness.with { harness in
+            let (performer, _) = try await cachedByAnEarlierStart(harness)
+            let server = performer.client.configuration.serverKey
+            let early = try #require(
+                EarlyWallet.read(
+                    server: server, tokenStore: harness.store, location: location(harness), logger: Self.logger))
+            let caches = WalletCaches(
+                environment: [:], location: location(harness), logger: Self.logger, early: Task { early })
+            // E06 on the first call, before any wallet was asked for: the account's cache is wiped.
+            let answer = await caches.answer(
+                .loadCards(offset: 0, limit: 100, query: nil),
+                after: .sessionExpired(server: server, account: GlueHarness.email), performer.client)
+            #expect(answer == nil)
+            #expect(throws: CacheError.self, "closed") { try early.cache.list() }
+            let wallet = try #require(await caches.wallet(for: performer.client))
+            #expect(wallet.cache !== early.cache, "a new cache, not the wiped one")
+            #expect(try wallet.cache?.list() == nil, "and nothing in it")
+        }
+    }
+
     @Test func nothingIsReadWithoutExactlyOneStoredAccount() async throws {
         try await GlueHarness.with { harness in
             let (performer, _) = try await cachedByAnEarlierStart(harness)
