@@ -19,12 +19,11 @@ package enum TesseractLibrary {
     /// - Throws: ``CardScanError/ocrLibraryMissing(library:reason:)`` when libtesseract cannot
     ///   be loaded or lacks a function; the failure is kept for the rest of the process.
     package static func load() throws(CardScanError) {
-        guard ctess_load(nil, 0) == 0 else {
+        var reason = [CChar](repeating: 0, count: 512)
+        guard ctess_load(&reason, reason.count) == 0 else {
             TesseractMessages.quiet()
             return
         }
-        var reason = [CChar](repeating: 0, count: 512)
-        _ = ctess_load(&reason, reason.count)
         throw .ocrLibraryMissing(library: name, reason: text(reason))
     }
 

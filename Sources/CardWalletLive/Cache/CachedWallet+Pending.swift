@@ -1,6 +1,7 @@
 import CardCache
 import CardModels
 import CardWalletUI
+import Logging
 
 extension CachedWallet {
     /// The cached wallet with the changes still waiting in the outbox applied, as the interface
@@ -9,9 +10,15 @@ extension CachedWallet {
     /// or a deleted card come back until the server has them. Edits the server refused stay out
     /// (they wait in the conflict view, on the server's version).
     func cachedListWithPendingChanges() -> CachedList? {
-        guard var list = cachedList(), let cache else { return nil }
-        guard let pending = attempt({ try cache.pendingChanges() }), !pending.isEmpty else { return list }
-        list.cards = Self.applying(pending, to: list.cards)
+        cache.flatMap { Self.listWithPendingChanges(in: $0, logger: logger) }
+    }
+
+    /// ``cachedListWithPendingChanges()`` of `cache`, failures logged to `logger`: for the
+    /// interface's early read, made before there is a client and so a wallet.
+    static func listWithPendingChanges(in cache: CardCache, logger: Logger) -> CachedList? {
+        guard var list = attempt(logger, { try cache.list() }) ?? nil else { return nil }
+        guard let pending = attempt(logger, { try cache.pendingChanges() }), !pending.isEmpty else { return list }
+        list.cards = applying(pending, to: list.cards)
         return list
     }
 

@@ -233,10 +233,16 @@ public final class CachedWallet: Sendable {
     /// Runs a cache call; a failure is logged (the cache is only a copy) and gives `nil`.
     @discardableResult
     func attempt<T>(_ body: () throws -> T) -> T? {
+        Self.attempt(logger, body)
+    }
+
+    /// ``attempt(_:)`` with `logger`, for reads without a wallet (the interface's early read).
+    @discardableResult
+    static func attempt<T>(_ logger: Logger, _ body: () throws -> T) -> T? {
         do {
             return try body()
         } catch {
-            logger.notice("The card cache: \(Self.text(error))")
+            logger.notice("The card cache: \(text(error))")
             return nil
         }
     }

@@ -10,8 +10,9 @@ public import TokenStore
 /// is opened and read while the live client (NIO, AsyncHTTPClient, the session) and curses start
 /// (docs/BENCHMARKS.md, "#17 First frame from the cache").
 ///
-/// It is a guess until the interface checks it: ``WalletCaches/firstFrame(_:early:)`` uses it
-/// only when the client's session is that account at that server, and closes it otherwise.
+/// It is a guess until the interface checks it: ``WalletCaches`` keeps it as the account's cache
+/// (and its first frame) only when the client's session is that account at that server, and
+/// closes it otherwise.
 public struct EarlyWallet: Sendable {
     /// The server's key (`CardAPIConfiguration.serverKey`).
     public let server: String
@@ -35,13 +36,7 @@ public struct EarlyWallet: Sendable {
         else { return nil }
         guard let cache = try? CardCache.open(server: server, account: account, location: location, logger: logger)
         else { return nil }
-        var firstFrame: AppAction?
-        if var list = try? cache.list() {
-            if let pending = try? cache.pendingChanges(), !pending.isEmpty {
-                list.cards = CachedWallet.applying(pending, to: list.cards)
-            }
-            firstFrame = CachedWallet.firstFrame(list)
-        }
+        let firstFrame = CachedWallet.listWithPendingChanges(in: cache, logger: logger).map(CachedWallet.firstFrame)
         return EarlyWallet(server: server, account: account, cache: cache, firstFrame: firstFrame)
     }
 
