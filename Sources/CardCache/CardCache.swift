@@ -111,6 +111,17 @@ public final class CardCache: Sendable {
             throw CacheOpeningProblem(reason: CacheDatabase.reason(for: error))
         }
         do {
+            // The usual start: this program's file, up to date and this account's, told by one
+            // read, without the migrator's and the identity's write transactions.
+            let migrator = CacheSchema.migrator
+            let ready = try pool.read { db in
+                try Int32.fetchOne(db, sql: "PRAGMA application_id") == CacheSchema.applicationID
+                    && migrator.hasCompletedMigrations(db) && !migrator.hasBeenSuperseded(db)
+                    && CacheDatabase.isIdentity(try CacheDatabase.identity(db), server: server, account: account)
+            }
+            if ready {
+                return CardCache(path: path, server: server, account: account, pool: pool, logger: logger, clock: clock)
+            }
             // The header's id may have been in the write-ahead log (CacheFileCheck): a database
             // with tables and another id is another program's, never migrated.
             let foreign = try pool.read { db in
@@ -121,7 +132,6 @@ public final class CardCache: Sendable {
             if let foreign {
                 throw CacheOpeningProblem(reason: "it is another program's SQLite database (application_id \(foreign))")
             }
-            let migrator = CacheSchema.migrator
             if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
                 throw CacheOpeningProblem(reason: "it was written by a newer version of cardwallet")
             }
@@ -130,7 +140,7 @@ public final class CardCache: Sendable {
                 let stored = try CacheDatabase.identity(db)
                 if stored.isEmpty {
                     try CacheDatabase.setIdentity(server: server, account: account, db)
-                } else if stored["server"] != server || stored["account"]?.lowercased() != account.lowercased() {
+                } else if !CacheDatabase.isIdentity(stored, server: server, account: account) {
                     throw CacheOpeningProblem(reason: "it belongs to another server or account")
                 }
             }

@@ -26,6 +26,11 @@ enum CacheDatabase {
         return rows
     }
 
+    /// Whether the `cacheInfo` rows `stored` name `server` and `account` (its email in any case).
+    static func isIdentity(_ stored: [String: String], server: String, account: String) -> Bool {
+        stored["server"] == server && stored["account"]?.lowercased() == account.lowercased()
+    }
+
     /// Records whose cache this file is.
     static func setIdentity(server: String, account: String, _ db: Database) throws {
         for (key, value) in [("server", server), ("account", account)] {

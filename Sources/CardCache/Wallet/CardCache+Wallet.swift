@@ -49,13 +49,11 @@ extension CardCache {
     public func list() throws(CacheError) -> CachedList? {
         try read { db in
             guard let confirmed = try Double.fetchOne(db, sql: "SELECT listConfirmedAt FROM wallet") else { return nil }
-            var cards: [CardSummary] = []
-            let rows = try Row.fetchCursor(
-                db,
+            let statement = try db.makeStatement(
                 sql:
                     "SELECT id, name, title, company, email, defaultImage, hasImage, updatedAt, version FROM card ORDER BY position"
             )
-            while let row = try rows.next() { cards.append(CardRows.summary(row, from: 0)) }
+            let cards = try CardRows.summaries(statement)
             return CachedList(cards: cards, confirmedAt: Date(timeIntervalSince1970: confirmed))
         }
     }

@@ -1,6 +1,7 @@
 import CardModels
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Reading and writing `card` rows. Plain SQL with positional columns: reading a thousand
 /// summaries for the first frame is the cache's hottest path, and a `Codable` record would
@@ -13,6 +14,39 @@ enum CardRows {
             id: row[index], name: row[index + 1], title: row[index + 2], company: row[index + 3],
             email: row[index + 4], defaultImage: row[index + 5], hasImage: row[index + 6],
             updatedAt: Date(timeIntervalSinceReferenceDate: row[index + 7]), version: row[index + 8])
+    }
+
+    /// The summaries `statement` answers, its columns those of ``summary(_:from:)``, stepped
+    /// through SQLite directly: the first frame reads a thousand of them, and GRDB's `Row`
+    /// reads each value through a generic, type-checked subscript.
+    static func summaries(_ statement: Statement) throws -> [CardSummary] {
+        let raw = statement.sqliteStatement
+        defer { sqlite3_reset(raw) }
+        var cards: [CardSummary] = []
+        while true {
+            let code = sqlite3_step(raw)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code),
+                    message: String(cString: sqlite3_errmsg(sqlite3_db_handle(raw))), sql: statement.sql)
+            }
+            cards.append(
+                CardSummary(
+                    id: text(raw, 0) ?? "", name: text(raw, 1) ?? "", title: text(raw, 2), company: text(raw, 3),
+                    email: text(raw, 4), defaultImage: Int(sqlite3_column_int64(raw, 5)),
+                    hasImage: sqlite3_column_int64(raw, 6) != 0,
+                    updatedAt: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(raw, 7)),
+                    version: Int(sqlite3_column_int64(raw, 8))))
+        }
+        return cards
+    }
+
+    /// Column `index` of the current row as text, `nil` when it is NULL.
+    private static func text(_ raw: SQLiteStatement, _ index: Int32) -> String? {
+        guard let bytes = sqlite3_column_text(raw, index) else { return nil }
+        let count = Int(sqlite3_column_bytes(raw, index))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
     /// Adds a card row (and, unless told otherwise, indexes its summary).

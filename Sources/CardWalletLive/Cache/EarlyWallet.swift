@@ -1,4 +1,4 @@
-public import CardAPI
+import CardAPI
 public import CardCache
 import CardModels
 public import CardWalletUI

@@ -86,9 +86,11 @@ enum TerminalApp {
         }
         // The cached wallet (the first frame's cards) is read on another thread while the log
         // files open, the terminal is asked about pictures and curses starts (docs/BENCHMARKS.md #17).
+        // Detached: a task of this (main) actor would only start when the main actor first
+        // waits, 1–2 ms later, and the first frame would wait for its hops.
         let cachedWallet: Task<AppAction?, Never>?
         if case .loggedIn = restored, let caches {
-            cachedWallet = Task { await caches.firstFrame(live.client) }
+            cachedWallet = Task.detached { await caches.firstFrame(live.client) }
         } else {
             cachedWallet = nil
             if let caches { Task { await caches.discardEarly() } }

@@ -118,6 +118,33 @@ struct OpeningTests {
     /// A new cache still held open (its header's application id waiting in the write-ahead
     /// log) is opened again by a second process, or the interface's second caches: the same
     /// file, never taken for another program's.
+    /// Opening a cache that is up to date and this account's only reads (one transaction):
+    /// a script writing to it at that moment does not hold the interface's first frame up.
+    @Test func anUpToDateCacheOpensWhileAnotherConnectionWrites() throws {
+        let world = try CacheWorld()
+        try world.open().storeList(Cards.wallet.map(\.summary), confirmedAt: Cards.date)
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let writer = try DatabaseQueue(path: world.path, configuration: configuration)
+        try writer.writeWithoutTransaction { db in
+            // A script that has written already (its write-ahead log is not empty: GRDB writes
+            // one transaction at an opening that finds it empty), and is writing again.
+            try db.execute(sql: "UPDATE card SET name = 'Before' WHERE id = 'c-grace'")
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            try db.execute(sql: "UPDATE card SET name = 'Changing' WHERE id = 'c-grace'")
+        }
+        // The write lock is held until the writer commits: an opening that took it would wait
+        // out the cache's busy timeout (10 s) and then fail.
+        let cache = try world.open()
+        #expect(try cache.list()?.cards.map(\.id) == Cards.wallet.map(\.id))
+        #expect(try cache.list()?.cards.first { $0.id == "c-grace" }?.name == "Before")
+        try writer.writeWithoutTransaction { try $0.execute(sql: "COMMIT") }
+        #expect(try cache.list()?.cards.first { $0.id == "c-grace" }?.name == "Changing")
+        #expect(world.warnings.isEmpty, "\(world.warnings)")
+        cache.close()
+        try writer.close()
+    }
+
     @Test func aNewCacheOpenElsewhereIsSharedNotMovedAside() throws {
         let world = try CacheWorld()
         let first = try world.open()
