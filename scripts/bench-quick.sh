@@ -10,3 +10,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 swift run cardwallet-bench --quick
+# The first-frame figure's paired mode (--baseline-cardwallet), with the same build as its own baseline.
+swift run cardwallet-bench run first-frame --quick --baseline-cardwallet .build/debug/cardwallet

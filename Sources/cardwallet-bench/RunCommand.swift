@@ -32,6 +32,13 @@ struct RunCommand: AsyncParsableCommand {
     var cardwallet: String?
 
     @Option(
+        name: .customLong("baseline-cardwallet"),
+        help: ArgumentHelp(
+            "Another cardwallet executable (the build before a change): the first-frame figure runs it in the same interleaved rounds, on the same cache, and prints this build ÷ it.",
+            valueName: "path"))
+    var baselineCardwallet: String?
+
+    @Option(
         name: .customLong("scan-cards"),
         help: ArgumentHelp(
             "How many cards the scan figure renders and reads (at least 50 for the record).", valueName: "n"))
@@ -56,6 +63,7 @@ struct RunCommand: AsyncParsableCommand {
                 ?? URL(fileURLWithPath: executable)
                 .deletingLastPathComponent().appendingPathComponent("cardwallet").path,
             progress: { line in FileHandle.standardError.write(Data(("· " + line + "\n").utf8)) })
+        context.baselineCardwallet = baselineCardwallet
         context.scanCards = scanCards
         context.scanSeed = scanSeed
         let chosen = names + figures

@@ -84,6 +84,9 @@ struct BenchContext: Sendable {
     var cardwalletExecutable: String
     /// Prints a progress line to standard error (standard output carries only the tables).
     var progress: @Sendable (String) -> Void
+    /// Another `cardwallet` (the build before a change) that the first-frame figure runs in the
+    /// same rounds, for a paired before/after; `nil` for none.
+    var baselineCardwallet: String?
     /// The scan figure's cards: how many, and the generator's seed (`nil`: its committed one).
     var scanCards: Int = 60
     var scanSeed: Int?

@@ -9,6 +9,12 @@ struct FirstFrameFigure: Figure {
 
     func run(_ context: BenchContext) async throws -> [ResultTable] {
         let cardwallet = try context.cardwallet()
+        let baseline = try context.baselineCardwallet.map { path in
+            guard FileManager.default.isExecutableFile(atPath: path) else {
+                throw BenchError("no cardwallet executable at \(path) (--baseline-cardwallet)")
+            }
+            return path
+        }
         let abook = TerminalFixture.onPath("abook")
         let khard = try Self.khard()
         if !context.quick, abook == nil || khard == nil {
@@ -26,7 +32,8 @@ struct FirstFrameFigure: Figure {
         let tables: [ResultTable]
         do {
             let runs = try await measure(
-                fixture: fixture, cardwallet: cardwallet, abook: abook, khard: khard, sampler: sampler, rules: rules)
+                fixture: fixture, cardwallet: cardwallet, baseline: baseline, abook: abook, khard: khard,
+                sampler: sampler, rules: rules)
             let pieces = try await StartupPieces.measure(context, cardwallet: cardwallet, fixture: fixture)
             tables = [table(runs, count: count, sampler: sampler, rules: rules, judged: !context.quick), pieces]
         } catch {
@@ -45,16 +52,29 @@ struct FirstFrameFigure: Figure {
         var khardCPU: [Double] = []
         var abookPath: String?
         var khardPath: String?
+        /// The `--baseline-cardwallet` build's sessions, in the same rounds.
+        var baseline: [CacheFrameRun] = []
+        var baselinePath: String?
+    }
+
+    /// The programs of one round.
+    private enum Contender {
+        case wallet, abook, khard, baseline
     }
 
     private func measure(
-        fixture: FirstFrameFixture, cardwallet: String, abook: String?, khard: String?, sampler: Sampler,
-        rules: TerminalRules
+        fixture: FirstFrameFixture, cardwallet: String, baseline: String?, abook: String?, khard: String?,
+        sampler: Sampler, rules: TerminalRules
     ) async throws -> Runs {
         let size = Self.size
         let wallet = TerminalProgram(
             label: "cardwallet", path: cardwallet, arguments: [], environment: fixture.environment,
             marker: TerminalFixture.marker)
+        let baselineWallet = baseline.map {
+            TerminalProgram(
+                label: "cardwallet (baseline)", path: $0, arguments: [], environment: fixture.environment,
+                marker: TerminalFixture.marker)
+        }
         let abookProgram = try abook.map { try fixture.terminal.abook(executable: $0, columns: size.columns) }
         if let khard {
             let listed = try Spawn.captured(khard, ["-c", fixture.khardConfiguration, "list"])
@@ -62,24 +82,32 @@ struct FirstFrameFigure: Figure {
                 throw BenchError("khard list on the vdir exited with status \(listed.status) without the cards")
             }
         }
-        var runs = Runs(abookPath: abook, khardPath: khard)
-        let variants = 1 + (abook == nil ? 0 : 1) + (khard == nil ? 0 : 1)
+        var runs = Runs(abookPath: abook, khardPath: khard, baselinePath: baseline)
+        let contenders: [Contender] =
+            [.wallet] + (abookProgram == nil ? [] : [.abook]) + (khard == nil ? [] : [.khard])
+            + (baselineWallet == nil ? [] : [.baseline])
         for round in 0..<(sampler.warmup + sampler.rounds) {
             let keep = round >= sampler.warmup
-            for position in Sampler.order(count: variants, round: round) {
-                switch position {
-                case 0:
+            for position in Sampler.order(count: contenders.count, round: round) {
+                switch contenders[position] {
+                case .wallet:
                     let run = try await OwnThread.run {
                         try CacheFrameSession.run(wallet, columns: size.columns, rows: size.rows, rules: rules)
                     }
                     if keep { runs.wallet.append(run) }
-                case 1 where abookProgram != nil:
-                    let program = abookProgram!
+                case .baseline:
+                    guard let baselineWallet else { continue }
+                    let run = try await OwnThread.run {
+                        try CacheFrameSession.run(baselineWallet, columns: size.columns, rows: size.rows, rules: rules)
+                    }
+                    if keep { runs.baseline.append(run) }
+                case .abook:
+                    guard let program = abookProgram else { continue }
                     let run = try await OwnThread.run {
                         try TerminalSession.run(program, columns: size.columns, rows: size.rows, rules: rules)
                     }
                     if keep { runs.abook.append(run) }
-                default:
+                case .khard:
                     guard let khard else { continue }
                     let outcome = try Spawn.timed(khard, ["-c", fixture.khardConfiguration, "list"])
                     guard outcome.status == 0 else {
@@ -148,6 +176,26 @@ struct FirstFrameFigure: Figure {
                     label: "  the same in CPU time", size: "", summary: nil, quantity: .count,
                     ratio: Summary.pairedRatios(runs.khardCPU, walletCPU)))
         }
+        if !runs.baseline.isEmpty {
+            let baselineFrames = runs.baseline.map(\.cacheFrame)
+            let baselineCPU = runs.baseline.map(\.cpuAtCacheFrame)
+            table.rows += [
+                ResultRow(
+                    label: "baseline build: first frame from the cache", size: size, summary: Summary(baselineFrames),
+                    quantity: .time,
+                    ratio: runs.abook.isEmpty ? nil : Summary.pairedRatios(baselineFrames, abookFrames)),
+                ResultRow(
+                    label: "  CPU used by then (all threads)", size: size, summary: Summary(baselineCPU),
+                    quantity: .time,
+                    ratio: runs.abook.isEmpty ? nil : Summary.pairedRatios(baselineCPU, abookCPU)),
+                ResultRow(
+                    label: "this build ÷ baseline build: first frame", size: "", summary: nil, quantity: .count,
+                    ratio: Summary.pairedRatios(frames, baselineFrames)),
+                ResultRow(
+                    label: "  the same in CPU time", size: "", summary: nil, quantity: .count,
+                    ratio: Summary.pairedRatios(walletCPU, baselineCPU)),
+            ]
+        }
         let statuses = Dictionary(grouping: runs.wallet.map(\.status), by: { $0 }).mapValues(\.count)
         table.notes = [
             "\(sampler.rounds) rounds after \(sampler.warmup) warm-up; in each, one session of every program, the order alternating (A B C, C B A); ratios are medians of the per-round ratios.",
@@ -156,6 +204,11 @@ struct FirstFrameFigure: Figure {
             "CPU: the child's process CPU-time clock (clock_getcpuclockid: user + system, every thread) read when its frame was complete, and wait4's rusage for khard; less moved by the other processes on the machine than the times.",
             "khard: \(runs.khardPath ?? "not installed") -c khard.conf list, on the vdir `cardwallet export --vdir` wrote from the same cards; spawn to exit, output to /dev/null.",
         ]
+        if let baseline = runs.baselinePath {
+            table.notes.append(
+                "baseline build: \(baseline) (--baseline-cardwallet), one more session in every round, on the same cache and the same rules; “this build ÷ baseline build” is the median of the per-round ratios (below 1: this build is faster)."
+            )
+        }
         return table
     }
 
