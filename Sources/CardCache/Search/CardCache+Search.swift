@@ -108,18 +108,9 @@ extension CardCache {
     /// rows per keystroke: no row objects); with `checked`, only those whose second column (the
     /// spaced-trigram check) is not -1.
     private static func matchingKeys(_ statement: Statement, checked: Bool) throws -> [Int64] {
-        let raw = statement.sqliteStatement
-        defer { sqlite3_reset(raw) }
         var keys: [Int64] = []
-        while true {
-            let code = sqlite3_step(raw)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: code),
-                    message: String(cString: sqlite3_errmsg(sqlite3_db_handle(raw))), sql: statement.sql)
-            }
-            if checked && sqlite3_column_int(raw, 1) < 0 { continue }
+        try RawRows.step(statement) { raw in
+            if checked && sqlite3_column_int(raw, 1) < 0 { return }
             keys.append(sqlite3_column_int64(raw, 0))
         }
         return keys

@@ -17,36 +17,19 @@ enum CardRows {
     }
 
     /// The summaries `statement` answers, its columns those of ``summary(_:from:)``, stepped
-    /// through SQLite directly: the first frame reads a thousand of them, and GRDB's `Row`
-    /// reads each value through a generic, type-checked subscript.
+    /// through SQLite directly (``RawRows``): the first frame reads a thousand of them.
     static func summaries(_ statement: Statement) throws -> [CardSummary] {
-        let raw = statement.sqliteStatement
-        defer { sqlite3_reset(raw) }
         var cards: [CardSummary] = []
-        while true {
-            let code = sqlite3_step(raw)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: code),
-                    message: String(cString: sqlite3_errmsg(sqlite3_db_handle(raw))), sql: statement.sql)
-            }
+        try RawRows.step(statement) { raw in
             cards.append(
                 CardSummary(
-                    id: text(raw, 0) ?? "", name: text(raw, 1) ?? "", title: text(raw, 2), company: text(raw, 3),
-                    email: text(raw, 4), defaultImage: Int(sqlite3_column_int64(raw, 5)),
-                    hasImage: sqlite3_column_int64(raw, 6) != 0,
+                    id: RawRows.text(raw, 0) ?? "", name: RawRows.text(raw, 1) ?? "", title: RawRows.text(raw, 2),
+                    company: RawRows.text(raw, 3), email: RawRows.text(raw, 4),
+                    defaultImage: Int(sqlite3_column_int64(raw, 5)), hasImage: sqlite3_column_int64(raw, 6) != 0,
                     updatedAt: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(raw, 7)),
                     version: Int(sqlite3_column_int64(raw, 8))))
         }
         return cards
-    }
-
-    /// Column `index` of the current row as text, `nil` when it is NULL.
-    private static func text(_ raw: SQLiteStatement, _ index: Int32) -> String? {
-        guard let bytes = sqlite3_column_text(raw, index) else { return nil }
-        let count = Int(sqlite3_column_bytes(raw, index))
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
     /// Adds a card row (and, unless told otherwise, indexes its summary).
