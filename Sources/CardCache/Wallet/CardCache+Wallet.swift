@@ -14,11 +14,7 @@ extension CardCache {
     public func storeList(_ cards: [CardSummary], confirmedAt: Date) throws(CacheError) {
         try write { db in
             var known: [String: KnownRow] = [:]
-            let rows = try Row.fetchCursor(
-                db,
-                sql:
-                    "SELECT key, position, id, name, title, company, email, defaultImage, hasImage, updatedAt, version FROM card"
-            )
+            let rows = try Row.fetchCursor(db, sql: "SELECT key, position, \(CardRows.summaryColumns) FROM card")
             while let row = try rows.next() {
                 known[row[2]] = KnownRow(key: row[0], position: row[1], summary: CardRows.summary(row, from: 2))
             }
@@ -49,10 +45,7 @@ extension CardCache {
     public func list() throws(CacheError) -> CachedList? {
         try read { db in
             guard let confirmed = try Double.fetchOne(db, sql: "SELECT listConfirmedAt FROM wallet") else { return nil }
-            let statement = try db.makeStatement(
-                sql:
-                    "SELECT id, name, title, company, email, defaultImage, hasImage, updatedAt, version FROM card ORDER BY position"
-            )
+            let statement = try db.makeStatement(sql: "SELECT \(CardRows.summaryColumns) FROM card ORDER BY position")
             let cards = try CardRows.summaries(statement)
             return CachedList(cards: cards, confirmedAt: Date(timeIntervalSince1970: confirmed))
         }

@@ -7,8 +7,11 @@ import GRDBSQLite
 /// summaries for the first frame is the cache's hottest path, and a `Codable` record would
 /// decode each row through a keyed container.
 enum CardRows {
-    /// A summary from the 9 columns `id, name, title, company, email, defaultImage, hasImage,
-    /// updatedAt, version` starting at `index`.
+    /// The 9 columns a summary is read from, in the order ``summary(_:from:)`` and
+    /// ``summaries(_:)`` expect them.
+    static let summaryColumns = "id, name, title, company, email, defaultImage, hasImage, updatedAt, version"
+
+    /// A summary from the 9 columns ``summaryColumns`` starting at `index`.
     static func summary(_ row: Row, from index: Int) -> CardSummary {
         CardSummary(
             id: row[index], name: row[index + 1], title: row[index + 2], company: row[index + 3],

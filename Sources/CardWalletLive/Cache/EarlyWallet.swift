@@ -5,7 +5,7 @@ public import CardWalletUI
 public import Logging
 public import TokenStore
 
-/// The cached wallet read at the very start of the interface, on its own thread, before the
+/// The cached wallet read at the very start of the interface, in a detached task, before the
 /// live client exists: the settings name the server, the token file the account, and the cache
 /// is opened and read while the live client (NIO, AsyncHTTPClient, the session) and curses start
 /// (docs/BENCHMARKS.md, "#17 First frame from the cache").
@@ -41,7 +41,9 @@ public struct EarlyWallet: Sendable {
     }
 
     /// ``read(server:tokenStore:location:logger:)`` for the server, token file and cache folder
-    /// `settings` and `environment` name, on a thread of its own; `nil` when they name none.
+    /// `settings` and `environment` name, in a detached task; `nil` when they name none. The read
+    /// is synchronous file and SQLite work: it holds one of the concurrency pool's threads for
+    /// its few milliseconds, once, at start.
     public static func start(
         settings: ClientSettings, environment: [String: String], logger: Logger
     ) -> Task<EarlyWallet?, Never> {

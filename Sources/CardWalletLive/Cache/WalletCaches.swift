@@ -43,7 +43,7 @@ public final class WalletCaches: Sendable {
     /// The cache read before the client existed (``EarlyWallet``), until the first call that
     /// needs a wallet has kept it (the account's) or closed it (another's).
     private let early: Task<EarlyWallet?, Never>?
-    private let earlyState = Mutex(EarlyState.waiting)
+    private let earlyState: Mutex<EarlyState>
 
     private enum EarlyState {
         case waiting
@@ -64,7 +64,7 @@ public final class WalletCaches: Sendable {
         self.logger = logger
         self.filler = WholeCardFiller(logger: logger)
         self.early = early
-        if early == nil { earlyState.withLock { $0 = .done } }
+        self.earlyState = Mutex(early == nil ? .done : .waiting)
     }
 
     /// The wallet of the account logged in at `client`'s server, `nil` when nobody is (or no cache can be had).

@@ -30,13 +30,17 @@ import TokenStore
         CacheLocation(folder: harness.folder.path("cache"))
     }
 
+    /// The early read of `server`'s cache , as the interface makes it.
+    private func earlyRead(_ harness: GlueHarness, server: String) -> EarlyWallet? {
+        EarlyWallet.read(server: server, tokenStore: harness.store, location: location(harness), logger: Self.logger)
+    }
+
     @Test func theEarlyReadIsTheFirstFrameAndItsCacheIsKeptNotOpenedAgain() async throws {
         try await GlueHarness.with { harness in
             let (performer, cards) = try await cachedByAnEarlierStart(harness)
             let server = performer.client.configuration.serverKey
             let early = try #require(
-                EarlyWallet.read(
-                    server: server, tokenStore: harness.store, location: location(harness), logger: Self.logger))
+                earlyRead(harness, server: server))
             #expect(early.account == GlueHarness.email)
             guard case .cachedWallet(let page, _) = try #require(early.firstFrame) else {
                 Issue.record("not a cached wallet: \(String(describing: early.firstFrame))")
@@ -87,9 +91,7 @@ import TokenStore
         try await GlueHarness.with { harness in
             let (performer, _) = try await cachedByAnEarlierStart(harness)
             let early = try #require(
-                EarlyWallet.read(
-                    server: performer.client.configuration.serverKey, tokenStore: harness.store,
-                    location: location(harness), logger: Self.logger))
+                earlyRead(harness, server: performer.client.configuration.serverKey))
             let caches = WalletCaches(
                 environment: [:], location: location(harness), logger: Self.logger, early: Task { early })
             await caches.discardEarly()
@@ -105,8 +107,7 @@ import TokenStore
             let (performer, _) = try await cachedByAnEarlierStart(harness)
             let server = performer.client.configuration.serverKey
             let early = try #require(
-                EarlyWallet.read(
-                    server: server, tokenStore: harness.store, location: location(harness), logger: Self.logger))
+                earlyRead(harness, server: server))
             let caches = WalletCaches(
                 environment: [:], location: location(harness), logger: Self.logger, early: Task { early })
             // E06 on the first call, before any wallet was asked for: the account's cache is wiped.
@@ -130,13 +131,9 @@ import TokenStore
                 refreshToken: "r", refreshTokenExpiresAt: Date().addingTimeInterval(3600))
             try await harness.store.save(other)
             #expect(
-                EarlyWallet.read(
-                    server: server, tokenStore: harness.store, location: location(harness), logger: Self.logger)
-                    == nil, "two accounts: the session restores neither by itself")
+                earlyRead(harness, server: server) == nil, "two accounts: the session restores neither by itself")
             #expect(
-                EarlyWallet.read(
-                    server: "http://127.0.0.1:9/v1", tokenStore: harness.store, location: location(harness),
-                    logger: Self.logger) == nil, "no account at that server")
+                earlyRead(harness, server: "http://127.0.0.1:9/v1") == nil, "no account at that server")
         }
     }
 }
