@@ -1,4 +1,5 @@
 import ArgumentParser
+import Synchronization
 import Testing
 
 @testable import cardwallet_bench
@@ -31,13 +32,46 @@ import Testing
         #expect(Summary.pairedRatios([1], [0]) == nil)
     }
 
-    @Test func roundRobinAlternatesTheOrderOfVariants() {
+    @Test func roundRobinAlternatesTheOrderOfVariants() throws {
         #expect(Sampler.order(count: 3, round: 0) == [0, 1, 2])
         #expect(Sampler.order(count: 3, round: 1) == [2, 1, 0])
         var calls: [Int] = []
-        let samples = Sampler(warmup: 1, rounds: 2).roundRobin(timing: [{ calls.append(0) }, { calls.append(1) }])
+        let samples = try Sampler(warmup: 1, rounds: 2).roundRobin(timing: [{ calls.append(0) }, { calls.append(1) }])
         #expect(calls == [0, 1, 0, 1, 1, 0])
         #expect(samples.map(\.count) == [2, 2])
+    }
+
+    /// A figure whose work fails (a storm's call, a spawn, a server) stops with that error, which
+    /// the bench prints. With the closures typed `throws(E)` this crashed the process instead.
+    @Test func aFailingVariantStopsTheRunWithItsError() async throws {
+        let sampler = Sampler(warmup: 1, rounds: 3)
+        var timed = 0
+        #expect(throws: BenchError.self) {
+            _ = try sampler.roundRobin(timing: [
+                { timed += 1 },
+                {
+                    if timed > 1 { throw BenchError("the second variant failed") }
+                },
+            ])
+        }
+        #expect(timed == 2)
+        #expect(throws: BenchError.self) {
+            _ = try sampler.measure { throw BenchError("the only variant failed") }
+        }
+        let measured = Mutex(0)
+        await #expect(throws: BenchError.self) {
+            _ = try await sampler.roundRobin(measuring: [
+                {
+                    measured.withLock { $0 += 1 }
+                    return 1
+                },
+                { () async throws -> Double in
+                    if measured.withLock({ $0 }) > 1 { throw BenchError("a storm failed") }
+                    return 2
+                },
+            ])
+        }
+        #expect(measured.withLock { $0 } == 2)
     }
 
     @Test func verdictsFollowEveryTarget() {

@@ -17,6 +17,11 @@ func seconds(from start: ContinuousClock.Instant, to end: ContinuousClock.Instan
 /// B), ``roundRobin(timing:)`` runs one sample of each per round, in an order that alternates, so
 /// a burst of load from another process lands on every variant alike and their ratios stay
 /// fair.
+///
+/// The closures' errors are untyped (`throws`), not a generic `throws(E)`: Swift 6.3.1 miscompiles
+/// an array of closures typed `() throws(E) -> T` when `E` is `any Error` — the first error thrown
+/// reaches the caller as a garbage result and the process crashes (reproduced in a ten-line
+/// program, at `-Onone` and `-O`). `HarnessTests.aFailingVariantStopsTheRunWithItsError` guards it.
 struct Sampler: Sendable {
     /// Runs thrown away before measuring (caches, lazy initialisation, connection set-up).
     var warmup: Int
@@ -24,12 +29,12 @@ struct Sampler: Sendable {
     var rounds: Int
 
     /// Seconds taken by each of ``rounds`` runs of `body`.
-    func measure<E: Error>(_ body: @escaping () throws(E) -> Void) throws(E) -> [Double] {
+    func measure(_ body: @escaping () throws -> Void) throws -> [Double] {
         try roundRobin(timing: [body])[0]
     }
 
     /// Seconds taken by each run of each variant: `result[v][r]` is variant `v` in round `r`.
-    func roundRobin<E: Error>(timing variants: [() throws(E) -> Void]) throws(E) -> [[Double]] {
+    func roundRobin(timing variants: [() throws -> Void]) throws -> [[Double]] {
         let clock = ContinuousClock()
         for _ in 0..<warmup {
             for variant in variants { try variant() }
@@ -47,7 +52,7 @@ struct Sampler: Sendable {
 
     /// The same for work that measures itself (a spawn timed to its exit, a burst of HTTP
     /// requests giving its rate): `result[v][r]` is what variant `v` returned in round `r`.
-    func roundRobin<E: Error>(measuring variants: [() async throws(E) -> Double]) async throws(E) -> [[Double]] {
+    func roundRobin(measuring variants: [() async throws -> Double]) async throws -> [[Double]] {
         for _ in 0..<warmup {
             for variant in variants { _ = try await variant() }
         }

@@ -105,7 +105,7 @@ struct ImagesFigure: Figure {
             var chafaSixelBytes = 0
             var oursBlockBytes = 0
             var chafaBlockBytes = 0
-            let timings = sampler.roundRobin(timing: [
+            let timings = try sampler.roundRobin(timing: [
                 { oursSixelBytes = SixelEncoder.encode(ImageScaler.scale(decoded, to: sixelTarget)).count },
                 {
                     chafaSixelBytes = ChafaRenderer.render(

@@ -26,14 +26,14 @@ struct ListScaleFigure: Figure {
         }
 
         context.progress("list-scale: frames and j")
-        let render = sampler.roundRobin(timing: scenes.map { scene in { blackHole(Renderer.render(scene.state)) } })
-        let moveDown = sampler.roundRobin(
+        let render = try sampler.roundRobin(timing: scenes.map { scene in { blackHole(Renderer.render(scene.state)) } })
+        let moveDown = try sampler.roundRobin(
             timing: scenes.map { scene in { blackHole(scene.pressJ(on: scene.state, previous: scene.frame)) } })
-        let moveDownScrolling = sampler.roundRobin(
+        let moveDownScrolling = try sampler.roundRobin(
             timing: scenes.map { scene in
                 { blackHole(scene.pressJ(on: scene.bottomEdge, previous: scene.bottomEdgeFrame)) }
             })
-        let diffOnly = sampler.roundRobin(
+        let diffOnly = try sampler.roundRobin(
             timing: scenes.map { scene in { blackHole(scene.frameAfterJ.changes(from: scene.frame)) } })
 
         context.progress("list-scale: filter keystrokes")
