@@ -98,12 +98,26 @@ struct BenchContext: Sendable {
     ///
     /// - Throws: ``BenchError`` saying how to build it when it is missing.
     func cardwallet() throws -> String {
-        guard FileManager.default.isExecutableFile(atPath: cardwalletExecutable) else {
-            throw BenchError(
-                "no cardwallet executable at \(cardwalletExecutable): build it first (swift build --product cardwallet, with -c release for the record) or pass --cardwallet PATH"
-            )
+        try Self.executable(
+            cardwalletExecutable,
+            else:
+                ": build it first (swift build --product cardwallet, with -c release for the record) or pass --cardwallet PATH"
+        )
+    }
+
+    /// ``baselineCardwallet``, once it is known to be there; `nil` when none was given.
+    ///
+    /// - Throws: ``BenchError`` when the path given is no executable.
+    func baseline() throws -> String? {
+        try baselineCardwallet.map { try Self.executable($0, else: " (--baseline-cardwallet)") }
+    }
+
+    /// `path` if it is an executable file, else an error naming it, followed by `advice`.
+    private static func executable(_ path: String, else advice: String) throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw BenchError("no cardwallet executable at \(path)\(advice)")
         }
-        return cardwalletExecutable
+        return path
     }
 }
 

@@ -9,12 +9,7 @@ struct FirstFrameFigure: Figure {
 
     func run(_ context: BenchContext) async throws -> [ResultTable] {
         let cardwallet = try context.cardwallet()
-        let baseline = try context.baselineCardwallet.map { path in
-            guard FileManager.default.isExecutableFile(atPath: path) else {
-                throw BenchError("no cardwallet executable at \(path) (--baseline-cardwallet)")
-            }
-            return path
-        }
+        let baseline = try context.baseline()
         let abook = TerminalFixture.onPath("abook")
         let khard = try Self.khard()
         if !context.quick, abook == nil || khard == nil {
@@ -67,14 +62,18 @@ struct FirstFrameFigure: Figure {
         sampler: Sampler, rules: TerminalRules
     ) async throws -> Runs {
         let size = Self.size
-        let wallet = TerminalProgram(
-            label: "cardwallet", path: cardwallet, arguments: [], environment: fixture.environment,
-            marker: TerminalFixture.marker)
-        let baselineWallet = baseline.map {
+        func walletProgram(_ label: String, _ path: String) -> TerminalProgram {
             TerminalProgram(
-                label: "cardwallet (baseline)", path: $0, arguments: [], environment: fixture.environment,
+                label: label, path: path, arguments: [], environment: fixture.environment,
                 marker: TerminalFixture.marker)
         }
+        func cacheFrame(_ program: TerminalProgram) async throws -> CacheFrameRun {
+            try await OwnThread.run {
+                try CacheFrameSession.run(program, columns: size.columns, rows: size.rows, rules: rules)
+            }
+        }
+        let wallet = walletProgram("cardwallet", cardwallet)
+        let baselineWallet = baseline.map { walletProgram("cardwallet (baseline)", $0) }
         let abookProgram = try abook.map { try fixture.terminal.abook(executable: $0, columns: size.columns) }
         if let khard {
             let listed = try Spawn.captured(khard, ["-c", fixture.khardConfiguration, "list"])
@@ -91,15 +90,11 @@ struct FirstFrameFigure: Figure {
             for position in Sampler.order(count: contenders.count, round: round) {
                 switch contenders[position] {
                 case .wallet:
-                    let run = try await OwnThread.run {
-                        try CacheFrameSession.run(wallet, columns: size.columns, rows: size.rows, rules: rules)
-                    }
+                    let run = try await cacheFrame(wallet)
                     if keep { runs.wallet.append(run) }
                 case .baseline:
                     guard let baselineWallet else { continue }
-                    let run = try await OwnThread.run {
-                        try CacheFrameSession.run(baselineWallet, columns: size.columns, rows: size.rows, rules: rules)
-                    }
+                    let run = try await cacheFrame(baselineWallet)
                     if keep { runs.baseline.append(run) }
                 case .abook:
                     guard let program = abookProgram else { continue }
