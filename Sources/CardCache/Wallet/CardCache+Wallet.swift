@@ -1,6 +1,7 @@
 public import CardModels
 public import Foundation
 import GRDB
+import GRDBSQLite
 
 extension CardCache {
     /// Records the whole wallet as the server just listed it (every page of `GET /cards`): new
@@ -14,9 +15,11 @@ extension CardCache {
     public func storeList(_ cards: [CardSummary], confirmedAt: Date) throws(CacheError) {
         try write { db in
             var known: [String: KnownRow] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT key, position, \(CardRows.summaryColumns) FROM card")
-            while let row = try rows.next() {
-                known[row[2]] = KnownRow(key: row[0], position: row[1], summary: CardRows.summary(row, from: 2))
+            let rows = try db.makeStatement(sql: "SELECT key, position, \(CardRows.summaryColumns) FROM card")
+            try RawRows.step(rows) { raw in
+                let summary = CardRows.summary(raw, from: 2)
+                known[summary.id] = KnownRow(
+                    key: sqlite3_column_int64(raw, 0), position: Int(sqlite3_column_int64(raw, 1)), summary: summary)
             }
             var listed = Set<String>()
             listed.reserveCapacity(cards.count)

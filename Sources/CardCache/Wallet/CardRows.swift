@@ -7,31 +7,26 @@ import GRDBSQLite
 /// summaries for the first frame is the cache's hottest path, and a `Codable` record would
 /// decode each row through a keyed container.
 enum CardRows {
-    /// The 9 columns a summary is read from, in the order ``summary(_:from:)`` and
-    /// ``summaries(_:)`` expect them.
+    /// The 9 columns a summary is read from, in the order ``summary(_:from:)`` expects them.
     static let summaryColumns = "id, name, title, company, email, defaultImage, hasImage, updatedAt, version"
 
-    /// A summary from the 9 columns ``summaryColumns`` starting at `index`.
-    static func summary(_ row: Row, from index: Int) -> CardSummary {
+    /// A summary from the 9 columns ``summaryColumns`` starting at column `index` of `raw`'s
+    /// current row (stepped with ``RawRows``: no `Row` object per row).
+    static func summary(_ raw: SQLiteStatement, from index: Int32) -> CardSummary {
         CardSummary(
-            id: row[index], name: row[index + 1], title: row[index + 2], company: row[index + 3],
-            email: row[index + 4], defaultImage: row[index + 5], hasImage: row[index + 6],
-            updatedAt: Date(timeIntervalSinceReferenceDate: row[index + 7]), version: row[index + 8])
+            id: RawRows.text(raw, index) ?? "", name: RawRows.text(raw, index + 1) ?? "",
+            title: RawRows.text(raw, index + 2), company: RawRows.text(raw, index + 3),
+            email: RawRows.text(raw, index + 4), defaultImage: Int(sqlite3_column_int64(raw, index + 5)),
+            hasImage: sqlite3_column_int64(raw, index + 6) != 0,
+            updatedAt: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(raw, index + 7)),
+            version: Int(sqlite3_column_int64(raw, index + 8)))
     }
 
-    /// The summaries `statement` answers, its columns those of ``summary(_:from:)``, stepped
-    /// through SQLite directly (``RawRows``): the first frame reads a thousand of them.
+    /// The summaries `statement` answers, its columns ``summaryColumns``: the first frame reads a
+    /// thousand of them.
     static func summaries(_ statement: Statement) throws -> [CardSummary] {
         var cards: [CardSummary] = []
-        try RawRows.step(statement) { raw in
-            cards.append(
-                CardSummary(
-                    id: RawRows.text(raw, 0) ?? "", name: RawRows.text(raw, 1) ?? "", title: RawRows.text(raw, 2),
-                    company: RawRows.text(raw, 3), email: RawRows.text(raw, 4),
-                    defaultImage: Int(sqlite3_column_int64(raw, 5)), hasImage: sqlite3_column_int64(raw, 6) != 0,
-                    updatedAt: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(raw, 7)),
-                    version: Int(sqlite3_column_int64(raw, 8))))
-        }
+        try RawRows.step(statement) { raw in cards.append(summary(raw, from: 0)) }
         return cards
     }
 
