@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "TokenStore", targets: ["TokenStore"]),
         .library(name: "TextSafety", targets: ["TextSafety"]),
         .library(name: "CardModels", targets: ["CardModels"]),
+        .library(name: "CardAPIContract", targets: ["CardAPIContract"]),
+        .library(name: "CardBackend", targets: ["CardBackend"]),
         .library(name: "CardAPI", targets: ["CardAPI"]),
         .library(name: "CardVCard", targets: ["CardVCard"]),
         .library(name: "CardWalletUI", targets: ["CardWalletUI"]),
@@ -60,12 +62,18 @@ let package = Package(
         ),
         .target(name: "TokenStore"),
         .target(name: "CardModels", dependencies: ["TextSafety"]),
+        // The card API's wire format (envelopes, error codes, the multipart form, the JSON of a
+        // card with its integer version): shared by the client (CardAPI) and the mock server.
+        .target(name: "CardAPIContract", dependencies: ["CardModels"]),
+        // The seam: one protocol for a place where cards live (docs/Architecture.md). The card
+        // API and CardDAV implement it; everything above holds `any CardBackend`.
+        .target(name: "CardBackend", dependencies: ["CardModels"]),
         // vCard 2.1/3.0/4.0 in and out, pure Swift; CHARSET conversion through glibc's iconv.
         .target(name: "CardVCard", dependencies: ["CardModels"]),
         .target(
             name: "CardAPI",
             dependencies: [
-                "Networking", "TokenStore", "CardModels",
+                "Networking", "TokenStore", "CardModels", "CardAPIContract", "CardBackend",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -90,7 +98,7 @@ let package = Package(
         .target(
             name: "CardMockServer",
             dependencies: [
-                "CardModels",
+                "CardModels", "CardAPIContract",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -129,8 +137,8 @@ let package = Package(
         .target(
             name: "CardWalletLive",
             dependencies: [
-                "CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore", "CardImages", "CardVCard",
-                "CardScan", "CardScanCore", "CardCache",
+                "CardWalletUI", "CardModels", "CardBackend", "CardAPI", "Networking", "TokenStore", "CardImages",
+                "CardVCard", "CardScan", "CardScanCore", "CardCache",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -139,7 +147,7 @@ let package = Package(
         .executableTarget(
             name: "cardwallet",
             dependencies: [
-                "Networking", "TokenStore", "CardModels", "CardAPI", "CardVCard",
+                "Networking", "TokenStore", "CardModels", "CardBackend", "CardVCard",
                 "CardWalletUI", "CardWalletLive", "CursesTerminal", "CardMockServer", "CardImages", "CardScanCore",
                 "CardScan",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -158,7 +166,9 @@ let package = Package(
         .executableTarget(
             name: "cardwallet-bench",
             dependencies: [
-                "CardModels", "CardWalletUI", "CardWalletLive", "CardMockServer", "CardAPI", "Networking", "TokenStore",
+                "CardModels", "CardAPIContract", "CardBackend", "CardWalletUI", "CardWalletLive", "CardMockServer",
+                "CardAPI",
+                "Networking", "TokenStore",
                 "PseudoTerminalSupport", "CardImages", "CChafa", "CardScan", "CardScanCore", "CardVCard", "CardCache",
                 // Not linked: listed so that `swift run cardwallet-bench` also builds the
                 // `cardwallet` binary the startup figure spawns.
@@ -184,6 +194,9 @@ let package = Package(
         // MARK: Tests
         // What several test targets share: waiting on a condition with a deadline, a manual clock.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // A place where cards live, in memory: the backend seam's test double (string revisions,
+        // sync tokens), driving the cache, the outbox, the interface's glue and the commands.
+        .target(name: "InMemoryBackend", dependencies: ["CardBackend", "CardModels"], path: "Tests/InMemoryBackend"),
         // The live tests' surroundings: the mock server on port 0, a live transport, a token file.
         .target(
             name: "LiveTestSupport", dependencies: ["TestSupport", "CardMockServer", "Networking", "TokenStore"],
@@ -202,8 +215,11 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        .testTarget(name: "TokenStoreTests", dependencies: ["TokenStore", "TestSupport", "tokenstore-stress"]),
-        .testTarget(name: "CardModelsTests", dependencies: ["CardModels"]),
+        // Fixtures/ holds a token file written by an earlier cardwallet (format version 1).
+        .testTarget(
+            name: "TokenStoreTests", dependencies: ["TokenStore", "TestSupport", "tokenstore-stress"],
+            exclude: ["Fixtures"]),
+        .testTarget(name: "CardModelsTests", dependencies: ["CardModels", "CardAPIContract"]),
         // The corpus in Fixtures/ is read through #filePath (the CLI tests and scripts use it too).
         .testTarget(name: "CardVCardTests", dependencies: ["CardVCard", "CardModels"], exclude: ["Fixtures"]),
         .testTarget(name: "CardImagesTests", dependencies: ["CardImages", "PseudoTerminalSupport"]),
@@ -214,7 +230,8 @@ let package = Package(
         .testTarget(
             name: "CardAPITests",
             dependencies: [
-                "CardAPI", "Networking", "CardModels", "TokenStore", "CardMockServer", "TestSupport", "LiveTestSupport",
+                "CardAPI", "CardAPIContract", "Networking", "CardModels", "TokenStore", "CardMockServer", "TestSupport",
+                "LiveTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -225,14 +242,17 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
-            ]
+            ],
+            // Fixtures/ holds a cache file written by an earlier cardwallet (the first schema).
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "CardWalletUITests", dependencies: ["CardWalletUI", "CardModels", "TestSupport"]),
         .testTarget(
             name: "CardWalletLiveTests",
             dependencies: [
-                "CardWalletLive", "CardWalletUI", "CardModels", "CardAPI", "Networking", "TokenStore", "CardMockServer",
-                "TestSupport", "LiveTestSupport", "CardCache", .product(name: "Logging", package: "swift-log"),
+                "CardWalletLive", "CardWalletUI", "CardModels", "CardAPI", "CardBackend", "Networking", "TokenStore",
+                "CardMockServer", "TestSupport", "LiveTestSupport", "CardCache", "InMemoryBackend", "CardVCard",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -241,7 +261,7 @@ let package = Package(
         .testTarget(
             name: "CardMockServerTests",
             dependencies: [
-                "CardMockServer", "CardModels",
+                "CardMockServer", "CardModels", "CardAPIContract",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -256,8 +276,10 @@ let package = Package(
         .testTarget(
             name: "CardWalletCLITests",
             dependencies: [
-                "cardwallet", "CardAPI", "CardModels", "CardMockServer", "CardVCard", "CardWalletUI", "CardWalletLive",
-                "Networking", "TokenStore", "TestSupport", "PseudoTerminalSupport", "CardImages", "CardCache",
+                "cardwallet", "CardAPI", "CardAPIContract", "CardBackend", "CardModels", "CardMockServer", "CardVCard",
+                "CardWalletUI",
+                "CardWalletLive", "Networking", "TokenStore", "TestSupport", "PseudoTerminalSupport", "CardImages",
+                "CardCache", "InMemoryBackend",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 // The hostile test server (Support/Hostile): raw bytes on a socket, no HTTP codec.

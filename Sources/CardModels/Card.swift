@@ -14,30 +14,32 @@ public struct CardImageInfo: Codable, Sendable, Equatable, Hashable {
     }
 }
 
-/// A business card as `GET /card/{cardId}` returns it.
+/// A business card: its fields and what its server says about it.
 ///
-/// On the wire the editable fields sit at the top level beside `id`, `hasImage`, `image`,
-/// `createdAt`, `updatedAt` and `version`.
+/// Its JSON (the scripting commands' `--json`, `export --format json`) has the editable fields
+/// at the top level beside `id`, `hasImage`, `image`, `createdAt`, `updatedAt` and `version`
+/// (the revision: a number for the card API's versions, a string for an `ETag`).
 public struct Card: Codable, Sendable, Equatable, Hashable, Identifiable {
-    /// Server-made, URL-safe.
+    /// Unique within its wallet; for the card API, server-made and URL-safe.
     public var id: String
-    /// The editable fields, flattened into the card on the wire.
+    /// The editable fields, flattened into the card's JSON.
     public var fields: CardFields
-    /// Whether `GET /card/{cardId}/image` has an image.
+    /// Whether the card has a picture.
     public var hasImage: Bool
-    /// Present when `hasImage` is true.
+    /// Present when `hasImage` is true and the server said what the picture is.
     public var image: CardImageInfo?
     /// When the card was created.
     public var createdAt: Date
     /// When the card last changed.
     public var updatedAt: Date
-    /// Increases on every change; sent back as `If-Match: "<version>"` when editing.
-    public var version: Int
+    /// The revision the server gave this state of the card; a change is sent with it, so that a
+    /// card changed meanwhile is refused as a conflict rather than overwritten.
+    public var revision: CardRevision
 
     /// Creates a card.
     public init(
         id: String, fields: CardFields, hasImage: Bool = false, image: CardImageInfo? = nil,
-        createdAt: Date, updatedAt: Date, version: Int = 1
+        createdAt: Date, updatedAt: Date, revision: CardRevision = CardRevision(1)
     ) {
         self.id = id
         self.fields = fields
@@ -45,18 +47,15 @@ public struct Card: Codable, Sendable, Equatable, Hashable, Identifiable {
         self.image = image
         self.createdAt = createdAt
         self.updatedAt = updatedAt
-        self.version = version
+        self.revision = revision
     }
 
-    /// The `ETag` / `If-Match` value for this version, quotes included.
-    public var entityTag: String { EntityTag.make(version: version) }
-
-    /// A summary of the card, as the list endpoint returns it.
+    /// A summary of the card, as a listing gives it.
     public var summary: CardSummary {
         CardSummary(
             id: id, name: fields.name, title: fields.title, company: fields.company,
             email: fields.email, defaultImage: fields.defaultImage, hasImage: hasImage,
-            updatedAt: updatedAt, version: version)
+            updatedAt: updatedAt, revision: revision)
     }
 
     enum MetaKeys: String, CodingKey {
@@ -72,7 +71,7 @@ public struct Card: Codable, Sendable, Equatable, Hashable, Identifiable {
         image = try c.decodeIfPresent(CardImageInfo.self, forKey: .image)
         createdAt = try c.decode(Date.self, forKey: .createdAt)
         updatedAt = try c.decode(Date.self, forKey: .updatedAt)
-        version = try c.decode(Int.self, forKey: .version)
+        revision = try c.decode(CardRevision.self, forKey: .version)
     }
 
     /// Encodes the card with its fields at the top level.
@@ -84,11 +83,11 @@ public struct Card: Codable, Sendable, Equatable, Hashable, Identifiable {
         try c.encodeIfPresent(image, forKey: .image)
         try c.encode(createdAt, forKey: .createdAt)
         try c.encode(updatedAt, forKey: .updatedAt)
-        try c.encode(version, forKey: .version)
+        try c.encode(revision, forKey: .version)
     }
 }
 
-/// One row of `GET /cards`.
+/// One card of a listing: what the wallet's list shows.
 public struct CardSummary: Codable, Sendable, Equatable, Hashable, Identifiable {
     /// The card id.
     public var id: String
@@ -106,13 +105,13 @@ public struct CardSummary: Codable, Sendable, Equatable, Hashable, Identifiable 
     public var hasImage: Bool
     /// When the card last changed.
     public var updatedAt: Date
-    /// The card version (its `ETag`).
-    public var version: Int
+    /// The card's revision.
+    public var revision: CardRevision
 
     /// Creates a summary.
     public init(
         id: String, name: String, title: String? = nil, company: String? = nil, email: String? = nil,
-        defaultImage: Int = 0, hasImage: Bool = false, updatedAt: Date, version: Int = 1
+        defaultImage: Int = 0, hasImage: Bool = false, updatedAt: Date, revision: CardRevision = CardRevision(1)
     ) {
         self.id = id
         self.name = name
@@ -122,15 +121,20 @@ public struct CardSummary: Codable, Sendable, Equatable, Hashable, Identifiable 
         self.defaultImage = defaultImage
         self.hasImage = hasImage
         self.updatedAt = updatedAt
-        self.version = version
+        self.revision = revision
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, title, company, email, defaultImage, hasImage, updatedAt
+        case revision = "version"
     }
 }
 
-/// The `data` of `GET /cards`: one page of the wallet, in the user's order.
-public struct CardPage: Codable, Sendable, Equatable {
+/// One page of the wallet, in the wallet's order.
+public struct CardPage: Sendable, Equatable {
     /// The cards of this page, in wallet order.
     public var cards: [CardSummary]
-    /// How many cards match in all (not just on this page).
+    /// How many cards there are in all (not just on this page).
     public var total: Int
     /// The index of the first card of this page.
     public var offset: Int
@@ -143,36 +147,5 @@ public struct CardPage: Codable, Sendable, Equatable {
         self.total = total
         self.offset = offset
         self.limit = limit
-    }
-}
-
-/// `PUT /cards` body: the whole wallet in its new order.
-public struct ReorderRequest: Codable, Sendable, Equatable {
-    /// Every card id of the wallet, each exactly once, in the new order.
-    public var order: [String]
-
-    /// Creates a reorder request.
-    public init(order: [String]) { self.order = order }
-}
-
-/// Paging limits of `GET /cards`.
-public enum CardPaging {
-    /// The page size when `limit` is not given.
-    public static let defaultLimit = 50
-    /// The largest `limit` accepted.
-    public static let maxLimit = 200
-}
-
-/// Strong entity tags carrying a card version: `"7"`.
-public enum EntityTag {
-    /// The entity tag of a version: `"7"`.
-    public static func make(version: Int) -> String { "\"\(version)\"" }
-
-    /// The version inside an `ETag` or `If-Match` value (`"7"`, `W/"7"` or `7`), or `nil`.
-    public static func version(from header: String) -> Int? {
-        var text = Substring(header.trimmedForCard)
-        if text.hasPrefix("W/") { text = text.dropFirst(2) }
-        if text.count >= 2, text.first == "\"", text.last == "\"" { text = text.dropFirst().dropLast() }
-        return Int(text)
     }
 }

@@ -119,7 +119,7 @@ public struct CardFields: Codable, Sendable, Equatable, Hashable {
 
 extension String {
     /// Trimmed of leading and trailing whitespace and newlines (no Foundation needed).
-    var trimmedForCard: String {
+    package var trimmedForCard: String {
         // Nothing to trim when the first and last bytes are ASCII and not whitespace (most
         // values): no need to walk the characters.
         if let first = utf8.first, let last = utf8.last, first < 0x80, last < 0x80,

@@ -8,7 +8,7 @@ public import Logging
 /// every key.
 public struct ClientSettings: Sendable, Equatable {
     /// The card API's base URL as written, e.g. `http://127.0.0.1:8080/v1` (checked when the
-    /// client is built: see ``LiveClient/make(settings:environment:networkLogger:sessionLogger:eventSink:recordsCreated:recentCapacity:)``).
+    /// client is built: see ``LiveBackends/make(settings:environment:networkLogger:sessionLogger:eventSink:recordsCreated:recentCapacity:)``).
     public var server: String
     /// The token file, or `nil` for the default `$XDG_STATE_HOME/cardwallet/tokens.json`
     /// (`~/.local/state/cardwallet/tokens.json`). Empty text in any layer means the default.

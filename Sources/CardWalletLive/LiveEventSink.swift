@@ -1,4 +1,4 @@
-public import CardAPI
+public import CardBackend
 import CardModels
 public import CardWalletUI
 import Foundation
@@ -7,7 +7,7 @@ import Synchronization
 
 /// The one ordered channel from the live layers to the interface's main loop: the logger
 /// plugin records every exchange here (as its ``Networking/NetworkEventSink``), the session
-/// reports every state change here (as its ``CardAPI/SessionStateSink``), and the runner sends
+/// reports every state change here (as its ``CardBackend/SessionStateSink``), and the runner sends
 /// call outcomes to the same ``CardWalletUI/ActionInbox``. Each writes from the task that made
 /// the thing happen, so causal order is the order of writes: a refresh's exchange reaches the
 /// log pane before the session news it caused, and both before the outcome of the call that
@@ -23,7 +23,7 @@ import Synchronization
 /// let inbox = ActionInbox()
 /// let sink = LiveEventSink(inbox: inbox, lines: LogLineMaker(), file: logFile)
 /// let plugin = LoggerPlugin(configuration: .init(recentCapacity: 0), sink: sink)
-/// let performer = CardAPIPerformer(client: client, sessionSink: sink) { … }
+/// let accounts = WalletAccounts(backend: live.backend, sessionSink: sink, cacheEnvironment: nil, logger: logger) { … }
 /// let runner = AppRunner(state: state, backend: terminal, inbox: inbox) { await performer.perform($0) }
 /// ```
 public final class LiveEventSink: NetworkEventSink, SessionStateSink {

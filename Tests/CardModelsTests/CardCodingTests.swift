@@ -1,3 +1,4 @@
+import CardAPIContract
 import CardModels
 import Foundation
 import Testing
@@ -10,7 +11,7 @@ import Testing
             tmi: ["likes tea"], tags: ["work"], defaultImage: 3),
         hasImage: true, image: CardImageInfo(contentType: "image/png", size: 1234),
         createdAt: Date(timeIntervalSince1970: 1_700_000_000),
-        updatedAt: Date(timeIntervalSince1970: 1_700_000_000.5), version: 7)
+        updatedAt: Date(timeIntervalSince1970: 1_700_000_000.5), revision: CardRevision(7))
 
     @Test func cardFieldsSitAtTheTopLevel() throws {
         let data = try CardWalletJSON.encoder().encode(sample)
@@ -28,7 +29,7 @@ import Testing
         let data = try CardWalletJSON.encoder().encode(sample)
         let decoded = try CardWalletJSON.decoder().decode(Card.self, from: data)
         #expect(decoded == sample)
-        #expect(decoded.entityTag == "\"7\"")
+        #expect(APICard(decoded).entityTag == "\"7\"")
     }
 
     @Test func datesDecodeWithAndWithoutFractionalSeconds() throws {
@@ -79,5 +80,28 @@ import Testing
         #expect(EntityTag.version(from: " 5 ") == 5)
         #expect(EntityTag.version(from: "\"abc\"") == nil)
         #expect(EntityTag.version(from: "") == nil)
+    }
+}
+
+@Suite struct CardRevisionTests {
+    @Test func aCardAPIVersionIsANumberAndAnETagAString() throws {
+        let encoder = CardWalletJSON.encoder()
+        #expect(String(decoding: try encoder.encode(CardRevision(7)), as: UTF8.self) == "7")
+        #expect(
+            String(decoding: try encoder.encode(CardRevision(rawValue: "\"6f1c\"")), as: UTF8.self) == #""\"6f1c\"""#)
+        // Only a number's own spelling is written as a number, so every revision reads back equal.
+        for raw in ["0", "7", "123456", "007", "-1", "1e3", "", "W/\"x\"", "99999999999999999999"] {
+            let revision = CardRevision(rawValue: raw)
+            let back = try CardWalletJSON.decoder().decode(CardRevision.self, from: encoder.encode(revision))
+            #expect(back == revision, "\(raw)")
+        }
+        #expect(CardRevision(rawValue: "007").number == nil)
+        #expect(CardRevision(rawValue: "12").number == 12)
+    }
+
+    @Test func revisionsAreComparedOnlyForEquality() {
+        #expect(CardRevision(rawValue: "\"a\"") != CardRevision(rawValue: "\"b\""))
+        #expect(CardRevision(3) == CardRevision(rawValue: "3"))
+        #expect(CardRevision(rawValue: "\u{1B}[2J").description == TerminalText.escaped("\u{1B}[2J"))
     }
 }

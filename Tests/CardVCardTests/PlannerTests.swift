@@ -11,7 +11,9 @@ import Testing
 
     static func existing(_ text: String) -> [Card] {
         VCardDocument.read(text).cards.enumerated().map { index, card in
-            Card(id: "card_\(index)", fields: card.fields, createdAt: .distantPast, updatedAt: .distantPast, version: 4)
+            Card(
+                id: "card_\(index)", fields: card.fields, createdAt: .distantPast, updatedAt: .distantPast,
+                revision: CardRevision(4))
         }
     }
 
@@ -50,8 +52,8 @@ import Testing
             Issue.record("not an update: \(plan.entries[0].action)")
             return
         }
-        #expect(id == "card_0" && version == 4 && fields.name == "Ada L.")
-        guard case .update("card_1", 4, let grace?, nil) = plan.entries[1].action else {
+        #expect(id == "card_0" && version == CardRevision(4) && fields.name == "Ada L.")
+        guard case .update("card_1", CardRevision(4), let grace?, nil) = plan.entries[1].action else {
             Issue.record("not an update: \(plan.entries[1].action)")
             return
         }
@@ -108,7 +110,9 @@ import Testing
         #expect(ImportPlanner.imagesToCompare(incoming, existing: wallet) == [])
         #expect(
             ImportPlanner.plan(incoming, existing: wallet).entries[0].action
-                == .update(cardID: "card_0", version: 4, fields: nil, photo: VCardPhoto(bytes: jpeg, format: .jpeg)))
+                == .update(
+                    cardID: "card_0", revision: CardRevision(4), fields: nil,
+                    photo: VCardPhoto(bytes: jpeg, format: .jpeg)))
         // Same type and size: only the bytes tell.
         wallet[0].hasImage = true
         wallet[0].image = CardImageInfo(contentType: "image/jpeg", size: jpeg.count)

@@ -20,7 +20,7 @@ struct ErrorMappingTests {
 
     static let card = Card(
         id: "demo-01", fields: CardFields(name: "Ada"), createdAt: Date(timeIntervalSince1970: 0),
-        updatedAt: Date(timeIntervalSince1970: 0), version: 3)
+        updatedAt: Date(timeIntervalSince1970: 0), revision: CardRevision(3))
 
     static let cases: [(CardAPIError, UIFailure.Kind)] = [
         (
@@ -104,15 +104,16 @@ struct ErrorMappingTests {
     @Test("Messages are CardAPI's sentences; cannot-connect leaves the URL to the UI")
     func messages() {
         let refused = UIFailure(
-            .cannotConnect(server: "http://127.0.0.1:1/v1", endpoint: "127.0.0.1:1", reason: "connection refused"))
+            CardAPIError.cannotConnect(
+                server: "http://127.0.0.1:1/v1", endpoint: "127.0.0.1:1", reason: "connection refused"))
         #expect(refused.message == "connection refused; is the server running?")
         let unknownHost = UIFailure(
-            .cannotConnect(
+            CardAPIError.cannotConnect(
                 server: "http://nowhere.test/v1", endpoint: "nowhere.test:80", reason: "unknown host\u{1B}[2J"))
         #expect(unknownHost.message == "unknown host^[[2J; check the address and the network")
         let e02 = UIFailure(Self.server(.loginFailed, status: 401))
         #expect(e02.message.contains("E02"))
-        #expect(UIFailure(.invalidServerURL("ftp://x")).message.contains("not a server address"))
+        #expect(UIFailure(CardAPIError.invalidServerURL("ftp://x")).message.contains("not a server address"))
         let noSuchEndpoint = UIFailure(Self.server(.badRequest, status: 404))
         #expect(noSuchEndpoint.message.contains("no such endpoint as GET /v1/cards (404 E01)"))
         #expect(noSuchEndpoint.message.contains("usually ends in /v1, e.g. http://127.0.0.1:8080/v1"))

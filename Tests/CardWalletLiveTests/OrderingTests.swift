@@ -1,8 +1,12 @@
 import CardAPI
+import CardBackend
 import CardMockServer
 import CardModels
+import CardWalletLive
+import CardWalletUI
 import Foundation
 import LiveTestSupport
+import Logging
 import Networking
 import TestSupport
 import Testing
@@ -27,14 +31,20 @@ import Testing
         let transport = LiveTransport()
         let sink = LiveEventSink(inbox: ActionInbox())
         let logger = LoggerPlugin(
-            configuration: LiveClient.loggerConfiguration(
-                for: .defaults, recordsCreated: LiveClient.terminalRecordsCreated, recentCapacity: 0),
+            configuration: LiveBackends.loggerConfiguration(
+                for: .defaults, recordsCreated: LiveBackends.terminalRecordsCreated, recentCapacity: 0),
             sink: sink)
         // The loop guard is not what this test is about: let every refresh through.
         let policy = SessionPolicy(maximumRejectedRefreshes: Int.max)
-        let performer = CardAPIPerformer(
-            configuration: CardAPIConfiguration(server: server.baseURL, session: policy), tokenStore: folder.tokenStore,
-            transport: transport, plugins: [logger], sessionSink: sink)
+        let tokenStore = folder.tokenStore
+        let backend = CardAPIBackend(
+            client: CardAPIClient(
+                configuration: CardAPIConfiguration(server: server.baseURL, session: policy), tokenStore: tokenStore,
+                transport: transport, plugins: [logger]))
+        let performer = CallPerformer(
+            accounts: WalletAccounts(
+                backend: backend, sessionSink: sink, cacheEnvironment: nil, logger: Logger(label: "test.ordering")
+            ) { _ in backend })
         do {
             let login = await performer.perform(
                 .logIn(server: server.baseURLString, email: GlueHarness.email, password: GlueHarness.password))
@@ -44,7 +54,7 @@ import Testing
             for round in 0..<Self.rounds {
                 // Only the server knows: every call of the round is rejected, one refresh follows.
                 _ = try await server.expireAccessTokens(email: GlueHarness.email)
-                let outcomes = await withTaskGroup(of: APIOutcome.self) { group in
+                let outcomes = await withTaskGroup(of: CallOutcome.self) { group in
                     for call in 0..<Self.concurrentCalls {
                         group.addTask {
                             await performer.perform(
@@ -53,7 +63,7 @@ import Testing
                                     : .loadCards(offset: 0, limit: 5, query: nil))
                         }
                     }
-                    return await group.reduce(into: [APIOutcome]()) { $0.append($1) }
+                    return await group.reduce(into: [CallOutcome]()) { $0.append($1) }
                 }
                 failures += outcomes.filter { if case .failure = $0 { true } else { false } }.count
                 // Drain as the main loop does, now and then, while calls are still being made.

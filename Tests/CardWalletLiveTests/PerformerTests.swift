@@ -54,17 +54,19 @@ struct PerformerTests {
             }
             #expect(new.fields.name == "Grace Hopper")
             #expect(new.image?.contentType == "image/png")
-            #expect(new.version == 1)
+            #expect(new.revision == CardRevision(1))
 
             var edited = fields
             edited.title = "Rear Admiral"
-            let updated = try await performer.perform(.updateCard(id: new.id, fields: edited, version: 1)).get()
+            let updated = try await performer.perform(
+                .updateCard(id: new.id, fields: edited, revision: CardRevision(1))
+            ).get()
             guard case .card(let saved) = updated else {
                 Issue.record("not a card: \(updated)")
                 return
             }
             #expect(saved.fields.title == "Rear Admiral")
-            #expect(saved.version == 2)
+            #expect(saved.revision == CardRevision(2))
 
             let order = ["demo-02", "demo-01"] + (3...12).map { String(format: "demo-%02d", $0) } + [new.id]
             #expect(await performer.perform(.reorderCards(order: order)) == .success(.reordered))
@@ -104,16 +106,16 @@ struct PerformerTests {
             }
             var theirs = card.fields
             theirs.title = "Art Director"
-            _ = try await performer.perform(.updateCard(id: card.id, fields: theirs, version: card.version)).get()
+            _ = try await performer.perform(.updateCard(id: card.id, fields: theirs, revision: card.revision)).get()
 
             var mine = card.fields
             mine.title = "Lead Designer"
-            let result = await performer.perform(.updateCard(id: card.id, fields: mine, version: card.version))
+            let result = await performer.perform(.updateCard(id: card.id, fields: mine, revision: card.revision))
             guard case .failure(let failure) = result, case .conflict(let current?) = failure.kind else {
                 Issue.record("expected a conflict with the server's card, got \(result)")
                 return
             }
-            #expect(current.version == card.version + 1)
+            #expect(current.revision.number == (card.revision.number ?? 0) + 1)
             #expect(current.fields.title == "Art Director")
             #expect(failure.message.contains("E07"))
         }
@@ -188,12 +190,12 @@ struct PerformerTests {
 
     @Test("A blank image path creates a card without an image; ~ is the home folder")
     func imagePaths() {
-        #expect(CardAPIPerformer.imagePath(nil) == nil)
-        #expect(CardAPIPerformer.imagePath("   ") == nil)
-        #expect(CardAPIPerformer.imagePath(" /tmp/a.png ") == "/tmp/a.png")
+        #expect(CallPerformer.imagePath(nil) == nil)
+        #expect(CallPerformer.imagePath("   ") == nil)
+        #expect(CallPerformer.imagePath(" /tmp/a.png ") == "/tmp/a.png")
         let home = ProcessInfo.processInfo.environment["HOME"] ?? ""
         if !home.isEmpty {
-            #expect(CardAPIPerformer.imagePath("~/a.png") == home + "/a.png")
+            #expect(CallPerformer.imagePath("~/a.png") == home + "/a.png")
         }
     }
 
@@ -307,7 +309,7 @@ struct PerformerTests {
     }
 }
 
-extension Result where Success == APIResult, Failure == UIFailure {
+extension Result where Success == CallResult, Failure == UIFailure {
     var failureKind: UIFailure.Kind? {
         if case .failure(let failure) = self { return failure.kind }
         return nil
@@ -319,7 +321,7 @@ extension Result where Success == APIResult, Failure == UIFailure {
     }
 }
 
-extension APIResult {
+extension CallResult {
     var page: CardPage? {
         if case .cards(let page) = self { return page }
         return nil

@@ -108,14 +108,15 @@ struct TransferGlueTests {
             let performer = harness.performer()
             try await harness.logIn(performer)
             let box = PictureBox(columns: 20, rows: 10)
-            let shown = try await performer.perform(.cardPicture(id: "demo-01", version: 1, box: box)).get()
+            let shown = try await performer.perform(.cardPicture(id: "demo-01", revision: CardRevision(1), box: box))
+                .get()
             guard case .picture(let picture) = shown, case .cells(let rows) = picture.content else {
                 Issue.record("not cells: \(shown)")
                 return
             }
             #expect(picture.size.columns <= 20 && picture.size.rows <= 10 && rows.count == picture.size.rows)
             #expect(rows.allSatisfy { $0.count == picture.size.columns && $0.allSatisfy { $0.character == "▀" } })
-            let none = await performer.perform(.cardPicture(id: "demo-02", version: 1, box: box))
+            let none = await performer.perform(.cardPicture(id: "demo-02", revision: CardRevision(1), box: box))
             guard case .failure = none else {
                 Issue.record("a card without an image got a picture: \(none)")
                 return

@@ -126,10 +126,10 @@ import Testing
         (id, request) = try #require(AppState.lastRequest(effects))
         var fields = card.fields
         fields.name += "!"
-        #expect(request == .updateCard(id: "card-0", fields: fields, version: card.version))
+        #expect(request == .updateCard(id: "card-0", fields: fields, revision: card.revision))
         var saved = card
         saved.fields = fields
-        saved.version += 1
+        saved.revision = CardRevision((saved.revision.number ?? 0) + 1)
         state.send(.completed(id, .success(.card(saved))))
         #expect(state.screen == .list)
         #expect(state.list.selectedCard?.name == "김민지!")

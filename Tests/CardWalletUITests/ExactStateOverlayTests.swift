@@ -209,7 +209,7 @@ import Testing
         check(&state, .down) { $0.reauth?.login.focus = .password }
         check(&state, .function(1)) { $0.modal = .help(scroll: 0) }
         check(&state, .escape) { $0.modal = nil }
-        let login = APICall.logIn(server: testServer, email: testEmail, password: "p")
+        let login = AppCall.logIn(server: testServer, email: testEmail, password: "p")
         check(&state, .enter, effects: [.perform(CallID(3), login)]) {
             $0.reauth?.login.isSubmitting = true
             $0.pending[CallID(3)] = .init(call: login, route: .reauth)
@@ -231,7 +231,7 @@ import Testing
         state.type("Boss")
         let effects = state.press(.enter)
         var theirs = card
-        theirs.version = 7
+        theirs.revision = CardRevision(7)
         theirs.fields.title = "Chief"
         theirs.fields.company = "Their Co"
         state.answer(effects) { _ in .failure(UIFailure(.conflict(current: theirs), message: "changed")) }

@@ -20,7 +20,7 @@ import Testing
         return (state, effects)
     }
 
-    static func pictureCalls(_ effects: [Effect]) -> [APICall] {
+    static func pictureCalls(_ effects: [Effect]) -> [AppCall] {
         PictureAndQRTests.calls(effects).map(\.1).filter { if case .filePicture = $0 { true } else { false } }
     }
 

@@ -87,11 +87,11 @@ import Testing
         var mine = card.fields
         mine.title = "Boss"
         mine.company = "Mine Inc"
-        #expect(effects == [.call(.updateCard(id: card.id, fields: mine, version: card.version), then: .save)])
+        #expect(effects == [.call(.updateCard(id: card.id, fields: mine, revision: card.revision), then: .save)])
 
         // Meanwhile someone else changed the company and removed the phone.
         var theirs = card
-        theirs.version = card.version + 1
+        theirs.revision = CardRevision((card.revision.number ?? 0) + 1)
         theirs.fields.company = "Elsewhere"
         theirs.fields.phone = nil
         effects = form.reduce(.saveFailed(UIFailure(.conflict(current: theirs), message: "changed")))
@@ -115,7 +115,7 @@ import Testing
         // Keep mine: saving again goes against the server's version, with its phone.
         effects = form.reduce(.command(.save))
         mine.phone = nil
-        #expect(effects == [.call(.updateCard(id: card.id, fields: mine, version: theirs.version), then: .save)])
+        #expect(effects == [.call(.updateCard(id: card.id, fields: mine, revision: theirs.revision), then: .save)])
         _ = form.reduce(.saveFailed(UIFailure(.conflict(current: theirs), message: "changed")))
 
         // Take theirs for one field, then for all.
@@ -126,7 +126,7 @@ import Testing
         #expect(form.conflict == nil)
         #expect(form.takenFromServer.isEmpty)
         #expect(form.cardFields == theirs.fields)
-        #expect(form.mode == .edit(id: card.id, version: theirs.version))
+        #expect(form.mode == .edit(id: card.id, revision: theirs.revision))
         #expect(!form.isDirty)
     }
 
@@ -179,7 +179,7 @@ import Testing
         form.focus = index(of: .company, in: form)
         type("?", into: &form)
         var theirs = card
-        theirs.version += 1
+        theirs.revision = CardRevision((theirs.revision.number ?? 0) + 1)
         theirs.fields.company = "Theirs"
         theirs.fields.phone = "+82 10 1234"
         _ = form.reduce(.saveFailed(UIFailure(.conflict(current: theirs), message: "changed")))
@@ -202,7 +202,7 @@ import Testing
         #expect(fields.vcardProperties == card.fields.vcardProperties)
         // After a conflict the server's kept lines are saved, not the ones the form opened with.
         var theirs = card
-        theirs.version += 1
+        theirs.revision = CardRevision((theirs.revision.number ?? 0) + 1)
         theirs.fields.vcardProperties = ["X-SOCIAL:@kim2"]
         _ = form.reduce(.saveFailed(UIFailure(.conflict(current: theirs), message: "changed")))
         #expect(form.cardFields.vcardProperties == ["X-SOCIAL:@kim2"])

@@ -105,7 +105,7 @@ import Testing
         #expect(!login.isSubmitting)
         #expect(!login.description.contains("pw"))
         #expect(
-            APICall.logIn(server: testServer, email: testEmail, password: "hunter2").description.contains("hunter2")
+            AppCall.logIn(server: testServer, email: testEmail, password: "hunter2").description.contains("hunter2")
                 == false)
     }
 }

@@ -15,10 +15,10 @@ import Testing
         var mine = card.fields
         mine.title = "Edited offline"
         var server = card
-        server.version = card.version + 1
+        server.revision = CardRevision((card.revision.number ?? 0) + 1)
         server.fields.company = "Changed on the server"
         return OfflineConflict(
-            entry: entry, fields: mine, original: card.fields, baseVersion: card.version, server: server)
+            entry: entry, fields: mine, original: card.fields, baseRevision: card.revision, server: server)
     }
 
     /// A list whose reload (the app back online) answers with `conflicts`.
@@ -30,7 +30,7 @@ import Testing
         return (state, effects)
     }
 
-    private static func requests(_ effects: [Effect]) -> [APICall] {
+    private static func requests(_ effects: [Effect]) -> [AppCall] {
         effects.compactMap { if case .perform(_, let call) = $0 { call } else { nil } }
     }
 
@@ -50,7 +50,7 @@ import Testing
         #expect(form.conflictMark(at: company) == .takenFromServer)
         #expect(state.list.cards.loadedCount == 3, "the list loaded as usual beneath")
         let text = Renderer.render(state).text
-        #expect(text.contains("Server, version \(conflict.server.version)"))
+        #expect(text.contains("Server, version \(conflict.server.revision)"))
         #expect(text.contains("Changed on the server while you were offline (E07): your edit was not sent"))
         #expect(state.message?.text.contains("Enter sends yours, Esc keeps theirs") == true)
         #expect(state.offlineConflicts.isEmpty)
@@ -64,12 +64,12 @@ import Testing
         var expected = conflict.server.fields
         expected.title = "Edited offline"
         #expect(
-            saves == [.updateCard(id: conflict.server.id, fields: expected, version: conflict.server.version)],
+            saves == [.updateCard(id: conflict.server.id, fields: expected, revision: conflict.server.revision)],
             "one save, with the server's version as If-Match")
         let (save, _) = try #require(AppState.lastRequest(effects))
         var saved = conflict.server
         saved.fields = expected
-        saved.version += 1
+        saved.revision = CardRevision((saved.revision.number ?? 0) + 1)
         let after = state.reduce(.completed(save, .success(.card(saved))))
         #expect(Self.requests(after) == [.resolveOfflineEdit(entry: 7, keptMine: true)])
         #expect(state.screen == .list)

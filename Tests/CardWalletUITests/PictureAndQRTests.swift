@@ -20,7 +20,7 @@ import Testing
         return (state, effects)
     }
 
-    static func calls(_ effects: [Effect]) -> [(CallID, APICall)] {
+    static func calls(_ effects: [Effect]) -> [(CallID, AppCall)] {
         effects.compactMap { if case .perform(let id, let call) = $0 { (id, call) } else { nil } }
     }
 
@@ -37,14 +37,16 @@ import Testing
         let layout = state.detailLayout
         let box = try #require(layout.pictureBox)
         #expect(box.columns == 39 && layout.textWidth == 100 - 39 - 2)
-        #expect(state.detail?.picture == .loading(PictureRequest(version: 1, box: box)))
+        #expect(state.detail?.picture == .loading(PictureRequest(revision: CardRevision(1), box: box)))
         let frame = Renderer.render(state)
         #expect(frame.text.contains("Loading the picture…"))
         // Another key does not ask again.
         #expect(Self.calls(state.press(.char("j"))).isEmpty)
         // The picture arrives: its cells are drawn at the layout's place, the fields wrap left of it.
         let id = try #require(
-            state.pending.first { $0.value.route == .detail(.picture(PictureRequest(version: 1, box: box))) }?.key)
+            state.pending.first {
+                $0.value.route == .detail(.picture(PictureRequest(revision: CardRevision(1), box: box)))
+            }?.key)
         state.send(.completed(id, .success(.picture(Self.picture(PictureBox(columns: box.columns, rows: 10))))))
         let grid = Renderer.render(state)
         let cell = grid[layout.pictureX, layout.pictureY]
@@ -56,7 +58,7 @@ import Testing
         let resized = state.send(.resize(width: 120, height: 30))
         let asked = Self.calls(resized).map(\.1)
         let newBox = try #require(state.detailLayout.pictureBox)
-        #expect(asked == [.cardPicture(id: "card-0", version: 1, box: newBox)])
+        #expect(asked == [.cardPicture(id: "card-0", revision: CardRevision(1), box: newBox)])
         #expect(newBox.columns == 47)
     }
 
@@ -64,7 +66,9 @@ import Testing
         var (state, _) = Self.onCardWithImage()
         let box = try #require(state.detailLayout.pictureBox)
         let id = try #require(
-            state.pending.first { $0.value.route == .detail(.picture(PictureRequest(version: 1, box: box))) }?.key)
+            state.pending.first {
+                $0.value.route == .detail(.picture(PictureRequest(revision: CardRevision(1), box: box)))
+            }?.key)
         state.send(
             .completed(
                 id, .failure(UIFailure(.other, message: "The image cannot be decoded: not a PNG or JPEG\u{1B}[2J"))))

@@ -100,7 +100,7 @@ import Testing
         conflict.type("Boss")
         let save = conflict.press(.enter)
         var theirs = base
-        theirs.version = 9
+        theirs.revision = CardRevision(9)
         theirs.fields.company = "Their Co"
         conflict.answer(save) { _ in .failure(UIFailure(.conflict(current: theirs), message: "changed")) }
         result.append(("conflict 80x24", conflict))

@@ -5,7 +5,7 @@ import Testing
 
 /// Export and import from the list and the card, and the add form's scan of a paper card.
 @Suite struct TransferAndScanTests {
-    static func calls(_ effects: [Effect]) -> [(CallID, APICall)] {
+    static func calls(_ effects: [Effect]) -> [(CallID, AppCall)] {
         effects.compactMap { if case .perform(let id, let call) = $0 { (id, call) } else { nil } }
     }
 

@@ -84,8 +84,8 @@ struct LifetimeTests {
                 server: Samples.server, account: "ann@example.com", accessToken: "a", accessTokenExpiresAt: Self.expiry,
                 refreshToken: "r", refreshTokenExpiresAt: Self.expiry,
                 accessTokenIssuedAt: Self.expiry.addingTimeInterval(-lifetime))
-            let data = try TokenFileFormat.encode([sample])
-            #expect(try TokenFileFormat.decode(data) == [sample], "lifetime \(lifetime)")
+            let data = try TokenFileFormat.encode(StoredCredentials(tokens: [sample]))
+            #expect(try TokenFileFormat.decode(data).tokens == [sample], "lifetime \(lifetime)")
         }
     }
 

@@ -1,3 +1,5 @@
+import CardAPIContract
+import CardBackend
 public import CardModels
 public import Foundation
 import Networking
@@ -17,10 +19,10 @@ extension CardAPIClient {
     public func listCards(offset: Int? = nil, limit: Int? = nil, query: String? = nil) async throws(CardAPIError)
         -> CardPage
     {
-        let page = try await send(.list(offset: offset, limit: limit, query: query), returning: CardPage.self)
+        let page = try await send(.list(offset: offset, limit: limit, query: query), returning: APICardPage.self)
         let asked = min(max(limit ?? CardPaging.defaultLimit, 1), CardPaging.maxLimit)
         try PageCheck(request: "GET \(configuration.server.path)/cards").check(page, asked: asked)
-        return page
+        return page.page
     }
 
     /// The most cards ``allCards(query:pageSize:maximumCards:)`` reads by default: 100,000.
@@ -64,7 +66,7 @@ extension CardAPIClient {
     /// - Throws: ``CardAPIError/server(_:)`` with E05 when there is no such card (or it is not
     ///   yours); ``CardAPIError/invalidCardID(_:)`` without sending when `id` cannot be an id.
     public func card(id: String) async throws(CardAPIError) -> Card {
-        try await send(.card(id: Self.checked(id)), returning: Card.self)
+        try await send(.card(id: Self.checked(id)), returning: APICard.self).card
     }
 
     /// Creates a card (`POST /card`, multipart), at the end of the wallet.
@@ -75,7 +77,7 @@ extension CardAPIClient {
     ///     streamed from disk. A 401 during the upload re-sends the same bytes after the refresh.
     /// - Returns: the new card (version 1).
     public func createCard(_ fields: CardFields, image: ImageFile? = nil) async throws(CardAPIError) -> Card {
-        try await send(.create(fields, image: image), returning: Card.self)
+        try await send(.create(fields, image: image), returning: APICard.self).card
     }
 
     /// Creates a card with the image file at `imageURL`, checked first: nothing is sent if it
@@ -84,13 +86,16 @@ extension CardAPIClient {
     /// - Throws: ``CardAPIError/invalidImage(path:problem:)`` before sending anything, or the
     ///   errors of ``createCard(_:image:)``.
     public func createCard(_ fields: CardFields, imageAt imageURL: URL) async throws(CardAPIError) -> Card {
-        let image = try ImageFile(validating: imageURL, maximumBytes: configuration.maximumImageBytes)
-        return try await createCard(fields, image: image)
+        return try await createCard(fields, image: validateImage(at: imageURL))
     }
 
     /// Checks an image file for upload without sending anything (for a form's inline check).
     public func validateImage(at url: URL) throws(CardAPIError) -> ImageFile {
-        try ImageFile(validating: url, maximumBytes: configuration.maximumImageBytes)
+        do {
+            return try ImageFile(validating: url, maximumBytes: configuration.maximumImageBytes)
+        } catch {
+            throw .invalidImage(path: error.path, problem: error.problem)
+        }
     }
 
     /// Replaces every editable field of a card (`PUT /card/{cardId}` with `If-Match`).
@@ -103,12 +108,12 @@ extension CardAPIClient {
     /// - Throws: ``CardAPIError/server(_:)`` with E07 when the card changed since `version`
     ///   (nothing changed on the server), E05 when it is gone, E01 for invalid fields.
     public func updateCard(id: String, fields: CardFields, version: Int) async throws(CardAPIError) -> Card {
-        try await send(.update(id: Self.checked(id), fields: fields, version: version), returning: Card.self)
+        try await send(.update(id: Self.checked(id), fields: fields, version: version), returning: APICard.self).card
     }
 
     /// Saves `card`'s fields, based on its version.
     public func updateCard(_ card: Card) async throws(CardAPIError) -> Card {
-        try await updateCard(id: card.id, fields: card.fields, version: card.version)
+        try await updateCard(id: card.id, fields: card.fields, version: card.revision.number ?? 0)
     }
 
     /// Deletes a card (`DELETE /card/{cardId}`), only if it is still at `version` when given.
@@ -140,7 +145,8 @@ extension CardAPIClient {
     ///   (nothing changed on the server), E05 when it is gone, E08/E09 when the server refuses
     ///   the image.
     public func replaceImage(id: String, version: Int, image: ImageFile) async throws(CardAPIError) -> Card {
-        try await send(.replaceImage(id: Self.checked(id), image: image, version: version), returning: Card.self)
+        try await send(.replaceImage(id: Self.checked(id), image: image, version: version), returning: APICard.self)
+            .card
     }
 
     /// Replaces a card's image with the file at `imageURL`, checked first exactly as
@@ -150,8 +156,7 @@ extension CardAPIClient {
     /// - Throws: ``CardAPIError/invalidImage(path:problem:)`` before sending anything, or the
     ///   errors of ``replaceImage(id:version:image:)``.
     public func replaceImage(id: String, version: Int, imageAt imageURL: URL) async throws(CardAPIError) -> Card {
-        let image = try ImageFile(validating: imageURL, maximumBytes: configuration.maximumImageBytes)
-        return try await replaceImage(id: id, version: version, image: image)
+        try await replaceImage(id: id, version: version, image: validateImage(at: imageURL))
     }
 
     /// Removes a card's image (`DELETE /card/{cardId}/image` with `If-Match`); the card shows
@@ -162,7 +167,7 @@ extension CardAPIClient {
     /// - Throws: ``CardAPIError/server(_:)`` with E07 when the card changed since `version`,
     ///   E05 when it is gone.
     public func removeImage(id: String, version: Int) async throws(CardAPIError) -> Card {
-        try await send(.removeImage(id: Self.checked(id), version: version), returning: Card.self)
+        try await send(.removeImage(id: Self.checked(id), version: version), returning: APICard.self).card
     }
 
     /// A card's image (`GET /card/{cardId}/image`).

@@ -1,4 +1,6 @@
-public import CardModels
+import CardAPIContract
+import CardBackend
+import CardModels
 import Foundation
 public import Logging
 public import Networking
@@ -34,6 +36,17 @@ public struct CardAPIClient: Sendable {
     /// computer and the configuration does not allow it, or `nil`: decided once, not per request
     /// (the configuration cannot change).
     private let transportSecurityRefusal: CardAPIError?
+    /// What this client was built on, for a client of another account on the same pieces.
+    private let pieces: Pieces
+
+    private struct Pieces: Sendable {
+        var tokenStore: TokenStore
+        var transport: any Transport
+        var plugins: [any Plugin]
+        var wallClock: any SessionClock
+        var clock: any Clock<Duration>
+        var logger: Logger
+    }
 
     /// A client.
     ///
@@ -56,6 +69,9 @@ public struct CardAPIClient: Sendable {
         logger: Logger = Logger(label: "cardwallet.session", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.configuration = configuration
+        self.pieces = Pieces(
+            tokenStore: tokenStore, transport: transport, plugins: plugins, wallClock: wallClock, clock: clock,
+            logger: logger)
         do {
             try configuration.checkTransportSecurity()
             transportSecurityRefusal = nil
@@ -80,6 +96,15 @@ public struct CardAPIClient: Sendable {
         self.cards = Provider<CardService>(
             transport: transport, plugins: plugins + [interceptor], interceptors: [interceptor], clock: clock,
             maximumRetries: 2, admission: admission)
+    }
+
+    /// A client of the same server on the same token store, transport and plugins, for `account`.
+    public func client(forAccount account: String?) -> CardAPIClient {
+        var other = configuration
+        other.account = account
+        return CardAPIClient(
+            configuration: other, tokenStore: pieces.tokenStore, transport: pieces.transport, plugins: pieces.plugins,
+            wallClock: pieces.wallClock, clock: pieces.clock, logger: pieces.logger)
     }
 
     /// The token store in use.

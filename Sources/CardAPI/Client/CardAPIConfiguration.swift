@@ -1,3 +1,5 @@
+import CardAPIContract
+import CardBackend
 public import CardModels
 public import Foundation
 import TokenStore
@@ -65,20 +67,14 @@ public struct CardAPIConfiguration: Sendable, Equatable {
     ///   ``CardAPIError/insecureServer(_:)`` for plain `http://` to another computer unless
     ///   `allowingInsecureHTTP`.
     public static func serverURL(_ text: String, allowingInsecureHTTP: Bool = false) throws(CardAPIError) -> URL {
-        let trimmed = TokenItem.normalizedServer(text)
-        let shown = ServerAddress.maskingUserInfo(text)
-        guard !ServerAddress.hasUserInfo(trimmed),
-            let components = URLComponents(string: trimmed),
-            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = components.host, !host.isEmpty,
-            components.user == nil, components.password == nil,
-            components.query == nil, components.fragment == nil,
-            let url = components.url
-        else {
-            throw .invalidServerURL(shown)
+        do {
+            return try ServerAddress.url(text, allowingInsecureHTTP: allowingInsecureHTTP)
+        } catch {
+            switch error.problem {
+            case .invalid(let shown): throw .invalidServerURL(shown)
+            case .insecure(let server): throw .insecureServer(server)
+            }
         }
-        if !allowingInsecureHTTP && ServerAddress.isInsecure(url) { throw .insecureServer(url.absoluteString) }
-        return url
     }
 
     /// Whether this configuration lets passwords and tokens go to ``server``: not when it is

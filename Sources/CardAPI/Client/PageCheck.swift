@@ -1,4 +1,4 @@
-import CardModels
+import CardAPIContract
 
 /// Checks a page of `GET /cards` as the server checks the cards it stores, so a broken or
 /// hostile server cannot feed the client pages of any size or cards of any length.
@@ -16,7 +16,7 @@ struct PageCheck: Sendable {
     /// - Parameters:
     ///   - page: the decoded page.
     ///   - asked: the cards asked for (the page's most).
-    func check(_ page: CardPage, asked: Int) throws(CardAPIError) {
+    func check(_ page: APICardPage, asked: Int) throws(CardAPIError) {
         guard page.cards.count <= asked else {
             throw broken("it holds \(page.cards.count) cards, more than the \(asked) asked for.")
         }
@@ -28,7 +28,7 @@ struct PageCheck: Sendable {
     }
 
     /// What is wrong with `card`, or `nil`.
-    static func problem(with card: CardSummary) -> String? {
+    static func problem(with card: APICardSummary) -> String? {
         do {
             _ = try CardAPIClient.checked(card.id)
         } catch {

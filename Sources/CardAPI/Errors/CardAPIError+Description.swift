@@ -1,3 +1,5 @@
+import CardAPIContract
+import CardBackend
 import CardModels
 public import Foundation
 import Networking
@@ -55,7 +57,7 @@ extension ServerError: CustomStringConvertible {
 
 extension ServerError {
     /// The base URL the hints show.
-    static let exampleBaseURL = "http://127.0.0.1:8080/v1"
+    static let exampleBaseURL = ServerAddress.example
 }
 
 extension CardAPIError: CustomStringConvertible, LocalizedError {
@@ -100,17 +102,10 @@ extension CardAPIError: CustomStringConvertible, LocalizedError {
         case .invalidCardID(let text):
             return "No such card: “\(Untrusted.text(text, hiding: [], limit: 80))” is not a card id "
                 + "(ids are letters, digits, - and _, at most 64 characters)."
-        case .invalidServerURL(let text) where ServerAddress.hasUserInfo(text):
-            return "The server address “\(Untrusted.text(text, hiding: [], limit: 200))” holds a user name or "
-                + "password, which cardwallet never sends or stores that way. Give the address without “…@”, "
-                + "like \(ServerError.exampleBaseURL), and log in with your email and password."
         case .invalidServerURL(let text):
-            return "“\(Untrusted.text(text, hiding: [], limit: 200))” is not a server address. "
-                + "Give one like \(ServerError.exampleBaseURL)."
+            return ServerAddressError(.invalid(text)).description
         case .insecureServer(let server):
-            return "Refusing to send your password and tokens to \(Untrusted.text(server, hiding: [], limit: 200)) "
-                + "unencrypted: plain http:// is only used for this computer (localhost, 127.0.0.1, ::1). "
-                + "Use the server's https:// address, or allow plain http:// explicitly if you trust the network."
+            return ServerAddressError(.insecure(server)).description
         case .invalidRequest(let message):
             return message
         case .unexpectedResponse(let response):

@@ -1,4 +1,6 @@
-public import CardModels
+import CardAPIContract
+import CardBackend
+import CardModels
 import Foundation
 public import TokenStore
 

@@ -1,3 +1,5 @@
+import CardAPIContract
+import CardBackend
 import CardModels
 import Foundation
 import Networking
@@ -40,7 +42,7 @@ struct ResponseJudge: Sendable {
         }
         return CardImage(
             data: response.body, contentType: sniffed?.contentType ?? declared, format: sniffed,
-            version: response.headers["ETag"].flatMap(EntityTag.version(from:)))
+            revision: response.headers["ETag"].flatMap(EntityTag.version(from:)).map(CardRevision.init))
     }
 
     /// The error for a failed exchange.
@@ -103,14 +105,24 @@ struct ResponseJudge: Sendable {
         } catch {
             if case .decoding(let failure) = error {
                 var unexpected = Self.unexpected(failure)
-                unexpected.expected = String(describing: Payload.self)
+                unexpected.expected = Self.contractName(Payload.self)
                 return .unexpectedResponse(unexpected)
             }
         }
         return .unexpectedResponse(
             UnexpectedResponse(
                 statusCode: response.statusCode, request: Self.name(of: response.request),
-                expected: String(describing: Payload.self), detail: "it could not be read."))
+                expected: Self.contractName(Payload.self), detail: "it could not be read."))
+    }
+
+    /// The name the contract gives a payload (`Card`, `CardPage`), not the Swift type's
+    /// (`APICard`): what people read in docs/API.md.
+    static func contractName(_ type: Any.Type) -> String {
+        contractName(String(describing: type))
+    }
+
+    static func contractName(_ name: String) -> String {
+        name.replacingOccurrences(of: "APICard", with: "Card")
     }
 
     private static func unexpected(_ failure: DecodingFailure) -> UnexpectedResponse {
@@ -118,7 +130,7 @@ struct ResponseJudge: Sendable {
         let body = failure.bodyExcerpt.isEmpty ? "The body is empty." : "The body begins: \(failure.bodyExcerpt)"
         return UnexpectedResponse(
             statusCode: failure.response.statusCode, request: name(of: failure.response.request),
-            expected: failure.typeName, detail: "\(failure.reason)\(place). \(body)")
+            expected: contractName(failure.typeName), detail: "\(failure.reason)\(place). \(body)")
     }
 
     static func name(of request: Request) -> String { "\(request.method) \(request.path)" }

@@ -1,3 +1,5 @@
+import CardAPIContract
+import CardBackend
 import CardModels
 import Networking
 import Synchronization

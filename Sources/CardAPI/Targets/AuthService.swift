@@ -1,4 +1,6 @@
-public import CardModels
+import CardAPIContract
+import CardBackend
+import CardModels
 public import Foundation
 public import Networking
 

@@ -1,3 +1,5 @@
+import CardAPIContract
+import CardBackend
 public import CardModels
 public import Foundation
 public import Networking

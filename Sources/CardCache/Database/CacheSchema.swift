@@ -1,3 +1,5 @@
+import CardModels
+import Foundation
 import GRDB
 
 /// The tables of a cache database and how each version of cardwallet gets there.
@@ -12,11 +14,15 @@ import GRDB
 ///   wallet, when the server last confirmed it, and the whole card (`GET /card/{id}`, with its
 ///   kept vCard properties) as JSON when it has been read.
 /// - `cardImage`: a card's picture, with the card version it belongs to.
-/// - `wallet`: when the whole list was last confirmed, and `generation`, which triggers raise on
+/// - `wallet`: when the whole list was last confirmed, the sync token that came with it (for a
+///   backend that syncs by token), and `generation`, which triggers raise on
 ///   every card added, removed or moved (by any process), so a search knows when its copy of
 ///   the wallet order is stale.
 /// - `cardSearch`, `cardWords`: the full-text indexes (docs/Cache.md, *Search*).
 /// - `outbox`: changes made offline, in order, with their state.
+///
+/// Revisions (the card API's versions, a CardDAV server's `ETag`s) are opaque text since the
+/// second migration: the first stored them as integers, and it also compared them.
 enum CacheSchema {
     /// `PRAGMA application_id` of cache files ("CWca"), read from the file's header before
     /// SQLite opens it: a database of another program is moved aside, never changed.
@@ -98,6 +104,41 @@ enum CacheSchema {
                 t.column("updatedAt", .double).notNull()
             }
         }
+        migrator.registerMigration("v2: revisions are opaque text; the cache's own card encoding") { db in
+            try migrateToTextRevisions(db)
+        }
         return migrator
+    }
+
+    /// The second migration: every revision column becomes a text column (added, filled from
+    /// the integer one, which is dropped), and each whole card is written again in the cache's
+    /// own encoding (``CardRecord``) instead of the card API's JSON.
+    static func migrateToTextRevisions(_ db: Database) throws {
+        for (table, old, new, notNull) in [
+            ("card", "version", "revision", true), ("card", "detailVersion", "detailRevision", false),
+            ("cardImage", "version", "revision", true), ("outbox", "baseVersion", "baseRevision", false),
+        ] {
+            try db.execute(
+                sql: "ALTER TABLE \(table) ADD COLUMN \(new) TEXT" + (notNull ? " NOT NULL DEFAULT ''" : ""))
+            try db.execute(sql: "UPDATE \(table) SET \(new) = CAST(\(old) AS TEXT) WHERE \(old) IS NOT NULL")
+            try db.execute(sql: "ALTER TABLE \(table) DROP COLUMN \(old)")
+        }
+        // The token a backend that syncs by token (CardDAV) hands out with a listing.
+        try db.execute(sql: "ALTER TABLE wallet ADD COLUMN syncToken TEXT")
+        let decoder = CardWalletJSON.decoder()
+        let rows = try Row.fetchAll(db, sql: "SELECT key, detail FROM card WHERE detail IS NOT NULL")
+        for row in rows {
+            let key: Int64 = row[0]
+            let old: String = row[1]
+            guard let card = try? decoder.decode(Card.self, from: Data(old.utf8)) else {
+                // A whole card that cannot be read is read again from the server.
+                try db.execute(
+                    sql: "UPDATE card SET detail = NULL, detailRevision = NULL, detailConfirmedAt = NULL WHERE key = ?",
+                    arguments: [key])
+                continue
+            }
+            try db.execute(
+                sql: "UPDATE card SET detail = ? WHERE key = ?", arguments: [try CardRecord.text(card), key])
+        }
     }
 }

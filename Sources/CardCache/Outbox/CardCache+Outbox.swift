@@ -13,27 +13,27 @@ extension CardCache {
         let now = clock()
         return try write { db in
             var payload: String?
-            var baseVersion: Int?
+            var baseRevision: String?
             var image: OutboxImage?
             switch change {
             case .add(_, let fields, let picture):
                 payload = try Self.json(fields)
                 image = picture
-            case .edit(_, let fields, let version):
+            case .edit(_, let fields, let revision):
                 payload = try Self.json(fields)
-                baseVersion = version
-            case .delete(_, let version):
-                baseVersion = version
+                baseRevision = revision.rawValue
+            case .delete(_, let revision):
+                baseRevision = revision.rawValue
             case .reorder(let order):
                 payload = try Self.json(order)
             }
             try db.execute(
                 sql: """
-                    INSERT INTO outbox (kind, cardID, baseVersion, payload, imageData, imageContentType, state, attempts, createdAt, updatedAt)
+                    INSERT INTO outbox (kind, cardID, baseRevision, payload, imageData, imageContentType, state, attempts, createdAt, updatedAt)
                     VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)
                     """,
                 arguments: [
-                    change.kind, change.cardID, baseVersion, payload, image?.data, image?.contentType,
+                    change.kind, change.cardID, baseRevision, payload, image?.data, image?.contentType,
                     now.timeIntervalSince1970, now.timeIntervalSince1970,
                 ])
             return OutboxEntry(
@@ -62,7 +62,7 @@ extension CardCache {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, kind, cardID, baseVersion, payload, imageData, imageContentType, state, attempts, lastError,
+                    SELECT id, kind, cardID, baseRevision, payload, imageData, imageContentType, state, attempts, lastError,
                         createdAt, updatedAt
                     FROM outbox WHERE state IN (\(marks)) ORDER BY id
                     """,
@@ -138,9 +138,10 @@ extension CardCache {
             change = .add(localID: cardID, fields: try decoder.decode(CardFields.self, from: payload), image: image)
         case "edit":
             change = .edit(
-                cardID: cardID, fields: try decoder.decode(CardFields.self, from: payload), baseVersion: row[3] ?? 0)
+                cardID: cardID, fields: try decoder.decode(CardFields.self, from: payload),
+                baseRevision: CardRevision(rawValue: row[3] ?? ""))
         case "delete":
-            change = .delete(cardID: cardID, baseVersion: row[3] ?? 0)
+            change = .delete(cardID: cardID, baseRevision: CardRevision(rawValue: row[3] ?? ""))
         case "reorder":
             change = .reorder(try decoder.decode([String].self, from: payload))
         case let kind:

@@ -6,11 +6,11 @@ public enum OutboxChange: Sendable, Equatable {
     /// A new card (`POST /card`). `localID` is the id the interface shows it under until the
     /// server gives it one (``CardCache/localIDPrefix`` + a number).
     case add(localID: String, fields: CardFields, image: OutboxImage?)
-    /// New fields for a card, made on `baseVersion` (sent with `If-Match`, so a card changed
+    /// New fields for a card, made on `baseRevision` (sent with `If-Match`, so a card changed
     /// on the server meanwhile comes back as a conflict, never overwritten).
-    case edit(cardID: String, fields: CardFields, baseVersion: Int)
-    /// The card deleted, as it was at `baseVersion`.
-    case delete(cardID: String, baseVersion: Int)
+    case edit(cardID: String, fields: CardFields, baseRevision: CardRevision)
+    /// The card deleted, as it was at `baseRevision`.
+    case delete(cardID: String, baseRevision: CardRevision)
     /// A new wallet order (`PUT /cards`): the cards named come first, in this order; when sent, the others follow in the server's order.
     case reorder([String])
 

@@ -206,7 +206,7 @@ extension CardCache {
     private static func originalText(of field: CardField, key: Int64, _ db: Database) throws -> String? {
         let column = field.rawValue
         let value =
-            [.name, .title, .company, .email].contains(field) ? column : "json_extract(detail, '$.\(column)')"
+            [.name, .title, .company, .email].contains(field) ? column : "json_extract(detail, '$.fields.\(column)')"
         let raw = try db.cachedStatement(sql: "SELECT \(value) FROM card WHERE key = ?").sqliteStatement
         defer { sqlite3_reset(raw) }
         sqlite3_reset(raw)

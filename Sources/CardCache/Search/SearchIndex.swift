@@ -32,7 +32,7 @@ enum SearchIndex {
         else { return }
         var fields = CardFields(name: row[0])
         if let detail = row[4] as String? {
-            fields = try CardWalletJSON.decoder().decode(Card.self, from: Data(detail.utf8)).fields
+            fields = try CardRecord.card(detail).fields
             fields.name = row[0]
         }
         fields.title = row[1]

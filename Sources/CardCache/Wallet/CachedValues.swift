@@ -40,15 +40,15 @@ public struct CachedImage: Sendable, Equatable {
     /// `image/png` or `image/jpeg`.
     public var contentType: String
     /// The card version the picture belongs to (its `ETag`).
-    public var version: Int
+    public var revision: CardRevision
     /// When the server returned it.
     public var confirmedAt: Date
 
     /// A cached picture.
-    public init(data: Data, contentType: String, version: Int, confirmedAt: Date) {
+    public init(data: Data, contentType: String, revision: CardRevision, confirmedAt: Date) {
         self.data = data
         self.contentType = contentType
-        self.version = version
+        self.revision = revision
         self.confirmedAt = confirmedAt
     }
 }

@@ -56,7 +56,9 @@ extension CardCache {
 
     /// Records a whole card the server just returned (`GET /card/{id}`, or the answer to a
     /// change): its summary, its fields with the kept vCard properties, and the index. A card
-    /// not known yet goes to the end of the wallet; an older version than the one kept is ignored.
+    /// not known yet goes to the end of the wallet. What the server confirmed earlier than the
+    /// row holds is ignored: freshness is when the server last confirmed a card, never an order
+    /// of revisions (an `ETag` has none).
     public func storeCard(_ card: Card, confirmedAt: Date) throws(CacheError) {
         try storeCards([card], confirmedAt: confirmedAt)
     }
@@ -64,28 +66,27 @@ extension CardCache {
     /// ``storeCard(_:confirmedAt:)`` for many cards, in one transaction.
     public func storeCards(_ cards: [Card], confirmedAt: Date) throws(CacheError) {
         try write { db in
-            let encoder = CardWalletJSON.encoder()
             for card in cards {
-                let detail = String(decoding: try encoder.encode(card), as: UTF8.self)
+                let detail = try CardRecord.text(card)
                 let time = confirmedAt.timeIntervalSince1970
                 if let old = try Row.fetchOne(
-                    db, sql: "SELECT key, version FROM card WHERE id = ?", arguments: [card.id])
+                    db, sql: "SELECT key, confirmedAt FROM card WHERE id = ?", arguments: [card.id])
                 {
                     let key: Int64 = old[0]
-                    guard card.version >= old[1] as Int else { continue }
+                    guard time >= old[1] as Double else { continue }
                     try CardRows.update(card.summary, position: nil, key: key, db)
                     try db.execute(
                         sql:
-                            "UPDATE card SET detail = ?, detailVersion = ?, detailConfirmedAt = ?, confirmedAt = ? WHERE key = ?",
-                        arguments: [detail, card.version, time, time, key])
+                            "UPDATE card SET detail = ?, detailRevision = ?, detailConfirmedAt = ?, confirmedAt = ? WHERE key = ?",
+                        arguments: [detail, card.revision.rawValue, time, time, key])
                     try SearchIndex.reindex(key: key, db)
                 } else {
                     let position = (try Int.fetchOne(db, sql: "SELECT max(position) FROM card") ?? -1) + 1
                     let key = try CardRows.insert(
                         card.summary, position: position, confirmedAt: confirmedAt, db, index: false)
                     try db.execute(
-                        sql: "UPDATE card SET detail = ?, detailVersion = ?, detailConfirmedAt = ? WHERE key = ?",
-                        arguments: [detail, card.version, time, key])
+                        sql: "UPDATE card SET detail = ?, detailRevision = ?, detailConfirmedAt = ? WHERE key = ?",
+                        arguments: [detail, card.revision.rawValue, time, key])
                     try SearchIndex.reindex(key: key, db)
                 }
             }
@@ -101,19 +102,17 @@ extension CardCache {
     /// The whole cards with these ids, in this order; `nil` for each one never read in full.
     public func cards(ids: [String]) throws(CacheError) -> [CachedCard?] {
         try read { db in
-            let decoder = CardWalletJSON.decoder()
-            return try ids.map { id in
+            try ids.map { id in
                 guard
                     let row = try Row.fetchOne(
                         db,
                         sql:
-                            "SELECT detail, detailConfirmedAt, version, detailVersion FROM card WHERE id = ? AND detail IS NOT NULL",
+                            "SELECT detail, detailConfirmedAt, revision, detailRevision FROM card WHERE id = ? AND detail IS NOT NULL",
                         arguments: [id])
                 else { return nil }
-                let card = try decoder.decode(Card.self, from: Data((row[0] as String).utf8))
                 return CachedCard(
-                    card: card, confirmedAt: Date(timeIntervalSince1970: row[1]),
-                    isCurrent: (row[2] as Int) == (row[3] as Int))
+                    card: try CardRecord.card(row[0]), confirmedAt: Date(timeIntervalSince1970: row[1]),
+                    isCurrent: (row[2] as String) == (row[3] as String))
             }
         }
     }
@@ -163,4 +162,25 @@ private struct KnownRow {
     var key: Int64
     var position: Int
     var summary: CardSummary
+}
+
+extension CardCache {
+    /// The sync token that came with the list last recorded (a backend that syncs by token
+    /// hands one out), or `nil`.
+    public func syncToken() throws(CacheError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT syncToken FROM wallet") }
+    }
+
+    /// Keeps the sync token of the list just recorded (`nil` forgets it: the next listing is whole).
+    public func storeSyncToken(_ token: String?) throws(CacheError) {
+        try write { db in try db.execute(sql: "UPDATE wallet SET syncToken = ?", arguments: [token]) }
+    }
+
+    /// Marks the list as confirmed by the server at `date` without listing it again: a
+    /// backend's answer that only the changes since the last token were applied.
+    public func confirmList(at date: Date) throws(CacheError) {
+        try write { db in
+            try db.execute(sql: "UPDATE wallet SET listConfirmedAt = ?", arguments: [date.timeIntervalSince1970])
+        }
+    }
 }

@@ -8,7 +8,7 @@ import GRDBSQLite
 /// decode each row through a keyed container.
 enum CardRows {
     /// The 9 columns a summary is read from, in the order ``summary(_:from:)`` expects them.
-    static let summaryColumns = "id, name, title, company, email, defaultImage, hasImage, updatedAt, version"
+    static let summaryColumns = "id, name, title, company, email, defaultImage, hasImage, updatedAt, revision"
 
     /// A summary from the 9 columns ``summaryColumns`` starting at column `index` of `raw`'s
     /// current row (stepped with ``RawRows``: no `Row` object per row).
@@ -19,7 +19,7 @@ enum CardRows {
             email: RawRows.text(raw, index + 4), defaultImage: Int(sqlite3_column_int64(raw, index + 5)),
             hasImage: sqlite3_column_int64(raw, index + 6) != 0,
             updatedAt: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(raw, index + 7)),
-            version: Int(sqlite3_column_int64(raw, index + 8)))
+            revision: CardRevision(rawValue: RawRows.text(raw, index + 8) ?? ""))
     }
 
     /// The summaries `statement` answers, its columns ``summaryColumns``: the first frame reads a
@@ -38,12 +38,12 @@ enum CardRows {
     ) throws -> Int64 {
         try db.execute(
             sql: """
-                INSERT INTO card (id, position, name, title, company, email, defaultImage, hasImage, updatedAt, version, confirmedAt)
+                INSERT INTO card (id, position, name, title, company, email, defaultImage, hasImage, updatedAt, revision, confirmedAt)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 summary.id, position, summary.name, summary.title, summary.company, summary.email, summary.defaultImage,
-                summary.hasImage, summary.updatedAt.timeIntervalSinceReferenceDate, summary.version,
+                summary.hasImage, summary.updatedAt.timeIntervalSinceReferenceDate, summary.revision.rawValue,
                 confirmedAt.timeIntervalSince1970,
             ])
         let key = db.lastInsertedRowID
@@ -56,12 +56,12 @@ enum CardRows {
         try db.execute(
             sql: """
                 UPDATE card SET name = ?, title = ?, company = ?, email = ?, defaultImage = ?, hasImage = ?,
-                    updatedAt = ?, version = ?, position = coalesce(?, position)
+                    updatedAt = ?, revision = ?, position = coalesce(?, position)
                 WHERE key = ?
                 """,
             arguments: [
                 summary.name, summary.title, summary.company, summary.email, summary.defaultImage, summary.hasImage,
-                summary.updatedAt.timeIntervalSinceReferenceDate, summary.version, position, key,
+                summary.updatedAt.timeIntervalSinceReferenceDate, summary.revision.rawValue, position, key,
             ])
     }
 

@@ -53,13 +53,13 @@ struct CardBook: Sendable, Equatable {
     }
 
     /// A page of the caller's wallet, in order, filtered by `query` when it is not empty.
-    func page(ownerID: String, offset: Int, limit: Int, query: String) -> CardPage {
+    func page(ownerID: String, offset: Int, limit: Int, query: String) -> APICardPage {
         let ids = order[ownerID] ?? []
         let matcher = CardSearch(query: query)
         let matching = ids.compactMap { cards[$0]?.card }.filter { matcher.matches($0.fields) }
         let start = min(offset, matching.count)
         let end = min(start + limit, matching.count)
-        return CardPage(
+        return APICardPage(
             cards: matching[start..<end].map(\.summary), total: matching.count, offset: offset, limit: limit)
     }
 
@@ -77,7 +77,7 @@ struct CardBook: Sendable, Equatable {
     /// Unchanged fields leave the card, its version and `updatedAt` as they are.
     mutating func update(
         _ id: String, ownerID: String, fields: CardFields, precondition: VersionPrecondition, now: Date
-    ) -> Result<Card, Failure> {
+    ) -> Result<APICard, Failure> {
         guard var stored = card(id, ownerID: ownerID) else { return .failure(.notFound) }
         guard precondition.allows(stored.card.version) else {
             return .failure(.versionConflict(current: stored.card.version))
@@ -95,7 +95,7 @@ struct CardBook: Sendable, Equatable {
     /// card, its version and `updatedAt` as they are.
     mutating func setImage(
         _ id: String, ownerID: String, image: SeedImage?, precondition: VersionPrecondition, now: Date
-    ) -> Result<Card, Failure> {
+    ) -> Result<APICard, Failure> {
         guard var stored = card(id, ownerID: ownerID) else { return .failure(.notFound) }
         guard precondition.allows(stored.card.version) else {
             return .failure(.versionConflict(current: stored.card.version))
@@ -112,7 +112,7 @@ struct CardBook: Sendable, Equatable {
 
     /// Deletes a card when `precondition` allows its current version.
     /// - Returns: the deleted card.
-    mutating func delete(_ id: String, ownerID: String, precondition: VersionPrecondition) -> Result<Card, Failure> {
+    mutating func delete(_ id: String, ownerID: String, precondition: VersionPrecondition) -> Result<APICard, Failure> {
         guard let stored = card(id, ownerID: ownerID) else { return .failure(.notFound) }
         guard precondition.allows(stored.card.version) else {
             return .failure(.versionConflict(current: stored.card.version))

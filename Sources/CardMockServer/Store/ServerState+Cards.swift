@@ -3,7 +3,7 @@ import Foundation
 
 extension ServerState {
     /// One page of the user's wallet.
-    func page(userID: String, offset: Int, limit: Int, query: String) -> CardPage {
+    func page(userID: String, offset: Int, limit: Int, query: String) -> APICardPage {
         snapshot.cards.page(ownerID: userID, offset: offset, limit: limit, query: query)
     }
 
@@ -16,10 +16,10 @@ extension ServerState {
     }
 
     /// Creates a card at the end of the user's wallet.
-    func create(userID: String, fields: CardFields, image: SeedImage?) throws(APIError) -> Card {
+    func create(userID: String, fields: CardFields, image: SeedImage?) throws(APIError) -> APICard {
         let now = clock.now
         let info = image.map { CardImageInfo(contentType: $0.contentType, size: $0.data.count) }
-        let card = Card(
+        let card = APICard(
             id: CardIdentifier.make(prefix: "card"), fields: fields, hasImage: info != nil, image: info,
             createdAt: now, updatedAt: now, version: 1)
         try mutate { (data) throws(APIError) in data.cards.insert(StoredCard(ownerID: userID, card: card, image: image))
@@ -29,7 +29,7 @@ extension ServerState {
 
     /// Replaces a card's fields (E05, E07).
     func update(userID: String, id: String, fields: CardFields, precondition: VersionPrecondition) throws(APIError)
-        -> Card
+        -> APICard
     {
         guard CardIdentifier.isWellFormed(id) else { throw .cardNotFound }
         let now = clock.now
@@ -42,7 +42,7 @@ extension ServerState {
     /// Replaces a card's image, or removes it when `image` is `nil` (E05, E07). The same bytes
     /// again, or removing an image the card does not have, change nothing.
     func setImage(userID: String, id: String, image: SeedImage?, precondition: VersionPrecondition) throws(APIError)
-        -> Card
+        -> APICard
     {
         guard CardIdentifier.isWellFormed(id) else { throw .cardNotFound }
         let now = clock.now

@@ -91,7 +91,7 @@ actor ServerState {
         for seed in configuration.seedCards {
             guard let ownerID = index[UserRecord.emailKey(seed.owner)] else { continue }
             let info = seed.image.map { CardImageInfo(contentType: $0.contentType, size: $0.data.count) }
-            let card = Card(
+            let card = APICard(
                 id: seed.id, fields: seed.fields.normalized(), hasImage: info != nil, image: info,
                 createdAt: now, updatedAt: now, version: 1)
             cards.insert(StoredCard(ownerID: ownerID, card: card, image: seed.image))

@@ -21,13 +21,13 @@ struct UserRecord: Codable, Sendable, Equatable {
 /// its owner's wallet.
 struct StoredCard: Codable, Sendable, Equatable {
     var ownerID: String
-    var card: Card
+    var card: APICard
     var image: SeedImage?
     /// The card's place in its owner's wallet: cards are listed by increasing position. Only
     /// the order matters (deleting a card leaves a gap), so adding a card writes one row.
     var position: Int
 
-    init(ownerID: String, card: Card, image: SeedImage? = nil, position: Int = 0) {
+    init(ownerID: String, card: APICard, image: SeedImage? = nil, position: Int = 0) {
         self.ownerID = ownerID
         self.card = card
         self.image = image
@@ -43,7 +43,7 @@ struct StoredCard: Codable, Sendable, Equatable {
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         ownerID = try c.decode(String.self, forKey: .ownerID)
-        card = try c.decode(Card.self, forKey: .card)
+        card = try c.decode(APICard.self, forKey: .card)
         image = try c.decodeIfPresent(SeedImage.self, forKey: .image)
         position = try c.decodeIfPresent(Int.self, forKey: .position) ?? 0
     }

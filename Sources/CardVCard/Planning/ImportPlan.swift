@@ -38,8 +38,8 @@ public struct ImportPlan: Sendable, Equatable {
         /// A new card at the end of the wallet.
         case create(ImportedCard)
         /// An existing card changes: its fields (when `fields` is not `nil`) and its image (when
-        /// `photo` is not `nil`), based on `version`.
-        case update(cardID: String, version: Int, fields: CardFields?, photo: VCardPhoto?)
+        /// `photo` is not `nil`), based on `revision`.
+        case update(cardID: String, revision: CardRevision, fields: CardFields?, photo: VCardPhoto?)
         /// An existing card already says all this.
         case unchanged(cardID: String)
         /// The card is not imported.

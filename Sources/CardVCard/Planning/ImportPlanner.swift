@@ -96,7 +96,7 @@ public enum ImportPlanner {
         }
         guard fieldsChange || photoChange else { return .unchanged(cardID: existing.id) }
         return .update(
-            cardID: existing.id, version: existing.version, fields: fieldsChange ? fields : nil,
+            cardID: existing.id, revision: existing.revision, fields: fieldsChange ? fields : nil,
             photo: photoChange ? card.photo : nil)
     }
 

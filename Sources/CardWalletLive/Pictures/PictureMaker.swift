@@ -1,11 +1,11 @@
-public import CardAPI
+public import CardBackend
 public import CardImages
-import CardModels
+public import CardModels
 public import CardWalletUI
 import Foundation
 import Synchronization
 
-/// Makes card images ready for the terminal: fetches a card's image once per version (its
+/// Makes card images ready for the terminal: fetches a card's image once per revision (its
 /// `ETag`), keeps the bytes in memory, and renders them with `CardImages` into a
 /// ``CardWalletUI/TerminalPicture`` for the box the detail view gives it.
 ///
@@ -20,7 +20,7 @@ public final class PictureMaker: Sendable {
     public let cacheBytes: Int
 
     private struct Cached {
-        var version: Int
+        var revision: CardRevision
         var bytes: [UInt8]
         var lastUse: UInt64
     }
@@ -46,45 +46,23 @@ public final class PictureMaker: Sendable {
         self.cacheBytes = cacheBytes
     }
 
-    /// The picture of card `id` at `version`, as large as fits in `box`.
-    ///
-    /// - Throws: ``CardWalletUI/UIFailure``: the server's failure fetching it, or one sentence
-    ///   when the image cannot be decoded (a corrupt file never crashes anything).
-    public func picture(id: String, version: Int, box: PictureBox, client: CardAPIClient) async throws(UIFailure)
-        -> TerminalPicture
-    {
-        let bytes: [UInt8]
-        if let cached = cachedImage(id: id, version: version) {
-            bytes = cached
-        } else {
-            do {
-                let image = try await client.cardImage(id: id)
-                bytes = [UInt8](image.data)
-                remember(id: id, version: image.version ?? version, bytes: bytes)
-            } catch {
-                throw UIFailure(error)
-            }
-        }
-        return try render(bytes, box: box, key: "\(id)@\(version)")
-    }
-
-    /// The picture of card `id` at `version`, as large as fits in `box`, its bytes read by
-    /// `fetch` when not in memory (the local cache's way: recorded online, from the cache offline).
+    /// The picture of card `id` at `revision`, as large as fits in `box`, its bytes read by
+    /// `fetch` when not in memory (the wallet's way: recorded online, from the cache offline).
     ///
     /// - Throws: ``CardWalletUI/UIFailure``: `fetch`'s, or one sentence when the image cannot be
     ///   decoded.
     public func picture(
-        id: String, version: Int, box: PictureBox, fetch: () async throws(UIFailure) -> CardImage
+        id: String, revision: CardRevision, box: PictureBox, fetch: () async throws(UIFailure) -> CardImage
     ) async throws(UIFailure) -> TerminalPicture {
         let bytes: [UInt8]
-        if let cached = cachedImage(id: id, version: version) {
+        if let cached = cachedImage(id: id, revision: revision) {
             bytes = cached
         } else {
             let image = try await fetch()
             bytes = [UInt8](image.data)
-            remember(id: id, version: image.version ?? version, bytes: bytes)
+            remember(id: id, revision: image.revision ?? revision, bytes: bytes)
         }
-        return try render(bytes, box: box, key: "\(id)@\(version)")
+        return try render(bytes, box: box, key: "\(id)@\(revision.rawValue)")
     }
 
     /// The most bytes of a local image file read for a picture: a phone's photo is a few MiB;
@@ -98,7 +76,7 @@ public final class PictureMaker: Sendable {
     /// - Throws: ``CardWalletUI/UIFailure``: one short sentence when the file cannot be read,
     ///   is too large, or is not an image that decodes.
     public func picture(file path: String, box: PictureBox) throws(UIFailure) -> TerminalPicture {
-        let full = CardAPIPerformer.imagePath(path) ?? path
+        let full = CallPerformer.imagePath(path) ?? path
         let url = URL(fileURLWithPath: full)
         let size = (try? FileManager.default.attributesOfItem(atPath: full)[.size] as? Int) ?? nil
         guard let size else { throw UIFailure(.other, message: "No picture: \(path) cannot be read.") }
@@ -170,9 +148,9 @@ public final class PictureMaker: Sendable {
         }
     }
 
-    private func cachedImage(id: String, version: Int) -> [UInt8]? {
+    private func cachedImage(id: String, revision: CardRevision) -> [UInt8]? {
         state.withLock { state in
-            guard var cached = state.images[id], cached.version == version else { return nil }
+            guard var cached = state.images[id], cached.revision == revision else { return nil }
             state.uses += 1
             cached.lastUse = state.uses
             state.images[id] = cached
@@ -180,11 +158,11 @@ public final class PictureMaker: Sendable {
         }
     }
 
-    private func remember(id: String, version: Int, bytes: [UInt8]) {
+    private func remember(id: String, revision: CardRevision, bytes: [UInt8]) {
         let limit = cacheBytes
         state.withLock { state in
             state.uses += 1
-            state.images[id] = Cached(version: version, bytes: bytes, lastUse: state.uses)
+            state.images[id] = Cached(revision: revision, bytes: bytes, lastUse: state.uses)
             var total = state.images.values.reduce(0) { $0 + $1.bytes.count }
             while total > limit, state.images.count > 1,
                 let oldest = state.images.min(by: { $0.value.lastUse < $1.value.lastUse })

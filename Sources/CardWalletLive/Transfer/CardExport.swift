@@ -1,20 +1,24 @@
-import CardAPI
+import CardBackend
 import CardModels
 import CardVCard
 import CardWalletUI
 import Foundation
 
-/// The interface's export: the cards fetched whole (with their images for vCard), written to
-/// one file atomically, in the format asked for. The same files as `cardwallet export`.
+/// The interface's export: the cards read whole (with their images for vCard), written to one
+/// file atomically, in the format asked for. The same files as `cardwallet export`.
 enum CardExport {
-    /// Carries out `request`.
+    /// Pictures read at once: enough to hide latency, few enough to stay polite.
+    static let photoConcurrency = 8
+
+    /// Carries out `request` through `wallet`: recorded online; offline, only cards the cache
+    /// holds in full.
     ///
     /// - Returns: how many cards were written, and the full path.
     /// - Throws: ``CardWalletUI/UIFailure``: the file exists (unless replacing), its folder does
-    ///   not, it cannot be written; the server's failure fetching a card; cancelled.
-    static func run(
-        _ request: ExportRequest, client: CardAPIClient, wallet: CachedWallet? = nil, progress: ProgressReporter
-    ) async throws(UIFailure) -> APIResult {
+    ///   not, it cannot be written; the server's failure reading a card; cancelled.
+    static func run(_ request: ExportRequest, wallet: CachedWallet, progress: ProgressReporter) async throws(UIFailure)
+        -> CallResult
+    {
         let url = try destination(request.path, replacing: request.replacing)
         do {
             let wanted: [String]?
@@ -23,33 +27,20 @@ enum CardExport {
             case .all: wanted = nil
             }
             let steps = request.format.carriesPhotos ? 2 : 1
-            let fetch: @Sendable ([String]) async throws -> [Card] = { ids in
-                let counter = ProgressCounter(total: ids.count * steps, reporter: progress)
-                counter.report()
-                return try await FetchInOrder.run(ids) { id in
-                    let card = try await client.card(id: id)
-                    counter.step()
-                    return card
-                }
+            let answer = try await wallet.wholeCards(ids: wanted, .online) { done, total in
+                progress.report(CallProgress(done: done, total: total * steps))
             }
-            let cards: [Card]
-            let offline: Bool
-            if let wallet {
-                // Through the cache: recorded online; offline, only cards it holds in full.
-                let answer = try await wallet.wholeCards(ids: wanted, .online, fetch: fetch)
-                cards = answer.value
-                offline = answer.offlineAsOf != nil
-            } else {
-                let ids = if let wanted { wanted } else { try await client.allCards().map(\.id) }
-                cards = try await fetch(ids)
-                offline = false
-            }
+            let cards = answer.value
+            let offline = answer.offlineAsOf != nil
             var photos: [VCardPhoto?] = Array(repeating: nil, count: cards.count)
             if request.format.carriesPhotos {
-                let counter = ProgressCounter(total: cards.count * 2, reporter: progress, done: cards.count)
-                photos = try await FetchInOrder.run(cards) { card in
-                    defer { counter.step() }
-                    return try await photo(of: card, client, wallet: wallet, offline: offline)
+                let total = cards.count * 2
+                let done = cards.count
+                photos = try await InOrder.map(
+                    cards, concurrency: photoConcurrency,
+                    progress: { progress.report(CallProgress(done: done + $0, total: total)) }
+                ) { card in
+                    Optional(try await photo(of: card, wallet: wallet, offline: offline))
                 }
             }
             try Task.checkCancellation()
@@ -58,12 +49,13 @@ enum CardExport {
             return .exported(count: cards.count, path: url.path)
         } catch let error as OfflineReadError {
             throw UIFailure(.other, message: error.description)
-        } catch let error as CardAPIError where !Task.isCancelled {
-            throw UIFailure(error)
         } catch is CancellationError {
             throw UIFailure(.cancelled, message: "Stopped: nothing was written")
-        } catch is CardAPIError {
-            throw UIFailure(.cancelled, message: "Stopped: nothing was written")
+        } catch let error as any BackendFailure {
+            if Task.isCancelled || error.failureKind == .cancelled {
+                throw UIFailure(.cancelled, message: "Stopped: nothing was written")
+            }
+            throw UIFailure(error)
         } catch let failure as UIFailure {
             throw failure
         } catch {
@@ -115,19 +107,13 @@ enum CardExport {
 
     /// The photo of a card with an image, or `nil`; an image that is neither PNG nor JPEG is left
     /// out, and so is one the cache does not hold when offline.
-    static func photo(of card: Card, _ client: CardAPIClient, wallet: CachedWallet?, offline: Bool) async throws
-        -> VCardPhoto?
-    {
+    static func photo(of card: Card, wallet: CachedWallet, offline: Bool) async throws -> VCardPhoto? {
         guard card.hasImage else { return nil }
         let image: CardImage
-        if let wallet {
-            do {
-                image = try await wallet.image(of: card, offline: offline).value
-            } catch is OfflineReadError {
-                return nil
-            }
-        } else {
-            image = try await client.cardImage(id: card.id)
+        do {
+            image = try await wallet.image(of: card, offline: offline).value
+        } catch is OfflineReadError {
+            return nil
         }
         guard let format = CardImageFormat(sniffing: image.data) else { return nil }
         return VCardPhoto(bytes: [UInt8](image.data), format: format)
@@ -137,17 +123,4 @@ enum CardExport {
 extension ExportFormat {
     /// Whether the file holds the cards' pictures (vCard's `PHOTO`).
     var carriesPhotos: Bool { self == .vcard3 || self == .vcard4 }
-}
-
-/// Paths typed by people.
-enum LocalPath {
-    /// `path` with `~` expanded to the home folder and a relative path made absolute.
-    static func expand(_ path: String) -> String {
-        var text = path.trimmingCharacters(in: .whitespaces)
-        if text == "~" || text.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty {
-            text = home + text.dropFirst()
-        }
-        if !text.hasPrefix("/") { text = FileManager.default.currentDirectoryPath + "/" + text }
-        return URL(fileURLWithPath: text).standardizedFileURL.path
-    }
 }

@@ -1,12 +1,12 @@
-import CardAPI
+import CardBackend
 import CardModels
 import CardVCard
 import CardWalletUI
 import Foundation
 import Synchronization
 
-/// The interface's import: read and plan first (``preview(_:client:)``, nothing sent but
-/// reads), keep the plan, and carry it out on the user's word (``run(planID:client:progress:)``),
+/// The interface's import: read and plan first (``preview(_:wallet:)``, nothing sent but
+/// reads), keep the plan, and carry it out on the user's word (``run(planID:wallet:progress:)``),
 /// card by card, stopping between two cards when cancelled. Plans are the `CardVCard`
 /// library's; the UI core holds only their id and a ``CardWalletUI/ImportPreview``.
 final class ImportRunner: Sendable {
@@ -18,24 +18,15 @@ final class ImportRunner: Sendable {
     private let stored = Mutex<(next: Int, plan: Stored?)>((1, nil))
 
     /// Reads `path` (a vCard file, or a folder of `.vcf` files) and plans its import against
-    /// the whole wallet.
+    /// the whole wallet (``ImportExecutor/plan(_:problems:progress:)``).
     ///
     /// - Throws: ``CardWalletUI/UIFailure``: no such file, unreadable, not vCard at all; the
-    ///   server's failure fetching the wallet; cancelled.
-    func preview(_ path: String, client: CardAPIClient) async throws(UIFailure) -> ImportPreview {
-        let importer = VCardImporter(
-            options: VCardImportOptions(maximumImageBytes: client.configuration.maximumImageBytes))
-        let (cards, problems) = try Self.read(path, importer: importer)
+    ///   server's failure reading the wallet; cancelled.
+    func preview(_ path: String, wallet: CachedWallet) async throws(UIFailure) -> ImportPreview {
+        let executor = ImportExecutor(wallet: wallet)
+        let (cards, problems) = try Self.read(path, importer: executor.importer)
         do {
-            let summaries = try await client.allCards()
-            let wallet = try await FetchInOrder.run(summaries.map(\.id)) { id in try await client.card(id: id) }
-            let compare = ImportPlanner.imagesToCompare(cards, existing: wallet)
-            let fetched = try await FetchInOrder.run(compare) { id in
-                (id, [UInt8](try await client.cardImage(id: id).data))
-            }
-            try Task.checkCancellation()
-            let plan = ImportPlanner.plan(
-                cards, problems: problems, existing: wallet, images: Dictionary(fetched) { a, _ in a })
+            let plan = try await executor.plan(cards, problems: problems)
             let id = stored.withLock { stored in
                 let id = stored.next
                 stored.next += 1
@@ -43,7 +34,9 @@ final class ImportRunner: Sendable {
                 return id
             }
             return Self.preview(plan, id: id, file: path)
-        } catch let error as CardAPIError where !Task.isCancelled {
+        } catch let error as OfflineReadError {
+            throw UIFailure(.other, message: error.description)
+        } catch let error as any BackendFailure where !Task.isCancelled && error.failureKind != .cancelled {
             throw UIFailure(error)
         } catch {
             throw UIFailure(.cancelled, message: "Stopped: nothing was sent")
@@ -54,99 +47,40 @@ final class ImportRunner: Sendable {
     /// its reason and the rest go on; a failure no other card can do better with (the network,
     /// the session) stops it, as cancelling does, after the card in progress. Each card's
     /// requests run to their end whatever happens meanwhile: nothing is half made.
-    func run(planID: Int, client: CardAPIClient, progress: ProgressReporter) async throws(UIFailure) -> ImportReport {
+    func run(planID: Int, wallet: CachedWallet, progress: ProgressReporter) async throws(UIFailure) -> ImportReport {
         guard let plan = stored.withLock({ $0.plan?.id == planID ? $0.plan?.plan : nil }) else {
             throw UIFailure(.other, message: "That import is no longer at hand: read the file again (i)")
         }
         stored.withLock { $0.plan = nil }
-        let photos: PhotoFolder
+        var report = ImportReport(counts: ImportCounts(), planned: plan.entries.count)
+        let end: ImportRunEnd
         do {
-            photos = try PhotoFolder()
+            end = try await ImportExecutor(wallet: wallet).run(
+                plan, progress: { progress.report(CallProgress(done: $0, total: $1)) }
+            ) { entry, outcome in
+                let place = "\(URL(fileURLWithPath: entry.file).lastPathComponent):\(entry.line)"
+                switch outcome {
+                case .created: report.counts.created += 1
+                case .updated: report.counts.updated += 1
+                case .unchanged: report.counts.unchanged += 1
+                case .skipped(_, let problem):
+                    report.counts.skipped += 1
+                    if report.problems.count < 100 { report.problems.append("\(place): \(problem)") }
+                case .stopped(let error):
+                    if let failure = error as? any BackendFailure {
+                        report.failure = UIFailure(failure).message
+                    } else {
+                        report.failure = "\(place): \(error.localizedDescription)"
+                    }
+                }
+            }
         } catch {
             throw UIFailure(
                 .other, message: "No private folder for the photos could be made: \(error.localizedDescription)")
         }
-        defer { photos.remove() }
-        var report = ImportReport(counts: ImportCounts(), planned: plan.entries.count)
-        let total = plan.entries.count
-        for (index, entry) in plan.entries.enumerated() {
-            if Task.isCancelled {
-                report.cancelled = true
-                break
-            }
-            progress.report(CallProgress(done: index, total: total))
-            // Not a child task: cancelling the import must not cut a card's requests in half.
-            let outcome = await Task { await Self.carryOut(entry, client: client, photos: photos) }.value
-            switch outcome {
-            case .created: report.counts.created += 1
-            case .updated: report.counts.updated += 1
-            case .unchanged: report.counts.unchanged += 1
-            case .skipped(let problem):
-                report.counts.skipped += 1
-                if report.problems.count < 100 { report.problems.append(problem) }
-            case .stopped(let reason):
-                report.failure = reason
-            }
-            if report.failure != nil { break }
-        }
-        progress.report(CallProgress(done: report.counts.total, total: total))
+        if case .cancelled = end { report.cancelled = true }
+        progress.report(CallProgress(done: report.counts.total, total: plan.entries.count))
         return report
-    }
-
-    private enum CardOutcome {
-        case created, updated, unchanged
-        case skipped(String)
-        case stopped(String)
-    }
-
-    private static func carryOut(_ entry: ImportPlan.Entry, client: CardAPIClient, photos: PhotoFolder) async
-        -> CardOutcome
-    {
-        let place = "\(URL(fileURLWithPath: entry.file).lastPathComponent):\(entry.line)"
-        do {
-            switch entry.action {
-            case .create(let card):
-                if let photo = card.photo {
-                    _ = try await client.createCard(card.fields, imageAt: try photos.write(photo))
-                } else {
-                    _ = try await client.createCard(card.fields)
-                }
-                return .created
-            case .update(let id, let version, let fields, let photo):
-                var current = version
-                if let fields {
-                    current = try await client.updateCard(id: id, fields: fields, version: version).version
-                }
-                if let photo {
-                    do {
-                        _ = try await client.replaceImage(id: id, version: current, imageAt: try photos.write(photo))
-                    } catch let error as CardAPIError where fields != nil && !stopsEverything(error) {
-                        return .skipped(
-                            "\(place): the fields were updated, but the server refused the photo: \(error.description)")
-                    }
-                }
-                return .updated
-            case .unchanged:
-                return .unchanged
-            case .skip(let problem):
-                return .skipped("\(place): \(problem.message)")
-            }
-        } catch let error as CardAPIError where !stopsEverything(error) {
-            return .skipped("\(place): the server refused the card: \(error.description)")
-        } catch let error as CardAPIError {
-            return .stopped(UIFailure(error).message)
-        } catch {
-            return .stopped("\(place): \(error.localizedDescription)")
-        }
-    }
-
-    /// Failures after which no other card can do better.
-    static func stopsEverything(_ error: CardAPIError) -> Bool {
-        if error.requiresLogin || error.isNetworkFailure { return true }
-        switch error {
-        case .cancelled, .multipleAccounts, .tokenStore, .excessiveRefresh: return true
-        default: return error.errorCode == .tooManyRequests || error.isUnknownEndpoint
-        }
     }
 
     /// The cards and problems of `path`: a file, or every `.vcf` of a folder.
@@ -216,25 +150,4 @@ final class ImportRunner: Sendable {
                 created: counts.created, updated: counts.updated, unchanged: counts.unchanged, skipped: counts.skipped),
             entries: entries)
     }
-}
-
-/// Photos written to a private folder for the upload (the client streams images from files),
-/// removed afterwards.
-struct PhotoFolder: Sendable {
-    let folder: URL
-
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("cardwallet-import-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(
-            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    }
-
-    /// Writes `photo` to a file of its own and returns it.
-    func write(_ photo: VCardPhoto) throws -> URL {
-        let url = folder.appendingPathComponent(UUID().uuidString + (photo.format == .png ? ".png" : ".jpg"))
-        try Data(photo.bytes).write(to: url)
-        return url
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: folder) }
 }

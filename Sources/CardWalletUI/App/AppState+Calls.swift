@@ -2,7 +2,7 @@ import CardModels
 
 extension AppState {
     /// Registers `call` with the screen its result goes to and returns the effect that starts it.
-    mutating func call(_ call: APICall, route: CallRoute) -> Effect {
+    mutating func call(_ call: AppCall, route: CallRoute) -> Effect {
         let id = CallID(nextCallID)
         nextCallID += 1
         pending[id] = PendingCall(call: call, route: route)
@@ -13,7 +13,7 @@ extension AppState {
     /// expired session (E06) opens the login dialog and keeps the call to replay; a card the
     /// server returned is news for every screen that shows it; a card the server says is gone
     /// leaves every screen (after the screen that asked has said so). Outcomes nobody waits for any more change nothing.
-    mutating func complete(_ id: CallID, _ outcome: APIOutcome) -> [Effect] {
+    mutating func complete(_ id: CallID, _ outcome: CallOutcome) -> [Effect] {
         guard let pending = pending.removeValue(forKey: id) else { return [] }
         let route = pending.route
         if case .failure(let failure) = outcome, failure.kind == .sessionExpired, route.replaysAfterLogin {
@@ -48,7 +48,7 @@ extension AppState {
     }
 
     /// The outcome, given to the screen that asked.
-    private mutating func route(_ outcome: APIOutcome, to route: CallRoute) -> [Effect] {
+    private mutating func route(_ outcome: CallOutcome, to route: CallRoute) -> [Effect] {
         switch route {
         case .list(let tag):
             return reduceList(.finished(tag, outcome))
@@ -137,7 +137,7 @@ extension CallRoute {
     }
 }
 
-extension APICall {
+extension AppCall {
     /// Whether the call makes a new card.
     var isCreate: Bool {
         switch self {

@@ -4,7 +4,7 @@ import Foundation
 extension AppState {
     /// What the answer to a list load says about the server: reachable (back online, when it
     /// was not), or not (offline from the cache, with the next try scheduled).
-    mutating func connectionAnswered(_ outcome: APIOutcome) -> [Effect] {
+    mutating func connectionAnswered(_ outcome: CallOutcome) -> [Effect] {
         switch outcome {
         case .success(.cachedCards(_, let asOf)):
             wentOffline(asOf: asOf, "Server unreachable: working from the cache; retrying")
@@ -68,7 +68,7 @@ public struct OfflineChanges: Equatable, Sendable {
     public init() {}
 
     /// One more: `call`, shown meanwhile as `shown`.
-    mutating func note(_ call: APICall, _ shown: APIResult) {
+    mutating func note(_ call: AppCall, _ shown: CallResult) {
         count += 1
         if case .card(let card) = shown { cardIDs.insert(card.id) }
         if let id = call.cardID { cardIDs.insert(id) }

@@ -16,7 +16,7 @@ public struct AppState: Equatable, Sendable {
     /// A call in flight and where its result goes.
     public struct PendingCall: Equatable, Sendable {
         /// What was asked.
-        public var call: APICall
+        public var call: AppCall
         /// Who gets the result.
         public var route: CallRoute
     }

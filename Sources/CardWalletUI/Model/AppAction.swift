@@ -17,7 +17,7 @@ public enum AppAction: Equatable, Sendable {
     /// expiry of status messages; reducers never read a clock).
     case tick(now: Duration)
     /// A call made by ``Effect/perform(_:_:)`` finished.
-    case completed(CallID, APIOutcome)
+    case completed(CallID, CallOutcome)
     /// A long call made by ``Effect/perform(_:_:)`` got further (an import, card by card).
     case progress(CallID, CallProgress)
     /// The session changed: the only writer of ``AppState/session``.

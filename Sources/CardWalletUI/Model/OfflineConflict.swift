@@ -12,16 +12,16 @@ public struct OfflineConflict: Equatable, Sendable {
     /// the server's current fields when the cache no longer knew them.
     public var original: CardFields
     /// The version the offline edit was made on.
-    public var baseVersion: Int
+    public var baseRevision: CardRevision
     /// The card as the server has it now.
     public var server: Card
 
     /// A conflict of outbox entry `entry`.
-    public init(entry: Int64, fields: CardFields, original: CardFields, baseVersion: Int, server: Card) {
+    public init(entry: Int64, fields: CardFields, original: CardFields, baseRevision: CardRevision, server: Card) {
         self.entry = entry
         self.fields = fields
         self.original = original
-        self.baseVersion = baseVersion
+        self.baseRevision = baseRevision
         self.server = server
     }
 }
@@ -34,7 +34,7 @@ extension FormState {
     public init(resolving conflict: OfflineConflict) {
         var card = conflict.server
         card.fields = conflict.original
-        card.version = conflict.baseVersion
+        card.revision = conflict.baseRevision
         self.init(editing: card, returnsToDetail: false)
         for index in fields.indices {
             guard case .card(let field) = fields[index].kind else { continue }

@@ -131,7 +131,7 @@ public struct ImportPreview: Equatable, Sendable {
         }
     }
 
-    /// The glue's handle on the plan, which ``APICall/runImport(planID:)`` carries out.
+    /// The glue's handle on the plan, which ``AppCall/runImport(planID:)`` carries out.
     public var planID: Int
     /// The file read, as typed.
     public var file: String

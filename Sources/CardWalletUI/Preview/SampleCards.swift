@@ -29,7 +29,7 @@ public enum SampleCards {
         return CardSummary(
             id: "card-\(number)", name: name, title: title, company: company,
             email: "person\(number)@example.com", defaultImage: number % 8, hasImage: number % 5 == 0,
-            updatedAt: epoch.addingTimeInterval(Double(number % 1_000) * 60), version: 1 + number % 3)
+            updatedAt: epoch.addingTimeInterval(Double(number % 1_000) * 60), revision: CardRevision(1 + number % 3))
     }
 
     /// A page of the first `total` sample cards.
@@ -51,7 +51,7 @@ public enum SampleCards {
                 defaultImage: summary.defaultImage),
             hasImage: summary.hasImage,
             image: summary.hasImage ? CardImageInfo(contentType: "image/png", size: 24_680) : nil,
-            createdAt: epoch, updatedAt: summary.updatedAt, version: summary.version)
+            createdAt: epoch, updatedAt: summary.updatedAt, revision: summary.revision)
     }
 
     /// Cards whose fields try to take over the terminal: escape sequences, OSC 52, bidi.

@@ -84,7 +84,7 @@ public enum DetailLines {
             lines.append(DetailLine(label: nil, text: "", role: .field))
             lines.append(
                 DetailLine(label: nil, text: "Kept from vCard (read-only, written back on export)", role: .subtitle))
-            let kept = detail.keptLines?.version == card.version ? detail.keptLines?.lines : nil
+            let kept = detail.keptLines?.revision == card.revision ? detail.keptLines?.lines : nil
             let shown = kept ?? fields.vcardProperties.map({ _ in "…" })
             for line in shown {
                 for text in wrap(line, width: fullWidth) {
@@ -94,7 +94,8 @@ public enum DetailLines {
         }
         lines.append(DetailLine(label: nil, text: "", role: .field))
         lines.append(
-            DetailLine(label: nil, text: "version \(card.version) · id \(TerminalText.escaped(card.id))", role: .muted))
+            DetailLine(label: nil, text: "version \(card.revision) · id \(TerminalText.escaped(card.id))", role: .muted)
+        )
         return lines
     }
 

@@ -98,7 +98,7 @@ extension Renderer {
             y += 1
             grid.draw("Yours", x: columns.inputX, y: y, width: columns.inputWidth, style: Theme.columnTitle)
             grid.draw(
-                "Server, version \(conflict.version)", x: columns.sideX, y: y, width: columns.sideWidth,
+                "Server, version \(conflict.revision)", x: columns.sideX, y: y, width: columns.sideWidth,
                 style: Theme.columnTitle)
             y += 1
         }

@@ -106,8 +106,8 @@ public enum Renderer {
             title = "CardWallet · card"
         case .form:
             switch state.form?.mode {
-            case .edit(_, let version)?:
-                title = "CardWallet · edit card (version \(state.form?.saveVersion ?? version))"
+            case .edit(_, let revision)?:
+                title = "CardWallet · edit card (version \(state.form?.saveRevision ?? revision))"
             default: title = "CardWallet · new card"
             }
         }

@@ -7,16 +7,16 @@
 /// ```swift
 /// let inbox = ActionInbox()                   // the glue's sink writes log lines and session news here
 /// let runner = AppRunner(state: AppState(server: url), backend: terminal, inbox: inbox) { call in
-///     await glue.perform(call)                // CardAPI → Result<APIResult, UIFailure>
+///     await glue.perform(call)                // CardAPI → Result<CallResult, UIFailure>
 /// }
 /// let finalState = await runner.run()         // returns after `q`; the terminal is restored
 /// ```
 @MainActor
 public final class AppRunner {
     /// Performs one call; runs off the main actor, as a task per call.
-    public typealias Performer = @Sendable (APICall) async -> APIOutcome
+    public typealias Performer = @Sendable (AppCall) async -> CallOutcome
     /// Performs one call, telling how far a long one has got through the reporter.
-    public typealias ReportingPerformer = @Sendable (APICall, ProgressReporter) async -> APIOutcome
+    public typealias ReportingPerformer = @Sendable (AppCall, ProgressReporter) async -> CallOutcome
     /// Opens a URL outside the program (a browser, a mail program); returns why it could not.
     public typealias Opener = @Sendable (String) -> String?
 

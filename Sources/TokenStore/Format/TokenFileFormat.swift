@@ -1,6 +1,6 @@
 import Foundation
 
-/// The JSON layout of the token file, version 1:
+/// The JSON layout of the token file. Version 1 holds token pairs only:
 ///
 /// ```json
 /// {
@@ -16,19 +16,30 @@ import Foundation
 /// }
 /// ```
 ///
-/// Unknown keys are ignored (a later version 1 writer may add optional fields); a higher
-/// `version` is refused as "written by a newer cardwallet". `accessTokenLifetime` (seconds, a
-/// number) is such an optional field: files written before it existed read with `nil`.
+/// Version 2 adds items of another kind beside them, told by `"kind"`: `"password"` items hold a
+/// user name (`account`) and an app password (`password`) for a server that logs in with them on
+/// every request; token items have no `kind` (or `"tokens"`). A file is written as version 1
+/// while it holds token pairs only, so an older cardwallet keeps reading it; version 2 only once
+/// a password is stored. Both versions are read.
+///
+/// Unknown keys are ignored (a later writer may add optional fields); a higher `version` is
+/// refused as "written by a newer cardwallet". `accessTokenLifetime` (seconds, a number) is such
+/// an optional field: files written before it existed read with `nil`.
 enum TokenFileFormat {
-    /// The version this code writes and the highest it reads.
-    static let currentVersion = 1
+    /// The highest version this code reads and writes.
+    static let currentVersion = 2
+    /// The version of a file that holds token pairs only.
+    static let tokensOnlyVersion = 1
     /// Files above this size are refused unread; real ones are a few hundred bytes per account.
     static let maximumSize = 4 * 1024 * 1024
 
-    /// Encodes items, sorted by server then account so the bytes are stable.
-    static func encode(_ items: [TokenItem]) throws(TokenStoreError) -> Data {
-        let sorted = items.sorted { ($0.server, $0.account) < ($1.server, $1.account) }
-        let file = StoredFile(version: currentVersion, items: sorted.map(StoredItem.init))
+    /// Encodes items, sorted by kind, server and account so the bytes are stable.
+    static func encode(_ credentials: StoredCredentials) throws(TokenStoreError) -> Data {
+        let tokens = credentials.tokens.sorted { ($0.server, $0.account) < ($1.server, $1.account) }
+        let passwords = credentials.passwords.sorted { ($0.server, $0.account) < ($1.server, $1.account) }
+        let file = StoredFile(
+            version: passwords.isEmpty ? tokensOnlyVersion : currentVersion,
+            items: tokens.map(StoredItem.init) + passwords.map(StoredItem.init))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
@@ -42,7 +53,7 @@ enum TokenFileFormat {
     }
 
     /// Decodes a whole file, or says why it is not a token file (never quoting its contents).
-    static func decode(_ data: Data) throws(TokenStoreError.UnreadableReason) -> [TokenItem] {
+    static func decode(_ data: Data) throws(TokenStoreError.UnreadableReason) -> StoredCredentials {
         if data.isEmpty { throw .empty }
         if data.count > maximumSize { throw .tooLarge(bytes: data.count) }
         let decoder = JSONDecoder()
@@ -61,14 +72,19 @@ enum TokenFileFormat {
         } catch {
             throw reason(for: error)
         }
-        var items: [TokenItem] = []
+        var credentials = StoredCredentials()
         for (index, stored) in file.items.enumerated() {
-            let item = try stored.item(at: index)
             // A duplicate key (only possible in a hand-edited file): the later entry wins.
-            items.removeAll { $0.matches(server: item.server, account: item.account) }
-            items.append(item)
+            switch try stored.credential(at: index, fileVersion: header.version) {
+            case .tokens(let item):
+                credentials.tokens.removeAll { $0.matches(server: item.server, account: item.account) }
+                credentials.tokens.append(item)
+            case .password(let item):
+                credentials.passwords.removeAll { $0.matches(server: item.server, account: item.account) }
+                credentials.passwords.append(item)
+            }
         }
-        return items
+        return credentials
     }
 
     /// `2026-11-21T09:30:00Z`.
@@ -134,17 +150,20 @@ extension TokenFileFormat {
         var items: [StoredItem]
     }
 
-    /// One item as stored; dates are ISO 8601 strings, tokens plain strings.
+    /// One item as stored: a token pair (dates are ISO 8601 strings, tokens plain strings), or,
+    /// with `kind` `password`, a user name and a password.
     struct StoredItem: Codable {
+        var kind: String?
         var server: String
         var account: String
-        var accessToken: String
-        var accessTokenExpiresAt: String
+        var accessToken: String?
+        var accessTokenExpiresAt: String?
         var accessTokenLifetime: Double?
-        var refreshToken: String
-        var refreshTokenExpiresAt: String
+        var refreshToken: String?
+        var refreshTokenExpiresAt: String?
         var userID: String?
         var displayName: String?
+        var password: String?
 
         init(_ item: TokenItem) {
             server = item.server
@@ -158,7 +177,46 @@ extension TokenFileFormat {
             displayName = item.displayName
         }
 
+        init(_ item: PasswordItem) {
+            kind = "password"
+            server = item.server
+            account = item.account
+            password = item.password
+        }
+
+        /// What a stored item holds.
+        enum Credential {
+            case tokens(TokenItem)
+            case password(PasswordItem)
+        }
+
+        func credential(at index: Int, fileVersion: Int) throws(TokenStoreError.UnreadableReason) -> Credential {
+            switch kind {
+            case nil, "tokens"?:
+                return .tokens(try item(at: index))
+            case "password"? where fileVersion >= 2:
+                guard let password, !password.isEmpty else {
+                    throw .wrongFormat(detail: "`items[\(index)].password` is missing")
+                }
+                let item = PasswordItem(server: server, account: account, password: password)
+                guard !item.server.isEmpty, !item.account.isEmpty else {
+                    throw .wrongFormat(detail: "`items[\(index)]` has an empty server or account")
+                }
+                return .password(item)
+            default:
+                throw .wrongFormat(detail: "`items[\(index)].kind` is not an item kind this cardwallet knows")
+            }
+        }
+
         func item(at index: Int) throws(TokenStoreError.UnreadableReason) -> TokenItem {
+            guard let accessToken else { throw .wrongFormat(detail: "`items[\(index)].accessToken` is missing") }
+            guard let refreshToken else { throw .wrongFormat(detail: "`items[\(index)].refreshToken` is missing") }
+            guard let accessTokenExpiresAt else {
+                throw .wrongFormat(detail: "`items[\(index)].accessTokenExpiresAt` is missing")
+            }
+            guard let refreshTokenExpiresAt else {
+                throw .wrongFormat(detail: "`items[\(index)].refreshTokenExpiresAt` is missing")
+            }
             guard let accessExpiry = TokenFileFormat.parseDate(accessTokenExpiresAt) else {
                 throw .wrongFormat(detail: "`items[\(index)].accessTokenExpiresAt` is not an ISO 8601 date")
             }

@@ -59,7 +59,47 @@ public final class LockedTokenFile: Sendable {
     ///
     /// - Throws: ``TokenStoreError`` for an unreadable or unsafe file, or a released lock.
     public func accounts(server: String) throws(TokenStoreError) -> [String] {
-        try items(server: server).map(\.account)
+        try whileHeld { () throws(TokenStoreError) in
+            TokenStore.accounts(of: try store.loadCredentials() ?? StoredCredentials(), server: server)
+        }
+    }
+
+    /// The password stored for `server` and `account`, or `nil`.
+    ///
+    /// - Throws: ``TokenStoreError`` for an unreadable or unsafe file, or a released lock.
+    public func password(server: String, account: String) throws(TokenStoreError) -> PasswordItem? {
+        try whileHeld { () throws(TokenStoreError) in
+            try store.loadCredentials()?.passwords.first { $0.matches(server: server, account: account) }
+        }
+    }
+
+    /// Adds `item` or replaces the password with the same key, writing the file atomically.
+    ///
+    /// - Throws: ``TokenStoreError``; an unreadable file is left untouched.
+    public func save(_ item: PasswordItem) throws(TokenStoreError) {
+        guard !item.server.isEmpty else { throw .invalidItem(reason: "the server is empty") }
+        guard !item.account.isEmpty else { throw .invalidItem(reason: "the account is empty") }
+        try whileHeld { () throws(TokenStoreError) in
+            var credentials = try store.loadCredentials() ?? StoredCredentials()
+            credentials.passwords.removeAll { $0.matches(server: item.server, account: item.account) }
+            credentials.passwords.append(item)
+            try store.replaceFile(with: credentials)
+        }
+    }
+
+    /// Removes the password for `server` and `account`; the file is removed with its last item.
+    ///
+    /// - Returns: whether there was such a password.
+    @discardableResult
+    public func deletePassword(server: String, account: String) throws(TokenStoreError) -> Bool {
+        try whileHeld { () throws(TokenStoreError) in
+            guard var credentials = try store.loadCredentials() else { return false }
+            let count = credentials.passwords.count
+            credentials.passwords.removeAll { $0.matches(server: server, account: account) }
+            guard credentials.passwords.count != count else { return false }
+            try store.replaceFile(with: credentials)
+            return true
+        }
     }
 
     /// Adds `item` or replaces the item with the same key, writing the file atomically.
@@ -72,16 +112,16 @@ public final class LockedTokenFile: Sendable {
         guard !item.server.isEmpty else { throw .invalidItem(reason: "the server is empty") }
         guard !item.account.isEmpty else { throw .invalidItem(reason: "the account is empty") }
         try whileHeld { () throws(TokenStoreError) in
-            var items: [TokenItem]
+            var credentials: StoredCredentials
             do throws(TokenStoreError) {
-                items = try store.loadItems() ?? []
+                credentials = try store.loadCredentials() ?? StoredCredentials()
             } catch {
                 guard case .unreadable = error, replacingCorrupt else { throw error }
-                items = []
+                credentials = StoredCredentials()
             }
-            items.removeAll { $0.matches(server: item.server, account: item.account) }
-            items.append(item)
-            try store.replaceFile(with: items)
+            credentials.tokens.removeAll { $0.matches(server: item.server, account: item.account) }
+            credentials.tokens.append(item)
+            try store.replaceFile(with: credentials)
         }
     }
 
@@ -92,16 +132,16 @@ public final class LockedTokenFile: Sendable {
     @discardableResult
     public func delete(server: String, account: String) throws(TokenStoreError) -> Bool {
         try whileHeld { () throws(TokenStoreError) in
-            guard var items = try store.loadItems() else { return false }
-            let count = items.count
-            items.removeAll { $0.matches(server: server, account: account) }
-            guard items.count != count else { return false }
-            try store.replaceFile(with: items)
+            guard var credentials = try store.loadCredentials() else { return false }
+            let count = credentials.tokens.count
+            credentials.tokens.removeAll { $0.matches(server: server, account: account) }
+            guard credentials.tokens.count != count else { return false }
+            try store.replaceFile(with: credentials)
             return true
         }
     }
 
-    /// Removes every item, or every item of one server.
+    /// Removes every item (token pairs and passwords), or every item of one server.
     ///
     /// Without a server the file is removed even when it is unreadable (corrupt); unsafe files
     /// are refused. With a server the file must be readable.
@@ -109,21 +149,23 @@ public final class LockedTokenFile: Sendable {
     /// - Throws: ``TokenStoreError``, or a released lock.
     public func deleteAll(server: String? = nil) throws(TokenStoreError) {
         try whileHeld { () throws(TokenStoreError) in
-            let items: [TokenItem]?
+            let stored: StoredCredentials?
             do throws(TokenStoreError) {
-                items = try store.loadItems()
+                stored = try store.loadCredentials()
             } catch {
                 guard case .unreadable = error, server == nil else { throw error }
                 try store.removeFile()
                 return
             }
-            guard let items else { return }
+            guard let stored else { return }
             guard let server else {
-                try store.replaceFile(with: [])
+                try store.replaceFile(with: StoredCredentials())
                 return
             }
-            let kept = items.filter { !$0.matches(server: server) }
-            if kept.count != items.count {
+            let kept = StoredCredentials(
+                tokens: stored.tokens.filter { !$0.matches(server: server) },
+                passwords: stored.passwords.filter { !$0.matches(server: server) })
+            if kept != stored {
                 try store.replaceFile(with: kept)
             }
         }

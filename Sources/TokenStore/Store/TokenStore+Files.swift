@@ -18,7 +18,13 @@ extension TokenStore {
     ///
     /// The folder and file are checked before anything is read: an unsafe file is refused
     /// unread, and an unreadable one yields ``TokenStoreError/unreadable(path:reason:)``.
+    /// The token pairs of the file; `nil` when there is no file.
     func loadItems() throws(TokenStoreError) -> [TokenItem]? {
+        try loadCredentials()?.tokens
+    }
+
+    /// Everything the file holds; `nil` when there is no file.
+    func loadCredentials() throws(TokenStoreError) -> StoredCredentials? {
         guard try FileSafety.checkFolder(folderPath) else { return nil }
         // O_NONBLOCK so a FIFO planted at the path cannot hang us; it is refused below.
         let descriptor = POSIX.openFile(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
@@ -55,13 +61,13 @@ extension TokenStore {
     /// Temporary file in the same folder (`0600` whatever the umask), write, `fsync`, `rename`
     /// over the old file, `fsync` the folder. A crash at any point leaves the old or the new
     /// file; a leftover temporary file is removed by the next write.
-    func replaceFile(with items: [TokenItem]) throws(TokenStoreError) {
+    func replaceFile(with credentials: StoredCredentials) throws(TokenStoreError) {
         removeStaleTemporaryFiles()
-        guard !items.isEmpty else {
+        guard !credentials.isEmpty else {
             try removeFile()
             return
         }
-        let data = try TokenFileFormat.encode(items)
+        let data = try TokenFileFormat.encode(credentials)
         let folder = folderPath
         let temporary = Paths.join(
             folder, temporaryFilePrefix + "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))")

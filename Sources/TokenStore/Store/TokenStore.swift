@@ -81,12 +81,29 @@ public struct TokenStore: Sendable {
         try Self.filter(loadItems() ?? [], server: server)
     }
 
-    /// The accounts stored for `server`, sorted; the CLI uses the only one when none is given.
+    /// The accounts stored for `server` — with tokens or with a password — sorted; the CLI uses
+    /// the only one when none is given.
     ///
     /// - Parameter server: the server's base URL.
     /// - Throws: ``TokenStoreError`` for an unreadable (corrupt) or unsafe file.
     public func accounts(server: String) throws(TokenStoreError) -> [String] {
-        try items(server: server).map(\.account)
+        Self.accounts(of: try loadCredentials() ?? StoredCredentials(), server: server)
+    }
+
+    /// The password stored for `server` and `account`, or `nil`.
+    ///
+    /// - Throws: ``TokenStoreError`` for an unreadable (corrupt) or unsafe file.
+    public func password(server: String, account: String) throws(TokenStoreError) -> PasswordItem? {
+        try loadCredentials()?.passwords.first { $0.matches(server: server, account: account) }
+    }
+
+    /// The passwords stored (for one server), sorted by server then account.
+    ///
+    /// - Throws: ``TokenStoreError`` for an unreadable (corrupt) or unsafe file.
+    public func passwords(server: String? = nil) throws(TokenStoreError) -> [PasswordItem] {
+        let all = try loadCredentials()?.passwords ?? []
+        return all.filter { item in server.map { item.matches(server: $0) } ?? true }
+            .sorted { ($0.server, $0.account) < ($1.server, $1.account) }
     }
 
     // MARK: Changing (takes the lock)
@@ -103,6 +120,22 @@ public struct TokenStore: Sendable {
         try await withExclusiveAccess { file in
             try file.save(item, replacingCorrupt: replacingCorrupt)
         }
+    }
+
+    /// Adds a password, or replaces the one with the same server and account.
+    ///
+    /// - Throws: ``TokenStoreError``, or `CancellationError` if cancelled while waiting for the lock.
+    public func save(_ item: PasswordItem) async throws {
+        try await withExclusiveAccess { file in try file.save(item) }
+    }
+
+    /// Removes the password for `server` and `account`.
+    ///
+    /// - Returns: whether there was one.
+    /// - Throws: ``TokenStoreError``, or `CancellationError` if cancelled while waiting for the lock.
+    @discardableResult
+    public func deletePassword(server: String, account: String) async throws -> Bool {
+        try await withExclusiveAccess { file in try file.deletePassword(server: server, account: account) }
     }
 
     /// Removes the item for `server` and `account`.
@@ -127,6 +160,15 @@ public struct TokenStore: Sendable {
         try await withExclusiveAccess { file in
             try file.deleteAll(server: server)
         }
+    }
+
+    /// The accounts of `credentials` at `server`, of both kinds, sorted, each once.
+    static func accounts(of credentials: StoredCredentials, server: String) -> [String] {
+        let names =
+            credentials.tokens.filter { $0.matches(server: server) }.map(\.account)
+            + credentials.passwords.filter { $0.matches(server: server) }.map(\.account)
+        var seen = Set<String>()
+        return names.sorted().filter { seen.insert($0.lowercased()).inserted }
     }
 
     static func filter(_ items: [TokenItem], server: String?) -> [TokenItem] {

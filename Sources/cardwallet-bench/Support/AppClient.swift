@@ -9,7 +9,7 @@ import Networking
 import Synchronization
 import TokenStore
 
-/// A `CardAPIClient` built the way the TUI builds one (`LiveClient.makeForTerminal` with the
+/// A `CardAPIClient` built the way the TUI builds one (`LiveBackends.makeForTerminal` with the
 /// default `ClientSettings`): a `LoggerPlugin` with the `errorCode` tag extractor, no `created`
 /// events and no ring of recent events, writing into a `LiveEventSink` — the one ordered
 /// channel — whose inbox a thread of its own drains as the TUI's main loop does (woken when the
@@ -32,13 +32,13 @@ final class AppClient: Sendable {
     ) {
         let pane = logPane ? Pane() : nil
         let log = LoggerPlugin(
-            configuration: LiveClient.loggerConfiguration(
-                for: Self.settings, recordsCreated: LiveClient.terminalRecordsCreated, recentCapacity: 0),
+            configuration: LiveBackends.loggerConfiguration(
+                for: Self.settings, recordsCreated: LiveBackends.terminalRecordsCreated, recentCapacity: 0),
             sink: pane?.sink)
         self.log = log
         self.pane = pane
         client = CardAPIClient(
-            configuration: LiveClient.apiConfiguration(server: server, settings: Self.settings),
+            configuration: LiveBackends.apiConfiguration(server: server, settings: Self.settings),
             tokenStore: store, transport: transport, plugins: [log], wallClock: wallClock)
         if let pane { client.session.report(to: pane.sink) }
     }
@@ -71,9 +71,9 @@ final class AppClient: Sendable {
         return await pane.stop()
     }
 
-    /// The transport configuration `LiveClient.make` derives from the default settings.
+    /// The transport configuration `LiveBackends.make` derives from the default settings.
     static var transportConfiguration: LiveTransport.Configuration {
-        LiveClient.transportConfiguration(for: settings)
+        LiveBackends.transportConfiguration(for: settings)
     }
 
     /// An `HTTPClient` configured exactly as `LiveTransport(configuration:)` configures its own,

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CardAPI
+import CardBackend
 import CardWalletLive
 import Foundation
 import Logging
@@ -67,7 +67,7 @@ struct ClientOptions: ParsableArguments {
         guard ArgumentChecks.apply else { return }
         if let server {
             do {
-                _ = try CardAPIConfiguration.serverURL(server, allowingInsecureHTTP: true)
+                _ = try ServerAddress.url(server, allowingInsecureHTTP: true)
             } catch {
                 throw ValidationError(error.description)
             }

@@ -1,6 +1,7 @@
 import ArgumentParser
-import CardAPI
+import CardBackend
 import CardModels
+import CardWalletLive
 import CardWalletUI
 import Foundation
 
@@ -44,12 +45,8 @@ struct AddCommand: AsyncParsableCommand {
         try await ClientCommandRunner.run(client) { context in
             let cardFields = fields.applied(to: CardFields(name: ""))
             if let problems = CardFieldOptions.problems(in: cardFields) { throw CommandFailure.usage(problems) }
-            let card: Card
-            if let image {
-                card = try await context.client.createCard(cardFields, imageAt: URL(fileURLWithPath: image))
-            } else {
-                card = try await context.client.createCard(cardFields)
-            }
+            let upload = try image.map { try context.checkedImage($0) }
+            let card = try await context.wallet().create(cardFields, image: upload).value
             Console.out(json ? try CardText.json(card) : card.id + "\n")
         }
     }
@@ -73,8 +70,9 @@ struct EditCommand: AsyncParsableCommand {
 
             If the card changed meanwhile (another window, another script: E07), nothing is saved \
             and the command exits 5: run it again to apply your change to the new version. With \
-            --if-version N the change is saved only if the card is still at version N (from \
-            `show`), so a script can guard a read-modify-write of its own.
+            --if-version V the change is saved only if the card is still at version V (as `show` \
+            prints it: a number on the card server, an ETag on a CardDAV server), so a script can \
+            guard a read-modify-write of its own.
 
             Examples:
               cardwallet edit card_3kVq --title CTO --phone "+1 555 0100"
@@ -112,9 +110,9 @@ struct EditCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("if-version"),
         help: ArgumentHelp(
-            "Save only if the card is still at this version (from `show`); else exit 5.",
-            valueName: "n"))
-    var ifVersion: Int?
+            "Save only if the card is still at this version (as `show` prints it); else exit 5.",
+            valueName: "version"))
+    var ifVersion: String?
 
     /// `--json`.
     @Flag(help: "Print the saved card as the API's JSON.")
@@ -134,14 +132,15 @@ struct EditCommand: AsyncParsableCommand {
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
             // A bad image file is reported before anything is read or saved.
-            let newImage = try image.map { try context.client.validateImage(at: URL(fileURLWithPath: $0)) }
-            let current = try await context.client.card(id: id)
+            let newImage = try image.map { try context.checkedImage($0) }
+            let wallet = await context.wallet()
+            let current = try await wallet.card(id: id, .online).value
             let changed = fields.applied(to: current.fields)
             if let problems = CardFieldOptions.problems(in: changed) { throw CommandFailure.usage(problems) }
-            let version = ifVersion ?? current.version
+            let revision = ifVersion.map(CardRevision.init(rawValue:)) ?? current.revision
             let changesFields = changed != current.fields.normalized()
             let changesImage = newImage != nil || (removeImage && current.hasImage)
-            guard changesFields || changesImage || version != current.version else {
+            guard changesFields || changesImage || revision != current.revision else {
                 let what = removeImage ? "the card has no image" : "the card already has these values"
                 Console.error("nothing to change: \(what).")
                 Console.out(json ? try CardText.json(current) : CardText.detail(current))
@@ -150,19 +149,16 @@ struct EditCommand: AsyncParsableCommand {
             var saved = current
             var fieldsSaved = false
             if changesFields || !changesImage {
-                saved = try await saving(afterFields: false) { () async throws(CardAPIError) -> Card in
-                    try await context.client.updateCard(id: id, fields: changed, version: version)
+                saved = try await saving(afterFields: false) {
+                    try await wallet.update(id: id, fields: changed, revision: revision).value
                 }
                 fieldsSaved = true
             }
             if changesImage {
-                // After a field change, the image goes on the version that change made.
-                let base = fieldsSaved ? saved.version : version
-                saved = try await saving(afterFields: fieldsSaved) { () async throws(CardAPIError) -> Card in
-                    if let newImage {
-                        return try await context.client.replaceImage(id: id, version: base, image: newImage)
-                    }
-                    return try await context.client.removeImage(id: id, version: base)
+                // After a field change, the image goes on the revision that change made.
+                let base = fieldsSaved ? saved.revision : revision
+                saved = try await saving(afterFields: fieldsSaved) {
+                    try await wallet.setImage(of: id, revision: base, to: newImage)
                 }
             }
             Console.out(json ? try CardText.json(saved) : CardText.detail(saved))
@@ -171,12 +167,10 @@ struct EditCommand: AsyncParsableCommand {
 
     /// Runs one save. A conflict (E07) becomes exit 5 with what to do; a failure of the image
     /// after the fields were saved says that they were.
-    private func saving(afterFields fieldsSaved: Bool, _ save: () async throws(CardAPIError) -> Card) async throws
-        -> Card
-    {
+    private func saving(afterFields fieldsSaved: Bool, _ save: () async throws -> Card) async throws -> Card {
         do {
             return try await save()
-        } catch {
+        } catch let error as any BackendFailure {
             let card = TerminalText.escaped(id)
             if fieldsSaved {
                 let why = error.isConflict ? "the card changed meanwhile (E07)." : error.description

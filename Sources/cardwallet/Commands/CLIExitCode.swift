@@ -1,6 +1,5 @@
 import ArgumentParser
-import CardAPI
-import CardModels
+import CardBackend
 
 /// The exit statuses of the scripting commands, distinct so scripts can react to each case.
 ///
@@ -33,26 +32,18 @@ enum CLIExitCode {
     /// Cancelled at a prompt.
     static let cancelled: Int32 = 130
 
-    /// The status for a card API error.
-    static func status(for error: CardAPIError) -> Int32 {
-        if error.requiresLogin { return loginRequired }
-        if error.isNotFound { return notFound }
-        if error.isConflict { return conflict }
-        if error.isNetworkFailure { return networkFailure }
-        // A server address that is not the API's base URL is a setting to fix, like one that
-        // is not a URL at all.
-        if error.isUnknownEndpoint { return usage }
-        switch error {
-        case .multipleAccounts: return loginRequired
-        case .invalidImage, .invalidServerURL, .insecureServer: return usage
-        case .cancelled: return cancelled
-        default: break
-        }
-        guard let code = error.errorCode else { return failure }
-        switch code {
-        case .loginFailed, .accessTokenInvalid, .accessTokenExpired, .refreshTokenExpired: return loginRequired
-        case .badRequest: return usage
-        default: return failure
+    /// The status for a backend's failure, from its kind.
+    static func status(for error: any BackendFailure) -> Int32 {
+        switch error.failureKind {
+        case .notLoggedIn, .multipleAccounts, .sessionEnded, .loginRequired, .loginFailed: loginRequired
+        case .notFound: notFound
+        case .conflict: conflict
+        case .cannotConnect, .noAnswer: networkFailure
+        // A server address that is not the server's base URL is a setting to fix, like one that
+        // is not a URL at all; refused values and pictures are the command line's to fix.
+        case .wrongAddress, .badAddress, .insecureServer, .localImage, .invalid: usage
+        case .cancelled: cancelled
+        case .tooLarge, .unsupportedMedia, .rateLimited, .server, .unusable, .other: failure
         }
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CardAPI
+import CardBackend
 import CardModels
 import CardWalletLive
 import CardWalletUI
@@ -7,10 +7,13 @@ import Foundation
 import Logging
 import Synchronization
 
-/// What a scripting command's body gets: the live client and the settings it was built from.
+/// What a scripting command's body gets: the account's backend and wallet, and the settings
+/// they were built from.
 struct CommandContext: Sendable {
     /// The live pieces (shut down by the runner after the body).
-    let live: LiveClient
+    let live: LiveBackends
+    /// The accounts' lifecycle: the backend, the wallet, login and logout.
+    let accounts: WalletAccounts
     /// The settings, with each value's origin.
     let resolved: ResolvedClientSettings
 
@@ -19,15 +22,23 @@ struct CommandContext: Sendable {
     /// The process environment (for the cache's folder).
     let environment: [String: String]
 
-    /// The card API client for the configured server.
-    var client: CardAPIClient { live.client }
+    /// Where the cards live.
+    var backend: any CardBackend { accounts.backend }
 
     /// How reads reach the cards.
     var mode: WalletReadMode { offline ? .offline : .online }
 
-    /// The wallet through the local cache of the logged-in account (docs/Cache.md).
+    /// The wallet through the local cache of the logged-in account (docs/Cache.md): every read
+    /// and write of a command goes through it.
     func wallet() async -> CachedWallet {
-        await CachedWallet.open(client: client, environment: environment, logger: Logger(label: "cardwallet.cache"))
+        await accounts.wallet()
+    }
+
+    /// The picture file at `path` checked for upload to this backend; nothing is sent.
+    ///
+    /// - Throws: ``CardBackend/ImageUploadError`` naming the file and what is wrong with it.
+    func checkedImage(_ path: String) throws -> ImageUpload {
+        try ImageUpload(validating: URL(fileURLWithPath: path), maximumBytes: backend.maximumImageBytes)
     }
 
     /// Says on standard error that the answer came from the cache.
@@ -63,9 +74,10 @@ enum ClientCommandRunner {
     ///   - body: the command's work.
     /// - Throws: `ExitCode` with the status for the failure, after printing its message.
     static func run(
-        _ options: ClientOptions, environment: [String: String] = ProcessInfo.processInfo.environment,
-        reads: Bool = false, _ body: (CommandContext) async throws -> Void
+        _ options: ClientOptions, environment: [String: String]? = nil, reads: Bool = false,
+        _ body: (CommandContext) async throws -> Void
     ) async throws {
+        let environment = environment ?? environmentOverride ?? ProcessInfo.processInfo.environment
         let resolved: ResolvedClientSettings
         do {
             resolved = try await options.resolveSettings(environment: environment)
@@ -81,9 +93,9 @@ enum ClientCommandRunner {
         }
         bootstrapLogging(level: resolved.settings.logLevel)
 
-        let live: LiveClient
+        let live: LiveBackends
         do {
-            live = try LiveClient.make(
+            live = try LiveBackends.make(
                 settings: resolved.settings, environment: environment,
                 networkLogger: Logger(label: "cardwallet.network"), sessionLogger: Logger(label: "cardwallet.session"),
                 eventSink: options.verbose ? VerboseEventLines() : nil)
@@ -91,22 +103,25 @@ enum ClientCommandRunner {
             Console.error(error.description)
             throw ExitCode(CLIExitCode.usage)
         }
+        let backend = Self.backendOverride?(live) ?? live.backend
+        let accounts = WalletAccounts(
+            backend: backend, cacheEnvironment: environment, logger: Logger(label: "cardwallet.cache"),
+            allowsInsecureHTTP: resolved.settings.allowInsecureHTTP
+        ) { Self.backendOverride?(live) ?? live.backend(for: $0) }
         // Ctrl-C during a token refresh waits for the new pair to be saved, so it cannot end
         // the session; at any other moment it stops the command at once.
-        let interrupts = RefreshInterruptGuard(client: live.client)
+        let interrupts = RefreshInterruptGuard(backend: backend)
         var status: Int32
         do {
             try await body(
-                CommandContext(live: live, resolved: resolved, offline: options.offline, environment: environment))
+                CommandContext(
+                    live: live, accounts: accounts, resolved: resolved, offline: options.offline,
+                    environment: environment))
             status = 0
         } catch {
-            if case .sessionExpired(_, let account?) = error as? CardAPIError {
-                // E06: the server ended the session; the cards of that account go with it.
-                CachedWallet.wipe(
-                    server: live.client.configuration.serverKey, account: account, environment: environment,
-                    logger: Logger(label: "cardwallet.cache"))
-            }
-            status = report(await checkingServer(error, of: live.client), settings: resolved)
+            // The server ended the session: the cards of that account go with it (its outbox stays).
+            await accounts.handleSessionEnd(error)
+            status = report(await checkingServer(error, of: backend), settings: resolved)
         }
         if status == 0, let failure = Console.outputFailure {
             Console.error("could not write the output: \(failure.lowercased()). It is incomplete.")
@@ -118,13 +133,21 @@ enum ClientCommandRunner {
     }
 
     /// `error`, or — when it is "not logged in" — what keeps a login from working too: a server
-    /// that cannot be reached (exit 6) or an address that is not the API's base URL (64), found
-    /// as `login` finds them (``CardAPI/CardAPIClient/serverProblem()``). Without a session the
-    /// command sent nothing, so "Not logged in" alone would send the user to a login that fails.
-    static func checkingServer(_ error: any Error, of client: CardAPIClient) async -> any Error {
-        guard case .notLoggedIn = error as? CardAPIError else { return error }
-        return await client.serverProblem() ?? error
+    /// that cannot be reached (exit 6) or an address that is not the server's base URL (64),
+    /// found as `login` finds them (``CardBackend/CardBackend/serverProblem()``). Without a
+    /// session the command sent nothing, so "Not logged in" alone would send the user to a login
+    /// that fails.
+    static func checkingServer(_ error: any Error, of backend: any CardBackend) async -> any Error {
+        guard BackendFailures.kind(of: error) == .notLoggedIn else { return error }
+        return await backend.serverProblem() ?? error
     }
+
+    /// The backend the commands run on instead of the live one: a test's, for as long as its
+    /// task runs (a task-local value, so tests running side by side never see each other's).
+    @TaskLocal static var backendOverride: (@Sendable (LiveBackends) -> any CardBackend)?
+
+    /// The environment the commands run in instead of the process's: a test's (task-local).
+    @TaskLocal static var environmentOverride: [String: String]?
 
     /// Prints `error` and returns its exit status.
     ///
@@ -134,7 +157,7 @@ enum ClientCommandRunner {
     ///     one it is and where it came from.
     static func report(_ error: any Error, settings: ResolvedClientSettings? = nil) -> Int32 {
         switch error {
-        case let error as CardAPIError:
+        case let error as any BackendFailure:
             Console.error(message(for: error, settings: settings))
             return CLIExitCode.status(for: error)
         case let error as OfflineReadError:
@@ -158,9 +181,9 @@ enum ClientCommandRunner {
         }
     }
 
-    /// The text for a card API error, with what to type where the library's text cannot say.
-    static func message(for error: CardAPIError, settings: ResolvedClientSettings? = nil) -> String {
-        if error.isUnknownEndpoint {
+    /// The text for a backend's failure, with what to type where the library's text cannot say.
+    static func message(for error: any BackendFailure, settings: ResolvedClientSettings? = nil) -> String {
+        if error.failureKind == .wrongAddress {
             // The library says the address is probably wrong; say which one and where it is set.
             let inUse = settings.map {
                 " The address in use is \(TerminalText.escaped($0.settings.server)) "
@@ -168,7 +191,7 @@ enum ClientCommandRunner {
             }
             return error.description + (inUse ?? "") + " " + ClientSetupError.whereToSetTheServer
         }
-        guard case .multipleAccounts(let server, let accounts) = error else { return error.description }
+        guard case .multipleAccounts(let server, let accounts) = error.failureKind else { return error.description }
         // The commands take no account option: a login picks the account and logs the others out.
         let list = accounts.map(TerminalText.escaped).joined(separator: ", ")
         return "Several accounts are logged in at \(TerminalText.escaped(server)) (\(list)). Log in as the one to use "
@@ -181,6 +204,9 @@ enum ClientCommandRunner {
     /// Sends swift-log output at `level` and above to standard error, once per process, with
     /// messages and metadata made terminal-safe (``TerminalSafeLogHandler``).
     static func bootstrapLogging(level: Logger.Level) {
+        // Commands a test runs in its own process print into its capture: the test process's
+        // logging is not theirs to set up.
+        guard Console.capture == nil else { return }
         let first = bootstrapped.withLock { done in
             defer { done = true }
             return !done

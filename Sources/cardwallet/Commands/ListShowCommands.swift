@@ -1,5 +1,5 @@
 import ArgumentParser
-import CardAPI
+import CardBackend
 import CardModels
 import CardWalletLive
 import CardWalletUI

@@ -1,6 +1,7 @@
 import ArgumentParser
-import CardAPI
+import CardBackend
 import CardModels
+import CardWalletLive
 import CardWalletUI
 import Foundation
 
@@ -48,11 +49,26 @@ struct LoginCommand: AsyncParsableCommand {
         try await ClientCommandRunner.run(client) { context in
             let credentials = try readCredentials()
             // The session logs out any other account stored for this server (one per server).
-            let user = try await context.client.login(email: credentials.email, password: credentials.password)
-            let name = user.name.isEmpty ? "" : "\(TerminalText.escaped(user.name)) "
+            let report = try await context.accounts.logIn(account: credentials.email, password: credentials.password)
+            let user = report.account
+            let name = (user.name ?? "").isEmpty ? "" : "\(TerminalText.escaped(user.name ?? "")) "
             Console.out(
                 "Logged in as \(name)<\(TerminalText.escaped(user.email))> at "
-                    + "\(TerminalText.escaped(context.client.configuration.serverKey)).\n")
+                    + "\(TerminalText.escaped(context.backend.server)).\n")
+            for other in report.othersWaiting {
+                Console.warning(
+                    "\(other.changes) change\(other.changes == 1 ? "" : "s") made offline as "
+                        + "\(TerminalText.escaped(other.account)) \(other.changes == 1 ? "is" : "are") kept on this "
+                        + "computer, unsent: \(other.changes == 1 ? "it is" : "they are") sent when "
+                        + "\(TerminalText.escaped(other.account)) logs in here again (`cardwallet sync`).")
+            }
+            // Changes this account made offline before its session ended go now.
+            if let sent = await context.accounts.sendWaitingChanges() {
+                Console.out(
+                    "Sent \(sent.sent) change(s) made offline"
+                        + (sent.pending + sent.refused.count > 0
+                            ? "; \(sent.pending + sent.refused.count) still wait (`cardwallet sync`)" : "") + ".\n")
+            }
         }
     }
 

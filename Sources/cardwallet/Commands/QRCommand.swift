@@ -1,5 +1,5 @@
 import ArgumentParser
-import CardAPI
+import CardBackend
 import CardImages
 import CardModels
 import CardWalletLive

@@ -1,4 +1,4 @@
-import CardAPI
+import CardBackend
 import Dispatch
 import Foundation
 import Synchronization
@@ -28,15 +28,14 @@ final class RefreshInterruptGuard: Sendable {
     private let sources: Mutex<[any DispatchSourceSignal]>
     private static let queue = DispatchQueue(label: "cardwallet.signals")
 
-    /// Starts guarding `session`'s refreshes.
+    /// Starts guarding `backend`'s session work (a token refresh on the wire).
     ///
     /// - Parameters:
-    ///   - session: the session whose refreshes must not be cut short.
-    ///   - maximumWait: the longest a signal waits for a refresh (the refresh's own timeout, and a little).
+    ///   - backend: the backend whose session work must not be cut short.
     ///   - alreadyInterrupted: whether the user already asked to stop (the interface quit after
     ///     a signal): then any signal ends the process at once, as a second one would.
-    init(session: CardSession, maximumWait: Duration, alreadyInterrupted: Bool = false) {
-        let handler = Handler(session: session, maximumWait: maximumWait, isWaiting: alreadyInterrupted)
+    init(backend: any CardBackend, alreadyInterrupted: Bool = false) {
+        let handler = Handler(backend: backend, isWaiting: alreadyInterrupted)
         let sources = Self.signals.map { number -> any DispatchSourceSignal in
             let source = DispatchSource.makeSignalSource(signal: number, queue: Self.queue)
             source.setEventHandler { handler.handle(number) }
@@ -46,33 +45,22 @@ final class RefreshInterruptGuard: Sendable {
         self.sources = Mutex(sources)
     }
 
-    /// Starts guarding `client`'s refreshes, for as long as a refresh may take.
-    convenience init(client: CardAPIClient, alreadyInterrupted: Bool = false) {
-        self.init(
-            session: client.session, maximumWait: Self.maximumWait(for: client), alreadyInterrupted: alreadyInterrupted)
-    }
-
-    /// The longest a stop waits for `client`'s refresh: the refresh's own timeout, and a little.
-    static func maximumWait(for client: CardAPIClient) -> Duration {
-        client.configuration.session.authTimeout + .seconds(5)
-    }
-
     /// Before a process that is ending (the interface quit) shuts its transport down: when a
-    /// refresh of `client`'s session is on the wire, says so and waits until the new pair is
-    /// saved (or the refresh fails, or ``maximumWait(for:)`` passes), guarding against signals
-    /// meanwhile. Returns at once when no refresh is under way.
+    /// refresh of `backend`'s session is on the wire, says so and waits until the new pair is
+    /// saved (or the refresh fails, or the backend's ``CardBackend/CardBackend/sessionWorkTimeout``
+    /// passes), guarding against signals meanwhile. Returns at once when no refresh is under way.
     ///
     /// - Parameters:
-    ///   - client: the client whose session may be refreshing.
+    ///   - backend: the backend whose session may be refreshing.
     ///   - afterSignal: whether a signal ended the interface: any further one then ends the
     ///     process at once; otherwise the first waits as it does in a scripting command.
-    static func finishRefresh(of client: CardAPIClient, afterSignal: Bool) async {
-        guard case .refreshing = client.session.state else { return }
-        let interrupts = RefreshInterruptGuard(client: client, alreadyInterrupted: afterSignal)
+    static func finishRefresh(of backend: any CardBackend, afterSignal: Bool) async {
+        guard case .refreshing = backend.sessionState else { return }
+        let interrupts = RefreshInterruptGuard(backend: backend, alreadyInterrupted: afterSignal)
         Console.warning(
             "finishing the token refresh under way so that the session is kept; "
                 + (afterSignal ? "send the signal again" : "press Ctrl-C twice") + " to stop at once")
-        await waitWhileRefreshing(client.session, upTo: maximumWait(for: client))
+        await backend.finishSessionWork()
         interrupts.uninstall()
     }
 
@@ -88,18 +76,16 @@ final class RefreshInterruptGuard: Sendable {
 
     /// What a signal does: end the process now, or after the refresh on the wire.
     private final class Handler: Sendable {
-        let session: CardSession
-        let maximumWait: Duration
+        let backend: any CardBackend
         let isWaiting: Mutex<Bool>
 
-        init(session: CardSession, maximumWait: Duration, isWaiting: Bool) {
-            self.session = session
-            self.maximumWait = maximumWait
+        init(backend: any CardBackend, isWaiting: Bool) {
+            self.backend = backend
             self.isWaiting = Mutex(isWaiting)
         }
 
         func handle(_ number: Int32) {
-            guard case .refreshing = session.state else { RefreshInterruptGuard.terminate(number) }
+            guard case .refreshing = backend.sessionState else { RefreshInterruptGuard.terminate(number) }
             let alreadyWaiting = isWaiting.withLock { waiting in
                 defer { waiting = true }
                 return waiting
@@ -108,22 +94,11 @@ final class RefreshInterruptGuard: Sendable {
             Console.warning(
                 "finishing the token refresh under way so that the session is kept; "
                     + "send the signal again (Ctrl-C) to stop at once")
-            let session = session
-            let maximumWait = maximumWait
+            let backend = backend
             Task {
-                await RefreshInterruptGuard.waitWhileRefreshing(session, upTo: maximumWait)
+                await backend.finishSessionWork()
                 RefreshInterruptGuard.terminate(number)
             }
-        }
-    }
-
-    /// Returns once `session` is not refreshing, or after `limit`.
-    static func waitWhileRefreshing(_ session: CardSession, upTo limit: Duration) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await session.finishRefreshInFlight() }
-            group.addTask { try? await Task.sleep(for: limit) }
-            await group.next()
-            group.cancelAll()
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
-import CardAPI
+import CardBackend
 import CardModels
+import CardWalletLive
 import CardWalletUI
 
 /// `cardwallet rm <id>`: deletes a card, after asking.
@@ -36,9 +37,9 @@ struct RemoveCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("if-version"),
         help: ArgumentHelp(
-            "Delete only if the card is still at this version (from `show`); else exit 5.",
-            valueName: "n"))
-    var ifVersion: Int?
+            "Delete only if the card is still at this version (as `show` prints it); else exit 5.",
+            valueName: "version"))
+    var ifVersion: String?
 
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
@@ -50,7 +51,7 @@ struct RemoveCommand: AsyncParsableCommand {
                             + "to ask on. Pass --yes to delete it.")
                 }
                 defer { terminal.close() }
-                let card = try await context.client.card(id: id)
+                let card = try await context.backend.card(id: id)
                 let question =
                     "Delete the card “\(TerminalText.escaped(card.fields.name))” (\(TerminalText.escaped(id)))?"
                 guard try terminal.confirm(question) else {
@@ -58,11 +59,11 @@ struct RemoveCommand: AsyncParsableCommand {
                 }
             }
             do {
-                try await context.client.deleteCard(id: id, version: ifVersion)
-            } catch let error as CardAPIError where error.isConflict {
+                _ = try await context.wallet().delete(id: id, revision: ifVersion.map(CardRevision.init(rawValue:)))
+            } catch let error as any BackendFailure where error.isConflict {
                 throw CommandFailure(
-                    "Card \(TerminalText.escaped(id)) is no longer at version \(ifVersion ?? 0) (E07), so it was not "
-                        + "deleted. Check it with `cardwallet show`, then run the command again.",
+                    "Card \(TerminalText.escaped(id)) is no longer at version \(TerminalText.escaped(ifVersion ?? "0")) "
+                        + "(E07), so it was not deleted. Check it with `cardwallet show`, then run the command again.",
                     status: CLIExitCode.conflict)
             }
             Console.out("Deleted \(TerminalText.escaped(id)).\n")
@@ -106,15 +107,21 @@ struct ReorderCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
-            let current = try await context.client.allCards().map(\.id)
+            let wallet = await context.wallet()
+            let current = try await wallet.serverList().map(\.id)
             let order = try Self.order(moving: ids, toFrontOf: current)
             guard order != current else {
                 Console.out("The wallet is already in that order.\n")
                 return
             }
+            if !context.backend.capabilities.keepsOrder {
+                Console.warning(
+                    "this \(context.backend.kind) server keeps no order of its own: the wallet's order is kept on "
+                        + "this computer only.")
+            }
             do {
-                try await context.client.reorderCards(order)
-            } catch let error as CardAPIError where error.errorCode == .badRequest {
+                _ = try await wallet.reorder(order)
+            } catch let error as any BackendFailure where error.isInvalid {
                 throw CommandFailure(
                     "The wallet changed while it was being reordered (a card was added or deleted), so nothing "
                         + "was changed. Run the command again.",

@@ -1,8 +1,9 @@
 import ArgumentParser
-import CardAPI
+import CardBackend
 import CardModels
 import CardScan
 import CardScanCore
+import CardWalletLive
 import Foundation
 import Networking
 
@@ -143,22 +144,25 @@ struct ScanCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: copies) }
         try await ClientCommandRunner.run(client) { context in
             // Every image is made ready (and checked) before the first card is added.
-            var images: [URL] = []
+            var images: [ImageUpload] = []
             for (photo, _) in scanned {
                 do {
-                    let image = try scanner.imageForUpload(
-                        photoAt: URL(fileURLWithPath: photo), maximumBytes: CardLimits.imageMaxBytes, folder: copies)
-                    _ = try context.client.validateImage(at: image)
+                    let image = try context.checkedImage(
+                        scanner.imageForUpload(
+                            photoAt: URL(fileURLWithPath: photo), maximumBytes: context.backend.maximumImageBytes,
+                            folder: copies
+                        ).path)
                     images.append(image)
                 } catch let error as CardScanError {
                     throw CommandFailure(TerminalText.escaped(error.description) + " Nothing was added.")
                 }
             }
             var added: [String] = []
+            let wallet = await context.wallet()
             for ((photo, card), image) in zip(scanned, images) {
                 let created: Card
                 do {
-                    created = try await context.client.createCard(card.fields, imageAt: image)
+                    created = try await wallet.create(card.fields, image: image).value
                 } catch {
                     if !added.isEmpty {
                         Console.error(

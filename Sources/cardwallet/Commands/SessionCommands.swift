@@ -1,10 +1,9 @@
 import ArgumentParser
-import CardAPI
+import CardBackend
 import CardModels
 import CardWalletLive
 import CardWalletUI
 import Foundation
-import Logging
 import TokenStore
 
 /// `cardwallet logout`: ends the session on the server and removes the stored tokens.
@@ -30,36 +29,21 @@ struct LogoutCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
-            var results: [LogoutResult]
-            do {
-                results = [try await context.client.logout()]
-            } catch let error as CardAPIError {
-                guard case .multipleAccounts(_, let accounts) = error else { throw error }
-                results = []
-                for account in accounts {
-                    results.append(try await context.live.client(for: context.live.server, account: account).logout())
-                }
-            }
-            let server = TerminalText.escaped(context.client.configuration.serverKey)
-            for result in results {
-                // The cached cards of that account go with its session (never left behind).
-                if let account = result.account {
-                    CachedWallet.wipe(
-                        server: context.client.configuration.serverKey, account: account,
-                        environment: context.environment, logger: Logger(label: "cardwallet.cache"))
-                }
-                Self.report(result, server: server)
-            }
+            // The cached cards of each account go with its session (never left behind); changes
+            // made offline stay for its next login.
+            let results = try await context.accounts.logOut(everyAccount: true)
+            let server = TerminalText.escaped(context.backend.server)
+            for result in results { Self.report(result, server: server) }
         }
     }
 
     /// Says what one logout did.
-    private static func report(_ result: LogoutResult, server: String) {
+    private static func report(_ result: LogoutReport, server: String) {
         guard let account = result.account else {
             Console.out("Not logged in at \(server); nothing to do.\n")
             return
         }
-        if result.serverRevoked {
+        if result.serverTold {
             Console.out("Logged out \(TerminalText.escaped(account)) at \(server).\n")
         } else {
             let reason = result.serverProblem.map { " \($0.description)" } ?? ""
@@ -101,7 +85,7 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
-            let report = await context.client.status()
+            let report = await context.backend.status()
             let serverFrom = context.resolved.origin(of: .server).description
             if json {
                 Console.out(

@@ -60,7 +60,7 @@ struct DemoCommand: AsyncParsableCommand {
         var settings = ClientSettings.defaults
         settings.server = running.baseURLString
         settings.tokenFile = folder.tokenFilePath
-        let live: LiveClient
+        let live: LiveBackends
         let sink: LiveEventSink
         do {
             (live, sink) = try TerminalApp.makeLive(settings: settings, environment: environment)

@@ -56,7 +56,7 @@ enum CardText {
         }
         rows.append(("Created", [CardWalletJSON.formatDate(card.createdAt)]))
         rows.append(("Updated", [CardWalletJSON.formatDate(card.updatedAt)]))
-        rows.append(("Version", [String(card.version)]))
+        rows.append(("Version", [card.revision.description]))
         let width = rows.map { $0.0.count }.max() ?? 0
         var lines: [String] = []
         for (label, values) in rows {

@@ -14,7 +14,15 @@ import Synchronization
 /// waits in a buffer when the process exits or its output is a pipe.
 enum Console {
     /// Writes `text` to standard output as it is (callers escape untrusted text).
+    /// Where a test running commands in its own task collects what they print, instead of the
+    /// process's standard output and error (a task-local value: tests side by side never mix).
+    @TaskLocal static var capture: ConsoleCapture?
+
     static func out(_ text: String) {
+        if let capture {
+            capture.append(text, error: false)
+            return
+        }
         if let code = write(text, to: STDOUT_FILENO), code != EPIPE {
             // A closed pipe (`cardwallet list | head -1`) is the reader's choice; anything else
             // (a full disk) loses output, and the command must not report success.
@@ -24,6 +32,10 @@ enum Console {
 
     /// Writes `text` to standard error as it is.
     static func err(_ text: String) {
+        if let capture {
+            capture.append(text, error: true)
+            return
+        }
         _ = write(text, to: STDERR_FILENO)
     }
 
@@ -83,3 +95,19 @@ enum Console {
 #elseif canImport(Darwin)
     private let systemWrite = Darwin.write
 #endif
+
+/// What commands printed, collected for a test (``Console/capture``).
+final class ConsoleCapture: Sendable {
+    private let texts = Mutex<(out: String, err: String)>(("", ""))
+
+    /// Everything printed on standard output so far.
+    var out: String { texts.withLock { $0.out } }
+    /// Everything printed on standard error so far.
+    var err: String { texts.withLock { $0.err } }
+
+    func append(_ text: String, error: Bool) {
+        texts.withLock { texts in
+            if error { texts.err += text } else { texts.out += text }
+        }
+    }
+}

@@ -1,4 +1,4 @@
-import CardAPI
+import CardBackend
 import Foundation
 
 /// What `cardwallet status --json` prints: the session's state and where things are, never a

@@ -1,4 +1,4 @@
-import CardAPI
+import CardBackend
 import CardImages
 import CardMockServer
 import CardModels
@@ -89,8 +89,7 @@ enum ClientSettingsLoader {
             allowInsecureHTTP: try resolution.boolean(.allowInsecureHTTP) ?? defaults.allowInsecureHTTP,
             images: try resolution.images() ?? defaults.images)
         if settings.allowInsecureHTTP,
-            let url = try? CardAPIConfiguration.serverURL(
-                settings.server, allowingInsecureHTTP: true), ServerAddress.isInsecure(url)
+            let url = try? ServerAddress.url(settings.server, allowingInsecureHTTP: true), ServerAddress.isInsecure(url)
         {
             // As git and browsers do: allowed, but never silently.
             let origin = resolution.found[.allowInsecureHTTP]?.description ?? "the settings"

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CardAPI
+import CardBackend
 import CardImages
 import CardModels
 import CardWalletLive
@@ -12,10 +12,10 @@ import TokenStore
 
 /// What the interactive interface starts with: the live pieces and what to fill in.
 struct TerminalAppSetup: Sendable {
-    /// The client of the server the app starts on, its transport, token store, logger plugin
-    /// and settings (log file, page size), built with ``LiveClient/makeForTerminal(settings:environment:sessionLogger:sink:)``.
+    /// The backend of the server the app starts on, its transport, token store, logger plugin
+    /// and settings (log file, page size), built with ``LiveBackends/makeForTerminal(settings:environment:sessionLogger:sink:)``.
     /// The caller shuts it down.
-    var live: LiveClient
+    var live: LiveBackends
     /// The one ordered channel to the main loop: `live`'s logger plugin writes into it, and the
     /// session and the call outcomes will.
     var sink: LiveEventSink
@@ -50,17 +50,17 @@ struct TerminalAppOutcome: Sendable {
 }
 
 /// Runs the interactive interface: the ncurses backend, the UI core's main loop and the live
-/// glue (CardAPI performer, the one ordered event sink feeding the log pane, the log file and
-/// session news).
+/// glue (the call performer on the accounts' wallets, the one ordered event sink feeding the log
+/// pane, the log file and session news).
 enum TerminalApp {
-    /// The live client and event sink the interface runs on, built from `settings`.
+    /// The live pieces and event sink the interface runs on, built from `settings`.
     ///
     /// - Throws: ``CardWalletLive/ClientSetupError``.
     static func makeLive(
         settings: ClientSettings, environment: [String: String], sessionLogger: Logger? = nil
-    ) throws(ClientSetupError) -> (LiveClient, LiveEventSink) {
+    ) throws(ClientSetupError) -> (LiveBackends, LiveEventSink) {
         let sink = LiveEventSink(inbox: ActionInbox(frame: .milliseconds(16)))
-        let live = try LiveClient.makeForTerminal(
+        let live = try LiveBackends.makeForTerminal(
             settings: settings, environment: environment, sessionLogger: sessionLogger, sink: sink)
         return (live, sink)
     }
@@ -80,20 +80,22 @@ enum TerminalApp {
 
         // A session restored from the token store is known already: the first frame is the
         // list loading, not the login form. From here on the session's news comes through the sink.
-        let restored = live.client.session.state
-        let caches = setup.cacheEnvironment.map {
-            WalletCaches(environment: $0, logger: Logger(label: "cardwallet.cache"), early: setup.earlyWallet)
-        }
+        let restored = live.backend.sessionState
+        let accounts = WalletAccounts(
+            backend: live.backend, sessionSink: sink, cacheEnvironment: setup.cacheEnvironment,
+            logger: Logger(label: "cardwallet.cache"), allowsInsecureHTTP: live.settings.allowInsecureHTTP,
+            early: setup.cacheEnvironment == nil ? nil : setup.earlyWallet
+        ) { live.backend(for: $0) }
         // The cached wallet (the first frame's cards) is read on another thread while the log
         // files open, the terminal is asked about pictures and curses starts (docs/BENCHMARKS.md #17).
         // Detached: a task of this (main) actor would only start when the main actor first
         // waits, 1–2 ms later, and the first frame would wait for its hops.
         let cachedWallet: Task<AppAction?, Never>?
-        if case .loggedIn = restored, let caches {
-            cachedWallet = Task.detached { await caches.firstFrame(live.client) }
+        if case .loggedIn = restored, accounts.hasCache {
+            cachedWallet = Task.detached { await accounts.firstFrame() }
         } else {
             cachedWallet = nil
-            if let caches { Task { await caches.discardEarly() } }
+            Task { await accounts.discardEarly() }
         }
 
         var logFile: LogFileWriter?
@@ -118,19 +120,16 @@ enum TerminalApp {
             ?? Self.detectGraphics(environment: ProcessInfo.processInfo.environment, configured: live.settings.images)
         let pictures = PictureMaker(graphics: graphics)
         notes.append(graphics.description)
-        let performer = CardAPIPerformer(client: live.client, sessionSink: sink, pictures: pictures, caches: caches) {
-            server in
-            live.client(for: server)
-        }
+        let performer = CallPerformer(accounts: accounts, pictures: pictures)
         defer {
-            performer.client.session.report(to: nil)
+            accounts.stopReporting()
             performer.removeFiles()
         }
         var state = AppState(
-            server: live.client.configuration.serverKey, email: setup.email, password: setup.password,
+            server: live.backend.server, email: setup.email, password: setup.password,
             pageSize: live.settings.pageSize, utcOffsetSeconds: TimeZone.current.secondsFromGMT(),
             pictures: pictures.support)
-        state.searchesCache = caches != nil
+        state.searchesCache = accounts.hasCache
 
         let configuration = CursesBackend.Configuration(strayOutputPath: strayOutputPath)
         let ended: Result<(AppState, [String]), any Error>
@@ -166,7 +165,7 @@ enum TerminalApp {
         // the process ends, or the next start would find the session ended (E06).
         var afterSignal = false
         if case .failure(let error as CursesTerminalError) = ended, case .terminated = error { afterSignal = true }
-        await RefreshInterruptGuard.finishRefresh(of: performer.client, afterSignal: afterSignal)
+        await RefreshInterruptGuard.finishRefresh(of: accounts.backend, afterSignal: afterSignal)
         let (final, unsent) = try ended.get()
         warnings += unsent
         if let problem = logFile?.problem { warnings.append("the log file stopped: \(problem)") }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CardAPI
+import CardBackend
 import CardWalletLive
 import CardWalletUI
 import CursesTerminal
@@ -23,7 +23,7 @@ enum WalletLauncher {
             throw ExitCode(problem.exitCode)
         }
         let resolved: ResolvedClientSettings
-        let live: LiveClient
+        let live: LiveBackends
         let sink: LiveEventSink
         let early: Task<EarlyWallet?, Never>
         do {
@@ -41,7 +41,7 @@ enum WalletLauncher {
             Console.error("\(error)")
             throw ExitCode(CLIExitCode.usage)
         }
-        let stored = (try? live.tokenStore.accounts(server: live.client.configuration.serverKey)) ?? []
+        let stored = (try? live.tokenStore.accounts(server: live.backend.server)) ?? []
         let setup = TerminalAppSetup(
             live: live, sink: sink, stateDirectory: try? StateDirectory(environment: environment),
             email: stored.first ?? "", notes: resolved.warnings, cacheEnvironment: environment,

@@ -21,8 +21,8 @@ import TokenStore
                 : Int(
                     request.url.query()?.split(separator: "&")
                         .first { $0.hasPrefix("offset=") }?.dropFirst(7) ?? "0") ?? 0
-            let cards = (offset..<offset + size).map { CardSummary(id: "c\($0)", name: "Card", updatedAt: Date()) }
-            return FakeCardServer.success(CardPage(cards: cards, total: total, offset: offset, limit: 200))
+            let cards = (offset..<offset + size).map { APICardSummary(id: "c\($0)", name: "Card", updatedAt: Date()) }
+            return FakeCardServer.success(APICardPage(cards: cards, total: total, offset: offset, limit: 200))
         }
     }
 
@@ -57,30 +57,31 @@ import TokenStore
 
     @Test(arguments: [
         (
-            CardSummary(id: "c1", name: String(repeating: "n", count: 65), updatedAt: Date()),
+            APICardSummary(id: "c1", name: String(repeating: "n", count: 65), updatedAt: Date()),
             "has a name longer than 64"
         ),
         (
-            CardSummary(id: "c1", name: "A", title: String(repeating: "t", count: 101), updatedAt: Date()),
+            APICardSummary(id: "c1", name: "A", title: String(repeating: "t", count: 101), updatedAt: Date()),
             "has a title longer than 100"
         ),
         (
-            CardSummary(id: "c1", name: "A", email: String(repeating: "e", count: 255), updatedAt: Date()),
+            APICardSummary(id: "c1", name: "A", email: String(repeating: "e", count: 255), updatedAt: Date()),
             "has a email longer than 254"
         ),
-        (CardSummary(id: "a/b", name: "A", updatedAt: Date()), "cannot be a card id"),
-        (CardSummary(id: "", name: "A", updatedAt: Date()), "cannot be a card id"),
+        (APICardSummary(id: "a/b", name: "A", updatedAt: Date()), "cannot be a card id"),
+        (APICardSummary(id: "", name: "A", updatedAt: Date()), "cannot be a card id"),
     ])
-    func cardsBreakingTheLimitsAreRefused(card: CardSummary, problem: String) {
+    func cardsBreakingTheLimitsAreRefused(card: APICardSummary, problem: String) {
         let check = PageCheck(request: "GET /v1/cards")
         #expect {
-            try check.check(CardPage(cards: [card], total: 1, offset: 0, limit: 50), asked: 50)
+            try check.check(APICardPage(cards: [card], total: 1, offset: 0, limit: 50), asked: 50)
         } throws: { error in
             (error as? CardAPIError)?.description.contains(problem) == true
         }
-        let fine = CardSummary(id: "c-1_A", name: String(repeating: "가", count: 64), email: "a@b.c", updatedAt: Date())
+        let fine = APICardSummary(
+            id: "c-1_A", name: String(repeating: "가", count: 64), email: "a@b.c", updatedAt: Date())
         #expect(throws: Never.self) {
-            try check.check(CardPage(cards: [fine], total: 1, offset: 0, limit: 50), asked: 1)
+            try check.check(APICardPage(cards: [fine], total: 1, offset: 0, limit: 50), asked: 1)
         }
     }
 

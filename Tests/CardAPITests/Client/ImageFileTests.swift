@@ -34,7 +34,7 @@ import Testing
             (big, 1000, .tooLarge(bytes: Fixtures.png.count + 100, limit: 1000)),
         ]
         for (url, limit, problem) in cases {
-            #expect(throws: CardAPIError.invalidImage(path: url.path(percentEncoded: false), problem: problem)) {
+            #expect(throws: ImageUploadError(path: url.path(percentEncoded: false), problem: problem)) {
                 _ = try ImageFile(validating: url, maximumBytes: limit)
             }
         }
@@ -56,12 +56,12 @@ import Testing
 
         let dangling = folder.url("dangling.png")
         try FileManager.default.createSymbolicLink(at: dangling, withDestinationURL: folder.url("gone.png"))
-        #expect(throws: CardAPIError.invalidImage(path: dangling.path(percentEncoded: false), problem: .missing)) {
+        #expect(throws: ImageUploadError(path: dangling.path(percentEncoded: false), problem: .missing)) {
             _ = try ImageFile(validating: dangling)
         }
         let toFolder = folder.url("folder-link")
         try FileManager.default.createSymbolicLink(at: toFolder, withDestinationURL: folder.url)
-        #expect(throws: CardAPIError.invalidImage(path: toFolder.path(percentEncoded: false), problem: .notAFile)) {
+        #expect(throws: ImageUploadError(path: toFolder.path(percentEncoded: false), problem: .notAFile)) {
             _ = try ImageFile(validating: toFolder)
         }
     }

@@ -30,7 +30,7 @@ import TokenStore
     @Test func aSuccessEnvelopeGivesItsData() throws {
         let card = FakeCardServer.card(id: "abc", at: Date(timeIntervalSince1970: 1_800_000_000))
         let body = String(decoding: try CardWalletJSON.encoder().encode(SuccessEnvelope(data: card)), as: UTF8.self)
-        #expect(try judge.data(Card.self, from: response(status: 200, body: body)) == card)
+        #expect(try judge.data(APICard.self, from: response(status: 200, body: body)) == card)
     }
 
     @Test(arguments: ErrorCode.allKnown)
@@ -127,7 +127,7 @@ import TokenStore
     @Test(arguments: ["", "not json at all"])
     func anEmptyOrNonJSONSuccessBodyIsAnUnexpectedResponse(body: String) {
         #expect {
-            _ = try judge.data(CardPage.self, from: response(status: 200, body: body))
+            _ = try judge.data(APICardPage.self, from: response(status: 200, body: body))
         } throws: { error in
             guard case .unexpectedResponse(let unexpected) = error as? CardAPIError else { return false }
             return unexpected.expected == "CardPage"

@@ -1,3 +1,4 @@
+import CardAPIContract
 import CardModels
 import Foundation
 import Networking
@@ -161,7 +162,7 @@ actor FakeCardServer {
         switch (request.method, path) {
         case (.get, "/v1/cards"):
             let summary = Self.card(id: "card_1", at: now).summary
-            return Self.success(CardPage(cards: [summary], total: 1, offset: 0, limit: 50))
+            return Self.success(APICardPage(cards: [summary], total: 1, offset: 0, limit: 50))
         case (.put, "/v1/cards"):
             let order = request.body.data.flatMap { try? JSONDecoder().decode(ReorderRequest.self, from: $0) }
             return Self.success(order ?? ReorderRequest(order: []))
@@ -196,8 +197,8 @@ actor FakeCardServer {
 
     // MARK: Building answers
 
-    static func card(id: String, at date: Date) -> Card {
-        Card(
+    static func card(id: String, at date: Date) -> APICard {
+        APICard(
             id: id, fields: CardFields(name: "Ada Lovelace", company: "Analytical Engines"), createdAt: date,
             updatedAt: date, version: 3)
     }

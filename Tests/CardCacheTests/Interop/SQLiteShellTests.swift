@@ -40,12 +40,12 @@ struct SQLiteShellTests {
             "-readonly", world.path,
             "PRAGMA application_id; PRAGMA journal_mode; SELECT count(*) FROM card;"
                 + " SELECT card.id FROM cardSearch JOIN card ON card.key = cardSearch.rowid WHERE cardSearch MATCH '\"데이터\"';"
-                + " SELECT json_extract(detail, '$.name') FROM card WHERE id = 'c-zoe';"
+                + " SELECT json_extract(detail, '$.fields.name') FROM card WHERE id = 'c-zoe';"
                 + " SELECT group_concat(identifier) FROM grdb_migrations; PRAGMA integrity_check;",
         ]).split(separator: "\n").map(String.init)
         #expect(
             lines == [
-                "1129800545", "wal", "6", "c-minjun", "Zoë Dvořák", "v1: cards, images, wallet, search, outbox", "ok",
+                "1129800545", "wal", "6", "c-minjun", "Zoë Dvořák", CacheFixture.migrations.joined(separator: ","), "ok",
             ])
         cache.close()
     }

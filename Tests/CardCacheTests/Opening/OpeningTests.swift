@@ -57,7 +57,7 @@ struct OpeningTests {
         try world.open().storeCards(Cards.wallet, confirmedAt: Cards.date)
         let queue = try DatabaseQueue(path: world.path)
         let applied = try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(applied == ["v1: cards, images, wallet, search, outbox"])
+        #expect(applied == CacheFixture.migrations)
         let tables = try queue.read {
             try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         }

@@ -15,8 +15,8 @@ struct OutboxTests {
         let picture = OutboxImage(data: Data([0xFF, 0xD8, 0xFF, 0]), contentType: "image/jpeg")
         let changes: [OutboxChange] = [
             .add(localID: CardCache.localIDPrefix + "1", fields: CardFields(name: "New", tags: ["a"]), image: picture),
-            .edit(cardID: "c-ada", fields: CardFields(name: "Ada", company: "Engines"), baseVersion: 3),
-            .delete(cardID: "c-zoe", baseVersion: 1),
+            .edit(cardID: "c-ada", fields: CardFields(name: "Ada", company: "Engines"), baseRevision: CardRevision(3)),
+            .delete(cardID: "c-zoe", baseRevision: CardRevision(1)),
             .reorder(["c-ada", CardCache.localIDPrefix + "1"]),
         ]
         let entries = try changes.map { try cache.enqueue($0) }
@@ -32,8 +32,9 @@ struct OutboxTests {
     @Test func sendingSentFailedAndRetried() throws {
         let world = try CacheWorld()
         let cache = try world.open(clock: clock)
-        let first = try cache.enqueue(.delete(cardID: "c-1", baseVersion: 1))
-        let second = try cache.enqueue(.edit(cardID: "c-2", fields: CardFields(name: "Two"), baseVersion: 4))
+        let first = try cache.enqueue(.delete(cardID: "c-1", baseRevision: CardRevision(1)))
+        let second = try cache.enqueue(
+            .edit(cardID: "c-2", fields: CardFields(name: "Two"), baseRevision: CardRevision(4)))
         let third = try cache.enqueue(.reorder(["c-2"]))
 
         try cache.markSending(first.id)

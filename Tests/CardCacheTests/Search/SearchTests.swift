@@ -116,7 +116,7 @@ struct SearchTests {
         let cache = try filled(world)
         var renamed = Cards.wallet[0]
         renamed.fields.company = "Difference Engines"
-        renamed.version = 2
+        renamed.revision = CardRevision(2)
         try cache.storeCard(renamed, confirmedAt: Cards.date)
         #expect(try hits(cache, "analytical") == ["c-ada:email"])
         #expect(try hits(cache, "difference") == ["c-ada:company"])
@@ -125,7 +125,7 @@ struct SearchTests {
         // A newer name in the list is searched before the whole card is read again.
         var summary = Cards.wallet[1].summary
         summary.name = "Zoé Novák"
-        summary.version = 2
+        summary.revision = CardRevision(2)
         try cache.storeList([summary], confirmedAt: Cards.date)
         #expect(try hits(cache, "novak") == ["c-zoe:name"])
         #expect(try hits(cache, "donnees") == ["c-zoe:department"], "the rest of the kept card still counts")

@@ -55,7 +55,7 @@ enum Cards {
         edit(&fields)
         return Card(
             id: id, fields: fields, createdAt: date, updatedAt: date.addingTimeInterval(Double(version)),
-            version: version)
+            revision: CardRevision(version))
     }
 
     /// The wallet the search tests use: one card per field to find.

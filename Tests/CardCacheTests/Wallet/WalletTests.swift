@@ -15,7 +15,7 @@ struct WalletTests {
         // A new list: one card gone, one new, one changed, the order changed.
         var changed = summaries[2]
         changed.name = "김민준 (Minjun)"
-        changed.version = 2
+        changed.revision = CardRevision(2)
         let next = [
             summaries[3], changed, Cards.card("c-new", "New Card").summary, summaries[0], summaries[4], summaries[5],
         ]
@@ -39,7 +39,7 @@ struct WalletTests {
         #expect(cached.isCurrent)
         // The list then shows version 2: the kept card is no longer the current one.
         var newer = grace.summary
-        newer.version = 2
+        newer.revision = CardRevision(2)
         newer.name = "Grace B. Hopper"
         try cache.storeList(Cards.wallet.map(\.summary).map { $0.id == grace.id ? newer : $0 }, confirmedAt: Cards.date)
         #expect(try cache.card(id: grace.id)?.isCurrent == false)
@@ -58,23 +58,29 @@ struct WalletTests {
         #expect(try cache.list()?.cards.map(\.id) == ["c-ada", "c-minjun"])
     }
 
-    @Test func picturesAreKeptByCardVersionAndGoWithTheirCard() throws {
+    /// A picture is replaced by what the server confirmed later, never by a revision's order
+    /// (revisions are opaque: an ETag has none).
+    @Test func picturesAreKeptByWhenTheServerConfirmedThemAndGoWithTheirCard() throws {
         let world = try CacheWorld()
         let cache = try world.open()
         let png = Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3])
         #expect(
             try !cache.storeImage(
-                cardID: "c-ada", version: 1, contentType: "image/png", data: png, confirmedAt: Cards.date))
+                cardID: "c-ada", revision: CardRevision(1), contentType: "image/png", data: png, confirmedAt: Cards.date
+            ))
         try cache.storeList(Cards.wallet.map(\.summary), confirmedAt: Cards.date)
         #expect(
             try cache.storeImage(
-                cardID: "c-ada", version: 3, contentType: "image/png", data: png, confirmedAt: Cards.date))
+                cardID: "c-ada", revision: CardRevision(3), contentType: "image/png", data: png, confirmedAt: Cards.date
+            ))
         #expect(
             try !cache.storeImage(
-                cardID: "c-ada", version: 2, contentType: "image/png", data: Data([1]), confirmedAt: Cards.date))
+                cardID: "c-ada", revision: CardRevision(rawValue: "\"zz\""), contentType: "image/png", data: Data([1]),
+                confirmedAt: Cards.date.addingTimeInterval(-10)),
+            "an answer the server gave before the kept one's is ignored")
         #expect(
             try cache.image(cardID: "c-ada")
-                == CachedImage(data: png, contentType: "image/png", version: 3, confirmedAt: Cards.date))
+                == CachedImage(data: png, contentType: "image/png", revision: CardRevision(3), confirmedAt: Cards.date))
         try cache.storeList(Array(Cards.wallet.map(\.summary).dropFirst()), confirmedAt: Cards.date)
         #expect(try cache.image(cardID: "c-ada") == nil)
         #expect(try cache.state().images == 0)
@@ -90,14 +96,28 @@ struct WalletTests {
         #expect(try cache.list()?.cards.map(\.id) == ["c-yuki", "c-ada", "c-zoe", "c-jisoo", "c-grace"])
     }
 
+    @Test func wipingForgetsTheCardsButKeepsTheChangesMadeOffline() throws {
+        let world = try CacheWorld()
+        let cache = try world.open()
+        try cache.storeList(Cards.wallet.map(\.summary), confirmedAt: Cards.date)
+        try cache.storeCards(Cards.wallet, confirmedAt: Cards.date)
+        let change = OutboxChange.delete(cardID: "c-ada", baseRevision: CardRevision(1))
+        try cache.enqueue(change)
+        #expect(try cache.wipe() == 1)
+        let reopened = try world.open()
+        #expect(try reopened.list() == nil)
+        #expect(try reopened.search("ada").total == 0)
+        #expect(try reopened.state().cards == 0 && reopened.state().fullCards == 0)
+        #expect(try reopened.pendingChanges().map(\.change) == [change], "the person's work is kept")
+    }
+
     @Test func wipingForgetsEverythingAndRemovesTheFiles() throws {
         let world = try CacheWorld()
         let cache = try world.open()
         let other = try world.open()
         try cache.storeList(Cards.wallet.map(\.summary), confirmedAt: Cards.date)
         try cache.storeCards(Cards.wallet, confirmedAt: Cards.date)
-        try cache.enqueue(.delete(cardID: "c-ada", baseVersion: 1))
-        try cache.wipe()
+        #expect(try cache.wipe() == 0)
         for suffix in ["", "-wal", "-shm"] {
             #expect(!FileManager.default.fileExists(atPath: world.path + suffix), "\(suffix)")
         }

@@ -49,7 +49,7 @@ import Testing
             #expect(RawConnection.status(of: third) == 400)
             #expect(String(decoding: third, as: UTF8.self).contains("closing boundary"))
 
-            let page = try await live.send(.GET, "/cards?q=cut", token: token).data(CardPage.self)
+            let page = try await live.send(.GET, "/cards?q=cut", token: token).data(APICardPage.self)
             #expect(page.total == 0, "nothing was created")
             #expect(
                 live.server.statistics.requests.keys.allSatisfy { route in

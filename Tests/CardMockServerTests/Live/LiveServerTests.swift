@@ -55,7 +55,7 @@ import Testing
             form.addImage(image, filename: "face.png", contentType: "application/octet-stream")
             let created = try await live.upload(form, token: token)
             #expect(created.status == 201)
-            let card = try created.data(Card.self)
+            let card = try created.data(APICard.self)
             #expect(card.image == CardImageInfo(contentType: "image/png", size: image.count))
             let fetched = try await live.send(.GET, "/card/\(card.id)/image", token: token)
             #expect(fetched.status == 200)
@@ -68,10 +68,10 @@ import Testing
             // A JPEG; and an empty image part means no image.
             var jpeg = MultipartForm(fields: CardFields(name: "JPEG"))
             jpeg.addImage(TestImages.jpeg, filename: "a.jpg", contentType: "image/jpeg")
-            #expect(try await live.upload(jpeg, token: token).data(Card.self).image?.contentType == "image/jpeg")
+            #expect(try await live.upload(jpeg, token: token).data(APICard.self).image?.contentType == "image/jpeg")
             var empty = MultipartForm(fields: CardFields(name: "No image"))
             empty.addImage(Data(), filename: "")
-            #expect(try await live.upload(empty, token: token).data(Card.self).hasImage == false)
+            #expect(try await live.upload(empty, token: token).data(APICard.self).hasImage == false)
         }
     }
 
@@ -98,7 +98,7 @@ import Testing
             #expect(try await live.upload(atLimit, token: token).status == 201)
 
             // The connection is still usable afterwards, and nothing was created by the refusals.
-            let page = try await live.send(.GET, "/cards?q=big", token: token).data(CardPage.self)
+            let page = try await live.send(.GET, "/cards?q=big", token: token).data(APICardPage.self)
             #expect(page.total == 0)
         }
     }
@@ -126,7 +126,7 @@ import Testing
             let atLimit = TestImages.png(size: 64 * 1024)
             let stored = try await put(atLimit, declaredLength: false)
             #expect(stored.status == 200)
-            #expect(try stored.data(Card.self).image == CardImageInfo(contentType: "image/png", size: atLimit.count))
+            #expect(try stored.data(APICard.self).image == CardImageInfo(contentType: "image/png", size: atLimit.count))
             let fetched = try await live.send(.GET, "/card/\(Seeds.demoCardWithImage)/image", token: token)
             #expect(fetched.body == atLimit && fetched.headers["etag"] == #""2""#)
         }
@@ -189,7 +189,7 @@ import Testing
             invalidUTF8.parts.append(("card.name", nil, nil, Data([0xFF, 0xFE, 0x41])))
             #expect(
                 try await live.upload(invalidUTF8, token: token).failure().fields?["name"] == "is not valid UTF-8 text")
-            #expect(try await live.send(.GET, "/cards", token: token).data(CardPage.self).total == 12)
+            #expect(try await live.send(.GET, "/cards", token: token).data(APICardPage.self).total == 12)
         }
     }
 

@@ -36,19 +36,19 @@ extension API {
         try await withRouter(clock: clock) { api, _ in
             let token = try await api.login().accessToken
             let id = Seeds.demoCardWithoutImage
-            let before = try await api.send(.get, "/card/\(id)", token: token).data(Card.self)
+            let before = try await api.send(.get, "/card/\(id)", token: token).data(APICard.self)
             #expect(!before.hasImage && before.image == nil)
             clock.advance(by: .seconds(30))
             let response = try await api.putImage(id, TestImages.png, token: token)
             #expect(response.status == .ok)
             #expect(response.headers[.eTag] == #""2""#)
-            let card = try response.data(Card.self)
+            let card = try response.data(APICard.self)
             #expect(card.version == 2 && card.hasImage)
             #expect(card.image == CardImageInfo(contentType: "image/png", size: TestImages.png.count))
             #expect(card.updatedAt == clock.now && card.createdAt == before.createdAt)
             #expect(card.fields == before.fields, "the fields are untouched")
-            #expect(try await api.send(.get, "/card/\(id)", token: token).data(Card.self) == card)
-            let listed = try await api.send(.get, "/cards", token: token).data(CardPage.self).cards.first {
+            #expect(try await api.send(.get, "/card/\(id)", token: token).data(APICard.self) == card)
+            let listed = try await api.send(.get, "/cards", token: token).data(APICardPage.self).cards.first {
                 $0.id == id
             }
             #expect(listed?.hasImage == true && listed?.version == 2)
@@ -64,7 +64,7 @@ extension API {
             #expect(old.headers[.eTag] == #""1""#)
             // Declared as PNG, but the bytes are a JPEG: the bytes decide, as in POST /card.
             let response = try await api.putImage(id, TestImages.jpeg, contentType: "image/png", token: token)
-            let card = try response.data(Card.self)
+            let card = try response.data(APICard.self)
             #expect(card.image == CardImageInfo(contentType: "image/jpeg", size: TestImages.jpeg.count))
             let new = try await api.send(.get, "/card/\(id)/image", token: token)
             #expect(new.status == .ok)
@@ -76,7 +76,7 @@ extension API {
             // And back to a PNG, declared as image/jpeg this time.
             let png = TestImages.png(size: 5000)
             let again = try await api.putImage(id, png, contentType: "image/jpeg", ifMatch: #""2""#, token: token)
-            #expect(try again.data(Card.self).image == CardImageInfo(contentType: "image/png", size: 5000))
+            #expect(try again.data(APICard.self).image == CardImageInfo(contentType: "image/png", size: 5000))
             #expect(try await api.imageBytes(id, token: token) == png)
         }
     }
@@ -85,11 +85,11 @@ extension API {
         try await withRouter { api, _ in
             let token = try await api.login().accessToken
             let id = Seeds.demoCardWithoutImage
-            let first = try await api.putImage(id, TestImages.png, token: token).data(Card.self)
+            let first = try await api.putImage(id, TestImages.png, token: token).data(APICard.self)
             let again = try await api.putImage(id, TestImages.png, ifMatch: #""2""#, token: token)
             #expect(again.status == .ok)
             #expect(again.headers[.eTag] == #""2""#)
-            #expect(try again.data(Card.self) == first)
+            #expect(try again.data(APICard.self) == first)
         }
     }
 
@@ -118,14 +118,15 @@ extension API {
                 #expect(delete.headers[.eTag] == #""1""#)
             }
             // Nothing of that changed the card or its image.
-            let card = try await api.send(.get, "/card/\(id)", token: token).data(Card.self)
+            let card = try await api.send(.get, "/card/\(id)", token: token).data(APICard.self)
             #expect(card.version == 1 && card.image?.contentType == "image/png")
             #expect(try await api.imageBytes(id, token: token) == original)
             // A list that names the current version, and `*`, both match.
             #expect(
-                try await api.putImage(id, TestImages.jpeg, ifMatch: #""0", "1""#, token: token).data(Card.self).version
+                try await api.putImage(id, TestImages.jpeg, ifMatch: #""0", "1""#, token: token).data(APICard.self)
+                    .version
                     == 2)
-            #expect(try await api.deleteImage(id, ifMatch: "*", token: token).data(Card.self).version == 3)
+            #expect(try await api.deleteImage(id, ifMatch: "*", token: token).data(APICard.self).version == 3)
         }
     }
 
@@ -141,7 +142,7 @@ extension API {
             let original = try await api.imageBytes(id, token: token)
             try expectError(
                 try await api.putImage(id, body, contentType: contentType, token: token), .unsupportedMediaType)
-            #expect(try await api.send(.get, "/card/\(id)", token: token).data(Card.self).version == 1)
+            #expect(try await api.send(.get, "/card/\(id)", token: token).data(APICard.self).version == 1)
             #expect(try await api.imageBytes(id, token: token) == original)
         }
     }
@@ -172,7 +173,7 @@ extension API {
             #expect(try await api.imageBytes(id, token: token) == original)
             // Exactly at the limit is fine.
             let atLimit = TestImages.png(size: 4096)
-            #expect(try await api.putImage(id, atLimit, token: token).data(Card.self).image?.size == 4096)
+            #expect(try await api.putImage(id, atLimit, token: token).data(APICard.self).image?.size == 4096)
             #expect(try await api.imageBytes(id, token: token) == atLimit)
         }
     }
@@ -214,18 +215,18 @@ extension API {
             let response = try await api.deleteImage(id, token: token)
             #expect(response.status == .ok)
             #expect(response.headers[.eTag] == #""2""#)
-            let card = try response.data(Card.self)
+            let card = try response.data(APICard.self)
             #expect(!card.hasImage && card.image == nil && card.version == 2 && card.updatedAt == clock.now)
             #expect(!response.text.contains(#""image""#), "no image info is sent for a card without one")
             try expectError(try await api.send(.get, "/card/\(id)/image", token: token), .cardNotFound)
-            #expect(try await api.send(.get, "/card/\(id)", token: token).data(Card.self) == card)
+            #expect(try await api.send(.get, "/card/\(id)", token: token).data(APICard.self) == card)
 
             clock.advance(by: .seconds(60))
             let again = try await api.deleteImage(id, ifMatch: #""2""#, token: token)
             #expect(again.status == .ok)
-            #expect(try again.data(Card.self) == card, "a card without an image is answered unchanged")
+            #expect(try again.data(APICard.self) == card, "a card without an image is answered unchanged")
             let never = try await api.deleteImage(Seeds.demoCardWithoutImage, token: token)
-            #expect(try never.data(Card.self).version == 1)
+            #expect(try never.data(APICard.self).version == 1)
         }
     }
 
@@ -243,7 +244,7 @@ extension API {
                 .accessTokenInvalid)
             // Minji's card is untouched.
             let minji = try await api.login(Seeds.minjiEmail, Seeds.minjiPassword).accessToken
-            #expect(try await api.send(.get, "/card/\(Seeds.minjiCard)", token: minji).data(Card.self).version == 1)
+            #expect(try await api.send(.get, "/card/\(Seeds.minjiCard)", token: minji).data(APICard.self).version == 1)
         }
     }
 

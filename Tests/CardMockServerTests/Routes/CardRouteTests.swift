@@ -10,11 +10,11 @@ import Testing
     @Test func listPagesThroughTheWalletInOrder() async throws {
         try await withRouter { api, _ in
             let token = try await api.login().accessToken
-            let all = try await api.send(.get, "/cards", token: token).data(CardPage.self)
+            let all = try await api.send(.get, "/cards", token: token).data(APICardPage.self)
             #expect(all.total == Seeds.demoCardCount)
             #expect(all.offset == 0 && all.limit == CardPaging.defaultLimit)
             #expect(all.cards.map(\.id) == (1...12).map { String(format: "demo-%02d", $0) })
-            let page = try await api.send(.get, "/cards?offset=10&limit=5", token: token).data(CardPage.self)
+            let page = try await api.send(.get, "/cards?offset=10&limit=5", token: token).data(APICardPage.self)
             #expect(page.cards.map(\.id) == ["demo-11", "demo-12"])
             #expect(page.total == 12 && page.offset == 10 && page.limit == 5)
         }
@@ -28,7 +28,7 @@ import Testing
     func searchMatchesNameCompanyTitleAndEmail(query: String, ids: [String]) async throws {
         try await withRouter { api, _ in
             let token = try await api.login().accessToken
-            let page = try await api.send(.get, "/cards?q=\(query)", token: token).data(CardPage.self)
+            let page = try await api.send(.get, "/cards?q=\(query)", token: token).data(APICardPage.self)
             #expect(page.cards.map(\.id) == ids)
             #expect(page.total == ids.count)
         }
@@ -47,7 +47,7 @@ import Testing
     @Test func emptyPagingParametersMeanTheDefaults() async throws {
         try await withRouter { api, _ in
             let token = try await api.login().accessToken
-            let page = try await api.send(.get, "/cards?offset=&limit=&q=", token: token).data(CardPage.self)
+            let page = try await api.send(.get, "/cards?offset=&limit=&q=", token: token).data(APICardPage.self)
             #expect(page.offset == 0 && page.limit == CardPaging.defaultLimit && page.total == Seeds.demoCardCount)
         }
     }
@@ -68,7 +68,7 @@ import Testing
             let token = try await api.login().accessToken
             let response = try await api.send(.get, "/card/demo-01", token: token)
             #expect(response.headers[.eTag] == #""1""#)
-            let card = try response.data(Card.self)
+            let card = try response.data(APICard.self)
             #expect(card.id == "demo-01")
             #expect(card.fields.name == "Ada Lovelace")
             #expect(card.hasImage)
@@ -96,7 +96,7 @@ import Testing
         let clock = ManualWallClock()
         try await withRouter(clock: clock) { api, _ in
             let token = try await api.login().accessToken
-            let before = try await api.send(.get, "/card/demo-01", token: token).data(Card.self)
+            let before = try await api.send(.get, "/card/demo-01", token: token).data(APICard.self)
             clock.advance(by: .seconds(30))
             // Only name and email: every other field is cleared (a full replacement).
             let response = try await api.sendJSON(
@@ -104,13 +104,13 @@ import Testing
                 headers: [.ifMatch: #""1""#])
             #expect(response.status == .ok)
             #expect(response.headers[.eTag] == #""2""#)
-            let card = try response.data(Card.self)
+            let card = try response.data(APICard.self)
             #expect(card.fields == CardFields(name: "Ada King", email: "ada@king.example"))
             #expect(card.version == 2)
             #expect(card.updatedAt == clock.now)
             #expect(card.createdAt == before.createdAt)
             #expect(card.hasImage, "the image is kept")
-            let listed = try await api.send(.get, "/cards?q=king", token: token).data(CardPage.self)
+            let listed = try await api.send(.get, "/cards?q=king", token: token).data(APICardPage.self)
             #expect(listed.cards.map(\.version) == [2])
         }
     }
@@ -127,13 +127,13 @@ import Testing
             let weak = try await api.sendJSON(
                 .put, "/card/demo-02", CardFields(name: "Weak"), token: token, headers: [.ifMatch: #"W/"2""#])
             try expectError(weak, .versionConflict)
-            let card = try await api.send(.get, "/card/demo-02", token: token).data(Card.self)
+            let card = try await api.send(.get, "/card/demo-02", token: token).data(APICard.self)
             #expect(card.fields.name == "First")
             #expect(card.version == 2)
             // `*` means any version.
             let any = try await api.sendJSON(
                 .put, "/card/demo-02", CardFields(name: "Any"), token: token, headers: [.ifMatch: "*"])
-            #expect(try any.data(Card.self).version == 3)
+            #expect(try any.data(APICard.self).version == 3)
         }
     }
 
@@ -177,7 +177,7 @@ import Testing
                 .put, "/card/demo-01", "<card/>", contentType: "application/xml", token: token, headers: headers)
             try expectError(xml, .unsupportedMediaType)
             // Nothing of that changed the card.
-            #expect(try await api.send(.get, "/card/demo-01", token: token).data(Card.self).version == 1)
+            #expect(try await api.send(.get, "/card/demo-01", token: token).data(APICard.self).version == 1)
         }
     }
 
@@ -211,7 +211,7 @@ import Testing
                 .cardNotFound)
             try expectError(
                 try await api.sendJSON(.put, "/card/demo-01", CardFields(name: "Back"), token: token), .cardNotFound)
-            let page = try await api.send(.get, "/cards", token: token).data(CardPage.self)
+            let page = try await api.send(.get, "/cards", token: token).data(APICardPage.self)
             #expect(page.total == 11)
             #expect(!page.cards.contains { $0.id == "demo-01" })
             let order = (2...12).map { String(format: "demo-%02d", $0) }
@@ -229,7 +229,7 @@ import Testing
             let response = try await api.sendJSON(.put, "/cards", ReorderRequest(order: reversed), token: token)
             #expect(try response.data(ReorderRequest.self).order == reversed)
             #expect(
-                try await api.send(.get, "/cards?limit=3", token: token).data(CardPage.self).cards.map(\.id)
+                try await api.send(.get, "/cards?limit=3", token: token).data(APICardPage.self).cards.map(\.id)
                     == Array(reversed.prefix(3)))
 
             let missing = try await api.sendJSON(
@@ -248,7 +248,7 @@ import Testing
             try expectError(try await api.sendRaw(.put, "/cards", #"{"order": "demo-01"}"#, token: token), .badRequest)
             try expectError(try await api.sendRaw(.put, "/cards", #"{}"#, token: token), .badRequest)
             #expect(
-                try await api.send(.get, "/cards?limit=1", token: token).data(CardPage.self).cards.map(\.id) == [
+                try await api.send(.get, "/cards?limit=1", token: token).data(APICardPage.self).cards.map(\.id) == [
                     "demo-12"
                 ])
         }
@@ -262,14 +262,14 @@ import Testing
             form.addImage(TestImages.png)
             let response = try await api.createCard(form, token: token)
             #expect(response.status == .created)
-            let card = try response.data(Card.self)
+            let card = try response.data(APICard.self)
             #expect(response.headers[.location] == "/v1/card/\(card.id)")
             #expect(response.headers[.eTag] == #""1""#)
             #expect(
                 card.fields
                     == CardFields(name: "새 카드", company: "Hangang", tmi: ["one", "two"], tags: ["a"], defaultImage: 3))
             #expect(card.image == CardImageInfo(contentType: "image/png", size: TestImages.png.count))
-            let page = try await api.send(.get, "/cards", token: token).data(CardPage.self)
+            let page = try await api.send(.get, "/cards", token: token).data(APICardPage.self)
             #expect(page.cards.last?.id == card.id, "new cards go to the end of the wallet")
             let image = try await api.send(.get, "/card/\(card.id)/image", token: token)
             #expect(Data(image.body.readableBytesView) == TestImages.png)

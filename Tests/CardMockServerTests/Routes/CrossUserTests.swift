@@ -37,9 +37,9 @@ import Testing
                 #expect(foreign == missing)
             }
             // The demo user's cards are untouched.
-            let card = try await api.send(.get, "/card/\(Seeds.demoCardWithImage)", token: demo).data(Card.self)
+            let card = try await api.send(.get, "/card/\(Seeds.demoCardWithImage)", token: demo).data(APICard.self)
             #expect(card.version == 1 && card.fields.name == "Ada Lovelace")
-            let page = try await api.send(.get, "/cards", token: demo).data(CardPage.self)
+            let page = try await api.send(.get, "/cards", token: demo).data(APICardPage.self)
             #expect(page.total == Seeds.demoCardCount)
         }
     }
@@ -47,9 +47,9 @@ import Testing
     @Test func listsAndReordersStayWithinTheirOwnWallet() async throws {
         try await withRouter { api, _ in
             let minji = try await api.login(Seeds.minjiEmail, Seeds.minjiPassword).accessToken
-            let page = try await api.send(.get, "/cards?q=ada", token: minji).data(CardPage.self)
+            let page = try await api.send(.get, "/cards?q=ada", token: minji).data(APICardPage.self)
             #expect(page.total == 0)
-            let all = try await api.send(.get, "/cards", token: minji).data(CardPage.self)
+            let all = try await api.send(.get, "/cards", token: minji).data(APICardPage.self)
             #expect(all.cards.map(\.id) == ["minji-01", "minji-02", "minji-03"])
             let stealing = ReorderRequest(order: ["minji-01", "minji-02", "minji-03", "demo-01"])
             #expect(

@@ -23,10 +23,10 @@ import Testing
             let fields = CardFields(name: "김민지", email: "minji@example.com", vcardProperties: Self.kept)
             let created = try await api.createCard(MultipartForm(fields: fields), token: token)
             #expect(created.status == .created)
-            let card = try created.data(Card.self)
+            let card = try created.data(APICard.self)
             #expect(card.fields.vcardProperties == Self.kept, "in order, byte for byte, untrimmed")
             let fetched = try await api.send(.get, "/card/\(card.id)", token: token)
-            #expect(try fetched.data(Card.self) == card)
+            #expect(try fetched.data(APICard.self) == card)
             #expect(fetched.text.contains(#""vcardProperties":["#))
             // Not part of the list's summaries.
             let page = try await api.send(.get, "/cards", token: token)
@@ -39,34 +39,34 @@ import Testing
             let token = try await api.login().accessToken
             let before = try await api.send(.get, "/card/demo-01", token: token)
             #expect(!before.text.contains("vcardProperties"), "cards without kept lines look as they always did")
-            var fields = try before.data(Card.self).fields
+            var fields = try before.data(APICard.self).fields
             fields.vcardProperties = Self.kept
             let saved = try await api.sendJSON(
                 .put, "/card/demo-01", fields, token: token, headers: [.ifMatch: #""1""#])
-            #expect(try saved.data(Card.self).fields.vcardProperties == Self.kept)
+            #expect(try saved.data(APICard.self).fields.vcardProperties == Self.kept)
             #expect(
-                try await api.send(.get, "/card/demo-01", token: token).data(Card.self).fields.vcardProperties
+                try await api.send(.get, "/card/demo-01", token: token).data(APICard.self).fields.vcardProperties
                     == Self.kept)
 
             // The same fields again change nothing; other lines are a change.
             let same = try await api.sendJSON(.put, "/card/demo-01", fields, token: token, headers: [.ifMatch: #""2""#])
-            #expect(try same.data(Card.self).version == 2)
+            #expect(try same.data(APICard.self).version == 2)
             fields.vcardProperties = Array(Self.kept.reversed())
             let reordered = try await api.sendJSON(
                 .put, "/card/demo-01", fields, token: token, headers: [.ifMatch: #""2""#])
-            #expect(try reordered.data(Card.self).fields.vcardProperties == Array(Self.kept.reversed()))
+            #expect(try reordered.data(APICard.self).fields.vcardProperties == Array(Self.kept.reversed()))
 
             // A card sent back as it came (read-only keys and all) keeps them.
-            let whole = try await api.send(.get, "/card/demo-01", token: token).data(Card.self)
+            let whole = try await api.send(.get, "/card/demo-01", token: token).data(APICard.self)
             let echoed = try await api.sendJSON(
                 .put, "/card/demo-01", whole, token: token, headers: [.ifMatch: #""3""#])
-            #expect(try echoed.data(Card.self) == whole)
+            #expect(try echoed.data(APICard.self) == whole)
 
             // PUT replaces every field: without the key (or with null or []), they are gone.
             let cleared = try await api.sendRaw(
                 .put, "/card/demo-01", #"{"name": "Ada", "vcardProperties": null}"#, token: token,
                 headers: [.ifMatch: #""3""#])
-            #expect(try cleared.data(Card.self).fields.vcardProperties.isEmpty)
+            #expect(try cleared.data(APICard.self).fields.vcardProperties.isEmpty)
             #expect(!(try await api.send(.get, "/card/demo-01", token: token).text.contains("vcardProperties")))
         }
     }
@@ -95,8 +95,9 @@ import Testing
             #expect(postFields[CardLimits.vcardPropertiesKey]?.contains(problem) == true, "\(postFields)")
 
             // Nothing was stored.
-            #expect(try await api.send(.get, "/card/demo-01", token: token).data(Card.self).version == 1)
-            #expect(try await api.send(.get, "/cards", token: token).data(CardPage.self).total == Seeds.demoCardCount)
+            #expect(try await api.send(.get, "/card/demo-01", token: token).data(APICard.self).version == 1)
+            #expect(
+                try await api.send(.get, "/cards", token: token).data(APICardPage.self).total == Seeds.demoCardCount)
         }
     }
 
@@ -131,7 +132,7 @@ import Testing
             form.addImage(TestImages.png)
             let created = try await api.createCard(form, token: token)
             #expect(created.status == .created, "\(created.text.prefix(300))")
-            let card = try created.data(Card.self)
+            let card = try created.data(APICard.self)
             #expect(card.fields.vcardProperties == lines && card.hasImage)
 
             let put = try await api.sendJSON(.put, "/card/\(card.id)", fields, token: token, headers: [.ifMatch: "*"])
@@ -139,7 +140,7 @@ import Testing
             let changed = CardFields(name: "Full", vcardProperties: Array(lines.reversed()))
             let reversed = try await api.sendJSON(
                 .put, "/card/\(card.id)", changed, token: token, headers: [.ifMatch: "*"])
-            #expect(try reversed.data(Card.self).fields.vcardProperties == Array(lines.reversed()))
+            #expect(try reversed.data(APICard.self).fields.vcardProperties == Array(lines.reversed()))
         }
     }
 

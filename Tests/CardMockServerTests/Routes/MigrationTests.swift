@@ -27,13 +27,14 @@ import Testing
             let second = try await api.refresh(first.refreshToken).data(TokenGrant.self)
             var form = MultipartForm(fields: CardFields(name: "Migrated 카드"))
             form.addImage(TestImages.jpeg, filename: "photo.jpg", contentType: "image/jpeg")
-            let created = try await api.createCard(form, token: second.accessToken).data(Card.self)
+            let created = try await api.createCard(form, token: second.accessToken).data(APICard.self)
             let fields = CardFields(name: "Ada v2", vcardProperties: kept)
             #expect(
                 try await api.sendJSON(
                     .put, "/card/demo-01", fields, token: second.accessToken, headers: [.ifMatch: #""1""#]
                 ).status == .ok)
-            let ids = try await api.send(.get, "/cards?limit=100", token: second.accessToken).data(CardPage.self).cards
+            let ids = try await api.send(.get, "/cards?limit=100", token: second.accessToken).data(APICardPage.self)
+                .cards
                 .map(\.id)
             let reversed = Array(ids.reversed())
             #expect(
@@ -63,12 +64,12 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)).starts(with: Data("SQLite format 3\0".utf8)))
         try await migrated.application.test(.router) { client in
             let api = API(client: client)
-            let page = try await api.send(.get, "/cards?limit=100", token: grant.accessToken).data(CardPage.self)
+            let page = try await api.send(.get, "/cards?limit=100", token: grant.accessToken).data(APICardPage.self)
             #expect(page.cards.map(\.id) == order, "the wallet order came across")
-            let card = try await api.send(.get, "/card/\(createdID)", token: grant.accessToken).data(Card.self)
+            let card = try await api.send(.get, "/card/\(createdID)", token: grant.accessToken).data(APICard.self)
             #expect(card.fields.name == "Migrated 카드" && card.image?.contentType == "image/jpeg")
             #expect(try await api.imageBytes(createdID, token: grant.accessToken) == TestImages.jpeg)
-            let ada = try await api.send(.get, "/card/demo-01", token: grant.accessToken).data(Card.self)
+            let ada = try await api.send(.get, "/card/demo-01", token: grant.accessToken).data(APICard.self)
             #expect(ada.version == 2 && ada.fields.vcardProperties == kept && ada.hasImage)
             // Rotation state came across: the rotated token is reuse, the current one works.
             try expectError(try await api.refresh(rotated), .refreshTokenExpired)

@@ -25,18 +25,18 @@ import Testing
             _ = try await api.sendJSON(
                 .put, "/card/demo-01", CardFields(name: "Ada v2"), token: grant.accessToken,
                 headers: [.ifMatch: #""1""#])
-            return (grant, try created.data(Card.self).id)
+            return (grant, try created.data(APICard.self).id)
         }
 
         // A new server on the same file: same cards, same sessions, seeds not applied again.
         let second = try await MockServer.makeApp(configuration: configuration, clock: clock)
         try await second.application.test(.router) { client in
             let api = API(client: client)
-            let page = try await api.send(.get, "/cards", token: grant.accessToken).data(CardPage.self)
+            let page = try await api.send(.get, "/cards", token: grant.accessToken).data(APICardPage.self)
             #expect(page.total == 12)
             #expect(page.cards.last?.id == createdID)
             #expect(!page.cards.contains { $0.id == "demo-03" })
-            let ada = try await api.send(.get, "/card/demo-01", token: grant.accessToken).data(Card.self)
+            let ada = try await api.send(.get, "/card/demo-01", token: grant.accessToken).data(APICard.self)
             #expect(ada.fields.name == "Ada v2" && ada.version == 2 && ada.hasImage)
             let image = try await api.send(.get, "/card/demo-01/image", token: grant.accessToken)
             #expect(image.headers[.contentType] == "image/png")
@@ -79,16 +79,18 @@ import Testing
         let second = try await MockServer.makeApp(configuration: configuration)
         try await second.application.test(.router) { client in
             let api = API(client: client)
-            let replaced = try await api.send(.get, "/card/\(Seeds.demoCardWithoutImage)", token: token).data(Card.self)
+            let replaced = try await api.send(.get, "/card/\(Seeds.demoCardWithoutImage)", token: token).data(
+                APICard.self)
             #expect(
                 replaced.version == 2 && replaced.image == CardImageInfo(contentType: "image/jpeg", size: jpeg.count))
             #expect(try await api.imageBytes(Seeds.demoCardWithoutImage, token: token) == jpeg)
-            let removed = try await api.send(.get, "/card/\(Seeds.demoCardWithImage)", token: token).data(Card.self)
+            let removed = try await api.send(.get, "/card/\(Seeds.demoCardWithImage)", token: token).data(APICard.self)
             #expect(removed.version == 2 && !removed.hasImage)
             try expectError(
                 try await api.send(.get, "/card/\(Seeds.demoCardWithImage)/image", token: token), .cardNotFound)
             #expect(
-                try await api.send(.get, "/card/demo-02", token: token).data(Card.self).fields.vcardProperties == kept)
+                try await api.send(.get, "/card/demo-02", token: token).data(APICard.self).fields.vcardProperties
+                    == kept)
         }
     }
 
@@ -109,7 +111,7 @@ import Testing
             try expectError(
                 try await api.putImage(Seeds.demoCardWithImage, TestImages.jpeg, token: token), .internalError)
             try expectError(try await api.deleteImage(Seeds.demoCardWithImage, token: token), .internalError)
-            let card = try await api.send(.get, "/card/\(Seeds.demoCardWithImage)", token: token).data(Card.self)
+            let card = try await api.send(.get, "/card/\(Seeds.demoCardWithImage)", token: token).data(APICard.self)
             #expect(card.version == 1 && card.image?.contentType == "image/png")
             #expect(try await api.imageBytes(Seeds.demoCardWithImage, token: token) == original)
         }
@@ -148,9 +150,9 @@ import Testing
             try expectError(
                 try await api.send(.delete, "/card/demo-02", token: token, headers: [.ifMatch: "*"]), .internalError)
             try expectError(try await api.refresh(grant.refreshToken), .internalError)
-            let card = try await api.send(.get, "/card/demo-01", token: token).data(Card.self)
+            let card = try await api.send(.get, "/card/demo-01", token: token).data(APICard.self)
             #expect(card.fields.name == "Ada Lovelace" && card.version == 1)
-            let page = try await api.send(.get, "/cards?limit=100", token: token).data(CardPage.self)
+            let page = try await api.send(.get, "/cards?limit=100", token: token).data(APICardPage.self)
             #expect(page.total == 12 && !page.cards.contains { $0.name == "Never" })
             #expect(page.cards.map(\.id) == (1...12).map { String(format: "demo-%02d", $0) })
 
@@ -159,15 +161,15 @@ import Testing
             #expect(try await api.refresh(grant.refreshToken).status == .ok)
             let edited = try await api.sendJSON(
                 .put, "/card/demo-01", CardFields(name: "Kept"), token: token, headers: [.ifMatch: #""1""#])
-            #expect(try edited.data(Card.self).version == 2)
+            #expect(try edited.data(APICard.self).version == 2)
         }
         // What the file holds is what the server answered.
         let reopened = try await MockServer.makeApp(configuration: configuration)
         try await reopened.application.test(.router) { client in
             let api = API(client: client)
             let token = try await api.login().accessToken
-            #expect(try await api.send(.get, "/card/demo-01", token: token).data(Card.self).fields.name == "Kept")
-            #expect(try await api.send(.get, "/cards", token: token).data(CardPage.self).total == 12)
+            #expect(try await api.send(.get, "/card/demo-01", token: token).data(APICard.self).fields.name == "Kept")
+            #expect(try await api.send(.get, "/cards", token: token).data(APICardPage.self).total == 12)
         }
     }
 }

@@ -1,3 +1,4 @@
+import CardAPIContract
 import CardModels
 import Foundation
 

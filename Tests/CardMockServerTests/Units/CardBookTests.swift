@@ -10,14 +10,15 @@ import Testing
     func book() -> CardBook {
         var book = CardBook()
         for (index, name) in ["Ada", "김민준", "ＡＢＣ Corp Person", "Zoë"].enumerated() {
-            let card = Card(
+            let card = APICard(
                 id: "c\(index)", fields: CardFields(name: name, company: index == 3 ? "Straße GmbH" : nil),
                 createdAt: now, updatedAt: now)
             book.insert(StoredCard(ownerID: "u1", card: card))
         }
         book.insert(
             StoredCard(
-                ownerID: "u2", card: Card(id: "x", fields: CardFields(name: "Other"), createdAt: now, updatedAt: now)))
+                ownerID: "u2", card: APICard(id: "x", fields: CardFields(name: "Other"), createdAt: now, updatedAt: now)
+            ))
         return book
     }
 

@@ -13,7 +13,8 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         cards.insert(
             StoredCard(
-                ownerID: "u1", card: Card(id: "c1", fields: CardFields(name: "김민지"), createdAt: now, updatedAt: now)))
+                ownerID: "u1", card: APICard(id: "c1", fields: CardFields(name: "김민지"), createdAt: now, updatedAt: now))
+        )
         let snapshot = DataSnapshot(
             users: [UserRecord(id: "u1", email: "a@b.dev", name: "A", passwordHash: "$2b$04$abc")], cards: cards,
             tokens: TokenBook())

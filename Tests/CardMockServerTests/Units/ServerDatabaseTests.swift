@@ -52,7 +52,7 @@ import Testing
         cards.insert(
             StoredCard(
                 ownerID: "u1",
-                card: Card(
+                card: APICard(
                     id: "c1", fields: CardFields(name: "김민지", company: "서울데이터랩"), hasImage: true,
                     image: CardImageInfo(contentType: "image/png", size: image.data.count), createdAt: now,
                     updatedAt: now),
@@ -60,12 +60,13 @@ import Testing
         cards.insert(
             StoredCard(
                 ownerID: "u1",
-                card: Card(
+                card: APICard(
                     id: "c2", fields: CardFields(name: "Ada", vcardProperties: ["X-ABLabel:회사"]), createdAt: now,
                     updatedAt: now)))
         cards.insert(
             StoredCard(
-                ownerID: "u2", card: Card(id: "c3", fields: CardFields(name: "Other"), createdAt: now, updatedAt: now)))
+                ownerID: "u2",
+                card: APICard(id: "c3", fields: CardFields(name: "Other"), createdAt: now, updatedAt: now)))
         var tokens = TokenBook()
         _ = tokens.login(userID: "u1", now: now, lifetimes: lifetimes)
         var snapshot = DataSnapshot(

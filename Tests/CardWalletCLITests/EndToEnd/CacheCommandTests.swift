@@ -83,7 +83,7 @@ extension EndToEndTests {
             let ada = try #require(try cache.card(id: "demo-01")).card
             var fields = ada.fields
             fields.title = "Edited Offline"
-            try cache.enqueue(.edit(cardID: ada.id, fields: fields, baseVersion: ada.version))
+            try cache.enqueue(.edit(cardID: ada.id, fields: fields, baseRevision: ada.revision))
             try cache.enqueue(.add(localID: "local:1", fields: CardFields(name: "Made Offline"), image: nil))
             cache.close()
 

@@ -57,7 +57,7 @@ extension EndToEndTests {
             #expect(edited.status == 0, "\(edited)")
             #expect(edited.stdout.contains("Title:      Countess"))
             let afterEdit = try Self.decode(Card.self, from: try await world.run("show", id, "--json"))
-            #expect(afterEdit.version == 2)
+            #expect(afterEdit.revision == CardRevision(2))
             #expect(afterEdit.fields.email == nil)
             #expect(afterEdit.fields.company == "Analytical Engines")
 

@@ -1,3 +1,4 @@
+import CardAPIContract
 import CardModels
 import Foundation
 import TestSupport
@@ -54,7 +55,7 @@ extension HostileServerTests {
             case "/v1/auth/login": .success(Hostile.grant(email: email))
             case "/v1/cards":
                 .success(
-                    CardPage(cards: [Hostile.card("c1", name: Hostile.injection)], total: 1, offset: 0, limit: 200))
+                    APICardPage(cards: [Hostile.card("c1", name: Hostile.injection)], total: 1, offset: 0, limit: 200))
             default: .error(status: 404, code: "E05")
             }
         }) { world in
@@ -100,7 +101,7 @@ extension HostileServerTests {
         try await HostileWorld.with({ request in
             request.path == "/v1/auth/refresh"
                 ? .success(Hostile.grant(accessToken: "cwa_CANARYrefresh0123456789\r\n"))
-                : .success(CardPage(cards: [], total: 0, offset: 0, limit: 200))
+                : .success(APICardPage(cards: [], total: 0, offset: 0, limit: 200))
         }) { world in
             try await world.storeSession(accessValidFor: -60)
             let list = try await world.run(["list", "-v", "--log-level", "trace"])
@@ -118,7 +119,8 @@ extension HostileServerTests {
     /// or edited): AsyncHTTPClient refuses the request with an error quoting the header value
     /// escaped (`invalidHeaderFieldValues(["Bearer cwa_…\n"])`). No form of it is shown.
     @Test func aStoredTokenThatCannotBeAHeaderIsNeverShown() async throws {
-        try await HostileWorld.with({ _ in .success(CardPage(cards: [], total: 0, offset: 0, limit: 200)) }) { world in
+        try await HostileWorld.with({ _ in .success(APICardPage(cards: [], total: 0, offset: 0, limit: 200)) }) {
+            world in
             try await world.storeSession(accessToken: "cwa_CANARYstored0123456789\n")
             for options in [[], ["-v", "--log-level", "trace"], ["--log-level", "debug"]] {
                 let list = try await world.run(["list"] + options)

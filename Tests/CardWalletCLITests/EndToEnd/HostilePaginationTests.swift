@@ -1,3 +1,4 @@
+import CardAPIContract
 import CardModels
 import Foundation
 import TestSupport
@@ -12,7 +13,7 @@ extension HostileServerTests {
         try await HostileWorld.with({ request in
             let offset = Int(request.query("offset") ?? "0") ?? 0
             let cards = (offset..<offset + 200).map { Hostile.card("c\($0)") }
-            return .success(CardPage(cards: cards, total: 1_000_000_000, offset: offset, limit: 200))
+            return .success(APICardPage(cards: cards, total: 1_000_000_000, offset: offset, limit: 200))
         }) { world in
             try await world.storeSession()
             let process = try world.start(["list"])
@@ -33,7 +34,8 @@ extension HostileServerTests {
     @Test func aServerRepeatingAPageEndsTheList() async throws {
         try await HostileWorld.with({ _ in
             .success(
-                CardPage(cards: (0..<200).map { Hostile.card("c\($0)") }, total: 1_000_000_000, offset: 0, limit: 200))
+                APICardPage(
+                    cards: (0..<200).map { Hostile.card("c\($0)") }, total: 1_000_000_000, offset: 0, limit: 200))
         }) { world in
             try await world.storeSession()
             let list = try await world.run(["list"])
@@ -46,18 +48,18 @@ extension HostileServerTests {
     /// Cards longer than the server itself accepts, or more cards than asked for, are refused
     /// as the server would refuse them (`CardLimits`), naming the problem.
     @Test func oversizedCardsAndPagesAreRefused() async throws {
-        let cases: [(CardPage, String)] = [
+        let cases: [(APICardPage, String)] = [
             (
-                CardPage(
+                APICardPage(
                     cards: [Hostile.card("c1", name: String(repeating: "x", count: 100_000))], total: 1, offset: 0,
                     limit: 200),
                 "has a name longer than 64 characters"
             ),
             (
-                CardPage(cards: (0..<1_000).map { Hostile.card("c\($0)") }, total: 1_000, offset: 0, limit: 200),
+                APICardPage(cards: (0..<1_000).map { Hostile.card("c\($0)") }, total: 1_000, offset: 0, limit: 200),
                 "it holds 1000 cards, more than the 200 asked for"
             ),
-            (CardPage(cards: [Hostile.card("../../etc")], total: 1, offset: 0, limit: 200), "cannot be a card id"),
+            (APICardPage(cards: [Hostile.card("../../etc")], total: 1, offset: 0, limit: 200), "cannot be a card id"),
         ]
         for (page, message) in cases {
             try await HostileWorld.with({ _ in .success(page) }) { world in

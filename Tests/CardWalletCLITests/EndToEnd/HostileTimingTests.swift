@@ -1,3 +1,4 @@
+import CardAPIContract
 import CardModels
 import Foundation
 import Synchronization
@@ -38,7 +39,7 @@ extension HostileServerTests {
                 }
                 return count == 1 ? .trickledBody(every: .milliseconds(250)) : .success(Hostile.grant())
             default:
-                return .success(CardPage(cards: [Hostile.card("card_after")], total: 1, offset: 0, limit: 200))
+                return .success(APICardPage(cards: [Hostile.card("card_after")], total: 1, offset: 0, limit: 200))
             }
         }) { world in
             try await world.storeSession(accessValidFor: -60)
@@ -89,7 +90,7 @@ extension HostileServerTests {
                 return first!
             }
             guard request.arrival - start < .seconds(2) else {
-                return .success(CardPage(cards: [Hostile.card("card_later")], total: 1, offset: 0, limit: 200))
+                return .success(APICardPage(cards: [Hostile.card("card_later")], total: 1, offset: 0, limit: 200))
             }
             let now = Date()
             return .error(

@@ -85,11 +85,13 @@ extension EndToEndTests {
             #expect(cached.status == 0 && cached.stdout == shown.stdout, "\(cached)")
             #expect(cached.stderr.hasPrefix("offline — cards as of "), "\(cached)")
 
-            // One card more on the server, listed but never read: named alone.
-            #expect(try await world.run("add", "--name", "Listed Only").status == 0)
+            // One card more on the server, added elsewhere (another computer: its own cache), listed
+            // here but never read: named alone. (A card added here is cached whole at once.)
+            let elsewhere = ["XDG_CACHE_HOME": world.folder.path("elsewhere-cache")]
+            #expect(try await world.run(["add", "--name", "Listed Only"], environment: elsewhere).status == 0)
             #expect(try await world.run("list").status == 0)
             #expect(try await world.run("export").status == 0)
-            #expect(try await world.run("add", "--name", "Listed Later").status == 0)
+            #expect(try await world.run(["add", "--name", "Listed Later"], environment: elsewhere).status == 0)
             #expect(try await world.run("list").status == 0)
             let partial = try await world.run("export", "--offline")
             #expect(partial.status == 6 && partial.stdout.isEmpty, "\(partial)")

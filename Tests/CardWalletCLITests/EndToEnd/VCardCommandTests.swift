@@ -200,7 +200,7 @@ extension EndToEndTests {
             let ada = try #require(try await Self.wallet(world).first { $0.fields.email == "ada@example.com" })
             #expect(ada.fields.title == "Countess")
             #expect(ada.image == CardImageInfo(contentType: "image/jpeg", size: photo.count))
-            #expect(ada.version == 3)
+            #expect(ada.revision == CardRevision(3))
             let exported = try await world.run("export", ada.id, "--output", world.folder.path("ada.vcf"))
             #expect(exported.status == 0)
             #expect(try Self.photos(inFile: world.folder.path("ada.vcf"))["Ada Lovelace"]?.bytes == [UInt8](photo))

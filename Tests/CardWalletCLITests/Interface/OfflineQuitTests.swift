@@ -12,7 +12,8 @@ import Testing
         var state = AppState(server: "http://127.0.0.1:8080/v1")
         #expect(TerminalApp.unsentChanges(state, allSent: true).isEmpty)
         let card = Card(
-            id: "local:1", fields: CardFields(name: "Offline"), createdAt: Date(), updatedAt: Date(), version: 0)
+            id: "local:1", fields: CardFields(name: "Offline"), createdAt: Date(), updatedAt: Date(),
+            revision: CardRevision(0))
         state.offlineChanges.note(.createCard(card.fields, imagePath: nil), .card(card))
         state.offlineChanges.note(.deleteCard(id: "demo-02"), .deleted(id: "demo-02", backup: nil))
         let lines = TerminalApp.unsentChanges(state, allSent: true)
@@ -26,11 +27,12 @@ import Testing
     @Test func quittingWithAnOfflineConflictUnresolvedSaysItComesBack() {
         var state = AppState(server: "http://127.0.0.1:8080/v1")
         let card = Card(
-            id: "demo-02", fields: CardFields(name: "Grace"), createdAt: Date(), updatedAt: Date(), version: 3)
+            id: "demo-02", fields: CardFields(name: "Grace"), createdAt: Date(), updatedAt: Date(),
+            revision: CardRevision(3))
         var mine = card.fields
         mine.title = "Edited offline"
         state.offlineConflicts = [
-            OfflineConflict(entry: 4, fields: mine, original: card.fields, baseVersion: 2, server: card)
+            OfflineConflict(entry: 4, fields: mine, original: card.fields, baseRevision: CardRevision(2), server: card)
         ]
         #expect(
             TerminalApp.unsentChanges(state, allSent: true) == [

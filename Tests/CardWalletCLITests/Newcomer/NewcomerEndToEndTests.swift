@@ -22,14 +22,14 @@ extension EndToEndTests {
             let image = try world.folder.write(Fixtures.png, to: "portrait.png")
             let replaced = try await world.run("edit", id, "--image", image, "--json")
             let afterImage = try Self.decode(Card.self, from: replaced)
-            #expect(afterImage.version == before.version + 1)
+            #expect(afterImage.revision.number == (before.revision.number ?? 0) + 1)
             #expect(afterImage.image == CardImageInfo(contentType: "image/png", size: Fixtures.png.count))
             #expect(afterImage.fields == before.fields)
 
             // Fields and image at once: one version for each change.
             let both = try Self.decode(
                 Card.self, from: try await world.run("edit", id, "--title", "Countess", "--remove-image", "--json"))
-            #expect(both.version == afterImage.version + 2)
+            #expect(both.revision.number == (afterImage.revision.number ?? 0) + 2)
             #expect(both.fields.title == "Countess")
             #expect(!both.hasImage && both.image == nil)
 
@@ -38,7 +38,7 @@ extension EndToEndTests {
             #expect(again.stderr.contains("nothing to change: the card has no image"), "\(again)")
 
             // A stale version: nothing changes, exit 5 as for fields.
-            let stale = try await world.run("edit", id, "--image", image, "--if-version", "\(before.version)")
+            let stale = try await world.run("edit", id, "--image", image, "--if-version", "\(before.revision)")
             #expect(stale.status == 5, "\(stale)")
             #expect(stale.stderr.contains("changed since it was read (E07)"), "\(stale)")
             #expect(try Self.decode(Card.self, from: try await world.run("show", id, "--json")) == both)

@@ -90,7 +90,7 @@ import Testing
             tmi: ["One", "Two"], tags: ["math", "ai"], defaultImage: 5)
         let card = Card(
             id: "c9", fields: fields, hasImage: true, image: CardImageInfo(contentType: "image/jpeg", size: 20513),
-            createdAt: Self.date, updatedAt: Self.date, version: 4)
+            createdAt: Self.date, updatedAt: Self.date, revision: CardRevision(4))
         #expect(
             CardText.detail(card) == """
                 ID:         c9

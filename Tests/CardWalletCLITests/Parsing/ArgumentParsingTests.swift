@@ -54,7 +54,7 @@ import Testing
         let base = CardFields(name: "Ada", bio: "Poet", tags: ["a"])
         let edited = edit.fields.applied(to: base)
         #expect(edited == CardFields(name: "Ada"))
-        #expect(edit.ifVersion == 3)
+        #expect(edit.ifVersion == "3")
         #expect(try CardWalletCommand.parseAsRoot(["add", "--name", "x", "--default-image", "2"]) is AddCommand)
     }
 

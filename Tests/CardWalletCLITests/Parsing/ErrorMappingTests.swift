@@ -69,34 +69,34 @@ import TokenStore
 
     @Test func theFactoryHonoursTheStateHomeAndTheTokenFileSetting() throws {
         var settings = ClientSettings.defaults
-        let store = try LiveClient.tokenStore(for: settings, environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"])
+        let store = try LiveBackends.tokenStore(for: settings, environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"])
         #expect(store.path == "/s/cardwallet/tokens.json")
-        let fromHome = try LiveClient.tokenStore(for: settings, environment: ["HOME": "/h"])
+        let fromHome = try LiveBackends.tokenStore(for: settings, environment: ["HOME": "/h"])
         #expect(fromHome.path == "/h/.local/state/cardwallet/tokens.json")
         #expect(throws: ClientSetupError.tokenStore(.noStateLocation)) {
-            try LiveClient.tokenStore(for: settings, environment: [:])
+            try LiveBackends.tokenStore(for: settings, environment: [:])
         }
         settings.tokenFile = "~/t/tokens.json"
-        #expect(try LiveClient.tokenStore(for: settings, environment: ["HOME": "/h"]).path == "/h/t/tokens.json")
+        #expect(try LiveBackends.tokenStore(for: settings, environment: ["HOME": "/h"]).path == "/h/t/tokens.json")
         settings.tokenFile = "/abs/tokens.json"
-        #expect(try LiveClient.tokenStore(for: settings, environment: [:]).path == "/abs/tokens.json")
+        #expect(try LiveBackends.tokenStore(for: settings, environment: [:]).path == "/abs/tokens.json")
     }
 
     @Test func theFactoryRefusesABadServerAndBuildsTheLivePieces() async throws {
         var settings = ClientSettings.defaults
         settings.server = "ftp://example.com"
         #expect(throws: ClientSetupError.invalidServer("ftp://example.com")) {
-            try LiveClient.make(settings: settings, environment: ["HOME": "/h"])
+            try LiveBackends.make(settings: settings, environment: ["HOME": "/h"])
         }
         settings.server = "http://127.0.0.1:9/v1/"
         settings.requestTimeout = .seconds(5)
         settings.connectTimeout = .seconds(2)
         settings.logBodyPreviewBytes = 100
-        let live = try LiveClient.make(settings: settings, environment: ["HOME": "/h"])
+        let live = try LiveBackends.make(settings: settings, environment: ["HOME": "/h"])
         #expect(live.server.absoluteString == "http://127.0.0.1:9/v1")
-        #expect(live.client.configuration.serverKey == "http://127.0.0.1:9/v1")
-        #expect(live.client.configuration.requestTimeout == .seconds(5))
-        #expect(live.client.configuration.session.refreshMargin == .seconds(30))
+        #expect(live.cardAPIClient(for: live.server).configuration.serverKey == "http://127.0.0.1:9/v1")
+        #expect(live.cardAPIClient(for: live.server).configuration.requestTimeout == .seconds(5))
+        #expect(live.cardAPIClient(for: live.server).configuration.session.refreshMargin == .seconds(30))
         #expect(live.transport.configuration.connectTimeout == .seconds(2))
         #expect(live.transport.configuration.readTimeout == .seconds(5))
         #expect(live.log.configuration.bodyPreviewLimit == 100)

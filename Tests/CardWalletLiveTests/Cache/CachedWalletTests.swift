@@ -19,7 +19,7 @@ struct CachedWalletTests {
         let performer = harness.performer()
         try await harness.logIn(performer)
         let wallet = await CachedWallet.open(
-            client: performer.client, environment: [:], location: CacheLocation(folder: harness.folder.path("cache")),
+            backend: performer.accounts.backend, location: CacheLocation(folder: harness.folder.path("cache")),
             logger: Self.logger)
         try #require(wallet.cache != nil)
         return wallet
@@ -67,11 +67,11 @@ struct CachedWalletTests {
             edited.title = "Countess of Lovelace"
             let new = CardFields(name: "Offline Person", company: "Outbox Ltd")
             try cache.enqueue(.add(localID: "local:1", fields: new, image: nil))
-            try cache.enqueue(.edit(cardID: ada.id, fields: edited, baseVersion: ada.version))
-            try cache.enqueue(.delete(cardID: minjun.id, baseVersion: minjun.version))
+            try cache.enqueue(.edit(cardID: ada.id, fields: edited, baseRevision: ada.revision))
+            try cache.enqueue(.delete(cardID: minjun.id, baseRevision: minjun.revision))
             try cache.enqueue(.reorder(["local:1", "demo-03"]))
             // An edit made on a version the server no longer has: a conflict, never an overwrite.
-            try cache.enqueue(.edit(cardID: ada.id, fields: CardFields(name: "Stale"), baseVersion: ada.version))
+            try cache.enqueue(.edit(cardID: ada.id, fields: CardFields(name: "Stale"), baseRevision: ada.revision))
 
             let report = await wallet.replayOutbox()
             #expect(report.sent == 4)
@@ -84,7 +84,7 @@ struct CachedWalletTests {
             #expect(!list.contains { $0.id == "demo-02" })
             let server = try await wallet.client.card(id: "demo-01")
             #expect(server.fields.title == "Countess of Lovelace")
-            #expect(server.version == ada.version + 1)
+            #expect(server.revision.number == (ada.revision.number ?? 0) + 1)
             #expect(try cache.outbox().map(\.state) == [.failed])
 
             // Sending again sends nothing.
@@ -115,8 +115,8 @@ struct CachedWalletTests {
             let wallet = try await wallet(harness)
             let cache = try #require(wallet.cache)
             _ = try await wallet.list(.online)
-            try cache.enqueue(.delete(cardID: "demo-05", baseVersion: 1))
-            try cache.enqueue(.delete(cardID: "demo-06", baseVersion: 1))
+            try cache.enqueue(.delete(cardID: "demo-05", baseRevision: CardRevision(1)))
+            try cache.enqueue(.delete(cardID: "demo-06", baseRevision: CardRevision(1)))
             await harness.server.stop()
             let report = await wallet.replayOutbox()
             #expect(report.stoppedOffline)

@@ -18,7 +18,7 @@ import TokenStore
     private static let logger = Logger(label: "test.early-wallet")
 
     /// A second start: the server's list was cached by an earlier one.
-    private func cachedByAnEarlierStart(_ harness: GlueHarness) async throws -> (CardAPIPerformer, [CardSummary]) {
+    private func cachedByAnEarlierStart(_ harness: GlueHarness) async throws -> (CallPerformer, [CardSummary]) {
         let (_, performer) = try await harness.loggedInPerformerWithCache(logger: Self.logger)
         guard case .success(.cards(let page)) = await performer.perform(.loadCards(offset: 0, limit: 100, query: nil))
         else { throw TestFailure("the list did not load") }
@@ -49,15 +49,14 @@ import TokenStore
             #expect(page.cards == cards)
 
             // The interface's calls come together: the first frame and the list's own call.
-            let caches = WalletCaches(
-                environment: [:], location: location(harness), logger: Self.logger, early: Task { early })
-            async let frame = caches.firstFrame(performer.client)
-            async let wallet = caches.wallet(for: performer.client)
+            let accounts = harness.accounts(cache: location(harness), logger: Self.logger, early: Task { early })
+            async let frame = accounts.firstFrame()
+            async let wallet = accounts.cachedWallet()
             #expect(await frame == early.firstFrame)
             let kept = try #require(await wallet?.cache)
             #expect(kept === early.cache, "the early cache became the account's cache, not opened again")
             #expect(try early.cache.list()?.cards == cards, "and it is still open")
-            #expect(await caches.firstFrame(performer.client) == early.firstFrame, "a later first frame reads it again")
+            #expect(await accounts.firstFrame() == early.firstFrame, "a later first frame reads it again")
         }
     }
 
@@ -70,15 +69,14 @@ import TokenStore
             let theirs = try CardCache.open(
                 server: server, account: "someone@cardwallet.dev", location: location(harness), logger: Self.logger)
             let early = EarlyWallet(server: server, account: "someone@cardwallet.dev", cache: theirs, firstFrame: nil)
-            let caches = WalletCaches(
-                environment: [:], location: location(harness), logger: Self.logger, early: Task { early })
             // Nobody logged in at another server: nothing to decide yet, nothing shown.
-            let elsewhere = CardAPIClient(
-                configuration: CardAPIConfiguration(server: URL(string: "http://127.0.0.1:9/v1")!),
-                tokenStore: harness.store, transport: harness.transport)
-            #expect(await caches.firstFrame(elsewhere) == nil)
+            let elsewhere = harness.accounts(
+                server: URL(string: "http://127.0.0.1:9/v1")!, cache: location(harness), logger: Self.logger,
+                early: Task { early })
+            #expect(await elsewhere.firstFrame() == nil)
+            let accounts = harness.accounts(cache: location(harness), logger: Self.logger, early: Task { early })
             // The session's account: its own cache, read as before; the other one closed.
-            guard case .cachedWallet(let page, _) = try #require(await caches.firstFrame(performer.client)) else {
+            guard case .cachedWallet(let page, _) = try #require(await accounts.firstFrame()) else {
                 Issue.record("no cached wallet for the account")
                 return
             }
@@ -92,11 +90,10 @@ import TokenStore
             let (performer, _) = try await cachedByAnEarlierStart(harness)
             let early = try #require(
                 earlyRead(harness, server: performer.client.configuration.serverKey))
-            let caches = WalletCaches(
-                environment: [:], location: location(harness), logger: Self.logger, early: Task { early })
-            await caches.discardEarly()
+            let accounts = harness.accounts(cache: location(harness), logger: Self.logger, early: Task { early })
+            await accounts.discardEarly()
             #expect(throws: CacheError.self, "closed") { try early.cache.list() }
-            let wallet = try #require(await caches.wallet(for: performer.client))
+            let wallet = try #require(await accounts.cachedWallet())
             #expect(wallet.cache !== early.cache)
             #expect(try wallet.cache?.list()?.cards.count == 12)
         }
@@ -108,15 +105,13 @@ import TokenStore
             let server = performer.client.configuration.serverKey
             let early = try #require(
                 earlyRead(harness, server: server))
-            let caches = WalletCaches(
-                environment: [:], location: location(harness), logger: Self.logger, early: Task { early })
+            let accounts = harness.accounts(cache: location(harness), logger: Self.logger, early: Task { early })
             // E06 on the first call, before any wallet was asked for: the account's cache is wiped.
-            let answer = await caches.answer(
-                .loadCards(offset: 0, limit: 100, query: nil),
-                after: .sessionExpired(server: server, account: GlueHarness.email), performer.client)
-            #expect(answer == nil)
+            let ended = await accounts.handleSessionEnd(
+                CardAPIError.sessionExpired(server: server, account: GlueHarness.email))
+            #expect(ended)
             #expect(throws: CacheError.self, "closed") { try early.cache.list() }
-            let wallet = try #require(await caches.wallet(for: performer.client))
+            let wallet = try #require(await accounts.cachedWallet())
             #expect(wallet.cache !== early.cache, "a new cache, not the wiped one")
             #expect(try wallet.cache?.list() == nil, "and nothing in it")
         }

@@ -1,4 +1,5 @@
 import CardAPI
+import CardBackend
 import CardCache
 import CardMockServer
 import CardModels
@@ -24,8 +25,7 @@ struct OfflineConflictGlueTests {
     private struct World {
         var server: RunningMockServer
         let transport: LiveTransport
-        let caches: WalletCaches
-        let performer: CardAPIPerformer
+        let performer: CallPerformer
         /// Another client of the same account: the other person.
         let other: CardAPIClient
         var state: AppState
@@ -38,9 +38,9 @@ struct OfflineConflictGlueTests {
     /// Performs the calls of `effects` through the performer, feeding each outcome back, until
     /// none is left; returns the calls made, in order.
     @discardableResult
-    private static func drive(_ effects: [Effect], _ world: inout World) async -> [APICall] {
+    private static func drive(_ effects: [Effect], _ world: inout World) async -> [AppCall] {
         var queue = effects
-        var made: [APICall] = []
+        var made: [AppCall] = []
         while !queue.isEmpty {
             guard case .perform(let id, let call) = queue.removeFirst() else { continue }
             made.append(call)
@@ -65,18 +65,16 @@ struct OfflineConflictGlueTests {
         configuration.dataFile = folder.path("server.sqlite")
         var server = try await MockServer.start(configuration: configuration)
         let transport = LiveTransport()
-        let caches = WalletCaches(
-            environment: [:], location: CacheLocation(folder: folder.path("cache")), logger: logger)
-        let performer = CardAPIPerformer(
-            configuration: CardAPIConfiguration(server: server.baseURL), tokenStore: folder.tokenStore,
-            transport: transport, caches: caches)
+        let performer = CallPerformer.testing(
+            server: server.baseURL, tokenStore: folder.tokenStore, transport: transport,
+            cache: CacheLocation(folder: folder.path("cache")), logger: logger)
         do {
             let login = await performer.perform(
                 .logIn(server: server.baseURLString, email: GlueHarness.email, password: GlueHarness.password))
             try #require((try? login.get()) != nil)
             var state = AppState(server: server.baseURLString)
             let start = state.reduce(
-                .session(.loggedIn(email: GlueHarness.email, server: performer.client.configuration.serverKey)))
+                .session(.loggedIn(email: GlueHarness.email, server: performer.accounts.backend.server)))
             guard case .success(.card(let card)) = await performer.perform(.loadCard(id: "demo-02")) else {
                 Issue.record("the card did not load")
                 throw CancellationError()
@@ -85,16 +83,17 @@ struct OfflineConflictGlueTests {
                 configuration: CardAPIConfiguration(server: server.baseURL), tokenStore: folder.tokenStore,
                 transport: transport)
             var world = World(
-                server: server, transport: transport, caches: caches, performer: performer, other: other, state: state,
+                server: server, transport: transport, performer: performer, other: other, state: state,
                 card: card, folder: folder)
             await drive(start, &world)
             #expect(world.state.list.cards.loadedCount == 12)
-            await caches.settleBackgroundReads()
+            await performer.accounts.settleBackgroundReads()
 
             // Offline: the edit waits in the outbox.
             let port = server.port
             await server.stop()
-            let queued = await performer.perform(.updateCard(id: card.id, fields: edited(card), version: card.version))
+            let queued = await performer.perform(
+                .updateCard(id: card.id, fields: edited(card), revision: card.revision))
             guard case .success(.queued) = queued else {
                 Issue.record("not queued: \(queued)")
                 throw CancellationError()
@@ -119,7 +118,7 @@ struct OfflineConflictGlueTests {
     }
 
     private static func outbox(_ world: World) async throws -> [OutboxEntry] {
-        try #require(await world.caches.wallet(for: world.performer.client)?.cache).outbox()
+        try #require(await world.performer.accounts.cachedWallet()?.cache).outbox()
     }
 
     @Test func keepingYoursSendsItOnceOverTheServersVersion() async throws {
@@ -179,24 +178,22 @@ struct OfflineConflictGlueTests {
         try await Self.withConflict { world in
             let entry = try #require(world.state.form?.offlineEntry)
             // A new process: a new performer and reducer on the same cache folder and tokens.
-            let caches = WalletCaches(
-                environment: [:], location: CacheLocation(folder: world.folder.path("cache")), logger: Self.logger)
-            let performer = CardAPIPerformer(
-                configuration: CardAPIConfiguration(server: world.server.baseURL), tokenStore: world.folder.tokenStore,
-                transport: world.transport, caches: caches)
+            let performer = CallPerformer.testing(
+                server: world.server.baseURL, tokenStore: world.folder.tokenStore, transport: world.transport,
+                cache: CacheLocation(folder: world.folder.path("cache")), logger: Self.logger)
             var next = World(
-                server: world.server, transport: world.transport, caches: caches, performer: performer,
+                server: world.server, transport: world.transport, performer: performer,
                 other: world.other, state: AppState(server: world.server.baseURLString), card: world.card,
                 folder: world.folder)
             let puts = world.server.statistics.count("PUT /card/{cardId}")
             let start = next.state.reduce(
-                .session(.loggedIn(email: GlueHarness.email, server: performer.client.configuration.serverKey)))
+                .session(.loggedIn(email: GlueHarness.email, server: performer.accounts.backend.server)))
             await Self.drive(start, &next)
             #expect(next.state.screen == .form)
             #expect(next.state.form?.offlineEntry == entry)
             #expect(next.state.form?.cardFields.title == "Edited offline")
             #expect(world.server.statistics.count("PUT /card/{cardId}") == puts, "never sent again by itself")
-            await caches.settleBackgroundReads()
+            await performer.accounts.settleBackgroundReads()
         }
     }
 }

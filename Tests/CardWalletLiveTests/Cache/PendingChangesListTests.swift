@@ -11,7 +11,7 @@ import Testing
     static let date = Date(timeIntervalSince1970: 1_795_000_000)
 
     static func card(_ id: String, _ name: String) -> CardSummary {
-        CardSummary(id: id, name: name, updatedAt: date, version: 3)
+        CardSummary(id: id, name: name, updatedAt: date, revision: CardRevision(3))
     }
 
     static func entry(_ id: Int64, _ change: OutboxChange) -> OutboxEntry {
@@ -36,13 +36,15 @@ import Testing
             [
                 Self.entry(
                     1,
-                    .edit(cardID: "b", fields: CardFields(name: "Bo (offline)", company: "Elsewhere"), baseVersion: 3)),
-                Self.entry(2, .delete(cardID: "a", baseVersion: 3)),
+                    .edit(
+                        cardID: "b", fields: CardFields(name: "Bo (offline)", company: "Elsewhere"),
+                        baseRevision: CardRevision(3))),
+                Self.entry(2, .delete(cardID: "a", baseRevision: CardRevision(3))),
             ], to: Self.cached)
         #expect(shown.map(\.id) == ["b", "c"])
         #expect(shown.first?.name == "Bo (offline)")
         #expect(shown.first?.company == "Elsewhere")
-        #expect(shown.first?.version == 3, "the version stays the server's until it answers")
+        #expect(shown.first?.revision == CardRevision(3), "the version stays the server's until it answers")
     }
 
     @Test func aReorderPutsTheNamedCardsFirstAndTheOthersAfterInTheirOrder() {
@@ -56,7 +58,7 @@ import Testing
             [
                 Self.entry(1, .add(localID: "local:9", fields: fields, image: nil)),
                 Self.entry(2, .reorder(["local:9"])),
-                Self.entry(3, .edit(cardID: "gone", fields: fields, baseVersion: 1)),
+                Self.entry(3, .edit(cardID: "gone", fields: fields, baseRevision: CardRevision(1))),
                 Self.entry(4, .add(localID: "local:9", fields: fields, image: nil)),
             ], to: Self.cached)
         #expect(shown.map(\.id) == ["local:9", "a", "b", "c"])

@@ -1,4 +1,5 @@
 import CardAPI
+import CardBackend
 import CardCache
 import CardMockServer
 import CardModels
@@ -25,23 +26,27 @@ struct TUICacheGlueTests {
         configuration.dataFile = folder.path("server.sqlite")
         var server = try await MockServer.start(configuration: configuration)
         let transport = LiveTransport()
-        let caches = WalletCaches(
-            environment: [:], location: CacheLocation(folder: folder.path("cache")), logger: Self.logger)
-        let performer = CardAPIPerformer(
-            configuration: CardAPIConfiguration(server: server.baseURL), tokenStore: folder.tokenStore,
-            transport: transport,
-            caches: caches)
+        let tokenStore = folder.tokenStore
+        let backend: @Sendable (URL) -> any CardBackend = { url in
+            CardAPIBackend(
+                client: CardAPIClient(
+                    configuration: CardAPIConfiguration(server: url), tokenStore: tokenStore, transport: transport))
+        }
+        let accounts = WalletAccounts(
+            backend: backend(server.baseURL), cacheEnvironment: nil,
+            cacheLocation: CacheLocation(folder: folder.path("cache")), logger: Self.logger, makeBackend: backend)
+        let performer = CallPerformer(accounts: accounts)
         do {
-            #expect(await caches.firstFrame(performer.client) == nil, "nobody logged in: no cache")
+            #expect(await performer.accounts.firstFrame() == nil, "nobody logged in: no cache")
             let login = await performer.perform(
                 .logIn(server: server.baseURLString, email: GlueHarness.email, password: GlueHarness.password))
             try #require((try? login.get()) != nil)
-            #expect(await caches.firstFrame(performer.client) == nil, "nothing cached before the first list")
+            #expect(await performer.accounts.firstFrame() == nil, "nothing cached before the first list")
 
             // Online: the server's cards, recorded for the next start's first frame.
             let online = try await performer.perform(.loadCards(offset: 0, limit: 100, query: nil)).cards()
             #expect(online.count == 12)
-            let first = try #require(await caches.firstFrame(performer.client))
+            let first = try #require(await performer.accounts.firstFrame())
             guard case .cachedWallet(let cachedPage, _) = first else {
                 Issue.record("not a cached wallet: \(first)")
                 return
@@ -78,7 +83,7 @@ struct TUICacheGlueTests {
             #expect(await performer.perform(.loadCard(id: "demo-02")) == .success(.card(card)))
 
             // A change made offline waits in the outbox; a try while still offline keeps it.
-            let wallet = try #require(await caches.wallet(for: performer.client))
+            let wallet = try #require(await performer.accounts.cachedWallet())
             let added = await performer.perform(.createCard(CardFields(name: "Offline Person"), imagePath: nil))
             guard case .success(.queued(.card(let local))) = added else {
                 Issue.record("not queued: \(added)")
@@ -89,7 +94,7 @@ struct TUICacheGlueTests {
             edited.title = "Edited offline"
             guard
                 case .success(.queued(.card)) = await performer.perform(
-                    .updateCard(id: card.id, fields: edited, version: card.version))
+                    .updateCard(id: card.id, fields: edited, revision: card.revision))
             else {
                 Issue.record("the edit was not queued")
                 return
@@ -133,10 +138,9 @@ struct TUICacheGlueTests {
     /// by a second opening that found it half made.
     @Test func callsArrivingTogetherShareOneOpeningOfANewCache() async throws {
         try await GlueHarness.with { harness in
-            let (caches, performer) = try await harness.loggedInPerformerWithCache(logger: Self.logger)
-            let client = performer.client
+            let (accounts, _) = try await harness.loggedInPerformerWithCache(logger: Self.logger)
             let opened = await withTaskGroup(of: Bool.self) { group in
-                for _ in 0..<16 { group.addTask { await caches.wallet(for: client) != nil } }
+                for _ in 0..<16 { group.addTask { await accounts.cachedWallet() != nil } }
                 return await group.reduce(into: 0) { count, found in count += found ? 1 : 0 }
             }
             #expect(opened == 16)
@@ -148,7 +152,7 @@ struct TUICacheGlueTests {
 
     @Test func theServerEndingTheSessionWipesTheAccountsCache() async throws {
         try await GlueHarness.with { harness in
-            let (caches, performer) = try await harness.loggedInPerformerWithCache(logger: Self.logger)
+            let (_, performer) = try await harness.loggedInPerformerWithCache(logger: Self.logger)
             _ = try await performer.perform(.loadCards(offset: 0, limit: 100, query: nil)).cards()
             let databases = {
                 (try? FileManager.default.contentsOfDirectory(atPath: harness.folder.path("cache")))?.filter {
@@ -156,7 +160,7 @@ struct TUICacheGlueTests {
                 } ?? []
             }
             #expect(databases().count == 1)
-            #expect(await caches.firstFrame(performer.client) != nil)
+            #expect(await performer.accounts.firstFrame() != nil)
 
             try await harness.server.revokeRefreshTokens(email: GlueHarness.email)
             try await harness.server.expireAccessTokens(email: GlueHarness.email)
@@ -165,12 +169,12 @@ struct TUICacheGlueTests {
                 Issue.record("not E06: \(result)")
                 return
             }
-            #expect(databases().isEmpty, "the account's cache is wiped on E06")
+            #expect(databases().isEmpty, "the account's cache is wiped on E06 (nothing waited in its outbox)")
         }
     }
 }
 
-extension APIOutcome {
+extension CallOutcome {
     /// The cards of a `.cards` answer.
     fileprivate func cards() throws -> [CardSummary] {
         guard case .success(.cards(let page)) = self else { throw CancellationError() }

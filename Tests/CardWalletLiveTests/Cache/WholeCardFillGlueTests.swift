@@ -20,7 +20,7 @@ struct WholeCardFillGlueTests {
 
     @Test func wholeCardsAndShownPicturesServeTheInterfaceOffline() async throws {
         try await GlueHarness.with { harness in
-            let (caches, performer) = try await harness.loggedInPerformerWithCache(logger: Self.logger)
+            let (_, performer) = try await harness.loggedInPerformerWithCache(logger: Self.logger)
             let page = await performer.perform(.loadCards(offset: 0, limit: 100, query: nil))
             guard case .success(.cards(let listed)) = page else {
                 Issue.record("no list: \(page)")
@@ -28,30 +28,28 @@ struct WholeCardFillGlueTests {
             }
             #expect(listed.cards.count == 12)
             // In the background, behind the list: every whole card, each read once.
-            await caches.settleBackgroundReads()
-            let cache = try #require(await caches.wallet(for: performer.client)?.cache)
+            await performer.accounts.settleBackgroundReads()
+            let cache = try #require(await performer.accounts.cachedWallet()?.cache)
             #expect(try cache.state().fullCards == 12)
             #expect(harness.server.statistics.count("GET /card/{cardId}") == 12)
 
             // The detail view shows demo-01's picture online: kept for its version.
             let pictured = try #require(listed.cards.first { $0.id == "demo-01" })
             let box = PictureBox(columns: 16, rows: 8)
-            let online = await performer.perform(.cardPicture(id: pictured.id, version: pictured.version, box: box))
+            let online = await performer.perform(.cardPicture(id: pictured.id, revision: pictured.revision, box: box))
             guard case .success(.picture(let shown)) = online else {
                 Issue.record("no picture online: \(online)")
                 return
             }
-            #expect(try cache.image(cardID: pictured.id)?.version == pictured.version)
+            #expect(try cache.image(cardID: pictured.id)?.revision == pictured.revision)
 
             // The server goes away. A new interface (nothing in memory) on the same cache.
             await harness.server.stop()
-            let offline = CardAPIPerformer(
-                configuration: CardAPIConfiguration(server: harness.server.baseURL), tokenStore: harness.store,
-                transport: harness.transport, caches: caches)
-            let again = await offline.perform(.cardPicture(id: pictured.id, version: pictured.version, box: box))
+            let offline = CallPerformer(accounts: harness.accounts(cache: harness.cacheLocation, logger: Self.logger))
+            let again = await offline.perform(.cardPicture(id: pictured.id, revision: pictured.revision, box: box))
             #expect(again == .success(.picture(shown)), "the cached picture, offline")
             let other = try #require(listed.cards.first { $0.id == "demo-06" })
-            let never = await offline.perform(.cardPicture(id: other.id, version: other.version, box: box))
+            let never = await offline.perform(.cardPicture(id: other.id, revision: other.revision, box: box))
             guard case .failure(let failure) = never else {
                 Issue.record("a picture never shown cannot be had offline: \(never)")
                 return
@@ -71,9 +69,9 @@ struct WholeCardFillGlueTests {
 
     @Test func anOfflineExportOfCardsKnownOnlyFromTheListNamesThemAndWritesNothing() async throws {
         try await GlueHarness.with { harness in
-            let (caches, performer) = try await harness.loggedInPerformerWithCache(logger: Self.logger)
+            let (_, performer) = try await harness.loggedInPerformerWithCache(logger: Self.logger)
             // The list cached by a script (no background reads): list entries only.
-            let wallet = try #require(await caches.wallet(for: performer.client))
+            let wallet = try #require(await performer.accounts.cachedWallet())
             _ = try await wallet.list(.online)
             await harness.server.stop()
             let path = harness.folder.path("some.vcf")

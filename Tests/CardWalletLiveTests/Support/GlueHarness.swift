@@ -1,9 +1,12 @@
 import CardAPI
+import CardBackend
+import CardCache
 import CardMockServer
 import CardWalletLive
 import CardWalletUI
 import Foundation
 import LiveTestSupport
+import Logging
 import Networking
 import Synchronization
 import TestSupport
@@ -56,16 +59,35 @@ struct GlueHarness {
         }
     }
 
+    /// The backend of `server`, sharing the transport, token file and logger: what the
+    /// composition root builds.
+    func backend(_ server: URL) -> any CardBackend {
+        CardAPIBackend(
+            client: CardAPIClient(
+                configuration: CardAPIConfiguration(server: server), tokenStore: store, transport: transport,
+                plugins: [logger]))
+    }
+
+    /// The accounts starting on `server` (this harness's by default), reporting to the sink, with
+    /// their caches under `cache` (none by default).
+    func accounts(
+        server: URL? = nil, cache: CacheLocation? = nil, logger cacheLogger: Logger = Logger(label: "test.cache"),
+        early: Task<EarlyWallet?, Never>? = nil
+    ) -> WalletAccounts {
+        WalletAccounts(
+            backend: backend(server ?? self.server.baseURL), sessionSink: sink, cacheEnvironment: nil,
+            cacheLocation: cache, logger: cacheLogger, early: early
+        ) { backend($0) }
+    }
+
     /// A performer starting on `server` (this harness's by default), sharing the transport,
     /// token file, logger and sink.
-    func performer(server: URL? = nil) -> CardAPIPerformer {
-        CardAPIPerformer(
-            configuration: CardAPIConfiguration(server: server ?? self.server.baseURL), tokenStore: store,
-            transport: transport, plugins: [logger], sessionSink: sink)
+    func performer(server: URL? = nil) -> CallPerformer {
+        CallPerformer(accounts: accounts(server: server))
     }
 
     /// Logs the demo user in through `performer`.
-    func logIn(_ performer: CardAPIPerformer) async throws {
+    func logIn(_ performer: CallPerformer) async throws {
         let result = await performer.perform(.logIn(server: url, email: Self.email, password: Self.password))
         guard case .success = result else {
             Issue.record("login failed: \(result)")
@@ -88,7 +110,7 @@ extension AppState {
 
     /// Answers every call of `effects` with `response`.
     @discardableResult
-    mutating func answer(_ effects: [Effect], with response: (APICall) -> APIOutcome) -> [Effect] {
+    mutating func answer(_ effects: [Effect], with response: (AppCall) -> CallOutcome) -> [Effect] {
         var more: [Effect] = []
         for effect in effects {
             if case .perform(let id, let call) = effect { more += reduce(.completed(id, response(call))) }
@@ -104,4 +126,25 @@ enum ImageFixtures {
             base64Encoded:
                 "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
         ?? Data()
+}
+
+extension CallPerformer {
+    /// The card API client underneath: the tests read the server directly through it.
+    var client: CardAPIClient { accounts.client }
+}
+
+extension WalletAccounts {
+    /// The card API client of the backend in use (the tests' servers are all card APIs).
+    var client: CardAPIClient {
+        guard let backend = backend as? CardAPIBackend else { preconditionFailure("not the card API") }
+        return backend.client
+    }
+}
+
+extension CachedWallet {
+    /// The card API client underneath.
+    var client: CardAPIClient {
+        guard let backend = backend as? CardAPIBackend else { preconditionFailure("not the card API") }
+        return backend.client
+    }
 }

@@ -44,7 +44,7 @@ extension AppState {
     }
 
     /// The last request effect's id and request.
-    static func lastRequest(_ effects: [Effect]) -> (CallID, APICall)? {
+    static func lastRequest(_ effects: [Effect]) -> (CallID, AppCall)? {
         for effect in effects.reversed() {
             if case .perform(let id, let request) = effect { return (id, request) }
         }
@@ -55,7 +55,7 @@ extension AppState {
     /// session's own news, as the live session reports it (through the same channel) before
     /// the login call returns.
     @discardableResult
-    mutating func answer(_ effects: [Effect], with response: (APICall) -> APIOutcome) -> [Effect] {
+    mutating func answer(_ effects: [Effect], with response: (AppCall) -> CallOutcome) -> [Effect] {
         var more: [Effect] = []
         for effect in effects {
             if case .perform(let id, let call) = effect {

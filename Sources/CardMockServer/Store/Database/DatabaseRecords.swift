@@ -72,7 +72,7 @@ struct CardRow: StoredRow, Equatable {
     /// The stored card, with `image` (its bytes, from ``CardImageRow``).
     func stored(image: SeedImage?) -> StoredCard {
         let info = imageContentType.map { CardImageInfo(contentType: $0, size: imageSize ?? 0) }
-        let card = Card(
+        let card = APICard(
             id: id, fields: fields, hasImage: info != nil, image: info, createdAt: createdAt, updatedAt: updatedAt,
             version: version)
         return StoredCard(ownerID: ownerID, card: card, image: info == nil ? nil : image, position: position)

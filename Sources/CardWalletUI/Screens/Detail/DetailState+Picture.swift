@@ -1,10 +1,10 @@
-import CardModels
+public import CardModels
 
 /// A picture asked for: the card's version (its ETag), or the local file the add form shows,
 /// and the box it must fit.
 public struct PictureRequest: Equatable, Sendable {
     /// The card's version the image belongs to (0 for a local file).
-    public var version: Int
+    public var revision: CardRevision
     /// The file on this machine the picture is made from (the add form's photo); `nil` for a
     /// card's image on the server.
     public var path: String?
@@ -12,15 +12,15 @@ public struct PictureRequest: Equatable, Sendable {
     public var box: PictureBox
 
     /// A request for a card's image.
-    public init(version: Int, box: PictureBox) {
-        self.version = version
+    public init(revision: CardRevision, box: PictureBox) {
+        self.revision = revision
         self.path = nil
         self.box = box
     }
 
     /// A request for the image file at `path`.
     public init(path: String, box: PictureBox) {
-        self.version = 0
+        self.revision = .unsent
         self.path = path
         self.box = box
     }
@@ -56,7 +56,7 @@ public enum PictureSlot: Equatable, Sendable {
     /// message in the picture's place (`notFound` for a card that lost its image).
     ///
     /// - Returns: The bytes to write to the terminal for the picture (kitty's transmission), if any.
-    mutating func arrived(_ request: PictureRequest, _ outcome: APIOutcome, notFound: String? = nil) -> [UInt8] {
+    mutating func arrived(_ request: PictureRequest, _ outcome: CallOutcome, notFound: String? = nil) -> [UInt8] {
         guard self.request == request else { return [] }
         switch outcome {
         case .success(.picture(let shown)):
@@ -94,7 +94,7 @@ public enum QRView: Equatable, Sendable {
 /// A card's kept vCard lines as people read them.
 public struct KeptLines: Equatable, Sendable {
     /// The card's version they belong to.
-    public var version: Int
+    public var revision: CardRevision
     /// The lines, once the glue has made them readable.
     public var lines: [String]?
 }
@@ -116,13 +116,14 @@ extension DetailState {
             }
         }
         if let card {
-            if let kept = keptLines, kept.version == card.version {
+            if let kept = keptLines, kept.revision == card.revision {
                 // Asked for already.
             } else if card.fields.vcardProperties.isEmpty {
                 keptLines = nil
             } else {
-                keptLines = KeptLines(version: card.version, lines: nil)
-                effects.append(.call(.vcardLines(card.fields.vcardProperties), then: .keptLines(version: card.version)))
+                keptLines = KeptLines(revision: card.revision, lines: nil)
+                effects.append(
+                    .call(.vcardLines(card.fields.vcardProperties), then: .keptLines(revision: card.revision)))
             }
         }
         guard let card, card.hasImage, let box, box.columns > 0, box.rows > 0 else {
@@ -131,21 +132,21 @@ extension DetailState {
             if let card, !card.hasImage { picture = .none }
             return effects
         }
-        let request = PictureRequest(version: card.version, box: box)
+        let request = PictureRequest(revision: card.revision, box: box)
         guard picture.request != request else { return effects }
         picture = .loading(request)
-        effects.append(.call(.cardPicture(id: card.id, version: card.version, box: box), then: .picture(request)))
+        effects.append(.call(.cardPicture(id: card.id, revision: card.revision, box: box), then: .picture(request)))
         return effects
     }
 
     /// The picture asked for as `request` arrived (or did not).
-    mutating func pictureArrived(_ request: PictureRequest, _ outcome: APIOutcome) -> [DetailEffect] {
+    mutating func pictureArrived(_ request: PictureRequest, _ outcome: CallOutcome) -> [DetailEffect] {
         let transmit = picture.arrived(request, outcome, notFound: "The card has no image any more.")
         return transmit.isEmpty ? [] : [.terminal(transmit)]
     }
 
     /// The QR code made for `box` arrived (or could not be made).
-    mutating func qrArrived(_ outcome: APIOutcome, box: PictureBox) -> [DetailEffect] {
+    mutating func qrArrived(_ outcome: CallOutcome, box: PictureBox) -> [DetailEffect] {
         // Closed meanwhile (a key), or asked again for another size (a resize).
         guard qr?.box == box else { return [] }
         switch outcome {

@@ -39,14 +39,14 @@ public enum DetailCall: Equatable, Sendable {
     /// The card as a QR code, fitting this box.
     case qr(PictureBox)
     /// The kept vCard lines of this version, to show.
-    case keptLines(version: Int)
+    case keptLines(revision: CardRevision)
 }
 
 /// What can happen to the detail screen.
 public enum DetailAction: Equatable, Sendable {
     case command(DetailCommand)
     /// A call the screen made finished (the card itself reaches it as ``loaded(_:)``).
-    case finished(DetailCall, APIOutcome)
+    case finished(DetailCall, CallOutcome)
     /// The card arrived (or was saved).
     case loaded(Card)
     /// Loading failed (other than "not found", which closes the screen).
@@ -62,7 +62,7 @@ public enum DetailEffect: Equatable, Sendable {
     case edit(Card)
     case delete(CardSummary)
     /// Make `call`; its outcome comes back as ``DetailAction/finished(_:_:)`` with `then`.
-    case call(APICall, then: DetailCall)
+    case call(AppCall, then: DetailCall)
     case back
     /// Put `text` (the card's `what`) on the clipboard.
     case copy(String, what: String)
@@ -152,9 +152,9 @@ extension DetailState {
             effects = pictureArrived(request, outcome)
         case .finished(.qr(let box), let outcome):
             effects = qrArrived(outcome, box: box)
-        case .finished(.keptLines(let version), let outcome):
-            if case .success(.vcardText(let lines)) = outcome, keptLines?.version == version {
-                keptLines = KeptLines(version: version, lines: lines)
+        case .finished(.keptLines(let revision), let outcome):
+            if case .success(.vcardText(let lines)) = outcome, keptLines?.revision == revision {
+                keptLines = KeptLines(revision: revision, lines: lines)
             }
         case .finished(.load(let loaded), let outcome):
             guard loaded == id, case .failure(let failure) = outcome else { break }

@@ -81,7 +81,7 @@ extension FormState {
     }
 
     /// The picture asked for as `request` arrived (or could not be made).
-    mutating func pictureArrived(_ request: PictureRequest, _ outcome: APIOutcome) -> [FormEffect] {
+    mutating func pictureArrived(_ request: PictureRequest, _ outcome: CallOutcome) -> [FormEffect] {
         let transmit = picture.arrived(request, outcome)
         return transmit.isEmpty ? [] : [.terminal(transmit)]
     }

@@ -16,7 +16,7 @@ public enum FormCall: Equatable, Sendable {
 public enum FormAction: Equatable, Sendable {
     case command(FormCommand)
     /// A call the form made finished.
-    case finished(FormCall, APIOutcome)
+    case finished(FormCall, CallOutcome)
     /// Editing the focused field; `typed` is the character for ``TextCommand/insert``.
     case text(TextCommand, typed: Character?)
     /// Text pasted into the focused field: line breaks kept in fields of several lines, spaces
@@ -33,7 +33,7 @@ public enum FormAction: Equatable, Sendable {
 /// What the form asks the app to do.
 public enum FormEffect: Equatable, Sendable {
     /// Make `call`; its outcome comes back as ``FormAction/finished(_:_:)`` with `then`.
-    case call(APICall, then: FormCall)
+    case call(AppCall, then: FormCall)
     /// The card is saved as the server now has it: close the form.
     case saved(Card, isNew: Bool)
     /// Leave the form; ask first when `discarding` changes.
@@ -82,13 +82,13 @@ extension FormState {
                 let text = conflict.fields[field]
                 fields[index] = Field(fields[index].kind, text)
             }
-            mode = .edit(id: conflict.id, version: conflict.version)
+            mode = .edit(id: conflict.id, revision: conflict.revision)
             base = conflict.fields
             self.conflict = nil
             takenFromServer = []
             serverProblems = [:]
             showsAllProblems = false
-            return [.message(.info, "Took the server's version (\(conflict.version)); your changes are gone")]
+            return [.message(.info, "Took the server's version (\(conflict.revision)); your changes are gone")]
         case .text(.lineUp, _):
             // Past the first line: the field above.
             if !fields[focus].input.moveLine(by: -1) { focus = (focus - 1 + fields.count) % fields.count }
@@ -143,12 +143,12 @@ extension FormState {
         switch mode {
         case .add:
             return [.call(.createCard(values, imagePath: imagePath), then: .save)]
-        case .edit(let id, let version):
-            return [.call(.updateCard(id: id, fields: values, version: conflict?.version ?? version), then: .save)]
+        case .edit(let id, let revision):
+            return [.call(.updateCard(id: id, fields: values, revision: conflict?.revision ?? revision), then: .save)]
         }
     }
 
-    private mutating func finished(_ call: FormCall, _ outcome: APIOutcome) -> [FormEffect] {
+    private mutating func finished(_ call: FormCall, _ outcome: CallOutcome) -> [FormEffect] {
         switch (call, outcome) {
         case (.save, .success(.card(let card))):
             isSaving = false
@@ -228,6 +228,6 @@ extension FormState {
     }
 
     private func conflictMessage(_ card: Card) -> String {
-        "Changed on the server (E07): Enter saves yours over version \(card.version)"
+        "Changed on the server (E07): Enter saves yours over version \(card.revision)"
     }
 }

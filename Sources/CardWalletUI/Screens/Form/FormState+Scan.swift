@@ -67,7 +67,7 @@ extension FormState {
         }
     }
 
-    private mutating func scanned(_ outcome: APIOutcome, path: String) -> [FormEffect] {
+    private mutating func scanned(_ outcome: CallOutcome, path: String) -> [FormEffect] {
         switch outcome {
         case .success(.scanned(let result)):
             scan = nil

@@ -5,7 +5,7 @@ public struct FormState: Equatable, Sendable {
     /// Adding a new card, or editing one at a known version (sent as `If-Match`).
     public enum Mode: Equatable, Sendable {
         case add
-        case edit(id: String, version: Int)
+        case edit(id: String, revision: CardRevision)
     }
 
     /// What a form field edits.
@@ -116,7 +116,7 @@ public struct FormState: Equatable, Sendable {
 
     /// A form editing `card`.
     public init(editing card: Card, returnsToDetail: Bool) {
-        mode = .edit(id: card.id, version: card.version)
+        mode = .edit(id: card.id, revision: card.revision)
         fields = CardField.allCases.map { Field(.card($0), card.fields[$0]) }
         self.returnsToDetail = returnsToDetail
         base = card.fields
@@ -218,9 +218,9 @@ public struct FormState: Equatable, Sendable {
     }
 
     /// The version the next save sends as `If-Match`: the server's after a conflict.
-    public var saveVersion: Int? {
-        guard case .edit(_, let version) = mode else { return nil }
-        return conflict?.version ?? version
+    public var saveRevision: CardRevision? {
+        guard case .edit(_, let revision) = mode else { return nil }
+        return conflict?.revision ?? revision
     }
 
     func localProblem(of kind: FieldKind, in cardFields: CardFields) -> String? {

@@ -2,7 +2,7 @@ import CardModels
 
 extension ListState {
     /// What the list makes of the outcome of a call it made.
-    mutating func finished(_ call: ListCall, _ outcome: APIOutcome) -> [ListEffect] {
+    mutating func finished(_ call: ListCall, _ outcome: CallOutcome) -> [ListEffect] {
         switch call {
         case .page(let pageGeneration):
             guard pageGeneration == generation else { return [] }

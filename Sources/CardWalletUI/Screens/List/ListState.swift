@@ -37,9 +37,12 @@ public struct ListState: Equatable, Sendable {
     /// text it was asked for (shown beside the rows while that text is the filter's).
     public var fieldMatches = FieldMatches()
 
-    /// An empty list that loads `pageSize` cards at a time.
+    /// The most cards a page asks for (the card API's own limit, and plenty for a screen).
+    public static let maximumPageSize = 200
+
+    /// An empty list that loads `pageSize` cards at a time (1 to ``maximumPageSize``).
     public init(pageSize: Int = 100) {
-        self.pageSize = max(1, min(pageSize, CardPaging.maxLimit))
+        self.pageSize = max(1, min(pageSize, Self.maximumPageSize))
     }
 
     /// The selected card, if any.
@@ -77,7 +80,7 @@ public enum ListAction: Equatable, Sendable {
     /// Text pasted into the filter prompt (on one line).
     case pasteFilter(String)
     /// A call the list made finished.
-    case finished(ListCall, APIOutcome)
+    case finished(ListCall, CallOutcome)
     /// A page arrived.
     case pageLoaded(CardPage)
     /// A page did not.
@@ -109,7 +112,7 @@ public enum ListCall: Equatable, Sendable {
 /// What the list asks the app to do.
 public enum ListEffect: Equatable, Sendable {
     /// Make `call`; its outcome comes back as ``ListAction/finished(_:_:)`` with `then`.
-    case call(APICall, then: ListCall)
+    case call(AppCall, then: ListCall)
     case open(CardSummary)
     /// Open the form on `card`, loaded for editing.
     case edit(Card)

@@ -83,7 +83,7 @@ public enum LoginAction: Equatable, Sendable {
     /// Text pasted into the focused field (already on one line).
     case paste(String)
     /// The login call finished.
-    case finished(APIOutcome)
+    case finished(CallOutcome)
     /// The login call failed.
     case failed(UIFailure)
     /// The login call succeeded.

@@ -84,7 +84,7 @@ extension TransferState {
         return []
     }
 
-    private mutating func finished(_ call: TransferCall, _ outcome: APIOutcome) -> [TransferEffect] {
+    private mutating func finished(_ call: TransferCall, _ outcome: CallOutcome) -> [TransferEffect] {
         switch (call, outcome) {
         case (.export, .success(.exported(let count, let written))):
             return [

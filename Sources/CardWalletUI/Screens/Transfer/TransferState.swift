@@ -102,7 +102,7 @@ public enum TransferAction: Equatable, Sendable {
     /// Text pasted into the path.
     case paste(String)
     /// A call the dialog made finished.
-    case finished(TransferCall, APIOutcome)
+    case finished(TransferCall, CallOutcome)
     /// The import got further.
     case progress(CallProgress)
 }
@@ -110,7 +110,7 @@ public enum TransferAction: Equatable, Sendable {
 /// What the dialogs ask the app to do.
 public enum TransferEffect: Equatable, Sendable {
     /// Make `call`; its outcome comes back as ``TransferAction/finished(_:_:)`` with `then`.
-    case call(APICall, then: TransferCall)
+    case call(AppCall, then: TransferCall)
     /// Cancel the dialog's call in flight.
     case cancel(TransferCall)
     /// Close the dialog.

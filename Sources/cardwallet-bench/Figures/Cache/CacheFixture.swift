@@ -40,7 +40,7 @@ struct CacheFixture {
         fields.tmi = [pick(words)]
         fields.tags = [pick(["friend", "client", "conference", "동료"])]
         let date = Date(timeIntervalSince1970: 1_800_000_000)
-        return Card(id: "c\(index)", fields: fields, createdAt: date, updatedAt: date, version: 1)
+        return Card(id: "c\(index)", fields: fields, createdAt: date, updatedAt: date)
     }
 
     /// Makes the cache of `count` cards, in batches of 5,000 per transaction.

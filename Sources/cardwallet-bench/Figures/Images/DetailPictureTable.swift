@@ -56,7 +56,7 @@ enum DetailPictureTable {
         let email = "p@example.com"
         let summary = CardSummary(
             id: "card-1", name: "Pictured", title: nil, company: nil, email: email, defaultImage: 0, hasImage: true,
-            updatedAt: SampleCards.epoch, version: 1)
+            updatedAt: SampleCards.epoch)
         var state = AppState(
             server: server, email: email, password: "secret", width: width, height: height, pictures: maker.support)
         // Log in and load the one-card list, as the runner would.

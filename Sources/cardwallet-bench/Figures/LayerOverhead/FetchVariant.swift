@@ -30,7 +30,7 @@ struct FetchVariant: Sendable {
             let response = try await client.execute(request, timeout: .seconds(60))
             let body = try await response.body.collect(upTo: 32 << 20)
             guard response.status == .ok else { throw BenchError("GET /card/\(id) answered \(response.status.code)") }
-            return try decoder.decode(SuccessEnvelope<Card>.self, from: body).data
+            return try decoder.decode(SuccessEnvelope<APICard>.self, from: body).data.card
         }
     }
 
@@ -46,7 +46,7 @@ struct FetchVariant: Sendable {
             guard response.statusCode == 200 else {
                 throw BenchError("GET /card/\(id) answered \(response.statusCode)")
             }
-            return try decoder.decode(SuccessEnvelope<Card>.self, from: response.body).data
+            return try decoder.decode(SuccessEnvelope<APICard>.self, from: response.body).data.card
         }
     }
 
@@ -65,7 +65,7 @@ struct FetchVariant: Sendable {
             ? "Provider, admission without a limit (waits in the pool)" : "Provider + LiveTransport + JSONDecoder"
         return FetchVariant(label: label) { id in
             let response = try await provider.request(FixedTokenCardTarget(server: server, id: id, token: token))
-            return try decoder.decode(SuccessEnvelope<Card>.self, from: response.body).data
+            return try decoder.decode(SuccessEnvelope<APICard>.self, from: response.body).data.card
         }
     }
 

@@ -96,7 +96,7 @@ final class LayerFixture: Sendable {
                 .client(plain, label: "CardAPIClient, no plugins"),
                 .app(apps[2], label: "CardAPIClient + LoggerPlugin, no subscriber"),
                 .app(apps[0], label: "CardAPIClient + LoggerPlugin + log pane (the TUI's client)"),
-                .app(apps[1], label: "the same on its own LiveTransport (as LiveClient.make)"),
+                .app(apps[1], label: "the same on its own LiveTransport (as LiveBackends.make)"),
             ]
             return LayerFixture(
                 server: server, folder: folder, ids: ids, variants: variants, judged: [5, 6], shared: shared,

@@ -13,7 +13,7 @@ enum WalletFixture {
     ///
     /// - Throws: ``BenchError`` when the reducer stops asking for pages before all are loaded.
     static func state(cards count: Int, width: Int = 200, height: Int = 60) throws -> AppState {
-        var state = AppState(server: server, width: width, height: height, pageSize: CardPaging.maxLimit)
+        var state = AppState(server: server, width: width, height: height, pageSize: ListState.maximumPageSize)
         var effects = state.reduce(.session(.loggedIn(email: email, server: server)))
         var stalls = 0
         while state.list.cards.loadedCount < count || pendingLoad(effects) != nil {

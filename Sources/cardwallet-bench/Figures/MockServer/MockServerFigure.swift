@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CardAPIContract
 import CardModels
 import Foundation
 import NIOCore
@@ -84,10 +85,10 @@ struct MockServerFigure: Figure {
             let decoder = CardWalletJSON.decoder()
             let encode: () throws -> Void
             if route.path.hasSuffix("/cards") {
-                let envelope = try decoder.decode(SuccessEnvelope<CardPage>.self, from: bytes)
+                let envelope = try decoder.decode(SuccessEnvelope<APICardPage>.self, from: bytes)
                 encode = { blackHole(try CardWalletJSON.encoder().encode(envelope)) }
             } else {
-                let envelope = try decoder.decode(SuccessEnvelope<Card>.self, from: bytes)
+                let envelope = try decoder.decode(SuccessEnvelope<APICard>.self, from: bytes)
                 encode = { blackHole(try CardWalletJSON.encoder().encode(envelope)) }
             }
             rows.append(

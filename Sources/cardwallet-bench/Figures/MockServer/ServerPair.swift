@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CardAPIContract
 import CardMockServer
 import CardModels
 import Foundation

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CardAPIContract
 import CardModels
 import Foundation
 import NIOCore
@@ -106,7 +107,7 @@ private struct Worker {
         var headers = target.headers
         headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)")
         let answer = try await send(.POST, "/card", headers: headers, body: Data(body.utf8))
-        guard let card = try? CardWalletJSON.decoder().decode(SuccessEnvelope<Card>.self, from: answer) else {
+        guard let card = try? CardWalletJSON.decoder().decode(SuccessEnvelope<APICard>.self, from: answer) else {
             throw BenchError("POST /card answered without a card")
         }
         created.append(card.data.id)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CardAPI
+import CardBackend
 import CardModels
 import CardVCard
 import CardWalletLive
@@ -75,8 +75,8 @@ struct ExportCommand: AsyncParsableCommand {
         try await ClientCommandRunner.run(client, reads: true) { context in
             let fetching = Progress("fetching cards")
             let wallet = await context.wallet()
-            let answer = try await wallet.wholeCards(ids: ids.isEmpty ? nil : ids, context.mode) { ids in
-                try await WalletFetch.cards(ids: ids, context.client, progress: fetching)
+            let answer = try await wallet.wholeCards(ids: ids.isEmpty ? nil : ids, context.mode) {
+                fetching.update($0, of: $1)
             }
             fetching.finish()
             CommandContext.sayOffline(answer.offlineAsOf)
@@ -121,7 +121,7 @@ struct ExportCommand: AsyncParsableCommand {
             let writer = self.writer
             for start in stride(from: 0, to: cards.count, by: 64) {
                 let batch = Array(cards[start..<min(start + 64, cards.count)])
-                let photos = try await WalletFetch.inOrder(batch) { card in try await source.photo(of: card) }
+                let photos = try await source.photos(of: batch)
                 for (card, photo) in zip(batch, photos) { writer.append(card, photo: photo, to: &out) }
                 progress.update(start + batch.count, of: cards.count)
             }
@@ -137,7 +137,7 @@ struct ExportCommand: AsyncParsableCommand {
             let writer = self.writer
             for start in stride(from: 0, to: cards.count, by: 64) {
                 let batch = Array(cards[start..<min(start + 64, cards.count)])
-                let photos = try await WalletFetch.inOrder(batch) { card in try await source.photo(of: card) }
+                let photos = try await source.photos(of: batch)
                 for (card, photo) in zip(batch, photos) {
                     try vdir.write(
                         VdirWriter.Entry(
@@ -171,11 +171,28 @@ final class PhotoSource: Sendable {
         self.offline = offline
     }
 
-    /// The card's photo, or `nil` (none, not PNG or JPEG, or not cached offline).
+    /// Pictures read at once: enough to hide latency, few enough to stay polite.
+    static let concurrency = 8
+
+    /// The photos of `cards`, in order, a few read at a time.
+    func photos(of cards: [Card]) async throws -> [VCardPhoto?] {
+        try await InOrder.map(cards, concurrency: Self.concurrency) { card in Optional(try await self.photo(of: card)) }
+    }
+
+    /// The card's photo, or `nil` (none, not PNG or JPEG, or not cached offline): recorded in
+    /// the cache online, from the cache when offline or the server cannot be reached.
     func photo(of card: Card) async throws -> VCardPhoto? {
-        let (photo, missing) = try await WalletFetch.photo(of: card, wallet, offline: offline)
-        if missing { notCached.withLock { $0 += 1 } }
-        return photo
+        guard card.hasImage else { return nil }
+        let image: CardImage
+        do {
+            image = try await wallet.image(of: card, offline: offline).value
+        } catch is OfflineReadError {
+            notCached.withLock { $0 += 1 }
+            return nil
+        }
+        // An image the server holds that is not PNG or JPEG (it cannot, but the bytes decide) is left out.
+        guard let format = CardImageFormat(sniffing: image.data) else { return nil }
+        return VCardPhoto(bytes: [UInt8](image.data), format: format)
     }
 
     /// Says on standard error how many pictures were left out.

@@ -1,7 +1,8 @@
 import ArgumentParser
-import CardAPI
+import CardBackend
 import CardModels
 import CardVCard
+import CardWalletLive
 import Foundation
 
 /// `cardwallet import FILE|DIR|-`: vCards into the wallet, without duplicates.
@@ -56,10 +57,9 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
-            let importer = VCardImporter(
-                options: VCardImportOptions(maximumImageBytes: context.client.configuration.maximumImageBytes))
+            let executor = ImportExecutor(wallet: await context.wallet())
             let reading = Progress("reading cards")
-            let inputs = try ImportInputs.read(input, importer: importer, progress: reading)
+            let inputs = try ImportInputs.read(input, importer: executor.importer, progress: reading)
             reading.finish()
             for refusal in inputs.refusals { Console.error(refusal) }
             let refusedAll = inputs.reads.allSatisfy { $0.document.refusal != nil }
@@ -67,23 +67,15 @@ struct ImportCommand: AsyncParsableCommand {
                 throw CommandFailure("nothing imported.", status: CLIExitCode.dataError)
             }
 
-            let fetching = Progress("fetching the wallet")
-            let wallet = try await WalletFetch.allCards(context.client, progress: fetching)
-            let incoming = inputs.cards
-            let compare = ImportPlanner.imagesToCompare(incoming, existing: wallet)
-            let images = try await WalletFetch.inOrder(compare, progress: fetching) { id in
-                [UInt8](try await context.client.cardImage(id: id).data)
-            }
+            let fetching = Progress("reading the wallet")
+            let plan = try await executor.plan(inputs.cards, problems: inputs.problems) { fetching.update($0, of: $1) }
             fetching.finish()
-            let plan = ImportPlanner.plan(
-                incoming, problems: inputs.problems, existing: wallet,
-                images: Dictionary(uniqueKeysWithValues: zip(compare, images)))
 
             let outcome: ImportOutcome
             if dryRun {
                 outcome = ImportOutcome(dryRunOf: plan)
             } else {
-                outcome = try await ImportExecution(client: context.client, plan: plan).run()
+                outcome = try await ImportOutcome.carryingOut(plan, with: executor)
             }
             for line in outcome.problemLines { Console.err(line + "\n") }
             if inputs.unlistedProblems > 0 {

@@ -1,5 +1,6 @@
 import CardModels
 import CardVCard
+import CardWalletLive
 import Foundation
 
 /// What an import did (or, in a dry run, would do), card by card.
@@ -39,6 +40,29 @@ struct ImportOutcome {
     }
 
     init() {}
+
+    /// Carries out `plan` with `executor`, card by card, with a progress line; a failure that
+    /// stops everything (log in first, the network) ends it after saying how far it got.
+    static func carryingOut(_ plan: ImportPlan, with executor: ImportExecutor) async throws -> ImportOutcome {
+        var outcome = ImportOutcome()
+        let progress = Progress("importing cards", minimum: 50)
+        defer { progress.finish() }
+        let end = try await executor.run(plan, progress: { progress.update($0, of: $1) }) { entry, result in
+            switch result {
+            case .created(let id): outcome.add(entry, "created", id: id)
+            case .updated(let id, let changes): outcome.add(entry, "updated", id: id, changes: changes)
+            case .unchanged(let id): outcome.add(entry, "unchanged", id: id)
+            case .skipped(let id, let problem): outcome.add(entry, "skipped", id: id, problem: problem)
+            case .stopped: break
+            }
+        }
+        if case .stopped(let index, let error) = end {
+            progress.finish()
+            Console.error("stopped after \(index) of \(plan.entries.count) cards (\(outcome.counts.summary)).")
+            throw error
+        }
+        return outcome
+    }
 
     /// Adds one card's result.
     mutating func add(

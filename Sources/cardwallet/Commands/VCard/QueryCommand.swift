@@ -1,5 +1,5 @@
 import ArgumentParser
-import CardAPI
+import CardBackend
 import CardModels
 import CardVCard
 import CardWalletLive
@@ -48,9 +48,7 @@ struct QueryCommand: AsyncParsableCommand {
             var offlineAsOf = matches.offlineAsOf
             if offlineAsOf == nil {
                 // Only cards that can have an email: kept emails need the whole card.
-                let whole = try await wallet.wholeCards(ids: matches.value.map(\.id), .online) { ids in
-                    try await WalletFetch.cards(ids: ids, context.client)
-                }
+                let whole = try await wallet.wholeCards(ids: matches.value.map(\.id), .online)
                 offlineAsOf = whole.offlineAsOf
                 cards = whole.value
             } else {
@@ -83,7 +81,7 @@ struct QueryCommand: AsyncParsableCommand {
             id: summary.id,
             fields: CardFields(
                 name: summary.name, title: summary.title, company: summary.company, email: summary.email),
-            createdAt: summary.updatedAt, updatedAt: summary.updatedAt, version: summary.version)
+            createdAt: summary.updatedAt, updatedAt: summary.updatedAt, revision: summary.revision)
     }
 
     /// The card's email, then the other emails it keeps from an import.

@@ -1,3 +1,4 @@
+import CardAPIContract
 import CardModels
 import Foundation
 import TestSupport
@@ -87,9 +88,9 @@ enum Hostile {
 
     /// A card summary with id `id`.
     static func card(_ id: String, name: String = "Card", updatedAt: Date = Date(timeIntervalSince1970: 1_795_253_400))
-        -> CardSummary
+        -> APICardSummary
     {
-        CardSummary(id: id, name: name, updatedAt: updatedAt)
+        APICardSummary(id: id, name: name, updatedAt: updatedAt)
     }
 
     /// What an attacker puts in server text: OSC 52 (clipboard), OSC 0 (title), CSI 2J, BEL,

@@ -1,0 +1,50 @@
+import CardModels
+import Foundation
+
+/// How the cache stores a whole card (the `detail` column): its own encoding, not any server's
+/// wire format nor the scripting commands' JSON, so neither can change what a cache file holds.
+///
+/// The fields are nested under `fields`, dates are numbers (seconds since 2001, Foundation's own
+/// representation, so a date comes back bit for bit) and the revision is always a string.
+struct CardRecord: Codable {
+    var id: String
+    var fields: CardFields
+    var hasImage: Bool
+    var image: CardImageInfo?
+    var createdAt: Double
+    var updatedAt: Double
+    var revision: String
+
+    init(_ card: Card) {
+        id = card.id
+        fields = card.fields
+        hasImage = card.hasImage
+        image = card.image
+        createdAt = card.createdAt.timeIntervalSinceReferenceDate
+        updatedAt = card.updatedAt.timeIntervalSinceReferenceDate
+        revision = card.revision.rawValue
+    }
+
+    var card: Card {
+        Card(
+            id: id, fields: fields, hasImage: hasImage, image: image,
+            createdAt: Date(timeIntervalSinceReferenceDate: createdAt),
+            updatedAt: Date(timeIntervalSinceReferenceDate: updatedAt), revision: CardRevision(rawValue: revision))
+    }
+
+    /// The `detail` text of `card`.
+    static func text(_ card: Card) throws -> String {
+        String(decoding: try encoder.encode(CardRecord(card)), as: UTF8.self)
+    }
+
+    /// The card a `detail` text holds.
+    static func card(_ text: String) throws -> Card {
+        try JSONDecoder().decode(CardRecord.self, from: Data(text.utf8)).card
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}

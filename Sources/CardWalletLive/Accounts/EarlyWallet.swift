@@ -1,0 +1,61 @@
+import CardBackend
+public import CardCache
+import CardModels
+public import CardWalletUI
+import Foundation
+public import Logging
+public import TokenStore
+
+/// The cached wallet read at the very start of the interface, in a detached task, before the
+/// live client exists: the settings name the server, the token file the account, and the cache
+/// is opened and read while the live backend (NIO, AsyncHTTPClient, the session) and curses start
+/// (docs/BENCHMARKS.md, "#17 First frame from the cache").
+///
+/// It is a guess until the interface checks it: ``WalletAccounts`` keeps it as the account's
+/// cache (and its first frame) only when the backend's session is that account at that server,
+/// and closes it otherwise.
+public struct EarlyWallet: Sendable {
+    /// The server's key (``CardBackend/ServerAddress/key(_:)``).
+    public let server: String
+    /// The account whose cache was read.
+    public let account: String
+    /// The cache, open.
+    public let cache: CardCache
+    /// The first frame's cards (the outbox's waiting changes applied); `nil` when nothing is cached yet.
+    public let firstFrame: AppAction?
+
+    /// Closes the cache, when the interface has no use for it.
+    public func close() { cache.close() }
+
+    /// Reads the cache of the one account stored for `server` in `tokenStore`; `nil` when there
+    /// is no such account (none, or several: the session picks none by itself then) or no cache
+    /// can be opened. Never creates a token, never talks to the network.
+    public static func read(
+        server: String, tokenStore: TokenStore, location: CacheLocation, logger: Logger
+    ) -> EarlyWallet? {
+        guard let accounts = try? tokenStore.accounts(server: server), accounts.count == 1, let account = accounts.first
+        else { return nil }
+        guard let cache = try? CardCache.open(server: server, account: account, location: location, logger: logger)
+        else { return nil }
+        let firstFrame = CachedWallet.listWithPendingChanges(in: cache, logger: logger).map(CachedWallet.firstFrame)
+        return EarlyWallet(server: server, account: account, cache: cache, firstFrame: firstFrame)
+    }
+
+    /// ``read(server:tokenStore:location:logger:)`` for the server, token file and cache folder
+    /// `settings` and `environment` name, in a detached task; `nil` when they name none. The read
+    /// is synchronous file and SQLite work: it holds one of the concurrency pool's threads for
+    /// its few milliseconds, once, at start.
+    public static func start(
+        settings: ClientSettings, environment: [String: String], logger: Logger
+    ) -> Task<EarlyWallet?, Never> {
+        Task.detached(priority: .userInitiated) {
+            guard
+                let url = try? ServerAddress.url(settings.server, allowingInsecureHTTP: settings.allowInsecureHTTP),
+                let tokenStore = try? LiveBackends.tokenStore(for: settings, environment: environment),
+                let location = try? CacheLocation(environment: environment)
+            else { return nil }
+            let server = ServerAddress.key(url.absoluteString)
+            return read(server: server, tokenStore: tokenStore, location: location, logger: logger)
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import CardBackend
+public import CardImages
+import CardModels
+import CardVCard
+public import CardWalletUI
+import Foundation
+
+/// Performs the interface's ``CardWalletUI/AppCall``s — card requests through the account's
+/// wallet (``WalletAccounts``, ``CachedWallet``), pictures, QR codes, vCard import and export and
+/// scans through their libraries — and answers with a ``CardWalletUI/CallResult`` or a
+/// ``CardWalletUI/UIFailure``: the `perform` closure of ``CardWalletUI/AppRunner``.
+///
+/// ```swift
+/// let accounts = WalletAccounts(backend: live.backend, sessionSink: sink, cacheEnvironment: environment,
+///                               logger: logger) { live.backend(for: $0) }
+/// let performer = CallPerformer(accounts: accounts, pictures: pictures)
+/// let runner = AppRunner(state: state, backend: terminal, inbox: inbox) { await performer.perform($0) }
+/// ```
+public final class CallPerformer: Sendable {
+    /// The accounts, their backends and wallets.
+    public let accounts: WalletAccounts
+    /// Card images for this terminal, kept in memory.
+    public let pictures: PictureMaker
+    let imports = ImportRunner()
+    private let scans = PhotoScan()
+    let pages = ListPages()
+    let outbox = OutboxSender()
+
+    /// A performer on `accounts`, drawing pictures with `pictures`.
+    public init(
+        accounts: WalletAccounts,
+        pictures: PictureMaker = PictureMaker(graphics: GraphicsChoice(imageProtocol: .blocks))
+    ) {
+        self.accounts = accounts
+        self.pictures = pictures
+    }
+
+    /// Performs `call`.
+    ///
+    /// - Returns: What the server answered, or why it failed. A conflict carries the server's
+    ///   current card when it could be read, so the form can show both.
+    public func perform(_ call: AppCall) async -> CallOutcome {
+        await perform(call, progress: .ignoring)
+    }
+
+    /// Performs `call`, telling how far a long one (an import, an export) has got.
+    public func perform(_ call: AppCall, progress: ProgressReporter) async -> CallOutcome {
+        // The cache's background reads wait while the person's calls run.
+        accounts.filler.userCallStarted()
+        defer { accounts.filler.userCallEnded() }
+        if let local = await performLocally(call, progress: progress) { return local }
+        let cached = await accounts.cachedWallet()
+        switch call {
+        case .searchCache(let query):
+            guard let cached else { return .failure(UIFailure(.other, message: "no card cache")) }
+            return Self.search(query, in: cached)
+        case .resolveOfflineEdit(let entry, let keptMine):
+            guard let cached else { return .failure(UIFailure(.other, message: "no card cache")) }
+            return outbox.resolve(entry: entry, keptMine: keptMine, in: cached)
+        default:
+            break
+        }
+        let wallet = cached ?? CachedWallet(backend: accounts.backend, cache: nil, logger: accounts.logger)
+        var conflicts: [OfflineConflict] = []
+        if case .loadCards(0, _, nil) = call, let cached { conflicts = await outbox.send(cached) }
+        do {
+            let result = try await send(call, wallet: wallet)
+            guard !conflicts.isEmpty else { return .success(result) }
+            outbox.delivered(conflicts)
+            return .success(.withOfflineConflicts(conflicts, result))
+        } catch {
+            if await accounts.handleSessionEnd(error) { return .failure(UIFailure(any: error)) }
+            if let answer = offlineAnswer(call, after: error, wallet: cached) { return answer }
+            if BackendFailures.kind(of: error) == .conflict, case .updateCard(let id, _, _) = call,
+                let failure = error as? any BackendFailure
+            {
+                return .failure(UIFailure(failure, current: await wallet.conflictingCard(id: id)))
+            }
+            return .failure(UIFailure(any: error))
+        }
+    }
+
+    private func send(_ call: AppCall, wallet: CachedWallet) async throws -> CallResult {
+        switch call {
+        case .logIn(let server, let email, let password):
+            let report = try await accounts.logIn(server: server, account: email, password: password)
+            return .loggedIn(email: report.account.email, server: accounts.backend.server)
+        case .logOut:
+            let reports = try await accounts.logOut()
+            // The session is over here either way; the interface says the server was not told.
+            if let problem = reports.first?.serverProblem { throw problem }
+            return .loggedOut
+        case .loadCards(let offset, let limit, let query):
+            return try await pages.load(offset: offset, limit: limit, query: query, wallet: wallet, accounts: accounts)
+        case .loadCard(let id):
+            return .card(try await wallet.card(id: id, .online).value)
+        case .createCard(let fields, let imagePath):
+            let image = try Self.imagePath(imagePath).map {
+                try ImageUpload(
+                    validating: URL(fileURLWithPath: $0), maximumBytes: wallet.backend.maximumImageBytes)
+            }
+            return Self.result(try await wallet.create(fields, image: image, offline: .queue)) { .card($0) }
+        case .updateCard(let id, let fields, let revision):
+            return Self.result(try await wallet.update(id: id, fields: fields, revision: revision, offline: .queue)) {
+                .card($0)
+            }
+        case .deleteCard(let id):
+            // Read it first, so the delete can be undone (u); a card that cannot be read is
+            // deleted all the same, without undo.
+            guard let card = try? await wallet.backend.card(id: id) else {
+                return Self.result(try await wallet.delete(id: id, revision: nil, offline: .queue)) {
+                    .deleted(id: $0, backup: nil)
+                }
+            }
+            let image = card.hasImage ? (try? await wallet.backend.image(of: id))?.data : nil
+            // Only the revision read: what undo would bring back is what is deleted.
+            _ = try await wallet.delete(id: id, revision: card.revision)
+            return .deleted(id: id, backup: DeletedCard(card: card, image: image))
+        case .restoreCard(let deleted):
+            let card = try await wallet.create(deleted.card.fields).value
+            guard let image = deleted.image else { return .card(card) }
+            return .card(await Self.attach(image, to: card, in: wallet))
+        case .reorderCards(let order):
+            return Self.result(try await wallet.reorder(order, offline: .queue)) { _ in .reordered }
+        case .cardPicture, .filePicture, .qrCode, .vcardLines, .exportCards, .previewImport, .runImport, .scanPhoto,
+            .searchCache, .resolveOfflineEdit:
+            // Answered by performLocally and perform.
+            throw CannotQueue(description: "not a card request")
+        }
+    }
+
+    /// A write's answer as the interface takes it: queued ones say so.
+    private static func result<Value>(_ answer: WriteAnswer<Value>, _ shown: (Value) -> CallResult) -> CallResult {
+        switch answer {
+        case .done(let value): shown(value)
+        case .queued(let value): .queued(shown(value))
+        }
+    }
+
+    /// The calls the libraries answer (pictures, QR codes, vCard, scans), with their own
+    /// failures; `nil` for the card requests.
+    private func performLocally(_ call: AppCall, progress: ProgressReporter) async -> CallOutcome? {
+        do throws(UIFailure) {
+            switch call {
+            case .cardPicture(let id, let revision, let box):
+                let wallet = await accounts.wallet()
+                // Through the cache: recorded by revision online, from the cache offline.
+                return .success(
+                    .picture(
+                        try await pictures.picture(id: id, revision: revision, box: box) { () throws(UIFailure) in
+                            try await wallet.picture(id: id, revision: revision)
+                        }))
+            case .filePicture(let path, let box):
+                return .success(.picture(try pictures.picture(file: path, box: box)))
+            case .qrCode(let card, let box):
+                return .success(.qrSymbol(try QRMaker.symbol(for: card, fitting: box)))
+            case .vcardLines(let lines):
+                return .success(.vcardText(lines.map(ContentLine.displayText)))
+            case .exportCards(let request):
+                return .success(try await CardExport.run(request, wallet: await accounts.wallet(), progress: progress))
+            case .previewImport(let path):
+                return .success(.importPreview(try await imports.preview(path, wallet: await accounts.wallet())))
+            case .runImport(let planID):
+                return .success(
+                    .imported(
+                        try await imports.run(planID: planID, wallet: await accounts.wallet(), progress: progress)))
+            case .scanPhoto(let path):
+                return .success(
+                    .scanned(try await scans.scan(path, maximumImageBytes: accounts.backend.maximumImageBytes)))
+            case .logIn, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard,
+                .reorderCards, .searchCache, .resolveOfflineEdit:
+                return nil
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Deletes the files made for the interface (the scans' upload copies): call it when the
+    /// interface ends.
+    public func removeFiles() {
+        scans.removeFiles()
+    }
+
+    /// `card` with `image` put back (through a private temporary file, as uploads stream from
+    /// disk), or `card` as it is when that fails: the card itself is back either way.
+    static func attach(_ image: Data, to card: Card, in wallet: CachedWallet) async -> Card {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "cardwallet-restore-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            try FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let file = folder.appending(path: "image")
+            try image.write(to: file)
+            let upload = try ImageUpload(validating: file, maximumBytes: wallet.backend.maximumImageBytes)
+            return (try? await wallet.setImage(of: card.id, revision: card.revision, to: upload)) ?? card
+        } catch {
+            return card
+        }
+    }
+
+    /// The file a person typed, with `~` expanded; `nil` when the field is blank.
+    static func imagePath(_ text: String?) -> String? {
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        return LocalPath.expandingHome(text)
+    }
+}

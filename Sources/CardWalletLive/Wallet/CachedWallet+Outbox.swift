@@ -1,0 +1,131 @@
+import CardBackend
+import CardCache
+import CardModels
+import Foundation
+
+/// What sending the outbox did.
+public struct OutboxReplayReport: Sendable, Equatable {
+    /// Entries the server accepted (or had already applied before an interruption).
+    public var sent: Int = 0
+    /// Entries the server refused (a conflict, a card gone, invalid fields), with why. They stay
+    /// in the outbox as `failed` for the person to look at; never sent again by themselves.
+    public var refused: [String] = []
+    /// Whether the server could not be reached: the rest stays `pending` for the next attempt.
+    public var stoppedOffline = false
+    /// Whether the session is over (log in first): the rest stays `pending` for the next login.
+    public var stoppedForLogin = false
+    /// Entries still waiting.
+    public var pending = 0
+}
+
+extension CachedWallet {
+    /// Sends the changes made offline, in the order they were made, one at a time, through the
+    /// one write path (so each answer is recorded in the cache).
+    ///
+    /// Exactly once: an entry is marked `sending` before it goes and `sent` when answered. An
+    /// entry found `sending` (a process ended while sending it) is first looked up on the
+    /// server — an addition whose card exists, an edit whose fields are there, a delete whose card
+    /// is gone counts as sent. Edits and deletes carry the revision they were made on, so a card
+    /// changed on the server meanwhile comes back as a conflict and is refused, never silently
+    /// overwritten. An addition's local id is replaced by the server's in the entries after it.
+    public func replayOutbox() async -> OutboxReplayReport {
+        var report = OutboxReplayReport()
+        guard let cache, let entries = attempt({ try cache.pendingChanges() }) else { return report }
+        var newIDs: [String: String] = [:]
+        for (index, entry) in entries.enumerated() {
+            do {
+                if entry.state == OutboxState.sending, try await alreadyApplied(entry.change, newIDs: &newIDs) {
+                    attempt { try cache.markSent(entry.id) }
+                    report.sent += 1
+                    continue
+                }
+                attempt { try cache.markSending(entry.id) }
+                try await send(entry.change, newIDs: &newIDs)
+                attempt { try cache.markSent(entry.id) }
+                report.sent += 1
+            } catch let error as any BackendFailure where error.stopsBatch {
+                // The server cannot be reached, or the session is over: nothing is refused, the
+                // rest waits for the next try (after the next login).
+                attempt { try cache.markFailed(entry.id, reason: String(describing: error), retry: true) }
+                report.stoppedOffline = error.isNetworkFailure
+                report.stoppedForLogin = error.requiresLogin
+                report.pending = entries.count - index
+                break
+            } catch {
+                let reason = String(describing: error)
+                attempt { try cache.markFailed(entry.id, reason: reason, retry: false) }
+                report.refused.append(reason)
+            }
+        }
+        attempt { try cache.removeSentChanges() }
+        return report
+    }
+
+    private func send(_ change: OutboxChange, newIDs: inout [String: String]) async throws {
+        switch change {
+        case .add(let localID, let fields, let image):
+            let upload = try image.map(Self.upload)
+            defer { if let upload { try? FileManager.default.removeItem(at: upload.url) } }
+            let card = try await create(fields, image: upload, key: localID)
+            newIDs[localID] = card.value.id
+        case .edit(let id, let fields, let revision):
+            _ = try await update(id: newIDs[id] ?? id, fields: fields, revision: revision)
+        case .delete(let id, let revision):
+            do {
+                _ = try await delete(id: newIDs[id] ?? id, revision: revision)
+            } catch  where BackendFailures.isNotFound(error) {
+                // Gone already is what the change asked for.
+            }
+        case .reorder(let order):
+            // The wallet may have changed on the server meanwhile, so the order made offline is
+            // laid over the server's current one: the cards it names that still exist first, in
+            // its order, then the others as they are.
+            let current = try await listWhole().map(\.id)
+            let existing = Set(current)
+            var named = Set<String>()
+            let first = order.map { newIDs[$0] ?? $0 }.filter { existing.contains($0) && named.insert($0).inserted }
+            _ = try await reorder(first + current.filter { !named.contains($0) })
+        }
+    }
+
+    /// Whether the server already has what an interrupted entry asked for.
+    private func alreadyApplied(_ change: OutboxChange, newIDs: inout [String: String]) async throws -> Bool {
+        switch change {
+        case .add(let localID, let fields, _):
+            let known = Set(cachedList()?.cards.map(\.id) ?? [])
+            let listed = try await backend.listing(.whole(since: nil))
+            guard case .whole(let summaries, _, _) = listed else { return false }
+            for summary in summaries where !known.contains(summary.id) && summary.name == fields.name {
+                let card = try await backend.card(id: summary.id)
+                if card.fields == fields {
+                    newIDs[localID] = card.id
+                    return true
+                }
+            }
+            return false
+        case .edit(let id, let fields, _):
+            return try await backend.card(id: newIDs[id] ?? id).fields == fields
+        case .delete(let id, _):
+            do {
+                _ = try await backend.card(id: newIDs[id] ?? id)
+            } catch  where BackendFailures.isNotFound(error) {
+                return true
+            }
+            return false
+        case .reorder:
+            return false
+        }
+    }
+
+    /// An outbox picture as an upload: written to a private temporary file (uploads stream from
+    /// disk), checked as any picture is.
+    private static func upload(_ image: OutboxImage) throws -> ImageUpload {
+        let file = FileManager.default.temporaryDirectory.appending(path: "cardwallet-outbox-\(UUID().uuidString)")
+        do {
+            try image.data.write(to: file, options: .atomic)
+        } catch {
+            throw ImageUploadError(path: file.path, problem: .unreadable)
+        }
+        return try ImageUpload(validating: file)
+    }
+}
