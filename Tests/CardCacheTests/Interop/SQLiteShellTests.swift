@@ -45,7 +45,8 @@ struct SQLiteShellTests {
         ]).split(separator: "\n").map(String.init)
         #expect(
             lines == [
-                "1129800545", "wal", "6", "c-minjun", "Zoë Dvořák", CacheFixture.migrations.joined(separator: ","), "ok",
+                "1129800545", "wal", "6", "c-minjun", "Zoë Dvořák", CacheFixture.migrations.joined(separator: ","),
+                "ok",
             ])
         cache.close()
     }

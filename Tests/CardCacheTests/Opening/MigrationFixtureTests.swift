@@ -51,7 +51,9 @@ enum CacheFixture {
                 .add(
                     localID: CardCache.localIDPrefix + "17",
                     fields: CardFields(name: "Offline Olga", email: "olga@example.com"), image: nil),
-                .edit(cardID: "c-zoe", fields: CardFields(name: "Zoë Dvořák", company: "SG"), baseRevision: CardRevision(1)),
+                .edit(
+                    cardID: "c-zoe", fields: CardFields(name: "Zoë Dvořák", company: "SG"),
+                    baseRevision: CardRevision(1)),
                 .delete(cardID: "c-yuki", baseRevision: CardRevision(1)),
                 .reorder(["c-grace", "c-ada"]),
             ])
