@@ -42,7 +42,7 @@ struct EditPlan {
             let onlyLabels = members.allSatisfy { member in
                 replacements[member] == nil && resource.index.keys[member]?.hasPrefix("X-") == true
             }
-            if onlyLabels { members.forEach { removals.insert($0) } }
+            if onlyLabels { removals.formUnion(members) }
         }
     }
 

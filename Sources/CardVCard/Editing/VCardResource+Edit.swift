@@ -94,7 +94,11 @@ extension VCardResource {
             let lines = index.every[rule.property] ?? []
             let texts = wanted.values(of: rule.fields[0]).map { rule.property + ":" + VCardText.escape($0) }
             for line in lines { plan.remove(line) }
-            if let first = lines.first { plan.insert(texts, before: first) } else { texts.forEach { plan.append($0) } }
+            if let first = lines.first {
+                plan.insert(texts, before: first)
+            } else {
+                for text in texts { plan.append(text) }
+            }
             return
         }
         let slot = index.slots[rule.property]
