@@ -7,21 +7,43 @@ struct RawHeader {
     /// Each parameter as written, without its `;`: `type=INTERNET`, `PREF=1`, `X-FOO="a;b"`.
     var parameters: [String]
 
-    /// The header of an unfolded content line: up to the first `:` outside double quotes.
+    /// The header of an unfolded content line: up to the `:` before the value, found as
+    /// ``ContentLineParser`` finds it (a double quote opens only at the start of a parameter
+    /// value, and may hold `:`, `;` and `,`), so that the parameters kept are the ones it read.
     init(line: [UInt8]) {
-        var segments: [[UInt8]] = [[]]
-        var quoted = false
-        for byte in line {
-            if byte == 0x22 { quoted.toggle() }
-            if !quoted, byte == 0x3A { break }
-            if !quoted, byte == 0x3B {
-                segments.append([])
-            } else {
-                segments[segments.count - 1].append(byte)
+        let colon = UInt8(ascii: ":")
+        let semicolon = UInt8(ascii: ";")
+        let count = line.count
+        var index = 0
+        while index < count, line[index] != colon, line[index] != semicolon { index += 1 }
+        name = String(decoding: line[0..<index], as: UTF8.self)
+        parameters = []
+        while index < count, line[index] == semicolon {
+            let start = index + 1
+            index = start
+            while index < count, line[index] != UInt8(ascii: "="), line[index] != semicolon, line[index] != colon {
+                index += 1
             }
+            if index < count, line[index] == UInt8(ascii: "=") {
+                index += 1
+                while true {
+                    if index < count, line[index] == UInt8(ascii: "\""),
+                        let close = line[(index + 1)...].firstIndex(of: UInt8(ascii: "\""))
+                    {
+                        index = close + 1
+                    } else {
+                        while index < count, line[index] != UInt8(ascii: ","), line[index] != semicolon,
+                            line[index] != colon
+                        {
+                            index += 1
+                        }
+                    }
+                    guard index < count, line[index] == UInt8(ascii: ",") else { break }
+                    index += 1
+                }
+            }
+            if index > start { parameters.append(String(decoding: line[start..<index], as: UTF8.self)) }
         }
-        name = String(decoding: segments[0], as: UTF8.self)
-        parameters = segments.dropFirst().map { String(decoding: $0, as: UTF8.self) }.filter { !$0.isEmpty }
     }
 
     /// The group with its dot (`item1.`), or "".

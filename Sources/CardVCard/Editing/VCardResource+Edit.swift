@@ -12,24 +12,24 @@ extension VCardResource {
     ///   fills an empty line of its property (`ORG:`) or a year-less `BDAY`, else a new line is
     ///   added before `END:VCARD`;
     /// - an empty value removes that line (and what its group then only labels: `item1.X-ABLabel`);
-    /// - a new name rewrites `FN` and `N` (an `N` is added in 3.0, which requires one);
+    /// - a new name rewrites `FN` and `N` (an `N` is added in 3.0, which requires one; a group's
+    ///   `N` is its name alone);
     /// - an `ORG` keeps its parts after the department.
     ///
     /// Every other line stays byte for byte as it was, in its place, folded as it was. Rewritten
     /// lines are folded at 75 octets; line ends are CR LF. Nothing changes (the same bytes come
-    /// back) when no field and no picture differ.
+    /// back) when no field and no picture differ, also for a 2.1 card.
     ///
     /// - Parameters:
     ///   - fields: the card as the wallet edited it (`vcardProperties` is not used).
     ///   - picture: what to do with the picture.
     ///   - revision: when given and something changed, written as `REV` (in place, or added).
     /// - Returns: the edited vCard, read again.
-    /// - Throws: ``VCardResourceError/readOnly(_:)`` for a 2.1 card,
+    /// - Throws: ``VCardResourceError/readOnly(_:)`` for a change to a 2.1 card,
     ///   ``VCardResourceError/invalidField(_:_:)`` for a value the vCard cannot hold as asked.
     public func edited(
         fields: CardFields, picture: VCardPictureEdit = .keep, revision: Date? = nil
     ) throws(VCardResourceError) -> VCardResource {
-        guard version != .v21 else { throw .readOnly(version) }
         let wanted = Self.wanted(fields)
         var plan = EditPlan()
         if wanted.name != self.fields.name {
@@ -44,6 +44,7 @@ extension VCardResource {
         }
         planPicture(picture, into: &plan)
         guard !plan.isEmpty else { return self }
+        guard version != .v21 else { throw .readOnly(version) }
         if let revision {
             let stamp = VCardWriter.timestamp(revision, version: version)
             if let line = index.first["REV"], index.groups[line] == nil {
@@ -79,7 +80,9 @@ extension VCardResource {
         } else {
             plan.append("FN:" + formatted)
         }
-        let structured = String(NameParts.derivedLine(for: name).dropFirst(2))
+        // A group's N is its name alone, as Apple's clients write it (`N:Friends`).
+        let structured =
+            group == nil ? String(NameParts.derivedLine(for: name).dropFirst(2)) : VCardText.escape(name)
         if let line = index.first["N"] {
             plan.rewrite(line, value: structured, in: self, dropping: ["SORT-AS"])
         } else if version == .v30 {

@@ -53,20 +53,33 @@ enum Editing {
     /// Which lines of `before` are gone from `after` and which are new: the lines around them
     /// are the same, byte for byte, in the same order (matched greedily, in order).
     static func difference(_ before: [UInt8], _ after: [UInt8]) -> (gone: [String], new: [String]) {
-        let old = foldedLines(before)
-        let new = foldedLines(after)
-        var gone: [String] = []
-        var added: [String] = []
-        var position = 0
-        for line in old {
-            if let found = new[position...].firstIndex(of: line) {
-                added += new[position..<found]
-                position = found + 1
-            } else {
-                gone.append(line)
+        difference(foldedLines(before), foldedLines(after))
+    }
+
+    /// ``difference(_:_:)`` of two lists of lines: what is not in their longest common
+    /// subsequence, in order.
+    static func difference(_ old: [String], _ new: [String]) -> (gone: [String], new: [String]) {
+        // lengths[i][j]: the longest common subsequence of old[i...] and new[j...].
+        var lengths = Array(repeating: Array(repeating: 0, count: new.count + 1), count: old.count + 1)
+        for i in stride(from: old.count - 1, through: 0, by: -1) {
+            for j in stride(from: new.count - 1, through: 0, by: -1) {
+                lengths[i][j] = old[i] == new[j] ? lengths[i + 1][j + 1] + 1 : max(lengths[i + 1][j], lengths[i][j + 1])
             }
         }
-        added += new[position...]
+        var gone: [String] = []
+        var added: [String] = []
+        var (i, j) = (0, 0)
+        while i < old.count || j < new.count {
+            if i < old.count, j < new.count, old[i] == new[j] {
+                (i, j) = (i + 1, j + 1)
+            } else if j < new.count, i == old.count || lengths[i][j + 1] >= lengths[i + 1][j] {
+                added.append(new[j])
+                j += 1
+            } else {
+                gone.append(old[i])
+                i += 1
+            }
+        }
         return (gone, added)
     }
 

@@ -72,6 +72,41 @@ import Testing
         }
     }
 
+    @Test func mutatedCardsAreReadOrRefusedAndEditedSafely() throws {
+        var random = SeededRandom(seed: 0xBAD_CA4D)
+        let inputs = try Self.bases.map { try Fixture.bytes($0) } + [try Fixture.bytes("v40-data-photo-lf.vcf")]
+        var edited = 0
+        for round in 0..<1_500 {
+            let bytes = FuzzTests.mutate(inputs[round % inputs.count], &random)
+            // Refused (a typed error with a message) or read: never a crash.
+            guard let resource = try? VCardResource(bytes: bytes) else { continue }
+            #expect(try resource.edited(fields: resource.fields, revision: Date()) == resource)
+            guard resource.version != .v21 else { continue }
+            var fields = resource.fields
+            fields.name = "Fuzzed Name"
+            fields.email = "fuzz@example.com"
+            fields.tags = ["fuzz"]
+            let photo = Self.photos[round % 2]
+            let after = try resource.edited(fields: fields, picture: .replace(photo), revision: Date())
+            #expect(after.fields.name == "Fuzzed Name")
+            #expect(after.fields.email == "fuzz@example.com")
+            #expect(after.fields.tags == ["fuzz"])
+            #expect(after.picture == .image(photo))
+            #expect(after.problems.count == resource.problems.count)
+            let difference = Editing.difference(resource.contentLines, after.contentLines)
+            let touched: Set<String> = ["FN", "N", "EMAIL", "CATEGORIES", "PHOTO", "REV"]
+            let goneGroups = Set(difference.gone.compactMap(Editing.group))
+            for line in difference.gone {
+                let label = Editing.key(line).hasPrefix("X-") && Editing.group(line).map(goneGroups.contains) == true
+                #expect(touched.contains(Editing.key(line)) || label, "\(line) went")
+            }
+            for line in difference.new { #expect(touched.contains(Editing.key(line)), "\(line) came") }
+            edited += 1
+        }
+        // The mutants are mostly still cards: the edits above did run.
+        #expect(edited > 500)
+    }
+
     static func check(
         before: VCardResource, after: VCardResource, fields: CardFields, picture: VCardPictureEdit, revision: Bool
     ) {

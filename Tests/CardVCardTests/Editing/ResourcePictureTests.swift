@@ -53,6 +53,20 @@ import Testing
         }
     }
 
+    @Test func removedIn40() throws {
+        let png = try Self.png()
+        let before = try Editing.resource(lines: [
+            "BEGIN:VCARD", "VERSION:4.0", "FN:A",
+            "PHOTO:data:image/png;base64," + TransferEncoding.base64Encode(png.bytes),
+            "X-KEEP;X-P=1:kept", "END:VCARD",
+        ])
+        #expect(before.picture == .image(png))
+        let after = try before.edited(fields: before.fields, picture: .remove)
+        #expect(after.picture == nil)
+        #expect(after.contentLines == ["BEGIN:VCARD", "VERSION:4.0", "FN:A", "X-KEEP;X-P=1:kept", "END:VCARD"])
+        #expect(after.version == .v40)
+    }
+
     @Test func removedEveryOneOfThem() throws {
         let before = try Editing.resource(lines: [
             "BEGIN:VCARD", "VERSION:3.0", "FN:A", "PHOTO;VALUE=uri:https://example.com/a.jpg",

@@ -99,6 +99,16 @@ import Testing
         #expect(group.group?.memberUIDs.count == 2)
         #expect(group.group?.contains(uid: "urn:uuid:e1e5e6d1-2f5c-4a7b-8a54-1c5f7f3a9b20") == true)
         #expect(group.uid == "7f1c4b6e-0c4f-4a0b-bb0a-8f1f3e3e1a11")
+        // Renamed, it stays a group with its members; its N is the name alone, as Apple writes it.
+        var fields = group.fields
+        fields.name = "Best friends"
+        let renamed = try group.edited(fields: fields)
+        #expect(
+            renamed.group
+                == VCardGroup(
+                    name: "Best friends", memberUIDs: try #require(group.group).memberUIDs, style: .addressBookServer))
+        Editing.expectChange(
+            from: group, to: renamed, gone: ["N:Friends", "FN:Friends"], new: ["N:Best friends", "FN:Best friends"])
         // A person's card is not a group, even with KIND.
         #expect(try Editing.resource("fastmail-40.vcf").group == nil)
     }
