@@ -7,7 +7,9 @@ them), with what each should read as in manifest.json. This script checks, with 
 parser Radicale stores cards with), that each of them:
 
   · parses as one vCard of the version it had, with the FN, the UID and the members we read;
-  · holds our email and phone among its EMAIL and TEL values;
+  · holds our email and phone among its EMAIL and TEL values, and our title, company and
+    department, bio, website and tags as vobject unescapes them (the escapes* files hold commas,
+    semicolons, backslashes and line breaks in every one);
   · holds the PHOTO bytes of the fixture it was given (3.0 base64, 4.0 data: URI), or the URI;
   · survives Radicale's treatment: vobject's serialize() of it parses again with the same FN,
     EMAILs and TELs;
@@ -105,6 +107,21 @@ def check_file(entry):
         members = values(card, "member") + values(card, "x-addressbookserver-member")
         bare = [m[len("urn:uuid:"):] if m.lower().startswith("urn:uuid:") else m for m in members]
         check(bare == entry["members"], f"members {bare}")
+
+    # Text values as vobject unescapes them: commas, semicolons, backslashes, line breaks.
+    if entry.get("title"):
+        check(entry["title"] in values(card, "title"), f"TITLE {values(card, 'title')}, not {entry['title']!r}")
+    if entry.get("company") or entry.get("department"):
+        organizations = [list(value) + ["", ""] for value in values(card, "org")]
+        wanted = [entry.get("company") or "", entry.get("department") or ""]
+        check(any(org[:2] == wanted for org in organizations), f"ORG {values(card, 'org')}, not {wanted}")
+    if entry.get("bio"):
+        check(entry["bio"] in values(card, "note"), f"NOTE {values(card, 'note')}, not {entry['bio']!r}")
+    if entry.get("website"):
+        check(entry["website"] in values(card, "url"), f"URL {values(card, 'url')}, not {entry['website']!r}")
+    if entry.get("tags"):
+        check(entry["tags"] in [list(value) for value in values(card, "categories")],
+              f"CATEGORIES {values(card, 'categories')}, not {entry['tags']}")
 
     # Radicale stores what vobject serialises; it must read back the same.
     again = vobject.readOne(card.serialize())

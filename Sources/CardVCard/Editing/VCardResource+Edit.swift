@@ -114,6 +114,7 @@ extension VCardResource {
             let head = [wanted.company ?? "", wanted.department ?? ""]
             text = "ORG:" + VCardText.join(head + parts[2...], separator: ";")
         }
+        if rule.property == "URL", let website = wanted.website { text = "URL:" + Self.escapedURL(website) }
         let value = String(text[text.index(after: text.firstIndex(of: ":")!)...])
         let dropping: Set<String> = rule.property == "ADR" ? ["LABEL"] : rule.property == "ORG" ? ["SORT-AS"] : []
         // A birthday without a year is the card's one BDAY, which the full date replaces.
@@ -145,6 +146,13 @@ extension VCardResource {
             }
         }
     }
+
+    /// A web address as a URL value: `,` and `;` escaped. RFC 6350 does not escape URIs, but
+    /// vobject (Radicale's parser, which re-serialises every card uploaded) reads URL as text and
+    /// cuts it at its first unescaped comma; every reader that unescapes (ours, vobject, Apple's,
+    /// Google's, which even escape colons) reads the escaped form back whole. A backslash, which
+    /// would read differently, is refused before (``check(_:in:)``).
+    static func escapedURL(_ website: String) -> String { VCardText.escape(website) }
 
     /// The parsed property on line `position`.
     func property(at position: Int) -> VCardProperty? {

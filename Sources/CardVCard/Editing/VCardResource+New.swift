@@ -45,7 +45,13 @@ extension VCardResource {
         where revision != nil || !line.text.hasPrefix("REV:") {
             LineFolding.append(line.text, to: &out)
         }
-        let result = try VCardResource(bytes: out)
+        var result = try VCardResource(bytes: out)
+        if let website = wanted.website, let line = result.index.slots["URL"], escapedURL(website) != website {
+            // The writer's URL as this layer writes it (see `escapedURL`).
+            var plan = EditPlan()
+            plan.rewrite(line, value: escapedURL(website), in: result)
+            result = try VCardResource(bytes: plan.apply(to: result))
+        }
         try verify(result, wanted: wanted)
         guard result.fields.name == wanted.name else {
             throw .invalidField(.name, "cannot be written so that it reads back the same")

@@ -198,6 +198,18 @@ import Testing
             new: ["item1.EMAIL;TYPE=INTERNET,pref:ada@lovelace.example"])
     }
 
+    @Test func aWebAddressKeepsItsCommasForReadersThatCutThere() throws {
+        let before = try Editing.resource(lines: ["BEGIN:VCARD", "VERSION:4.0", "FN:A", "END:VCARD"])
+        var fields = before.fields
+        fields.website = "https://example.com/a,b;c"
+        let after = try before.edited(fields: fields)
+        #expect(after.contentLines.contains("URL:https://example.com/a\\,b\\;c"))
+        #expect(after.fields.website == fields.website)
+        let new = try VCardResource.new(uid: "u", fields: fields)
+        #expect(new.contentLines.contains("URL:https://example.com/a\\,b\\;c"))
+        #expect(new.fields.website == fields.website)
+    }
+
     @Test func funFactsReplaceEachOther() throws {
         let before = try Editing.resource(lines: [
             "BEGIN:VCARD", "VERSION:3.0", "FN:A", "X-CARDWALLET-TMI:one", "NOTE:n", "X-CARDWALLET-TMI:two", "END:VCARD",

@@ -29,7 +29,20 @@ import Testing
         /// The PHOTO's URI, when it is a link.
         var photoURI: String?
         var members: [String]?
+        var title: String?
+        var company: String?
+        var department: String?
+        var bio: String?
+        var website: String?
+        var tags: [String]?
     }
+
+    /// Values with everything vCard escapes: commas, semicolons, backslashes, line breaks.
+    static let escapes = CardFields(
+        name: "O'Brien, Zoë; \"Z\" \\ Jr.", title: "Analyst; poet, \\ dreamer", company: "Babbage; Sons, Ltd",
+        department: "R&D, Europe", email: "zoe@example.com", website: "https://example.com/a,b;c",
+        address: "12 St James's Square; London, SW1", bio: "Line one,\nline two; and \\ a backslash",
+        tags: ["a,b", "c;d", "e\\f"])
 
     static let revision = Date(timeIntervalSince1970: 1_750_000_000)
 
@@ -84,6 +97,14 @@ import Testing
         Case(file: "group-30-titled.vcf", photoFixture: nil) {
             try edit("Editing/group-30-addressbookserver.vcf") { $0.title = "People I trust" }
         },
+        Case(file: "escapes-30.vcf", photoFixture: nil) {
+            try VCardResource.new(uid: "escapes-30", fields: CardFields(name: "Plain"), version: .v30).edited(
+                fields: escapes)
+        },
+        Case(file: "escapes-40.vcf", photoFixture: nil) {
+            try VCardResource.new(uid: "escapes-40", fields: CardFields(name: "Plain"), version: .v40).edited(
+                fields: escapes)
+        },
         Case(file: "new-30.vcf", photoFixture: "photo-ada.jpg") {
             try VCardResource.new(
                 uid: "0b7cbd2e-8a2d-4c57-9d57-b4d1f6d0f3a1", fields: WriterTests.ada, photo: photo("photo-ada.jpg"),
@@ -119,7 +140,10 @@ import Testing
                 Expectation(
                     file: item.file, version: resource.version.rawValue, name: resource.fields.name,
                     email: resource.fields.email, phone: resource.fields.phone, uid: resource.uid,
-                    photo: item.photoFixture, photoURI: uri, members: resource.group?.memberUIDs))
+                    photo: item.photoFixture, photoURI: uri, members: resource.group?.memberUIDs,
+                    title: resource.fields.title, company: resource.fields.company,
+                    department: resource.fields.department, bio: resource.fields.bio, website: resource.fields.website,
+                    tags: resource.fields.tags.isEmpty ? nil : resource.fields.tags))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
