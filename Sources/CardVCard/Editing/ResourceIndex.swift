@@ -8,11 +8,6 @@ import CardModels
 /// preferred (`PREF=1`, `TYPE=pref`) or else the first usable EMAIL, TEL and ADR; the first
 /// usable line of the others.
 struct ResourceIndex: Sendable, Hashable {
-    /// What the card's name was taken from.
-    enum NameSource: Sendable, Hashable {
-        case formattedName, structuredName, company, email, phone, none
-    }
-
     /// Per line: its property name, upper-cased, without its group; `nil` for a blank line or
     /// one that is not a property.
     var keys: [String?] = []
@@ -29,7 +24,6 @@ struct ResourceIndex: Sendable, Hashable {
     var first: [String: Int] = [:]
     /// Every `PHOTO` line; the first is the picture.
     var photos: [Int] = []
-    var nameSource = NameSource.none
 
     /// What a card says, read from its layout.
     struct Reading {
@@ -124,17 +118,14 @@ struct ResourceIndex: Sendable, Hashable {
                 index.slots[rule.property] = list[0].line
             }
         }
-        if !fields.name.isEmpty {
-            index.nameSource = .formattedName
-        } else if case let name = NameParts.name(from: names), !name.isEmpty {
-            (fields.name, index.nameSource) = (name, .structuredName)
-        } else if let company = fields.company {
-            // What phones show for a card without a name: its company, else an address or a number.
-            (fields.name, index.nameSource) = (company, .company)
-        } else if let email = Self.firstValue(candidates["EMAIL"]) {
-            (fields.name, index.nameSource) = (email, .email)
-        } else if let phone = Self.firstValue(candidates["TEL"]) {
-            (fields.name, index.nameSource) = (phone, .phone)
+        if fields.name.isEmpty {
+            // N, else what phones show for a card without a name: its company, its first email
+            // address or phone number.
+            let structured = NameParts.name(from: names)
+            fields.name =
+                !structured.isEmpty
+                ? structured
+                : fields.company ?? Self.firstValue(candidates["EMAIL"]) ?? Self.firstValue(candidates["TEL"]) ?? ""
         }
         if let kind {
             reading.group = VCardGroup(name: fields.name, memberUIDs: members, style: kind)

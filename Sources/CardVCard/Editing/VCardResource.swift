@@ -86,6 +86,13 @@ public struct VCardResource: Sendable {
         ([layout.begin] + layout.lines + [layout.end]).map { String(decoding: $0.unfolded(in: bytes), as: UTF8.self) }
     }
 
+    /// Whether this card is among `group`'s members (by its `UID`): for showing the groups a
+    /// card belongs to.
+    public func belongs(to group: VCardResource) -> Bool {
+        guard let uid, let members = group.group else { return false }
+        return members.contains(uid: uid)
+    }
+
     /// A new `UID` for a new card: a random UUID in lower case, fit for a resource name too.
     public static func newUID() -> String { UUID().uuidString.lowercased() }
 }

@@ -90,6 +90,9 @@ import Testing
         #expect(group.group?.contains(uid: try #require(grace.uid)) == true)
         #expect(group.group?.contains(uid: "b8767877-b4a1-4c70-9acc-505d3819e519") == true)
         #expect(group.group?.contains(uid: "someone-else") == false)
+        #expect(grace.belongs(to: group))
+        #expect(!grace.belongs(to: grace))
+        #expect(!group.belongs(to: try Editing.resource("group-30-addressbookserver.vcf")))
     }
 
     @Test func anAddressBookServerGroupAsNextcloudAndICloudKeepThem() throws {
