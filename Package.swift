@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "CardScanCore", targets: ["CardScanCore"]),
         .library(name: "CardScan", targets: ["CardScan"]),
         .library(name: "CardCache", targets: ["CardCache"]),
+        .library(name: "CardDAV", targets: ["CardDAV"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -66,6 +67,15 @@ let package = Package(
             name: "CardAPI",
             dependencies: [
                 "Networking", "TokenStore", "CardModels",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // A CardDAV client (RFC 6352, 6578, 6764) on the Networking core (docs/CardDAV.md): its own
+        // XML reader (no DTD, capped), discovery, sync by token, ETag-guarded writes.
+        .target(
+            name: "CardDAV",
+            dependencies: [
+                "Networking", "TextSafety",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -225,6 +235,15 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
+        // Unit tests on the stub transport, and live tests against Radicale and Xandikos, which
+        // scripts/carddav-server.py starts (scripts/requirements-carddav.txt).
+        .testTarget(
+            name: "CardDAVTests",
+            dependencies: [
+                "CardDAV", "Networking", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "CardWalletUITests", dependencies: ["CardWalletUI", "CardModels", "TestSupport"]),
