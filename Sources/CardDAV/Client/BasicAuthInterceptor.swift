@@ -46,7 +46,9 @@ struct BasicAuthInterceptor: Interceptor {
         secrets.append(String(parts[1]))
         if let decoded = Data(base64Encoded: String(parts[1])).map({ String(decoding: $0, as: UTF8.self) }) {
             secrets.append(decoded)
-            if let colon = decoded.firstIndex(of: ":") { secrets.append(String(decoded[decoded.index(after: colon)...])) }
+            if let colon = decoded.firstIndex(of: ":") {
+                secrets.append(String(decoded[decoded.index(after: colon)...]))
+            }
         }
         return secrets
     }

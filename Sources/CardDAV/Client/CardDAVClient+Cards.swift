@@ -60,7 +60,8 @@ extension CardDAVClient {
                     let path = try path(ofHref: href, in: response)
                     guard asked.contains(path), answered.insert(path).inserted else { continue }
                     if let data = entry.property(.cardDAV("address-data")), entry.status.map({ $0 < 300 }) ?? true {
-                        result.found.append(VCardResource(href: path, etag: entry.text(.dav("getetag")), vcard: data.text))
+                        result.found.append(
+                            VCardResource(href: path, etag: entry.text(.dav("getetag")), vcard: data.text))
                     } else {
                         result.missing.append(path)
                     }

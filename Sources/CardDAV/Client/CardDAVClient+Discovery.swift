@@ -69,7 +69,9 @@ extension CardDAVClient {
     /// Whether `DAV` header values name the `addressbook` compliance class.
     static func offersAddressBooks(_ values: [String]) -> Bool {
         values.contains { value in
-            value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "addressbook" }
+            value.split(separator: ",").contains {
+                $0.trimmingCharacters(in: .whitespaces).lowercased() == "addressbook"
+            }
         }
     }
 
@@ -154,8 +156,10 @@ extension CardDAVClient {
             displayName: entry.text(.dav("displayname")).flatMap { $0.isEmpty ? nil : $0 },
             summary: entry.text(.cardDAV("addressbook-description")).flatMap { $0.isEmpty ? nil : $0 },
             syncToken: syncToken, ctag: entry.text(.calendarServer("getctag")).flatMap { $0.isEmpty ? nil : $0 },
-            supportsSyncCollection: syncToken != nil || reports.map { Self.contains(.dav("sync-collection"), in: $0) }
-                ?? false)
+            supportsSyncCollection: syncToken != nil
+                || reports.map { Self.contains(.dav("sync-collection"), in: $0) }
+                    ?? false
+        )
     }
 
     private static func contains(_ name: XMLName, in element: XMLElement) -> Bool {

@@ -132,7 +132,8 @@ extension CardDAVClient {
     }
 
     /// The collection's `getctag` and `sync-token` (`PROPFIND`, `Depth: 0`).
-    private func collectionTags(of book: AddressBook) async throws(CardDAVError) -> (ctag: String?, syncToken: String?) {
+    private func collectionTags(of book: AddressBook) async throws(CardDAVError) -> (ctag: String?, syncToken: String?)
+    {
         let response = try await exchange(
             .propfind(depth: 0, properties: [.calendarServer("getctag"), .dav("sync-token")]), to: book.url)
         guard response.statusCode == 207 else { throw Judge.status(response) }

@@ -106,7 +106,8 @@ struct XMLScanner {
             // Outside the root only white space may appear.
             while position < bytes.count, bytes[position] != UInt8(ascii: "<") {
                 guard Self.isSpace(bytes[position]) else {
-                    throw failure(.malformed(rootClosed ? "text after the root element" : "text before the root element"))
+                    throw failure(
+                        .malformed(rootClosed ? "text after the root element" : "text before the root element"))
                 }
                 position += 1
             }
