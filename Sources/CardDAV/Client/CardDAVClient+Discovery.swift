@@ -162,7 +162,7 @@ extension CardDAVClient {
         )
     }
 
-    private static func contains(_ name: XMLName, in element: XMLElement) -> Bool {
+    private static func contains(_ name: XMLName, in element: XMLTree) -> Bool {
         element.name == name || element.children.contains { contains(name, in: $0) }
     }
 }

@@ -108,21 +108,24 @@ extension CardDAVClient {
         let summary: MultistatusReader.Summary
         do {
             summary = try MultistatusReader.read(response.body, limits: configuration.xmlLimits) { entry in
-                let path = try path(ofHref: entry.hrefs[0], in: response)
                 let limited = entry.errors.contains(.dav("number-of-matches-within-limits"))
-                if Href.sameCollection(path, book.href) {
-                    // RFC 6578 §3.6: the collection itself with 507 means "more to come".
-                    if entry.status == 507 || limited { truncated = true }
-                    return
-                }
-                guard Href.isInside(path, collection: book.href) else {
-                    throw Judge.badAnswer(response, "it reports \(path), which is not in \(book.href)")
-                }
-                if limited { truncated = true }
-                if entry.status == 404 || entry.status == 410 {
-                    removed.append(path)
-                } else if !path.hasSuffix("/") {
-                    changed.append(ResourceVersion(href: path, etag: entry.text(.dav("getetag"))))
+                // A response with a status may name several resources (RFC 4918 §14.24).
+                for href in entry.hrefs {
+                    let path = try path(ofHref: href, in: response)
+                    if Href.sameCollection(path, book.href) {
+                        // RFC 6578 §3.6: the collection itself with 507 means "more to come".
+                        if entry.status == 507 || limited { truncated = true }
+                        continue
+                    }
+                    guard Href.isInside(path, collection: book.href) else {
+                        throw Judge.badAnswer(response, "it reports \(path), which is not in \(book.href)")
+                    }
+                    if limited { truncated = true }
+                    if entry.status == 404 || entry.status == 410 {
+                        removed.append(path)
+                    } else if !path.hasSuffix("/") {
+                        changed.append(ResourceVersion(href: path, etag: entry.text(.dav("getetag"))))
+                    }
                 }
             }
         } catch {

@@ -15,7 +15,7 @@ struct DAVResponse: Sendable, Equatable {
     var errors: [XMLName]
 
     /// The property `name` if a 2xx propstat holds it.
-    func property(_ name: XMLName) -> XMLElement? {
+    func property(_ name: XMLName) -> XMLTree? {
         for propstat in propstats where (200..<300).contains(propstat.status) {
             if let found = propstat.properties.first(where: { $0.name == name }) { return found }
         }
@@ -43,7 +43,7 @@ struct DAVPropstat: Sendable, Equatable {
     /// The status, for example 200 or 404.
     var status: Int
     /// The property elements.
-    var properties: [XMLElement]
+    var properties: [XMLTree]
 }
 
 /// Reads multistatus bodies one response at a time (see ``XMLDocumentReader``).
@@ -94,7 +94,7 @@ enum MultistatusReader {
     }
 
     /// The ``DAVResponse`` in a `response` element.
-    static func response(from element: XMLElement) throws -> DAVResponse {
+    static func response(from element: XMLTree) throws -> DAVResponse {
         let hrefs = element.children(.dav("href")).map(\.trimmedText).filter { !$0.isEmpty }
         guard !hrefs.isEmpty else { throw Problem.response("a response without an href") }
         var propstats: [DAVPropstat] = []

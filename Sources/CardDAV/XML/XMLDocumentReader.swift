@@ -1,7 +1,7 @@
-public import Foundation
+import Foundation
 
 /// Reads a document one child of the root at a time: the root's name first, then each child
-/// of the root as a small ``XMLElement`` tree, handed over and dropped before the next is
+/// of the root as a small ``XMLTree`` tree, handed over and dropped before the next is
 /// built. A multistatus of 100,000 responses is read holding one response's tree at a time.
 ///
 /// ```swift
@@ -9,7 +9,7 @@ public import Foundation
 ///     guard name == .dav("multistatus") else { throw Unexpected() }
 /// }, child: { response in … })
 /// ```
-public enum XMLDocumentReader {
+enum XMLDocumentReader {
     /// Reads `data`, calling `root` with the root element's name and `child` with each child of
     /// the root, in order; text directly inside the root is ignored.
     ///
@@ -20,11 +20,11 @@ public enum XMLDocumentReader {
     ///   - child: called with each child of the root; may throw to stop.
     /// - Throws: ``XMLFailure`` for a document that is not well-formed or passes a limit, and
     ///   whatever `root` or `child` throw.
-    public static func read(
+    static func read(
         _ data: Data,
         limits: XMLLimits = XMLLimits(),
         root: (XMLName) throws -> Void,
-        child: (XMLElement) throws -> Void
+        child: (XMLTree) throws -> Void
     ) throws {
         try data.withUnsafeBytes { raw in
             try read(raw.assumingMemoryBound(to: UInt8.self), limits: limits, root: root, child: child)
@@ -34,19 +34,19 @@ public enum XMLDocumentReader {
     /// Reads a whole (small) document as one tree: for error bodies and other short answers.
     ///
     /// - Throws: ``XMLFailure``, including a root with more than ``XMLLimits/maximumSubtreeElements``.
-    public static func tree(_ data: Data, limits: XMLLimits = XMLLimits()) throws -> XMLElement {
+    static func tree(_ data: Data, limits: XMLLimits = XMLLimits()) throws -> XMLTree {
         var rootName: XMLName?
-        var children: [XMLElement] = []
+        var children: [XMLTree] = []
         try read(data, limits: limits, root: { rootName = $0 }, child: { children.append($0) })
         guard let rootName else { throw XMLFailure(.malformed("there is no root element"), line: 1, column: 1) }
-        return XMLElement(rootName, children: children)
+        return XMLTree(rootName, children: children)
     }
 
     private static func read(
         _ bytes: UnsafeBufferPointer<UInt8>,
         limits: XMLLimits,
         root: (XMLName) throws -> Void,
-        child: (XMLElement) throws -> Void
+        child: (XMLTree) throws -> Void
     ) throws {
         var scanner = try XMLScanner(bytes, limits: limits)
         var builder = SubtreeBuilder(limit: limits.maximumSubtreeElements)
@@ -73,7 +73,7 @@ public enum XMLDocumentReader {
 /// Builds the tree of one child of the root from scanner events.
 struct SubtreeBuilder {
     let limit: Int
-    private var stack: [XMLElement] = []
+    private var stack: [XMLTree] = []
     private var count = 0
 
     init(limit: Int) { self.limit = limit }
@@ -85,7 +85,7 @@ struct SubtreeBuilder {
         if count > limit { return false }
         var names: [XMLName: String] = [:]
         for attribute in attributes { names[attribute.name] = attribute.value }
-        stack.append(XMLElement(name, attributes: names))
+        stack.append(XMLTree(name, attributes: names))
         return true
     }
 
@@ -95,7 +95,7 @@ struct SubtreeBuilder {
     }
 
     /// Closes the innermost element; returns it when it was a child of the root.
-    mutating func close() -> XMLElement? {
+    mutating func close() -> XMLTree? {
         guard var element = stack.popLast() else { return nil }
         if !element.children.isEmpty, element.text.allSatisfy(\.isWhitespace) { element.text = "" }
         guard !stack.isEmpty else { return element }

@@ -2,9 +2,9 @@ import TextSafety
 
 /// Why an XML document was refused, and where: the reader stops at the first problem and
 /// reports it with a line and column (1-based, columns counted in bytes).
-public struct XMLFailure: Error, Sendable, Hashable, CustomStringConvertible {
+struct XMLFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was wrong.
-    public enum Reason: Sendable, Hashable {
+    enum Reason: Sendable, Hashable {
         /// A `<!DOCTYPE …>`: document type declarations are never processed (no entity
         /// definitions, no external files), so a document that has one is refused whole.
         case doctypeRefused
@@ -27,21 +27,21 @@ public struct XMLFailure: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What was wrong.
-    public let reason: Reason
+    let reason: Reason
     /// The line, from 1.
-    public let line: Int
+    let line: Int
     /// The column in bytes, from 1.
-    public let column: Int
+    let column: Int
 
     /// A failure at a place.
-    public init(_ reason: Reason, line: Int, column: Int) {
+    init(_ reason: Reason, line: Int, column: Int) {
         self.reason = reason
         self.line = line
         self.column = column
     }
 
     /// What was wrong and where, terminal-safe.
-    public var description: String {
+    var description: String {
         "\(explanation) (line \(line), column \(column))"
     }
 

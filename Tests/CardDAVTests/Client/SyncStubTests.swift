@@ -118,6 +118,17 @@ import Testing
         #expect(delta.token == .sync("t5"))
     }
 
+    @Test func aResponseNamingSeveralRemovedCardsRemovesEach() async throws {
+        let transport = StubTransport { _ in
+            StubDAV.multistatus(
+                "<d:response><d:href>x.vcf</d:href><d:href>/alice/contacts/y.vcf</d:href>"
+                    + "<d:status>HTTP/1.1 404 Not Found</d:status></d:response><d:sync-token>t2</d:sync-token>")
+        }
+        let delta = try await StubDAV.client(transport).sync(StubDAV.book, since: .sync("t1"))
+        #expect(delta.removed == ["/alice/contacts/x.vcf", "/alice/contacts/y.vcf"])
+        #expect(delta.changed.isEmpty)
+    }
+
     @Test func aMemberOnAnotherOriginIsRefused() async throws {
         let transport = StubTransport { _ in
             StubDAV.multistatus(

@@ -89,9 +89,9 @@ import Testing
         "", "plain", "a & b", "<tag>", "\"quoted\" 'single'", "BEGIN:VCARD\r\nEND:VCARD\r\n", "ü😀", "]]>",
     ]
 
-    static func randomElement(depth: Int, _ random: inout SeededGenerator) -> XMLElement {
+    static func randomElement(depth: Int, _ random: inout SeededGenerator) -> XMLTree {
         let name = XMLName(namespaces.randomElement(using: &random)!, locals.randomElement(using: &random)!)
-        var element = XMLElement(name)
+        var element = XMLTree(name)
         if depth < 4, Bool.random(using: &random) {
             element.children = (0..<Int.random(in: 1...3, using: &random)).map { _ in
                 randomElement(depth: depth + 1, &random)
@@ -102,7 +102,7 @@ import Testing
         return element
     }
 
-    static func write(_ element: XMLElement, declared: [String: String], _ random: inout SeededGenerator) -> String {
+    static func write(_ element: XMLTree, declared: [String: String], _ random: inout SeededGenerator) -> String {
         var scope = declared
         var declarations = ""
         let qualified: String

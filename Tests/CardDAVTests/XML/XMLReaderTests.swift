@@ -6,7 +6,7 @@ import Testing
 /// The XML reader on what DAV servers send, and on what only a hostile server sends.
 @Suite struct XMLReaderTests {
     /// The whole document as one tree (root plus its children).
-    static func tree(_ text: String, limits: XMLLimits = XMLLimits()) throws -> XMLElement {
+    static func tree(_ text: String, limits: XMLLimits = XMLLimits()) throws -> XMLTree {
         try XMLDocumentReader.tree(Data(text.utf8), limits: limits)
     }
 
