@@ -25,6 +25,7 @@ final class DAVServerProcess: Sendable {
     let password = "app-password-7f3e9b"
     private let process: Process
     private let input: FileHandle
+    private let errorOutput: FileHandle
     private let folder: TemporaryFolder
 
     /// The repository's root, from this file's place in it.
@@ -73,6 +74,7 @@ final class DAVServerProcess: Sendable {
         try process.run()
         self.process = process
         self.input = stdin.fileHandleForWriting
+        self.errorOutput = stderr.fileHandleForReading
         let firstLine: @Sendable () -> String? = {
             output.withLock { data in
                 data.firstIndex(of: 0x0A).map { String(decoding: data[..<$0], as: UTF8.self) }
@@ -125,6 +127,7 @@ final class DAVServerProcess: Sendable {
 
     /// Closes the server's standard input, which stops it, and waits until it has exited.
     func stop() async throws {
+        errorOutput.readabilityHandler = nil
         try? input.close()
         do {
             try await waitUntil(timeout: .seconds(30), "\(kind) to exit") { !process.isRunning }
