@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "CardScanCore", targets: ["CardScanCore"]),
         .library(name: "CardScan", targets: ["CardScan"]),
         .library(name: "CardCache", targets: ["CardCache"]),
+        .library(name: "CardDAV", targets: ["CardDAV"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -74,6 +75,15 @@ let package = Package(
             name: "CardAPI",
             dependencies: [
                 "Networking", "TokenStore", "CardModels", "CardAPIContract", "CardBackend",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // A CardDAV client (RFC 6352, 6578, 6764) on the Networking core (docs/CardDAV.md): its own
+        // XML reader (no DTD, capped), discovery, sync by token, ETag-guarded writes.
+        .target(
+            name: "CardDAV",
+            dependencies: [
+                "Networking", "TextSafety",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -245,6 +255,15 @@ let package = Package(
             ],
             // Fixtures/ holds a cache file written by an earlier cardwallet (the first schema).
             exclude: ["Fixtures"]
+        ),
+        // Unit tests on the stub transport, and live tests against Radicale and Xandikos, which
+        // scripts/carddav-server.py starts (scripts/requirements-carddav.txt).
+        .testTarget(
+            name: "CardDAVTests",
+            dependencies: [
+                "CardDAV", "Networking", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "CardWalletUITests", dependencies: ["CardWalletUI", "CardModels", "TestSupport"]),
         .testTarget(

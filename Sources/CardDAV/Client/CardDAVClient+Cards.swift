@@ -1,0 +1,158 @@
+import Foundation
+import Networking
+
+extension CardDAVClient {
+    /// Reads the cards at `hrefs` with `addressbook-multiget`, in batches of
+    /// ``CardDAVConfiguration/multigetBatchSize``, handing each batch over before the next is
+    /// asked for (so that memory holds one batch of cards, photos included).
+    ///
+    /// - Parameters:
+    ///   - hrefs: the cards' paths (from a sync); duplicates are asked once.
+    ///   - book: the address book they are in.
+    ///   - handle: called with each batch's cards and the hrefs the server did not have.
+    /// - Throws: ``CardDAVError``, or what `handle` throws.
+    public func multiget(
+        _ hrefs: [String], in book: AddressBook, batches handle: (MultigetResult) async throws -> Void
+    ) async throws {
+        var seen = Set<String>()
+        var paths: [String] = []
+        for href in hrefs {
+            let path = Href.path(of: try url(of: href))
+            if seen.insert(path).inserted { paths.append(path) }
+        }
+        var start = 0
+        while start < paths.count {
+            let batch = Array(paths[start..<min(start + configuration.multigetBatchSize, paths.count)])
+            try await handle(try await multigetBatch(batch, in: book))
+            start += batch.count
+        }
+    }
+
+    /// Reads the cards at `hrefs`, all of them, in batches (see
+    /// ``multiget(_:in:batches:)`` to handle one batch at a time).
+    ///
+    /// - Throws: ``CardDAVError``.
+    public func multiget(_ hrefs: [String], in book: AddressBook) async throws(CardDAVError) -> MultigetResult {
+        var result = MultigetResult()
+        do {
+            try await multiget(hrefs, in: book) { batch in
+                result.found += batch.found
+                result.missing += batch.missing
+            }
+        } catch let error as CardDAVError {
+            throw error
+        } catch {
+            throw .invalidRequest(String(describing: error))
+        }
+        return result
+    }
+
+    private func multigetBatch(_ paths: [String], in book: AddressBook) async throws(CardDAVError) -> MultigetResult {
+        let response = try await exchange(
+            .multiget(hrefs: paths, properties: [.dav("getetag"), .cardDAV("address-data")]), to: book.url)
+        guard (200..<300).contains(response.statusCode) else { throw Judge.status(response) }
+        let asked = Set(paths)
+        var answered = Set<String>()
+        var result = MultigetResult()
+        do {
+            _ = try MultistatusReader.read(response.body, limits: configuration.xmlLimits) { entry in
+                for href in entry.hrefs {
+                    let path = try path(ofHref: href, in: response)
+                    guard asked.contains(path), answered.insert(path).inserted else { continue }
+                    if let data = entry.property(.cardDAV("address-data")), entry.status.map({ $0 < 300 }) ?? true {
+                        result.found.append(
+                            VCardResource(href: path, etag: entry.text(.dav("getetag")), vcard: data.text))
+                    } else {
+                        result.missing.append(path)
+                    }
+                }
+            }
+        } catch {
+            throw Judge.reading(error, in: response)
+        }
+        // A server may leave out what it does not have instead of answering 404 for it.
+        result.missing += paths.filter { !answered.contains($0) }
+        return result
+    }
+
+    /// Reads one card with `GET`, as the server stores it (its bytes, its ETag).
+    ///
+    /// - Throws: ``CardDAVError``; ``CardDAVError/isNotFound`` when it is gone.
+    public func get(_ href: String) async throws(CardDAVError) -> VCardResource {
+        let url = try url(of: href)
+        let response = try await exchange(.get, to: url)
+        guard (200..<300).contains(response.statusCode) else { throw Judge.status(response) }
+        return VCardResource(href: Href.path(of: url), etag: response.headers["ETag"], vcard: response.text)
+    }
+
+    /// Creates a card named `<key>.vcf` in `book`, only if no card has that name
+    /// (`If-None-Match: *`).
+    ///
+    /// - Parameters:
+    ///   - vcard: the vCard text, sent as it is.
+    ///   - key: the resource name's stem (letters, digits, `-`, `_`, `.`, `@`, `+`; 1–200, not
+    ///     starting with `.`): a UUID, say.
+    ///   - book: the address book.
+    ///   - readBack: whether to read the stored card back even when the server gave an ETag.
+    /// - Returns: where it is and its ETag; with the stored text when it was read back (the
+    ///   answer had no ETag, or `readBack`).
+    /// - Throws: ``CardDAVError``; ``CardDAVError/isConflict`` when the name is taken.
+    public func create(
+        _ vcard: String, key: String, in book: AddressBook, readBack: Bool = false
+    ) async throws(CardDAVError) -> StoredCard {
+        guard Self.isResourceKey(key) else {
+            throw .invalidRequest(
+                "“\(key)” cannot name a card on the server (use letters, digits, -, _, ., @ and +, at most 200).")
+        }
+        let folder = book.href.hasSuffix("/") ? book.href : book.href + "/"
+        return try await put(vcard, at: try url(of: folder + key + ".vcf"), precondition: .create, readBack: readBack)
+    }
+
+    /// Replaces the card at `href`, only if it still has `etag` (`If-Match`).
+    ///
+    /// - Throws: ``CardDAVError``; ``CardDAVError/isConflict`` when it changed since it was
+    ///   read, ``CardDAVError/isNotFound`` when it is gone.
+    public func update(
+        _ href: String, vcard: String, etag: String, readBack: Bool = false
+    ) async throws(CardDAVError) -> StoredCard {
+        try await put(vcard, at: try url(of: href), precondition: .ifMatch(etag), readBack: readBack)
+    }
+
+    /// Deletes the card at `href`, only if it still has `etag` when one is given (`If-Match`).
+    ///
+    /// - Throws: ``CardDAVError``; ``CardDAVError/isConflict`` when it changed since it was
+    ///   read, ``CardDAVError/isNotFound`` when it is gone already.
+    public func delete(_ href: String, etag: String?) async throws(CardDAVError) {
+        let response = try await exchange(.delete(etag: etag), to: try url(of: href))
+        guard (200..<300).contains(response.statusCode) else { throw Judge.status(response) }
+    }
+
+    private func put(
+        _ vcard: String, at url: URL, precondition: WritePrecondition, readBack: Bool
+    ) async throws(CardDAVError) -> StoredCard {
+        let response = try await exchange(.put(vcard: Data(vcard.utf8), precondition: precondition), to: url)
+        guard (200..<300).contains(response.statusCode) else { throw Judge.status(response) }
+        var stored = Href.path(of: url)
+        // A server may store a new card elsewhere and say where (RFC 4918 §9.7.2 allows it).
+        if let location = response.headers["Location"] { stored = try path(ofHref: location, in: response) }
+        let etag = response.headers["ETag"]
+        guard etag == nil || readBack else { return StoredCard(href: stored, etag: etag) }
+        // No ETag: the server changed what it stores (RFC 6352 §6.3.2.3), so read what it has.
+        let current = try await get(stored)
+        return StoredCard(href: stored, etag: current.etag, vcard: current.vcard)
+    }
+
+    /// Whether `key` can be a resource name's stem: one path segment that needs no escaping.
+    static func isResourceKey(_ key: String) -> Bool {
+        guard (1...200).contains(key.utf8.count), !key.hasPrefix(".") else { return false }
+        return key.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
+                UInt8(ascii: "@"), UInt8(ascii: "+"):
+                true
+            default: false
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+public import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The scheme, host and port of a URL: the one place a CardDAV client sends the password to,
+/// and the only place whose hrefs and redirects it follows.
+public struct ServerOrigin: Sendable, Hashable, CustomStringConvertible {
+    /// `http` or `https`, lower-case.
+    public let scheme: String
+    /// The host, lower-case, without brackets.
+    public let host: String
+    /// The port, explicit or the scheme's default.
+    public let port: Int
+
+    /// The origin of `url`, or `nil` when it is not an `http` or `https` URL with a host.
+    public init?(_ url: URL) {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            var host = url.host(percentEncoded: false)?.lowercased(), !host.isEmpty
+        else { return nil }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        self.scheme = scheme
+        self.host = host
+        self.port = url.port ?? (scheme == "https" ? 443 : 80)
+    }
+
+    /// `https://example.com` (the port only when it is not the scheme's default).
+    public var description: String {
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        let defaultPort = scheme == "https" ? 443 : 80
+        return port == defaultPort ? "\(scheme)://\(shownHost)" : "\(scheme)://\(shownHost):\(port)"
+    }
+
+    /// Whether `url` has this origin.
+    public func contains(_ url: URL) -> Bool { ServerOrigin(url) == self }
+
+    /// The URL of `path` (an absolute, percent-encoded path) on this origin.
+    func url(path: String) -> URL? {
+        URL(string: description + (path.hasPrefix("/") ? path : "/" + path))
+    }
+
+    /// Whether a password sent here would cross a network unencrypted: plain `http` to a host
+    /// that is not this computer. The rule of the card API's `ServerAddress`, which it mirrors
+    /// (CardDAV does not depend on CardAPI): `localhost`, `127.0.0.0/8`, `::1` and IPv4-mapped
+    /// loopback addresses count as this computer; other names are not resolved.
+    public var isInsecure: Bool {
+        scheme == "http" && !Self.isLoopback(host: host)
+    }
+
+    /// Whether `host` is this computer, as the card API's `ServerAddress.isLoopback` decides.
+    public static func isLoopback(host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        if name.hasSuffix(".") { name = String(name.dropLast()) }
+        if name == "localhost" { return true }
+        var v4 = in_addr()
+        if inet_pton(AF_INET, name, &v4) == 1 {
+            return UInt32(bigEndian: v4.s_addr) >> 24 == 127
+        }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, name, &v6) == 1 else { return false }
+        let bytes = withUnsafeBytes(of: v6) { Array($0) }
+        if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }
+        // ::ffff:127.x.y.z
+        return bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
+    }
+}
+
+/// Hrefs as the client keeps them: the absolute path on the server, percent-encoded one way
+/// (RFC 3986 normalisation: escapes of characters that need none decoded, other escapes in
+/// upper case), so that `/a%7eb/x%40y.vcf` from one answer and `/a~b/x@y.vcf` from the next
+/// name the same card.
+enum Href {
+    /// The URL an href names, resolved against `base` (the request's URL), or `nil` when it is
+    /// not a URL at all.
+    static func resolve(_ href: String, against base: URL) -> URL? {
+        if let url = URL(string: href, relativeTo: base)?.absoluteURL { return url }
+        // A server that sends a space or a non-ASCII character raw: escape what URLs cannot hold.
+        let escaped = href.addingPercentEncoding(withAllowedCharacters: allowedInHref) ?? href
+        return URL(string: escaped, relativeTo: base)?.absoluteURL
+    }
+
+    /// The canonical absolute path of `url`.
+    static func path(of url: URL) -> String {
+        let raw = url.path(percentEncoded: true)
+        return canonical(raw.isEmpty ? "/" : raw)
+    }
+
+    /// `path` (percent-encoded) in canonical form.
+    static func canonical(_ path: String) -> String {
+        let bytes = Array(path.utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
+                let low = hexValue(bytes[index + 2])
+            {
+                let decoded = high << 4 | low
+                if isPathSafe(decoded) && decoded != UInt8(ascii: "/") {
+                    output.append(decoded)
+                } else {
+                    output += [UInt8(ascii: "%"), hex[Int(high)], hex[Int(low)]]
+                }
+                index += 3
+            } else if isPathSafe(byte) {
+                output.append(byte)
+                index += 1
+            } else {
+                output += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Whether `path` is `collection` itself or inside it (both canonical; a collection's path
+    /// may come with or without its trailing slash).
+    static func isInside(_ path: String, collection: String) -> Bool {
+        let folder = collection.hasSuffix("/") ? collection : collection + "/"
+        return path.hasPrefix(folder) && path.count > folder.count
+    }
+
+    /// Whether two canonical paths name the same collection (one may lack the trailing slash).
+    static func sameCollection(_ first: String, _ second: String) -> Bool {
+        func trimmed(_ path: String) -> Substring { path.hasSuffix("/") ? path.dropLast() : path[...] }
+        return trimmed(first) == trimmed(second)
+    }
+
+    private static let allowedInHref: CharacterSet = {
+        var set = CharacterSet.urlPathAllowed
+        set.insert(charactersIn: "%:/?#[]@")
+        return set
+    }()
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// RFC 3986's `pchar` plus `/`: unreserved, sub-delims, `:` and `@`.
+    private static func isPathSafe(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+            UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","),
+            UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
+            true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,165 @@
+public import Foundation
+
+/// Discovery (RFC 6764, RFC 5397, RFC 6352 §7) as a pure state machine: it says what to ask
+/// next, is told what came back, and ends with the account's address books or an error.
+/// ``CardDAVClient/discover()`` drives it; docs/CardDAV.md draws it.
+///
+/// 1. Inspect the given URL (`PROPFIND Depth: 0`). An address book is kept as the selected one;
+///    a principal gives its `addressbook-home-set`; anything else may name the
+///    `current-user-principal`, which is inspected next.
+/// 2. Nothing there (404, 405, no DAV properties): try `/.well-known/carddav` once.
+/// 3. Redirects are followed on the server's origin only (at most 5, never in a loop); a
+///    redirect, principal or home on another origin ends discovery with
+///    ``CardDAVError/foreignLocation(server:location:)``.
+/// 4. List each home (`PROPFIND Depth: 1`): its address books are the account's books.
+public struct DiscoveryMachine: Sendable {
+    /// The request to send next, or the end.
+    public enum Action: Sendable, Hashable {
+        /// `PROPFIND Depth: 0` of this URL for ``CardDAVClient/discoveryProperties``.
+        case inspect(URL)
+        /// `PROPFIND Depth: 1` of an address book home, for its address books.
+        case listBooks(home: URL)
+        /// Done.
+        case finish(CardDAVAccount)
+        /// Failed.
+        case fail(CardDAVError)
+    }
+
+    /// What the inspected URL turned out to be.
+    public struct Inspected: Sendable, Hashable {
+        /// The address book it is, when it is one.
+        public var book: AddressBook?
+        /// Its `current-user-principal`.
+        public var principal: URL?
+        /// Its `addressbook-home-set` (a principal has one).
+        public var homes: [URL]
+
+        /// A finding.
+        public init(book: AddressBook? = nil, principal: URL? = nil, homes: [URL] = []) {
+            self.book = book
+            self.principal = principal
+            self.homes = homes
+        }
+    }
+
+    /// What the last request brought.
+    public enum Event: Sendable, Hashable {
+        /// The inspected URL's properties.
+        case inspected(Inspected)
+        /// A redirect to this URL (resolved against the request's).
+        case redirected(to: URL)
+        /// Nothing DAV at the URL (this status: 404, 405, 403, an HTML page's 200…).
+        case missing(status: Int)
+        /// The address books in the home listed.
+        case listed([AddressBook])
+        /// The request failed.
+        case failed(CardDAVError)
+    }
+
+    private enum Purpose: Sendable, Hashable {
+        case given, wellKnown, principal
+    }
+
+    private let origin: ServerOrigin
+    private let start: URL
+    private var purpose = Purpose.given
+    private var visited: Set<String> = []
+    private var redirects = 0
+    private var steps = 0
+    private var triedWellKnown = false
+    private var principal: URL?
+    private var homes: [URL] = []
+    private var pending: [URL] = []
+    private var books: [AddressBook] = []
+    private var selected: AddressBook?
+    private var finished = false
+
+    /// Discovery from `start` (a server root, a principal or an address book) on `start`'s origin.
+    public init(start: URL) {
+        self.start = start
+        self.origin = ServerOrigin(start) ?? ServerOrigin(URL(string: "http://invalid.invalid/")!)!
+    }
+
+    /// The first request.
+    public mutating func begin() -> Action {
+        guard ServerOrigin(start) != nil else { return end(.fail(.invalidServerURL(start.absoluteString))) }
+        return inspect(start, for: .given)
+    }
+
+    /// The next request after `event`.
+    public mutating func receive(_ event: Event) -> Action {
+        guard !finished else { return .fail(.invalidRequest("Discovery is over.")) }
+        steps += 1
+        if steps > 24 { return end(.fail(.notCardDAV(server: origin.description))) }
+        switch event {
+        case .failed(let error):
+            return end(.fail(error))
+        case .redirected(let target):
+            guard origin.contains(target) else {
+                return end(.fail(.foreignLocation(server: origin.description, location: target.absoluteString)))
+            }
+            redirects += 1
+            guard redirects <= 5, !visited.contains(Href.path(of: target)) else { return nothingHere() }
+            return inspect(target, for: purpose)
+        case .missing:
+            return nothingHere()
+        case .inspected(let found):
+            return inspected(found)
+        case .listed(let found):
+            for book in found where !books.contains(where: { $0.href == book.href }) { books.append(book) }
+            return nextHome()
+        }
+    }
+
+    private mutating func inspected(_ found: Inspected) -> Action {
+        for url in [found.principal].compactMap({ $0 }) + found.homes where !origin.contains(url) {
+            return end(.fail(.foreignLocation(server: origin.description, location: url.absoluteString)))
+        }
+        if let book = found.book, purpose != .principal, selected == nil { selected = book }
+        if !found.homes.isEmpty {
+            principal = principal ?? found.principal
+            homes = found.homes
+            pending = found.homes
+            return nextHome()
+        }
+        if let next = found.principal, !visited.contains(Href.path(of: next)) {
+            principal = next
+            return inspect(next, for: .principal)
+        }
+        return nothingHere()
+    }
+
+    /// The URL had nothing to go on: the well-known URL once, else what was found, else failure.
+    private mutating func nothingHere() -> Action {
+        if let selected { return end(.finish(account(books: [selected]))) }
+        if !triedWellKnown, purpose == .given, let wellKnown = origin.url(path: "/.well-known/carddav") {
+            triedWellKnown = true
+            return inspect(wellKnown, for: .wellKnown)
+        }
+        return end(.fail(.notCardDAV(server: origin.description)))
+    }
+
+    private mutating func nextHome() -> Action {
+        guard !pending.isEmpty else {
+            if let selected, !books.contains(where: { $0.href == selected.href }) { books.insert(selected, at: 0) }
+            return end(.finish(account(books: books)))
+        }
+        return .listBooks(home: pending.removeFirst())
+    }
+
+    private mutating func inspect(_ url: URL, for purpose: Purpose) -> Action {
+        self.purpose = purpose
+        visited.insert(Href.path(of: url))
+        return .inspect(url)
+    }
+
+    private func account(books: [AddressBook]) -> CardDAVAccount {
+        let chosen = selected.flatMap { selected in books.first { $0.href == selected.href } ?? selected }
+        return CardDAVAccount(principal: principal, homes: homes, books: books, selected: chosen)
+    }
+
+    private mutating func end(_ action: Action) -> Action {
+        finished = true
+        return action
+    }
+}

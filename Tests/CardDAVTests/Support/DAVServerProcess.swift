@@ -1,0 +1,159 @@
+import CardDAV
+import Foundation
+import Networking
+import Synchronization
+import TestSupport
+import Testing
+
+/// A real CardDAV server in a child process: `scripts/carddav-server.py` starts Radicale or
+/// Xandikos (the pinned versions of `scripts/requirements-carddav.txt`) on 127.0.0.1, port 0,
+/// and prints its URL on its first line. The server stops when its standard input closes.
+///
+/// Missing Python peers fail the test with a message saying to run `scripts/bootstrap`; a
+/// test never passes without its server.
+final class DAVServerProcess: Sendable {
+    /// Which server.
+    enum Kind: String, Sendable, CaseIterable, CustomStringConvertible {
+        case radicale, xandikos
+        var description: String { rawValue }
+    }
+
+    /// The server's root URL, for example `http://127.0.0.1:40123/`.
+    let root: URL
+    let kind: Kind
+    let user = "alice"
+    let password = "app-password-7f3e9b"
+    private let process: Process
+    private let input: FileHandle
+    private let errorOutput: FileHandle
+    private let folder: TemporaryFolder
+
+    /// The repository's root, from this file's place in it.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Starts a server of `kind`, runs `body`, and always stops it and removes its data.
+    static func with<Result>(_ kind: Kind, _ body: (DAVServerProcess) async throws -> Result) async throws -> Result {
+        let server = try await DAVServerProcess(kind)
+        let outcome: Swift.Result<Result, any Error>
+        do {
+            outcome = .success(try await body(server))
+        } catch {
+            outcome = .failure(error)
+        }
+        try await server.stop()
+        return try outcome.get()
+    }
+
+    private init(_ kind: Kind) async throws {
+        try Self.checkPeers()
+        self.kind = kind
+        folder = try TemporaryFolder("carddav-\(kind)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", Self.repository.appending(path: "scripts/carddav-server.py").path, kind.rawValue,
+            "--data", folder.path("data"), "--user", "alice:\(password)",
+        ]
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        let output = Mutex(Data())
+        let errors = Mutex(Data())
+        stdout.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            output.withLock { $0.append(chunk) }
+        }
+        stderr.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            errors.withLock { $0.append(chunk) }
+        }
+        try process.run()
+        self.process = process
+        self.input = stdin.fileHandleForWriting
+        self.errorOutput = stderr.fileHandleForReading
+        let firstLine: @Sendable () -> String? = {
+            output.withLock { data in
+                data.firstIndex(of: 0x0A).map { String(decoding: data[..<$0], as: UTF8.self) }
+            }
+        }
+        do {
+            try await waitUntil(timeout: .seconds(60), "\(kind) to print its URL") {
+                firstLine() != nil || !process.isRunning
+            }
+        } catch {
+            process.terminate()
+            throw error
+        }
+        guard let line = firstLine(), let url = URL(string: line), url.port != nil else {
+            let said = errors.withLock { String(decoding: $0, as: UTF8.self) }
+            process.terminate()
+            folder.remove()
+            throw TestFailure(
+                "scripts/carddav-server.py \(kind) did not start (run scripts/bootstrap, which installs "
+                    + "scripts/requirements-carddav.txt): \(said)")
+        }
+        stdout.fileHandleForReading.readabilityHandler = nil
+        root = url
+    }
+
+    /// Fails with a clear message when the pinned peers are not installed.
+    private static func checkPeers() throws {
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        check.arguments = [
+            "python3", repository.appending(path: "scripts/check-requirements.py").path,
+            repository.appending(path: "scripts/requirements-carddav.txt").path,
+        ]
+        let output = Pipe()
+        check.standardOutput = output
+        check.standardError = output
+        do {
+            try check.run()
+        } catch {
+            throw TestFailure("python3 is needed for the CardDAV servers: run scripts/bootstrap (\(error))")
+        }
+        let said = output.fileHandleForReading.readDataToEndOfFile()
+        check.waitUntilExit()
+        guard check.terminationStatus == 0 else {
+            throw TestFailure(
+                "The CardDAV test servers are not installed: run scripts/bootstrap (it installs "
+                    + "scripts/requirements-carddav.txt). \(String(decoding: said, as: UTF8.self))")
+        }
+    }
+
+    /// Closes the server's standard input, which stops it, and waits until it has exited.
+    func stop() async throws {
+        errorOutput.readabilityHandler = nil
+        try? input.close()
+        do {
+            try await waitUntil(timeout: .seconds(30), "\(kind) to exit") { !process.isRunning }
+        } catch {
+            process.terminate()
+        }
+        folder.remove()
+    }
+
+    /// The URL of `path` on the server.
+    func url(_ path: String) -> URL { root.appending(path: path.hasPrefix("/") ? String(path.dropFirst()) : path) }
+
+    /// The address book the server starts with.
+    var bookPath: String { kind == .radicale ? "/alice/contacts/" : "/user/contacts/addressbook/" }
+
+    /// The principal.
+    var principalPath: String { kind == .radicale ? "/alice/" : "/user/" }
+
+    /// A client of this server, logging through `plugins`.
+    func client(
+        server: URL? = nil, password: String? = nil, transport: any Transport, plugins: [any Plugin] = [],
+        batchSize: Int = 100
+    ) -> CardDAVClient {
+        CardDAVClient(
+            configuration: CardDAVConfiguration(server: server ?? root, multigetBatchSize: batchSize),
+            credentials: CardDAVCredentials(user: user, password: password ?? self.password),
+            transport: transport, plugins: plugins)
+    }
+}
