@@ -241,7 +241,7 @@ let package = Package(
         .testTarget(
             name: "CardMockServerTests",
             dependencies: [
-                "CardMockServer", "CardModels",
+                "CardMockServer", "CardModels", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -122,14 +122,16 @@ public final class CardAPIPerformer: Sendable {
         }
         var conflicts: [OfflineConflict] = []
         if case .loadCards(0, _, nil) = call, let caches { conflicts = await caches.sendOutbox(client) }
+        // A create's key, kept for the outbox when its answer is lost: sent again, one card.
+        let key = IdempotencyKey()
         do {
-            let result = try await send(call, on: client)
+            let result = try await send(call, on: client, idempotencyKey: key)
             await caches?.record(call, result, client)
             guard !conflicts.isEmpty, let caches else { return .success(result) }
             caches.delivered(conflicts)
             return .success(.withOfflineConflicts(conflicts, result))
         } catch {
-            if let cached = await caches?.answer(call, after: error, client) { return cached }
+            if let cached = await caches?.answer(call, after: error, client, idempotencyKey: key) { return cached }
             if error.isConflict, case .updateCard(let id, _, _) = call {
                 let current = try? await client.card(id: id)
                 return .failure(UIFailure(error, current: current))
@@ -138,7 +140,9 @@ public final class CardAPIPerformer: Sendable {
         }
     }
 
-    private func send(_ call: APICall, on current: CardAPIClient) async throws(CardAPIError) -> APIResult {
+    private func send(_ call: APICall, on current: CardAPIClient, idempotencyKey key: IdempotencyKey) async throws(
+        CardAPIError
+    ) -> APIResult {
         switch call {
         case .logIn(let server, let email, let password):
             // The same rules as the command line's --server: no password in the address, and
@@ -158,8 +162,10 @@ public final class CardAPIPerformer: Sendable {
         case .loadCard(let id):
             return .card(try await current.card(id: id))
         case .createCard(let fields, let imagePath):
-            guard let path = Self.imagePath(imagePath) else { return .card(try await current.createCard(fields)) }
-            return .card(try await current.createCard(fields, imageAt: URL(fileURLWithPath: path)))
+            guard let path = Self.imagePath(imagePath) else {
+                return .card(try await current.createCard(fields, idempotencyKey: key))
+            }
+            return .card(try await current.createCard(fields, imageAt: URL(fileURLWithPath: path), idempotencyKey: key))
         case .updateCard(let id, let fields, let version):
             return .card(try await current.updateCard(id: id, fields: fields, version: version))
         case .deleteCard(let id):

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The tables of a cache database and how each version of cardwallet gets there.
@@ -16,7 +17,9 @@ import GRDB
 ///   every card added, removed or moved (by any process), so a search knows when its copy of
 ///   the wallet order is stale.
 /// - `cardSearch`, `cardWords`: the full-text indexes (docs/Cache.md, *Search*).
-/// - `outbox`: changes made offline, in order, with their state.
+/// - `outbox`: changes made offline, in order, with their state; since v2 also who claimed an
+///   entry to send it and until when (`claimant`, `leaseExpiresAt`), and an addition's
+///   `idempotencyKey` (docs/Cache.md, *The claim and the lease*).
 enum CacheSchema {
     /// `PRAGMA application_id` of cache files ("CWca"), read from the file's header before
     /// SQLite opens it: a database of another program is moved aside, never changed.
@@ -98,6 +101,28 @@ enum CacheSchema {
                 t.column("updatedAt", .double).notNull()
             }
         }
+        migrator.registerMigration(claimsAndKeys, migrate: addClaimsAndKeys)
         return migrator
+    }
+
+    /// The second migration's name.
+    static let claimsAndKeys = "v2: outbox claims with a lease, idempotency keys of additions"
+
+    /// Entries are claimed before they are sent (`claimant`, `leaseExpiresAt`), and additions
+    /// carry the key they are sent with. A v1 addition gets its key now; one already handed to
+    /// the network once went without a key, so it is marked `sending` with no lease: the next
+    /// replay looks for its card on the server before sending it again.
+    private static func addClaimsAndKeys(_ db: Database) throws {
+        try db.alter(table: "outbox") { t in
+            t.add(column: "claimant", .text)
+            t.add(column: "leaseExpiresAt", .double)
+            t.add(column: "idempotencyKey", .text)
+        }
+        for id in try Int64.fetchAll(db, sql: "SELECT id FROM outbox WHERE kind = 'add'") {
+            try db.execute(
+                sql: "UPDATE outbox SET idempotencyKey = ? WHERE id = ?", arguments: [UUID().uuidString, id])
+        }
+        try db.execute(
+            sql: "UPDATE outbox SET state = 'sending' WHERE kind = 'add' AND state = 'pending' AND attempts > 0")
     }
 }

@@ -2,6 +2,7 @@ import CardAPI
 import CardCache
 import CardModels
 import Foundation
+import Logging
 
 /// What sending the outbox did.
 public struct OutboxReplayReport: Sendable, Equatable {
@@ -20,48 +21,78 @@ extension CachedWallet {
     /// Sends the changes made offline, in the order they were made, one at a time, recording
     /// each answer in the cache.
     ///
-    /// Exactly once: an entry is marked `sending` before it goes and `sent` when answered. An
-    /// entry found `sending` (a process ended while sending it) is first looked up on the
-    /// server — an addition whose card exists, an edit whose fields are there, a delete whose card
-    /// is gone counts as sent. Edits and deletes carry `If-Match` with the version they were
-    /// made on, so a card changed on the server meanwhile comes back as a conflict (E07) and is
-    /// refused, never silently overwritten. An addition's local id is replaced by the server's
-    /// in the entries after it.
+    /// Exactly once, whatever runs at the same time: each entry is claimed in the cache before it
+    /// goes (``CardCache/OutboxClaims``: a compare-and-set with a lease, renewed while the
+    /// request is on the wire) and marked `sent` when answered, so two replays — this process's
+    /// and a `cardwallet sync`, say — take turns and send each entry once. An entry whose earlier
+    /// claimant stopped while sending it is first looked up on the server — an addition whose
+    /// card exists, an edit whose fields are there, a delete whose card is gone counts as sent.
+    /// Additions carry the `Idempotency-Key` made when they were queued, so one sent again makes
+    /// no second card. Edits and deletes carry `If-Match` with the version they were made on, so
+    /// a card changed on the server meanwhile comes back as a conflict (E07) and is refused,
+    /// never silently overwritten. An addition's local id is replaced by the server's in the
+    /// entries after it.
     public func replayOutbox() async -> OutboxReplayReport {
         var report = OutboxReplayReport()
-        guard let cache, let entries = attempt({ try cache.pendingChanges() }) else { return report }
+        guard let cache else { return report }
+        let claims = OutboxClaims(cache: cache)
+        let me = claims.claimant
         var newIDs: [String: String] = [:]
-        for (index, entry) in entries.enumerated() {
+        while true {
+            let next: (entry: OutboxEntry, interrupted: Bool)?
             do {
-                if entry.state == OutboxState.sending, try await alreadyApplied(entry.change, newIDs: &newIDs) {
-                    attempt { try cache.markSent(entry.id) }
-                    report.sent += 1
+                next = try await claims.next()
+            } catch {
+                logger.notice("The card cache: \(Self.text(error))")
+                break
+            }
+            guard let (entry, interrupted) = next else { break }
+            do {
+                if interrupted, try await alreadyApplied(entry.change, newIDs: &newIDs) {
+                    if attempt({ try cache.markSent(entry.id, by: me, newCardID: newID(entry, newIDs)) }) != false {
+                        report.sent += 1
+                    }
                     continue
                 }
-                attempt { try cache.markSending(entry.id) }
-                try await send(entry.change, cache, newIDs: &newIDs)
-                attempt { try cache.markSent(entry.id) }
-                report.sent += 1
+                try await claims.renewing(entry.id) {
+                    try await send(entry.change, key: entry.idempotencyKey, cache, newIDs: &newIDs)
+                }
+                if attempt({ try cache.markSent(entry.id, by: me, newCardID: newID(entry, newIDs)) }) != false {
+                    report.sent += 1
+                }
             } catch let error as CardAPIError where error.isNetworkFailure {
-                attempt { try cache.markFailed(entry.id, reason: error.description, retry: true) }
+                attempt { try cache.markFailed(entry.id, by: me, reason: error.description, retry: true) }
                 report.stoppedOffline = true
-                report.pending = entries.count - index
+                report.pending = attempt { try cache.pendingChanges().count } ?? 0
+                break
+            } catch where Task.isCancelled || error as? CardAPIError == .cancelled {
+                // Not a refusal: the next replay checks the server for it and goes on.
+                attempt { try cache.releaseClaim(entry.id, by: me) }
                 break
             } catch {
                 let reason = (error as? CardAPIError)?.description ?? String(describing: error)
-                attempt { try cache.markFailed(entry.id, reason: reason, retry: false) }
-                report.refused.append(reason)
+                if attempt({ try cache.markFailed(entry.id, by: me, reason: reason, retry: false) }) != false {
+                    report.refused.append(reason)
+                }
             }
         }
         attempt { try cache.removeSentChanges() }
         return report
     }
 
-    private func send(_ change: OutboxChange, _ cache: CardCache, newIDs: inout [String: String]) async throws {
+    /// The server's id of the card an addition made, once known.
+    private func newID(_ entry: OutboxEntry, _ newIDs: [String: String]) -> String? {
+        guard case .add(let localID, _, _) = entry.change else { return nil }
+        return newIDs[localID]
+    }
+
+    private func send(
+        _ change: OutboxChange, key: IdempotencyKey?, _ cache: CardCache, newIDs: inout [String: String]
+    ) async throws {
         let now = Date()
         switch change {
         case .add(let localID, let fields, let image):
-            let card = try await create(fields, image: image)
+            let card = try await create(fields, image: image, key: key ?? IdempotencyKey())
             newIDs[localID] = card.id
             attempt { try cache.storeCard(card, confirmedAt: now) }
         case .edit(let id, let fields, let version):
@@ -117,8 +148,8 @@ extension CachedWallet {
         }
     }
 
-    private func create(_ fields: CardFields, image: OutboxImage?) async throws -> Card {
-        guard let image else { return try await client.createCard(fields) }
+    private func create(_ fields: CardFields, image: OutboxImage?, key: IdempotencyKey) async throws -> Card {
+        guard let image else { return try await client.createCard(fields, idempotencyKey: key) }
         let file = FileManager.default.temporaryDirectory.appending(path: "cardwallet-outbox-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
         do {
@@ -126,6 +157,6 @@ extension CachedWallet {
         } catch {
             throw CardAPIError.invalidImage(path: file.path, problem: .unreadable)
         }
-        return try await client.createCard(fields, imageAt: file)
+        return try await client.createCard(fields, imageAt: file, idempotencyKey: key)
     }
 }

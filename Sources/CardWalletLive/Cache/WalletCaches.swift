@@ -34,6 +34,9 @@ public final class WalletCaches: Sendable {
     /// database and move it aside as damaged.
     private let opening = Mutex<Opening?>(nil)
     private let gathered = Mutex<[CardSummary]>([])
+    /// One replay at a time in this process, so a second does not wait on the first's claims:
+    /// an optimisation only. The claims in the cache keep each change from going twice, between
+    /// processes too (docs/Cache.md, *The claim and the lease*).
     private let replaying = Mutex(false)
     /// Outbox entries already handed to the interface as conflicts, or found to need no
     /// choice, in this process: not looked up on the server again.
@@ -157,8 +160,8 @@ public final class WalletCaches: Sendable {
     }
 
     /// Sends the changes waiting in the outbox (made while offline), before the list is read so
-    /// that it shows them; one replay at a time, so no change goes twice. Unreachable, they
-    /// stay for the next try.
+    /// that it shows them; each claimed in the cache first, so no change goes twice (another
+    /// process's replay takes turns with this one). Unreachable, they stay for the next try.
     ///
     /// - Returns: the edits made offline that the server refused because their card changed
     ///   meanwhile (this time or at an earlier start), not yet handed to the interface: hand
@@ -257,7 +260,10 @@ public final class WalletCaches: Sendable {
 
     /// The answer to `call` from the cache after `error`, when the server could not be reached
     /// and the cache has it; `nil` otherwise. An ended session (E06) wipes the account's cache.
-    func answer(_ call: APICall, after error: CardAPIError, _ client: CardAPIClient) async -> APIOutcome? {
+    /// A create is queued with `idempotencyKey`, the key of the attempt whose answer was lost.
+    func answer(
+        _ call: APICall, after error: CardAPIError, _ client: CardAPIClient, idempotencyKey: IdempotencyKey? = nil
+    ) async -> APIOutcome? {
         if case .sessionExpired(let server, let account?) = error {
             await discardEarly()  // an early read not kept yet must not be kept after the wipe
             opened.withLock { $0 = nil }
@@ -282,7 +288,7 @@ public final class WalletCaches: Sendable {
             guard let answer = try? await wallet.card(id: id, .offline) else { return nil }
             return .success(.card(answer.value))
         case .createCard, .updateCard, .deleteCard, .reorderCards:
-            return queue(call, in: wallet)
+            return queue(call, in: wallet, idempotencyKey: idempotencyKey)
         default:
             return nil
         }
@@ -291,7 +297,7 @@ public final class WalletCaches: Sendable {
     /// A change made offline, into the outbox (sent when the server is back), and what the
     /// interface shows meanwhile; `nil` when it cannot be kept (a picture to upload, a card
     /// the cache does not know).
-    private func queue(_ call: APICall, in wallet: CachedWallet) -> APIOutcome? {
+    private func queue(_ call: APICall, in wallet: CachedWallet, idempotencyKey: IdempotencyKey?) -> APIOutcome? {
         guard let cache = wallet.cache, let list = wallet.cachedList() else { return nil }
         let now = Date()
         let change: OutboxChange
@@ -323,7 +329,7 @@ public final class WalletCaches: Sendable {
             return nil
         }
         do {
-            _ = try cache.enqueue(change)
+            _ = try cache.enqueue(change, idempotencyKey: idempotencyKey)
         } catch {
             logger.warning("The change could not be kept offline: \(CachedWallet.text(error))")
             return nil

@@ -19,7 +19,7 @@ extension TokenStore {
     /// The folder and file are checked before anything is read: an unsafe file is refused
     /// unread, and an unreadable one yields ``TokenStoreError/unreadable(path:reason:)``.
     func loadItems() throws(TokenStoreError) -> [TokenItem]? {
-        guard try FileSafety.checkFolder(folderPath) else { return nil }
+        guard try FileSafety.checkFolder(folderPath, user: user) else { return nil }
         // O_NONBLOCK so a FIFO planted at the path cannot hang us; it is refused below.
         let descriptor = POSIX.openFile(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         if descriptor < 0 {
@@ -33,7 +33,7 @@ extension TokenStore {
         defer { POSIX.closeFile(descriptor) }
 
         let status = try POSIX.status(of: descriptor, path: path)
-        try FileSafety.checkPrivateFile(status, path: path)
+        try FileSafety.checkPrivateFile(status, path: path, user: user)
         if status.size > TokenFileFormat.maximumSize {
             throw .unreadable(path: path, reason: .tooLarge(bytes: status.size))
         }
@@ -101,7 +101,7 @@ extension TokenStore {
         for name in names where name.hasPrefix(prefix) {
             let stale = Paths.join(folderPath, name)
             guard let status = try? POSIX.status(atPath: stale, followLinks: false),
-                status.kind == .regular, status.owner == POSIX.userID
+                status.kind == .regular, status.owner == user
             else { continue }
             _ = try? POSIX.removeFile(stale)
         }
