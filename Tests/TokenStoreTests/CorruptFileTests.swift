@@ -179,5 +179,4 @@ struct CorruptFileTests {
             #expect(output == refusal.description + "\n")
         }
     }
-    }
 }

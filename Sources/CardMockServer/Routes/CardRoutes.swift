@@ -1,5 +1,6 @@
 import CardModels
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// The card routes; every one needs an access token (see ``AuthenticationMiddleware``).

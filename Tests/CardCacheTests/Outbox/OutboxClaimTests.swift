@@ -139,14 +139,14 @@ struct OutboxClaimTests {
         let world = try CacheWorld()
         let setup = try world.open()
         for index in 0..<20 { try setup.enqueue(.delete(cardID: "c-\(index)", baseVersion: 1)) }
-        let sent = Mutex<[Int64]>([])
+        let sent = SentEntries()
         let replays = try (0..<2).map { _ in OutboxClaims(cache: try world.open(), poll: .milliseconds(1)) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for claims in replays {
                 group.addTask {
                     while let (entry, _) = try await claims.next() {
                         await claims.renewing(entry.id) {
-                            sent.withLock { $0.append(entry.id) }
+                            sent.ids.withLock { $0.append(entry.id) }
                             await Task.yield()
                         }
                         #expect(try claims.cache.markSent(entry.id, by: claims.claimant))
@@ -155,7 +155,7 @@ struct OutboxClaimTests {
             }
             try await group.waitForAll()
         }
-        let ids = sent.withLock { $0 }
+        let ids = sent.ids.withLock { $0 }
         #expect(ids.count == 20 && Set(ids).count == 20)
         #expect(ids == ids.sorted(), "in the order they were made")
     }
@@ -177,4 +177,9 @@ struct OutboxClaimTests {
         }
         #expect(try cache.markSent(entry.id, by: claims.claimant))
     }
+}
+
+/// The entries replays handed to the network, in order (a class: a `Mutex` cannot be copied).
+private final class SentEntries: Sendable {
+    let ids = Mutex<[Int64]>([])
 }

@@ -86,7 +86,8 @@ import Testing
             clock.advance(by: .seconds(24 * 3600 - 1))
             let token2 = try await api.login().accessToken
             let late = try await Self.create(api, form, key: "k-4", token: token2)
-            #expect(late.headers[Self.replayed] == "true" && (try late.data(Card.self)) == first)
+            #expect(late.headers[Self.replayed] == "true")
+            #expect(try late.data(Card.self) == first)
             clock.advance(by: .seconds(2))
             let token3 = try await api.login().accessToken
             let expired = try await Self.create(api, form, key: "k-4", token: token3)
