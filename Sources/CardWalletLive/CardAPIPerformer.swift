@@ -140,9 +140,9 @@ public final class CardAPIPerformer: Sendable {
         }
     }
 
-    private func send(_ call: APICall, on current: CardAPIClient, idempotencyKey key: IdempotencyKey) async throws(
-        CardAPIError
-    ) -> APIResult {
+    private func send(_ call: APICall, on current: CardAPIClient, idempotencyKey key: IdempotencyKey)
+        async throws(CardAPIError) -> APIResult
+    {
         switch call {
         case .logIn(let server, let email, let password):
             // The same rules as the command line's --server: no password in the address, and

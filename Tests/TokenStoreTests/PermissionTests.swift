@@ -118,10 +118,12 @@ struct PermissionTests {
         let store = folder.store()
         try await store.save(Samples.item())
         let theirs = TokenStore(path: store.path, user: someoneElse)
-        #expect(throws: TokenStoreError.unsafeFolder(path: store.folderPath, mode: 0o700, owner: me, user: someoneElse)) {
+        #expect(throws: TokenStoreError.unsafeFolder(path: store.folderPath, mode: 0o700, owner: me, user: someoneElse))
+        {
             try theirs.items()
         }
-        #expect(throws: TokenStoreError.unsafeFolder(path: store.folderPath, mode: 0o700, owner: me, user: someoneElse)) {
+        #expect(throws: TokenStoreError.unsafeFolder(path: store.folderPath, mode: 0o700, owner: me, user: someoneElse))
+        {
             try theirs.checkSafety()
         }
     }

@@ -135,7 +135,8 @@ extension CardCache {
         return OutboxEntry(
             id: row[0], change: change, state: OutboxState(rawValue: row[7]) ?? .pending, attempts: row[8],
             lastError: row[9], createdAt: Date(timeIntervalSince1970: row[10]),
-            updatedAt: Date(timeIntervalSince1970: row[11]), idempotencyKey: (row[12] as String?).flatMap { IdempotencyKey($0) },
+            updatedAt: Date(timeIntervalSince1970: row[11]),
+            idempotencyKey: (row[12] as String?).flatMap { IdempotencyKey($0) },
             claimant: (row[13] as String?).flatMap(OutboxClaimant.init(stored:)),
             leaseExpiresAt: (row[14] as Double?).map(Date.init(timeIntervalSince1970:)))
     }

@@ -92,7 +92,8 @@ public struct OutboxEntry: Sendable, Equatable, Identifiable {
     /// An entry.
     public init(
         id: Int64, change: OutboxChange, state: OutboxState, attempts: Int, lastError: String?, createdAt: Date,
-        updatedAt: Date, idempotencyKey: IdempotencyKey? = nil, claimant: OutboxClaimant? = nil, leaseExpiresAt: Date? = nil
+        updatedAt: Date, idempotencyKey: IdempotencyKey? = nil, claimant: OutboxClaimant? = nil,
+        leaseExpiresAt: Date? = nil
     ) {
         self.id = id
         self.change = change

@@ -65,7 +65,7 @@ extension CachedWallet {
                 report.stoppedOffline = true
                 report.pending = attempt { try cache.pendingChanges().count } ?? 0
                 break
-            } catch where Task.isCancelled || error as? CardAPIError == .cancelled {
+            } catch  where Task.isCancelled || error as? CardAPIError == .cancelled {
                 // Not a refusal: the next replay checks the server for it and goes on.
                 attempt { try cache.releaseClaim(entry.id, by: me) }
                 break

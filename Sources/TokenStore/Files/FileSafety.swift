@@ -18,9 +18,9 @@ enum FileSafety {
 
     /// Refuses anything but a regular file owned by `user` (the process's effective user; a
     /// test may name another) with no group or other access.
-    static func checkPrivateFile(_ status: FileStatus, path: String, user: UInt32 = POSIX.userID) throws(
-        TokenStoreError
-    ) {
+    static func checkPrivateFile(_ status: FileStatus, path: String, user: UInt32 = POSIX.userID)
+        throws(TokenStoreError)
+    {
         guard status.kind == .regular else {
             throw .notARegularFile(path: path, kind: status.kind.phrase)
         }
@@ -80,9 +80,9 @@ enum FileSafety {
     /// - Parameter append: write at the end (`O_APPEND`); otherwise the file is emptied, but only
     ///   after it passed the checks.
     /// - Returns: an open descriptor the caller must close.
-    static func openPrivateFileForWriting(_ path: String, append: Bool, user: UInt32 = POSIX.userID) throws(
-        TokenStoreError
-    ) -> Int32 {
+    static func openPrivateFileForWriting(_ path: String, append: Bool, user: UInt32 = POSIX.userID)
+        throws(TokenStoreError) -> Int32
+    {
         let flags = append ? O_APPEND : 0
         while true {
             let created = POSIX.openFile(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | flags, 0o600)

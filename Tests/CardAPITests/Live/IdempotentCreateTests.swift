@@ -28,7 +28,9 @@ import TokenStore
             _ = try await client.login(email: Self.email, password: Self.password)
             let fields = CardFields(name: "Lost Answer", company: "Broken Pipes")
             let key = IdempotencyKey()
-            let lost = await #expect(throws: CardAPIError.self) { try await client.createCard(fields, idempotencyKey: key) }
+            let lost = await #expect(throws: CardAPIError.self) {
+                try await client.createCard(fields, idempotencyKey: key)
+            }
             #expect(lost?.isNetworkFailure == true, "\(String(describing: lost))")
 
             let card = try await client.createCard(fields, idempotencyKey: key)

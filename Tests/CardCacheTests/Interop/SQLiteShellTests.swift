@@ -45,7 +45,9 @@ struct SQLiteShellTests {
         ]).split(separator: "\n").map(String.init)
         #expect(
             lines == [
-                "1129800545", "wal", "6", "c-minjun", "Zoë Dvořák", "v1: cards, images, wallet, search, outbox,v2: outbox claims with a lease, idempotency keys of additions", "ok",
+                "1129800545", "wal", "6", "c-minjun", "Zoë Dvořák",
+                "v1: cards, images, wallet, search, outbox,v2: outbox claims with a lease, idempotency keys of additions",
+                "ok",
             ])
         cache.close()
     }

@@ -38,7 +38,8 @@ struct OutboxTests {
         let world = try CacheWorld()
         let cache = try world.open(clock: clock)
         let key = try #require(IdempotencyKey("from-a-lost-answer"))
-        let add = try cache.enqueue(.add(localID: "local:1", fields: CardFields(name: "One"), image: nil), idempotencyKey: key)
+        let add = try cache.enqueue(
+            .add(localID: "local:1", fields: CardFields(name: "One"), image: nil), idempotencyKey: key)
         let other = try cache.enqueue(.add(localID: "local:2", fields: CardFields(name: "Two"), image: nil))
         let edit = try cache.enqueue(.delete(cardID: "c-1", baseVersion: 1), idempotencyKey: key)
         #expect(try cache.outbox().map(\.idempotencyKey) == [key, other.idempotencyKey, nil])

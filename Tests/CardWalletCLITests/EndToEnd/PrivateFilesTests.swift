@@ -35,6 +35,8 @@ extension EndToEndTests {
                 let log = (try? String(contentsOfFile: world.logFile, encoding: .utf8)) ?? ""
                 return log.contains("GET /v1/cards")
             }
+            let status = try String(contentsOfFile: "/proc/\(interface.processIdentifier)/status", encoding: .utf8)
+            #expect(status.contains("Umask:\t0000"), "the interface runs under umask 000")
             terminal.type("q")
             _ = try await interface.finish()
             await screen.stop()

@@ -48,7 +48,8 @@ import Testing
             let cache = try #require(first.cache)
             let ada = try await first.card(id: "demo-01", .online).value
             for index in 1...6 {
-                try cache.enqueue(.add(localID: "local:\(index)", fields: CardFields(name: "Once \(index)"), image: nil))
+                try cache.enqueue(
+                    .add(localID: "local:\(index)", fields: CardFields(name: "Once \(index)"), image: nil))
             }
             var edited = ada.fields
             edited.title = "Edited once"
