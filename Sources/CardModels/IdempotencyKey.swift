@@ -33,8 +33,8 @@ public struct IdempotencyKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The key in a header's value: a structured-field string (`"…"`, RFC 8941) as the draft
-    /// asks, or, leniently, the bare key; `nil` for anything else (an empty, overlong or
-    /// escaped value, a list, parameters).
+    /// asks, or, leniently, the bare key (taken whole); `nil` for anything else (an empty,
+    /// overlong or escaped string, a list of strings, a string with parameters).
     public init?(headerValue: String) {
         var value = Substring(headerValue)
         while value.first == " " || value.first == "\t" { value.removeFirst() }
