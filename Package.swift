@@ -280,7 +280,7 @@ let package = Package(
         .testTarget(
             name: "CardMockServerTests",
             dependencies: [
-                "CardMockServer", "CardModels", "CardAPIContract",
+                "CardMockServer", "CardModels", "CardAPIContract", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

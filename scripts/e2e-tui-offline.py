@@ -11,7 +11,7 @@ XDG_STATE_HOME, XDG_CONFIG_HOME, XDG_CACHE_HOME, TMPDIR):
   (read whole in the background while online) · a card added
   offline: marked ↑ pending · a card edited offline, then changed by someone else on the server
   (the same data file served on another port meanwhile) · a server started again on the same
-  port and data file: the app goes back online by itself (its retry), sends the addition once
+  port (held by the script throughout, so no other program can take it) and data file: the app goes back online by itself (its retry), sends the addition once
   (`cardwallet list` shows one copy), and opens the form's conflict view for the edit; Enter
   keeps both changes (`cardwallet show`) · quit · a second start against the server with `--latency 3s` paints the
   cached cards (`cached HH:MM`) before the server's answer replaces them.
@@ -48,10 +48,22 @@ _spec.loader.exec_module(e2e)
 StepFailed, Session, wait_until, EMAIL, PASSWORD = e2e.StepFailed, e2e.Session, e2e.wait_until, e2e.EMAIL, e2e.PASSWORD
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+HELD_PORTS: list[socket.socket] = []
+
+
+def held_port() -> int:
+    """A loopback port held for the whole run, for a server stopped and started again on it.
+
+    Bound with SO_REUSEADDR and never listening: the mock server (which binds with SO_REUSEADDR,
+    Hummingbird's default) can take it while it is held, connections are refused while no server
+    runs, and the kernel never hands it to another program's port-0 socket in between — unlike a
+    port bound, closed and reused by number.
+    """
+    holder = socket.socket()
+    holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    holder.bind(("127.0.0.1", 0))
+    HELD_PORTS.append(holder)
+    return holder.getsockname()[1]
 
 
 def reachable(base_url: str) -> bool:
@@ -94,7 +106,7 @@ def run(arguments) -> int:
     for name in ("state", "config", "cache", "tmp"):
         (folder / name).mkdir(mode=0o700)
         environment[{"tmp": "TMPDIR"}.get(name, f"XDG_{name.upper()}_HOME")] = str(folder / name)
-    port = free_port()
+    port = held_port()
     base_url = f"http://127.0.0.1:{port}/v1"
     data, server_log = folder / "server.sqlite", folder / "server.log"
     session = Session(folder, arguments.timeout)
@@ -163,7 +175,7 @@ def run(arguments) -> int:
             line.startswith("↑") and "김민준" in line for line in text.splitlines()))
 
         step = "someone changes that card on the server meanwhile (the same data, through another port)"
-        other_port = free_port()
+        other_port = held_port()
         other_url = f"http://127.0.0.1:{other_port}/v1"
         other = start_server(binary, other_port, data, server_log, arguments.timeout)
         try:
@@ -215,6 +227,8 @@ def run(arguments) -> int:
         if server is not None and server.poll() is None:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)
+        for holder in HELD_PORTS:
+            holder.close()
         if arguments.keep:
             print(f"e2e-tui-offline: kept {folder}", file=sys.stderr)
         else:

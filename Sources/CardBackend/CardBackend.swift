@@ -63,7 +63,7 @@ public protocol CardBackend: Sendable {
 
     /// Makes a card at the end of the wallet. `key`, made once when the person asked for the
     /// card, makes a repeated create (an answer lost on the way) make one card, not two.
-    func create(_ fields: CardFields, image: ImageUpload?, key: String) async throws -> Card
+    func create(_ fields: CardFields, image: ImageUpload?, key: IdempotencyKey) async throws -> Card
     /// Replaces a card's fields, only if it is still at `revision`.
     /// - Throws: a failure that ``BackendFailure/isConflict`` when it changed meanwhile.
     func update(id: String, fields: CardFields, revision: CardRevision) async throws -> Card

@@ -11,6 +11,8 @@
 //                               "target" if its access token expired; print refreshed/reused
 //   hold-lock PATH MARKER       take the lock, create MARKER, hold the lock until killed
 //   umask-save UMASK PATH       set the umask, save an item, open the state folder's log file
+//   items-as UID PATH           (root only) become user UID, read the store, print the error or
+//                               `read N item(s)`
 //
 // Every command exits on its own after a minute at most, or as soon as its parent is gone,
 // so a crashed test run leaves nothing behind.
@@ -58,6 +60,17 @@ do {
         let store = TokenStore(path: arguments[2])
         try await store.save(StressItems.item(account: "umask", generation: "1"))
         _ = try StateDirectory(path: store.folderPath).openPrivateFile(named: "cardwallet.log")
+    case ("items-as", 3):
+        guard let user = UInt32(arguments[1]) else { usage() }
+        guard setgroups(0, nil) == 0, setgid(user) == 0, setuid(user) == 0 else {
+            FileHandle.standardError.write(Data("tokenstore-stress items-as: cannot become uid \(user)\n".utf8))
+            exit(1)
+        }
+        do {
+            print("read \(try TokenStore(path: arguments[2]).items().count) item(s)")
+        } catch {
+            print(error)
+        }
     default:
         usage()
     }

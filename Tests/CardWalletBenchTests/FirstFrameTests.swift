@@ -14,8 +14,12 @@ struct FirstFrameTests {
     }
 
     @Test func aHeldPortRefusesConnectionsAtOnce() throws {
-        // A port the kernel picks, then released and held refused.
+        // A port the kernel picks, kept bound (never listening) while the refused port takes it
+        // too: both reuse the address, so it is never free for another test's server meanwhile.
         let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(probe) }
+        var yes: Int32 = 1
+        setsockopt(probe, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -27,7 +31,6 @@ struct FirstFrameTests {
             }
         }
         let port = Int(UInt16(bigEndian: address.sin_port))
-        close(probe)
         let held = try RefusedPort(port: port)
         defer { held.close() }
 

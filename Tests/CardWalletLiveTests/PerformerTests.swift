@@ -242,7 +242,7 @@ struct PerformerTests {
             let login = await performer.perform(
                 .logIn(server: other.baseURLString, email: "minji@cardwallet.dev", password: "minji1234"))
             #expect(login == .success(.loggedIn(email: "minji@cardwallet.dev", server: other.baseURLString)))
-            #expect(performer.client.configuration.serverKey == other.baseURLString)
+            #expect(performer.accounts.backend.server == other.baseURLString)
             #expect(harness.statuses.last == .loggedIn(email: "minji@cardwallet.dev", server: other.baseURLString))
             let page = try await performer.perform(.loadCards(offset: 0, limit: 10, query: nil)).get()
             #expect(page.page?.total == 3)

@@ -62,13 +62,13 @@ struct TransferGlueTests {
             #expect(!report.cancelled && report.failure == nil)
             #expect(reports.withLock { $0 }.last == CallProgress(done: 3, total: 3))
             let page = try await performer.perform(.loadCards(offset: 0, limit: 50, query: nil)).get()
-            guard case .cards(let cards) = page else { return }
+            let cards = try #require(page.page)
             #expect(
                 cards.cards.suffix(2).map(\.name) == ["First New", "New Second"]
                     || cards.cards.suffix(2).map(\.name) == ["First New", "Second New"])
             // The fax is kept with the card, read-only in the detail view.
             let first = try #require(cards.cards.first { $0.name == "First New" })
-            guard case .card(let card) = try await performer.perform(.loadCard(id: first.id)).get() else { return }
+            let card = try #require(try await performer.perform(.loadCard(id: first.id)).get().card)
             #expect(card.fields.vcardProperties.contains { $0.contains("FAX") })
             // A plan is carried out once.
             let twice = await performer.perform(.runImport(planID: preview.planID))
@@ -87,19 +87,24 @@ struct TransferGlueTests {
             let file = try harness.folder.write(
                 (1...5).map { "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Person \($0)\r\nEND:VCARD\r\n" }.joined(),
                 to: "five.vcf")
-            guard case .importPreview(let preview) = try await performer.perform(.previewImport(path: file)).get()
-            else { return }
-            // Cancelled before it starts: it stops before the first card and says so.
-            let task = Task { await performer.perform(.runImport(planID: preview.planID)) }
-            task.cancel()
+            let preview = try #require(try await performer.perform(.previewImport(path: file)).get().importPreview)
+            // Cancelled as the third card starts: that card is made whole, the fourth is not begun.
+            let task = Task {
+                await performer.perform(
+                    .runImport(planID: preview.planID),
+                    progress: ProgressReporter { progress in
+                        if progress.done == 2 { withUnsafeCurrentTask { $0?.cancel() } }
+                    })
+            }
             guard case .success(.imported(let report)) = await task.value else {
                 Issue.record("no report")
                 return
             }
-            #expect(report.cancelled || report.counts.created == 5)
+            #expect(report.cancelled)
+            #expect(report.counts.created == 3)
             let page = try await performer.perform(.loadCards(offset: 0, limit: 50, query: "Person")).get()
-            guard case .cards(let cards) = page else { return }
-            #expect(cards.cards.count == report.counts.created)
+            let cards = try #require(page.page)
+            #expect(cards.cards.map(\.name) == ["Person 1", "Person 2", "Person 3"])
         }
     }
 
@@ -121,14 +126,29 @@ struct TransferGlueTests {
                 Issue.record("a card without an image got a picture: \(none)")
                 return
             }
-            guard case .card(let card) = try await performer.perform(.loadCard(id: "demo-02")).get() else { return }
+            let card = try #require(try await performer.perform(.loadCard(id: "demo-02")).get().card)
             let roomy = try await performer.perform(.qrCode(card, fits: PictureBox(columns: 200, rows: 100))).get()
             let tight = try await performer.perform(.qrCode(card, fits: PictureBox(columns: 60, rows: 30))).get()
-            guard case .qrSymbol(let whole) = roomy, case .qrSymbol(let small) = tight else { return }
+            let whole = try #require(roomy.qrSymbol)
+            let small = try #require(tight.qrSymbol)
             #expect(whole.note == nil)
             #expect(small.sideWithQuietZone <= 60 || small.note != nil)
             #expect(small.size < whole.size)
             #expect(QRMaker.text(for: card)?.contains("FN:김민준") == true)
         }
+    }
+}
+
+extension CallResult {
+    fileprivate var card: Card? {
+        if case .card(let card) = self { card } else { nil }
+    }
+
+    fileprivate var importPreview: ImportPreview? {
+        if case .importPreview(let preview) = self { preview } else { nil }
+    }
+
+    fileprivate var qrSymbol: QRSymbol? {
+        if case .qrSymbol(let symbol) = self { symbol } else { nil }
     }
 }

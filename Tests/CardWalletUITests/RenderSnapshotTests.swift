@@ -279,20 +279,36 @@ extension RenderSnapshotTests {
         #expect(words.contains("Ctrl-C"), "\(text)")
     }
 
-    @Test func formHintsWrapUnderTheFieldWhenTheyDoNotFitBeside() throws {
-        for width in [60, 80, 120] {
-            var state = AppState.loggedIn(cards: 1, width: width, height: 30)
-            state.press(.char("a"))
-            let fields = try #require(state.form?.fields)
-            state.form?.focus = fields.count - 1
-            let text = Renderer.render(state).text
-            #expect(text.contains("a PNG or JPEG file, up to 2 MiB (optional)"), "width \(width):\n\(text)")
-            let birthday = try #require(fields.firstIndex { $0.kind == .card(.birthday) })
-            state.form?.focus = birthday
-            #expect(Renderer.render(state).text.contains("YYYY-MM-DD"), "width \(width)")
-            let tags = try #require(fields.firstIndex { $0.kind == .card(.tags) })
-            state.form?.focus = tags
-            #expect(Renderer.render(state).text.contains("separated by ,"), "width \(width)")
+    /// The image file's hint (43 columns) fits beside the field from 120 columns on, and goes
+    /// on the line under it, in the input's column, on narrower screens; the bio's (longer than
+    /// the room under the field at 60 columns) wraps over several lines there, losing nothing.
+    @Test(arguments: [(60, false), (80, false), (120, true)])
+    func formHintsWrapUnderTheFieldWhenTheyDoNotFitBeside(width: Int, beside: Bool) throws {
+        var state = AppState.loggedIn(cards: 1, width: width, height: 30)
+        state.press(.char("a"))
+        let fields = try #require(state.form?.fields)
+        func lines() -> [String] { Renderer.render(state).text.components(separatedBy: "\n") }
+        let inputColumn = String(repeating: " ", count: Renderer.FormColumns.labelWidth + 1)
+
+        state.form?.focus = fields.count - 1
+        let hint = fields[fields.count - 1].kind.hint
+        var shown = lines()
+        let image = try #require(shown.firstIndex { $0.contains("Image file") }, "width \(width)")
+        if beside {
+            #expect(shown[image].contains(hint), "width \(width):\n\(shown.joined(separator: "\n"))")
+        } else {
+            #expect(!shown[image].contains("PNG"), "width \(width)")
+            #expect(shown[image + 1].hasPrefix(inputColumn + hint), "width \(width):\n\(shown.joined(separator: "\n"))")
         }
+
+        let bio = try #require(fields.firstIndex { $0.kind == .card(.bio) })
+        state.form?.focus = bio
+        let bioHint = fields[bio].kind.hint
+        shown = lines()
+        let field = try #require(shown.firstIndex { $0.contains("Bio") }, "width \(width)")
+        let under = shown[(field + 1)...].prefix { $0.hasPrefix(inputColumn) && $0.count > inputColumn.count }
+        let wrapped = under.map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(wrapped.joined(separator: " ") == bioHint, "width \(width):\n\(shown.joined(separator: "\n"))")
+        #expect(width > 60 || wrapped.count > 1, "wrapped at 60 columns")
     }
 }

@@ -42,7 +42,7 @@ public final class MemoryBackend: CardBackend {
         var removed: [String: Int] = [:]
         var generation = 0
         var nextID = 0
-        var keys: [String: String] = [:]
+        var keys: [IdempotencyKey: String] = [:]
         var calls = Calls()
         var sink: (any SessionStateSink)?
     }
@@ -192,7 +192,7 @@ public final class MemoryBackend: CardBackend {
 
     // MARK: Writes
 
-    public func create(_ fields: CardFields, image: ImageUpload?, key: String) async throws -> Card {
+    public func create(_ fields: CardFields, image: ImageUpload?, key: IdempotencyKey) async throws -> Card {
         let picture = try image.map { try Self.picture($0) }
         return try withSession { state in
             if let id = state.keys[key], let card = state.cards[id] {

@@ -15,15 +15,30 @@ public enum RefusingPort {
     public static func reserve() throws -> Int {
         try LoopbackSocket.bind(listening: false).port
     }
+
+    /// A loopback port for a server the test stops and starts again on the same port, held for
+    /// the rest of the test process: bound with `SO_REUSEADDR` and never listening, so a server
+    /// that binds with `SO_REUSEADDR` too (the mock server: Hummingbird's default) can take it
+    /// while it is held, connections are refused while no server runs, and the kernel never
+    /// hands it to another test's port-0 server in between (a bound port is never picked).
+    public static func reserveForRestarts() throws -> Int {
+        try LoopbackSocket.bind(listening: false, reuseAddress: true).port
+    }
 }
 
 /// A TCP socket bound to 127.0.0.1 on a port the kernel picks.
 public enum LoopbackSocket {
-    /// Binds a new socket (and listens with a backlog of 8 when `listening`); the caller owns
-    /// the descriptor.
-    public static func bind(listening: Bool) throws(RefusingPort.Failure) -> (descriptor: Int32, port: Int) {
+    /// Binds a new socket (with `SO_REUSEADDR` when `reuseAddress`, and listens with a backlog
+    /// of 8 when `listening`); the caller owns the descriptor.
+    public static func bind(listening: Bool, reuseAddress: Bool = false) throws(RefusingPort.Failure) -> (
+        descriptor: Int32, port: Int
+    ) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RefusingPort.Failure(description: "socket() failed: errno \(errno)") }
+        if reuseAddress {
+            var yes: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0

@@ -159,17 +159,24 @@ struct CorruptFileTests {
         }
     }
 
-    @Test(
-        "A file the OS will not let us read is unreadable too",
-        .enabled(if: geteuid() != 0, "root reads a mode-0000 file anyway"))
+    /// As any user: root reads a mode-0000 file anyway, so as root a child process that is
+    /// nobody (uid 65534), owning the files, tries (as `PermissionTests` changes the umask).
+    @Test("A file the OS will not let us read is unreadable too")
     func permissionDenied() async throws {
         let folder = try TemporaryFolder("tokenstore")
         defer { folder.remove() }
         let store = folder.store()
         try await store.save(Samples.item())
         try #require(chmod(store.path, 0o000) == 0)
-        #expect(throws: TokenStoreError.unreadable(path: store.path, reason: .cannotRead(errno: EACCES))) {
-            try store.items()
+        let refusal = TokenStoreError.unreadable(path: store.path, reason: .cannotRead(errno: EACCES))
+        if geteuid() != 0 {
+            #expect(throws: refusal) { try store.items() }
+        } else {
+            for path in [folder.path, store.folderPath, store.path, store.lockPath] {
+                try #require(chown(path, 65534, 65534) == 0, "chown \(path)")
+            }
+            let output = try await StressTool.run(["items-as", "65534", store.path])
+            #expect(output == refusal.description + "\n")
         }
     }
 }

@@ -10,8 +10,9 @@ import Testing
     import Darwin
 #endif
 
-/// Whether this process can give files away (`chown` to another user needs root).
-private let canChown = geteuid() == 0
+/// This process's user, and another one the tests pretend to be.
+private let me = UInt32(geteuid())
+private let someoneElse: UInt32 = me == 65534 ? 65533 : 65534
 
 @Suite("Modes, owners and unsafe files")
 struct PermissionTests {
@@ -86,37 +87,44 @@ struct PermissionTests {
         #expect(try permissions(store.path) == 0o600)
     }
 
-    @Test(
-        "A file owned by another user is refused",
-        .enabled(if: canChown, "needs root to chown a file to nobody (uid 65534)"))
+    /// The store seen as a user its files do not belong to (injected, so it runs as any user,
+    /// root or not, without `chown`).
+    @Test("A file owned by another user is refused")
     func otherOwner() async throws {
         let folder = try TemporaryFolder("tokenstore")
         defer { folder.remove() }
         let store = folder.store()
         try await store.save(Samples.item())
-        try #require(chown(store.path, 65534, 65534) == 0)
-        let error = try #require(throws: TokenStoreError.self) { try store.items() }
-        #expect(error == .fileNotOwned(path: store.path, mode: 0o600, owner: 65534, user: geteuid()))
+        let status = try #require(try POSIX.status(atPath: store.path, followLinks: false))
+        let error = try #require(throws: TokenStoreError.self) {
+            try FileSafety.checkPrivateFile(status, path: store.path, user: someoneElse)
+        }
+        #expect(error == .fileNotOwned(path: store.path, mode: 0o600, owner: me, user: someoneElse))
         #expect(error.description.contains(store.path))
         #expect(error.description.contains("0600"))
-        #expect(error.description.contains("uid 65534"))
+        #expect(error.description.contains("uid \(me)"))
         #expect(error.description.contains("chmod 600"))
-        await #expect(throws: TokenStoreError.self) { try await store.save(Samples.item(), replacingCorrupt: true) }
+        // That user's store neither reads nor changes anything.
+        let theirs = TokenStore(path: store.path, user: someoneElse)
+        #expect(throws: TokenStoreError.self) { try theirs.items() }
+        await #expect(throws: TokenStoreError.self) { try await theirs.save(Samples.item(), replacingCorrupt: true) }
+        #expect(try store.items() == [Samples.item()])
     }
 
-    @Test(
-        "A folder owned by another user is refused",
-        .enabled(if: canChown, "needs root to chown a folder to nobody (uid 65534)"))
+    @Test("A folder owned by another user is refused")
     func otherOwnerFolder() async throws {
         let folder = try TemporaryFolder("tokenstore")
         defer { folder.remove() }
         let store = folder.store()
         try await store.save(Samples.item())
-        try #require(chown(store.folderPath, 65534, 65534) == 0)
-        #expect(
-            throws: TokenStoreError.unsafeFolder(path: store.folderPath, mode: 0o700, owner: 65534, user: geteuid())
-        ) {
-            try store.items()
+        let theirs = TokenStore(path: store.path, user: someoneElse)
+        #expect(throws: TokenStoreError.unsafeFolder(path: store.folderPath, mode: 0o700, owner: me, user: someoneElse))
+        {
+            try theirs.items()
+        }
+        #expect(throws: TokenStoreError.unsafeFolder(path: store.folderPath, mode: 0o700, owner: me, user: someoneElse))
+        {
+            try theirs.checkSafety()
         }
     }
 

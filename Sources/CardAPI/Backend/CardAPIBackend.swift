@@ -122,8 +122,8 @@ public struct CardAPIBackend: CardBackend {
 
     // MARK: Writes
 
-    public func create(_ fields: CardFields, image: ImageUpload?, key: String) async throws -> Card {
-        try await client.createCard(fields, image: image)
+    public func create(_ fields: CardFields, image: ImageUpload?, key: IdempotencyKey) async throws -> Card {
+        try await client.createCard(fields, image: image, idempotencyKey: key)
     }
 
     public func update(id: String, fields: CardFields, revision: CardRevision) async throws -> Card {

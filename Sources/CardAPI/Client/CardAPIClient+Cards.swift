@@ -71,22 +71,33 @@ extension CardAPIClient {
 
     /// Creates a card (`POST /card`, multipart), at the end of the wallet.
     ///
+    /// Every create carries an `Idempotency-Key` (docs/API.md): the same request sent again —
+    /// after a 401's refresh, a 429's wait, or by the caller after an answer lost to a timeout
+    /// or a broken connection — makes one card, and the server answers it with the first answer.
+    ///
     /// - Parameters:
     ///   - fields: the card's fields.
     ///   - image: an image checked with ``ImageFile/init(validating:maximumBytes:)``; it is
     ///     streamed from disk. A 401 during the upload re-sends the same bytes after the refresh.
+    ///   - idempotencyKey: the key; a fresh one per call by default. Pass the same key to try a
+    ///     create again whose answer never came (the same fields and image: other ones with the
+    ///     same key are refused, 422 E01).
     /// - Returns: the new card (version 1).
-    public func createCard(_ fields: CardFields, image: ImageFile? = nil) async throws(CardAPIError) -> Card {
-        try await send(.create(fields, image: image), returning: APICard.self).card
+    public func createCard(
+        _ fields: CardFields, image: ImageFile? = nil, idempotencyKey: IdempotencyKey = IdempotencyKey()
+    ) async throws(CardAPIError) -> Card {
+        try await send(.create(fields, image: image, idempotencyKey: idempotencyKey), returning: APICard.self).card
     }
 
     /// Creates a card with the image file at `imageURL`, checked first: nothing is sent if it
     /// is missing, unreadable, not a PNG or JPEG, or too large.
     ///
     /// - Throws: ``CardAPIError/invalidImage(path:problem:)`` before sending anything, or the
-    ///   errors of ``createCard(_:image:)``.
-    public func createCard(_ fields: CardFields, imageAt imageURL: URL) async throws(CardAPIError) -> Card {
-        return try await createCard(fields, image: validateImage(at: imageURL))
+    ///   errors of ``createCard(_:image:idempotencyKey:)``.
+    public func createCard(
+        _ fields: CardFields, imageAt imageURL: URL, idempotencyKey: IdempotencyKey = IdempotencyKey()
+    ) async throws(CardAPIError) -> Card {
+        try await createCard(fields, image: validateImage(at: imageURL), idempotencyKey: idempotencyKey)
     }
 
     /// Checks an image file for upload without sending anything (for a form's inline check).
@@ -150,7 +161,7 @@ extension CardAPIClient {
     }
 
     /// Replaces a card's image with the file at `imageURL`, checked first exactly as
-    /// ``createCard(_:imageAt:)`` checks it: nothing is sent if it is missing, unreadable, not a
+    /// ``createCard(_:imageAt:idempotencyKey:)`` checks it: nothing is sent if it is missing, unreadable, not a
     /// PNG or JPEG, or too large.
     ///
     /// - Throws: ``CardAPIError/invalidImage(path:problem:)`` before sending anything, or the

@@ -23,8 +23,9 @@ public struct CardService: TargetType, AccessTokenAuthorizable {
         /// `GET /card/{cardId}`.
         case card(id: String)
         /// `POST /card` as multipart form data: the fields as `card.<field>` parts and an
-        /// optional image file, streamed from disk when sent.
-        case create(CardFields, image: ImageFile?)
+        /// optional image file, streamed from disk when sent; with an `Idempotency-Key` when
+        /// given, so that sending it again makes no second card (docs/API.md).
+        case create(CardFields, image: ImageFile?, idempotencyKey: IdempotencyKey? = nil)
         /// `PUT /card/{cardId}` with `If-Match: "<version>"`: replaces every editable field.
         case update(id: String, fields: CardFields, version: Int)
         /// `PUT /cards`: the whole wallet in its new order.
@@ -96,7 +97,7 @@ public struct CardService: TargetType, AccessTokenAuthorizable {
             return .plain
         case .replaceImage(_, let image, _):
             return .uploadFile(image.url, contentType: image.format.contentType)
-        case .create(let fields, let image):
+        case .create(let fields, let image, _):
             var form = MultipartFormData()
             for (name, value) in CardForm.parts(for: fields) { form.append(value, name: name) }
             if let image {
@@ -112,9 +113,12 @@ public struct CardService: TargetType, AccessTokenAuthorizable {
         }
     }
 
-    /// `Accept: application/json`, plus `If-Match` for edits, image changes and versioned deletes.
+    /// `Accept: application/json`, plus `If-Match` for edits, image changes and versioned
+    /// deletes, and `Idempotency-Key` for a create that has one.
     public var headers: Headers {
         switch endpoint {
+        case .create(_, _, let key?):
+            ["Accept": "application/json", IdempotencyKey.headerName: key.headerValue]
         case .update(_, _, let version), .delete(_, .some(let version)), .replaceImage(_, _, let version),
             .removeImage(_, let version):
             ["Accept": "application/json", "If-Match": EntityTag.make(version: version)]

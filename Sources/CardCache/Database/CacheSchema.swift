@@ -19,7 +19,9 @@ import GRDB
 ///   every card added, removed or moved (by any process), so a search knows when its copy of
 ///   the wallet order is stale.
 /// - `cardSearch`, `cardWords`: the full-text indexes (docs/Cache.md, *Search*).
-/// - `outbox`: changes made offline, in order, with their state.
+/// - `outbox`: changes made offline, in order, with their state; since v3 also who claimed an
+///   entry to send it and until when (`claimant`, `leaseExpiresAt`), and an addition's
+///   `idempotencyKey` (docs/Cache.md, *The claim and the lease*).
 ///
 /// Revisions (the card API's versions, a CardDAV server's `ETag`s) are opaque text since the
 /// second migration: the first stored them as integers, and it also compared them.
@@ -107,6 +109,7 @@ enum CacheSchema {
         migrator.registerMigration("v2: revisions are opaque text; the cache's own card encoding") { db in
             try migrateToTextRevisions(db)
         }
+        migrator.registerMigration(claimsAndKeys, migrate: addClaimsAndKeys)
         return migrator
     }
 
@@ -140,5 +143,26 @@ enum CacheSchema {
             try db.execute(
                 sql: "UPDATE card SET detail = ? WHERE key = ?", arguments: [try CardRecord.text(card), key])
         }
+    }
+
+    /// The third migration's name.
+    static let claimsAndKeys = "v3: outbox claims with a lease, idempotency keys of additions"
+
+    /// Entries are claimed before they are sent (`claimant`, `leaseExpiresAt`), and additions
+    /// carry the key they are sent with. A v1 addition gets its key now; one already handed to
+    /// the network once went without a key, so it is marked `sending` with no lease: the next
+    /// replay looks for its card on the server before sending it again.
+    private static func addClaimsAndKeys(_ db: Database) throws {
+        try db.alter(table: "outbox") { t in
+            t.add(column: "claimant", .text)
+            t.add(column: "leaseExpiresAt", .double)
+            t.add(column: "idempotencyKey", .text)
+        }
+        for id in try Int64.fetchAll(db, sql: "SELECT id FROM outbox WHERE kind = 'add'") {
+            try db.execute(
+                sql: "UPDATE outbox SET idempotencyKey = ? WHERE id = ?", arguments: [UUID().uuidString, id])
+        }
+        try db.execute(
+            sql: "UPDATE outbox SET state = 'sending' WHERE kind = 'add' AND state = 'pending' AND attempts > 0")
     }
 }

@@ -1,4 +1,4 @@
-import CardModels
+public import CardModels
 import Foundation
 import GRDB
 
@@ -7,10 +7,20 @@ extension CardCache {
     public static let localIDPrefix = "local:"
 
     /// Adds a change at the end of the outbox, `pending`.
+    ///
+    /// - Parameters:
+    ///   - change: the change.
+    ///   - idempotencyKey: for an addition, the key it is sent with: the key of an attempt made
+    ///     online whose answer was lost, so that the server makes one card; a fresh one when
+    ///     `nil`. Other changes have none.
     /// - Returns: the entry as stored.
     @discardableResult
-    public func enqueue(_ change: OutboxChange) throws(CacheError) -> OutboxEntry {
+    public func enqueue(_ change: OutboxChange, idempotencyKey: IdempotencyKey? = nil) throws(CacheError)
+        -> OutboxEntry
+    {
         let now = clock()
+        let key: IdempotencyKey? =
+            if case .add = change { idempotencyKey ?? IdempotencyKey() } else { nil }
         return try write { db in
             var payload: String?
             var baseRevision: String?
@@ -29,30 +39,33 @@ extension CardCache {
             }
             try db.execute(
                 sql: """
-                    INSERT INTO outbox (kind, cardID, baseRevision, payload, imageData, imageContentType, state, attempts, createdAt, updatedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)
+                    INSERT INTO outbox (kind, cardID, baseRevision, payload, imageData, imageContentType, state, attempts, createdAt, updatedAt, idempotencyKey)
+                    VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)
                     """,
                 arguments: [
                     change.kind, change.cardID, baseRevision, payload, image?.data, image?.contentType,
-                    now.timeIntervalSince1970, now.timeIntervalSince1970,
+                    now.timeIntervalSince1970, now.timeIntervalSince1970, key?.text,
                 ])
             return OutboxEntry(
                 id: db.lastInsertedRowID, change: change, state: .pending, attempts: 0, lastError: nil, createdAt: now,
-                updatedAt: now)
+                updatedAt: now, idempotencyKey: key)
         }
     }
 
-    /// The entries still to send — `pending`, and `sending` ones a process left behind — in the
-    /// order they were made. Send them in this order, one at a time.
+    /// The entries still to send — `pending`, and `sending` ones (claimed by a replay, or left
+    /// by a process that ended) — in the order they were made. To send them, claim them one at a
+    /// time (``claimNext(by:lease:)``, or ``OutboxClaims``).
     public func pendingChanges() throws(CacheError) -> [OutboxEntry] {
         try outbox(states: [.pending, .sending])
     }
 
-    /// Entries a process left `sending` when it ended: the server may have applied them. Check
-    /// before sending again (an edit or a delete re-sent with its `If-Match` cannot apply
-    /// twice; an addition can, so look for the card first), then ``retry(_:)`` or ``markSent(_:)``.
+    /// Entries left `sending` whose lease has run out (their process ended or stalled): the
+    /// server may have applied them. The next claim of one says it was interrupted; check before
+    /// sending again (an edit or a delete re-sent with its `If-Match` cannot apply twice, an
+    /// addition re-sent with its key makes no second card within the server's 24 hours).
     public func interruptedChanges() throws(CacheError) -> [OutboxEntry] {
-        try outbox(states: [.sending])
+        let now = clock()
+        return try outbox(states: [.sending]).filter { ($0.leaseExpiresAt ?? .distantPast) <= now }
     }
 
     /// The entries in these states (every entry by default), oldest first.
@@ -60,39 +73,24 @@ extension CardCache {
         try read { db in
             let marks = Array(repeating: "?", count: states.count).joined(separator: ", ")
             let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT id, kind, cardID, baseRevision, payload, imageData, imageContentType, state, attempts, lastError,
-                        createdAt, updatedAt
-                    FROM outbox WHERE state IN (\(marks)) ORDER BY id
-                    """,
+                db, sql: "SELECT \(Self.entryColumns) FROM outbox WHERE state IN (\(marks)) ORDER BY id",
                 arguments: StatementArguments(states.map(\.rawValue)))
             return try rows.map(Self.entry)
         }
     }
 
-    /// Marks an entry as handed to the network (one more attempt).
-    public func markSending(_ id: Int64) throws(CacheError) {
-        try setState(id, .sending, error: nil, attempt: true)
-    }
-
-    /// Marks an entry as accepted by the server.
-    public func markSent(_ id: Int64) throws(CacheError) {
-        try setState(id, .sent, error: nil)
-    }
-
-    /// Records a failed attempt: with `retry`, back to `pending` (the server could not be
-    /// reached: send it again later); without, `failed` (the server refused it).
-    ///
-    /// - Parameters:
-    ///   - reason: one sentence for people, shown beside the pending change.
-    public func markFailed(_ id: Int64, reason: String, retry: Bool) throws(CacheError) {
-        try setState(id, retry ? .pending : .failed, error: reason)
-    }
-
-    /// Puts a failed or interrupted entry back in line, `pending`.
+    /// Puts a failed or interrupted entry back in line, `pending`, whoever claimed it.
     public func retry(_ id: Int64) throws(CacheError) {
-        try setState(id, .pending, error: nil, keepError: true)
+        let now = clock().timeIntervalSince1970
+        try write { db in
+            try db.execute(
+                sql: """
+                    UPDATE outbox SET state = 'pending', claimant = NULL, leaseExpiresAt = NULL, updatedAt = ?
+                    WHERE id = ?
+                    """,
+                arguments: [now, id])
+            guard db.changesCount == 1 else { throw CacheError("there is no outbox entry \(id)") }
+        }
     }
 
     /// Removes an entry (the person gave the change up).
@@ -105,29 +103,17 @@ extension CardCache {
         try write { db in try db.execute(sql: "DELETE FROM outbox WHERE state = 'sent'") }
     }
 
-    private func setState(
-        _ id: Int64, _ state: OutboxState, error: String?, attempt: Bool = false, keepError: Bool = false
-    )
-        throws(CacheError)
-    {
-        let now = clock().timeIntervalSince1970
-        try write { db in
-            try db.execute(
-                sql: """
-                    UPDATE outbox SET state = ?, attempts = attempts + ?, lastError = \(keepError ? "lastError" : "?"),
-                        updatedAt = ? WHERE id = ?
-                    """,
-                arguments: keepError
-                    ? [state.rawValue, attempt ? 1 : 0, now, id] : [state.rawValue, attempt ? 1 : 0, error, now, id])
-            guard db.changesCount == 1 else { throw CacheError("there is no outbox entry \(id)") }
-        }
-    }
+    /// The columns ``entry(_:)`` reads, in its order.
+    static let entryColumns = """
+        id, kind, cardID, baseRevision, payload, imageData, imageContentType, state, attempts, lastError, createdAt,
+        updatedAt, idempotencyKey, claimant, leaseExpiresAt
+        """
 
-    private static func json<T: Encodable>(_ value: T) throws -> String {
+    static func json<T: Encodable>(_ value: T) throws -> String {
         String(decoding: try CardWalletJSON.encoder().encode(value), as: UTF8.self)
     }
 
-    private static func entry(_ row: Row) throws -> OutboxEntry {
+    static func entry(_ row: Row) throws -> OutboxEntry {
         let decoder = CardWalletJSON.decoder()
         let payload = Data(((row[4] as String?) ?? "null").utf8)
         let cardID: String = row[2] ?? ""
@@ -150,6 +136,9 @@ extension CardCache {
         return OutboxEntry(
             id: row[0], change: change, state: OutboxState(rawValue: row[7]) ?? .pending, attempts: row[8],
             lastError: row[9], createdAt: Date(timeIntervalSince1970: row[10]),
-            updatedAt: Date(timeIntervalSince1970: row[11]))
+            updatedAt: Date(timeIntervalSince1970: row[11]),
+            idempotencyKey: (row[12] as String?).flatMap { IdempotencyKey($0) },
+            claimant: (row[13] as String?).flatMap(OutboxClaimant.init(stored:)),
+            leaseExpiresAt: (row[14] as Double?).map(Date.init(timeIntervalSince1970:)))
     }
 }

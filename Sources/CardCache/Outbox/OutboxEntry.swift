@@ -52,8 +52,9 @@ public struct OutboxImage: Sendable, Equatable {
 public enum OutboxState: String, Sendable, Equatable, CaseIterable {
     /// Waiting to be sent.
     case pending
-    /// Handed to the network and not answered yet. Found at start, it means a process ended
-    /// while sending: the server may or may not have it (see ``CardCache/interruptedChanges()``).
+    /// Claimed by a replay (``CardCache/claimNext(by:lease:)``) and handed to the network, not
+    /// answered yet. Found with its lease run out, it means a process ended (or stalled) while
+    /// sending: the server may or may not have it (see ``CardCache/interruptedChanges()``).
     case sending
     /// The server accepted it.
     case sent
@@ -78,11 +79,21 @@ public struct OutboxEntry: Sendable, Equatable, Identifiable {
     public var createdAt: Date
     /// When its state last changed.
     public var updatedAt: Date
+    /// The `Idempotency-Key` an addition is sent with (docs/API.md), made when it was queued, so
+    /// that sending it again — after a lost answer, from another process — makes one card;
+    /// `nil` for the other changes (edits and deletes carry `If-Match` instead).
+    public var idempotencyKey: IdempotencyKey?
+    /// The replay that claimed it last (``CardCache/claimNext(by:lease:)``), while `sending`.
+    public var claimant: OutboxClaimant?
+    /// Until when the claim holds unless renewed; after it, another replay may claim the entry
+    /// (and checks the server first).
+    public var leaseExpiresAt: Date?
 
     /// An entry.
     public init(
         id: Int64, change: OutboxChange, state: OutboxState, attempts: Int, lastError: String?, createdAt: Date,
-        updatedAt: Date
+        updatedAt: Date, idempotencyKey: IdempotencyKey? = nil, claimant: OutboxClaimant? = nil,
+        leaseExpiresAt: Date? = nil
     ) {
         self.id = id
         self.change = change
@@ -91,5 +102,8 @@ public struct OutboxEntry: Sendable, Equatable, Identifiable {
         self.lastError = lastError
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.idempotencyKey = idempotencyKey
+        self.claimant = claimant
+        self.leaseExpiresAt = leaseExpiresAt
     }
 }

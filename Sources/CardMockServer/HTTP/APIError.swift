@@ -52,6 +52,19 @@ struct APIError: Error, HTTPResponseError, Sendable, CustomStringConvertible {
         APIError(.badRequest, status: status, message: message, fields: fields)
     }
 
+    /// E01 with 422: an `Idempotency-Key` already used, within 24 hours, for another request
+    /// (other card fields or image) of the same account.
+    static let idempotencyKeyReused = APIError(
+        .badRequest, status: .unprocessableContent,
+        message:
+            "This Idempotency-Key was used for another card in the last 24 hours; make a new key for a new card.",
+        fields: [IdempotencyKey.headerName: "was used for another request"])
+
+    /// E01: an `Idempotency-Key` that is not a key.
+    static let badIdempotencyKey = APIError.badRequest(
+        "The Idempotency-Key must be a string of 1 to \(IdempotencyKey.maximumLength) visible ASCII characters other than \" and \\ (a UUID, say).",
+        fields: [IdempotencyKey.headerName: "is not a key"])
+
     /// E02 (401): wrong email or password. Never says which.
     static let loginFailed = APIError(.loginFailed, message: "The email or password is wrong.")
 

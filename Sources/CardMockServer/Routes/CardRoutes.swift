@@ -1,5 +1,6 @@
 import CardModels
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// The card routes; every one needs an access token (see ``AuthenticationMiddleware``).
@@ -53,13 +54,16 @@ struct CardRoutes {
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
         let user = try userID(context)
+        let key = try Self.idempotencyKey(request)
         let upload = try await MultipartCardReader.read(request, limits: limits)
         let fields = upload.fields.normalized()
         // What the form reader found (unreadable, repeated or unknown parts) is more precise.
         let problems = fields.validate().merging(upload.problems) { _, reader in reader }
         if !problems.isEmpty { throw APIError.badRequest("The card is not valid.", fields: problems) }
-        let card = try await state.create(userID: user, fields: fields, image: upload.image)
-        let headers: HTTPFields = [.eTag: card.entityTag, .location: "\(RouteTable.basePath)/card/\(card.id)"]
+        let (card, replayed) = try await state.create(
+            userID: user, fields: fields, image: upload.image, idempotencyKey: key)
+        var headers: HTTPFields = [.eTag: card.entityTag, .location: "\(RouteTable.basePath)/card/\(card.id)"]
+        if replayed { headers[Self.idempotentReplayed] = "true" }
         return JSONResponse.success(card, status: .created, message: "Card created", headers: headers)
     }
 
@@ -98,6 +102,18 @@ struct CardRoutes {
     func cardID(_ context: Context) throws(APIError) -> String {
         guard let id = context.parameters.get("cardId"), CardIdentifier.isWellFormed(id) else { throw .cardNotFound }
         return id
+    }
+
+    /// `Idempotent-Replayed: true` marks an answer given again for an `Idempotency-Key`.
+    static let idempotentReplayed = HTTPField.Name("Idempotent-Replayed")!
+
+    /// The request's `Idempotency-Key`, if it has one; E01 when it is not a key or is given twice.
+    static func idempotencyKey(_ request: Request) throws(APIError) -> IdempotencyKey? {
+        guard let name = HTTPField.Name(IdempotencyKey.headerName) else { return nil }
+        let values = request.headers[values: name]
+        guard let value = values.first else { return nil }
+        guard values.count == 1, let key = IdempotencyKey(headerValue: value) else { throw .badIdempotencyKey }
+        return key
     }
 
     /// The `If-Match` a change needs: 428 E01 when it is missing, E01 when it holds no entity tag.

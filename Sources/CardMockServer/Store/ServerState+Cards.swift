@@ -15,16 +15,32 @@ extension ServerState {
         return stored
     }
 
-    /// Creates a card at the end of the user's wallet.
-    func create(userID: String, fields: CardFields, image: SeedImage?) throws(APIError) -> APICard {
+    /// Creates a card at the end of the user's wallet; with an `Idempotency-Key`, once: the
+    /// same request again within 24 hours gets the card first made (`replayed`), another
+    /// request with the key is refused (422 E01). The key is looked up and recorded in this one
+    /// actor call, so two requests with the same key at once make one card too.
+    func create(userID: String, fields: CardFields, image: SeedImage?, idempotencyKey: IdempotencyKey? = nil)
+        throws(APIError) -> (card: APICard, replayed: Bool)
+    {
         let now = clock.now
+        let fingerprint = idempotencyKey.map { _ in IdempotencyBook.fingerprint(fields, image: image) }
+        if let idempotencyKey, let fingerprint {
+            switch idempotency.lookup(userID: userID, key: idempotencyKey, fingerprint: fingerprint, now: now) {
+            case .new: break
+            case .replay(let card): return (card, true)
+            case .mismatch: throw .idempotencyKeyReused
+            }
+        }
         let info = image.map { CardImageInfo(contentType: $0.contentType, size: $0.data.count) }
         let card = APICard(
             id: CardIdentifier.make(prefix: "card"), fields: fields, hasImage: info != nil, image: info,
             createdAt: now, updatedAt: now, version: 1)
         try mutate { (data) throws(APIError) in data.cards.insert(StoredCard(ownerID: userID, card: card, image: image))
         }
-        return card
+        if let idempotencyKey, let fingerprint {
+            idempotency.record(userID: userID, key: idempotencyKey, fingerprint: fingerprint, card: card, now: now)
+        }
+        return (card, false)
     }
 
     /// Replaces a card's fields (E05, E07).

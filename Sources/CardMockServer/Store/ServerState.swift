@@ -19,6 +19,8 @@ actor ServerState {
     /// Login attempts waiting for others with the same key to finish (see ``LoginThrottle``).
     private var loginWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
     private var refreshes: SlidingWindowLimiter<String>
+    /// The first answers to `POST /card` by `Idempotency-Key`, per account, for 24 hours.
+    var idempotency = IdempotencyBook()
     /// A hash checked when the email is unknown, so both cases take the same time.
     private let decoyHash: String
 

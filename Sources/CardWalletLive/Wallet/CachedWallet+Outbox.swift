@@ -2,6 +2,7 @@ import CardBackend
 import CardCache
 import CardModels
 import Foundation
+import Logging
 
 /// What sending the outbox did.
 public struct OutboxReplayReport: Sendable, Equatable {
@@ -22,51 +23,81 @@ extension CachedWallet {
     /// Sends the changes made offline, in the order they were made, one at a time, through the
     /// one write path (so each answer is recorded in the cache).
     ///
-    /// Exactly once: an entry is marked `sending` before it goes and `sent` when answered. An
-    /// entry found `sending` (a process ended while sending it) is first looked up on the
-    /// server — an addition whose card exists, an edit whose fields are there, a delete whose card
-    /// is gone counts as sent. Edits and deletes carry the revision they were made on, so a card
-    /// changed on the server meanwhile comes back as a conflict and is refused, never silently
+    /// Exactly once, whatever runs at the same time: each entry is claimed in the cache before it
+    /// goes (``CardCache/OutboxClaims``: a compare-and-set with a lease, renewed while the
+    /// request is on the wire) and marked `sent` when answered, so two replays — this process's
+    /// and a `cardwallet sync`, say — take turns and send each entry once. An entry whose earlier
+    /// claimant stopped while sending it is first looked up on the server — an addition whose
+    /// card exists, an edit whose fields are there, a delete whose card is gone counts as sent.
+    /// Additions carry the idempotency key made when they were queued, so one sent again makes
+    /// no second card. Edits and deletes carry the revision they were made on, so a card changed
+    /// on the server meanwhile comes back as a conflict and is refused, never silently
     /// overwritten. An addition's local id is replaced by the server's in the entries after it.
+    /// A failure no other entry could do better with (the server unreachable, the session over)
+    /// stops it, and the rest waits, nothing refused.
     public func replayOutbox() async -> OutboxReplayReport {
         var report = OutboxReplayReport()
-        guard let cache, let entries = attempt({ try cache.pendingChanges() }) else { return report }
+        guard let cache else { return report }
+        let claims = OutboxClaims(cache: cache)
+        let me = claims.claimant
         var newIDs: [String: String] = [:]
-        for (index, entry) in entries.enumerated() {
+        while true {
+            let next: (entry: OutboxEntry, interrupted: Bool)?
             do {
-                if entry.state == OutboxState.sending, try await alreadyApplied(entry.change, newIDs: &newIDs) {
-                    attempt { try cache.markSent(entry.id) }
-                    report.sent += 1
+                next = try await claims.next()
+            } catch {
+                logger.notice("The card cache: \(Self.text(error))")
+                break
+            }
+            guard let (entry, interrupted) = next else { break }
+            do {
+                if interrupted, try await alreadyApplied(entry.change, newIDs: &newIDs) {
+                    if attempt({ try cache.markSent(entry.id, by: me, newCardID: newID(entry, newIDs)) }) != false {
+                        report.sent += 1
+                    }
                     continue
                 }
-                attempt { try cache.markSending(entry.id) }
-                try await send(entry.change, newIDs: &newIDs)
-                attempt { try cache.markSent(entry.id) }
-                report.sent += 1
-            } catch let error as any BackendFailure where error.stopsBatch {
+                try await claims.renewing(entry.id) {
+                    try await send(entry.change, key: entry.idempotencyKey, newIDs: &newIDs)
+                }
+                if attempt({ try cache.markSent(entry.id, by: me, newCardID: newID(entry, newIDs)) }) != false {
+                    report.sent += 1
+                }
+            } catch let error as any BackendFailure where error.stopsBatch && error.failureKind != .cancelled {
                 // The server cannot be reached, or the session is over: nothing is refused, the
                 // rest waits for the next try (after the next login).
-                attempt { try cache.markFailed(entry.id, reason: String(describing: error), retry: true) }
+                attempt { try cache.markFailed(entry.id, by: me, reason: String(describing: error), retry: true) }
                 report.stoppedOffline = error.isNetworkFailure
                 report.stoppedForLogin = error.requiresLogin
-                report.pending = entries.count - index
+                report.pending = attempt { try cache.pendingChanges().count } ?? 0
+                break
+            } catch  where Task.isCancelled || BackendFailures.kind(of: error) == .cancelled {
+                // Not a refusal: the next replay checks the server for it and goes on.
+                attempt { try cache.releaseClaim(entry.id, by: me) }
                 break
             } catch {
                 let reason = String(describing: error)
-                attempt { try cache.markFailed(entry.id, reason: reason, retry: false) }
-                report.refused.append(reason)
+                if attempt({ try cache.markFailed(entry.id, by: me, reason: reason, retry: false) }) != false {
+                    report.refused.append(reason)
+                }
             }
         }
         attempt { try cache.removeSentChanges() }
         return report
     }
 
-    private func send(_ change: OutboxChange, newIDs: inout [String: String]) async throws {
+    /// The server's id of the card an addition made, once known.
+    private func newID(_ entry: OutboxEntry, _ newIDs: [String: String]) -> String? {
+        guard case .add(let localID, _, _) = entry.change else { return nil }
+        return newIDs[localID]
+    }
+
+    private func send(_ change: OutboxChange, key: IdempotencyKey?, newIDs: inout [String: String]) async throws {
         switch change {
         case .add(let localID, let fields, let image):
             let upload = try image.map(Self.upload)
             defer { if let upload { try? FileManager.default.removeItem(at: upload.url) } }
-            let card = try await create(fields, image: upload, key: localID)
+            let card = try await create(fields, image: upload, key: key ?? IdempotencyKey())
             newIDs[localID] = card.value.id
         case .edit(let id, let fields, let revision):
             _ = try await update(id: newIDs[id] ?? id, fields: fields, revision: revision)

@@ -1,7 +1,7 @@
 public import CardBackend
 import CardCache
 public import CardModels
-public import Foundation
+import Foundation
 import Logging
 
 /// What a change does when the server cannot be reached.
@@ -50,7 +50,8 @@ extension CachedWallet {
     ///     answer makes one card.
     ///   - offline: what to do when the server cannot be reached (a card with a picture cannot wait).
     public func create(
-        _ fields: CardFields, image: ImageUpload? = nil, key: String = UUID().uuidString, offline: OfflineWrites = .fail
+        _ fields: CardFields, image: ImageUpload? = nil, key: IdempotencyKey = IdempotencyKey(),
+        offline: OfflineWrites = .fail
     ) async throws -> WriteAnswer<Card> {
         do {
             let card = try await backend.create(fields, image: image, key: key)
@@ -62,7 +63,9 @@ extension CachedWallet {
             }
             let now = Date()
             let id = CardCache.localIDPrefix + String(Int(now.timeIntervalSince1970 * 1_000_000))
-            try enqueue(.add(localID: id, fields: fields, image: nil), after: error)
+            // Queued with the key it was just sent with: a create whose answer was lost, sent
+            // again from the outbox, makes one card.
+            try enqueue(.add(localID: id, fields: fields, image: nil), key: key, after: error)
             return .queued(Card(id: id, fields: fields, createdAt: now, updatedAt: now, revision: .unsent))
         }
     }
@@ -151,10 +154,10 @@ extension CachedWallet {
     }
 
     /// Puts `change` in the outbox; when it cannot be kept, the network failure stands.
-    private func enqueue(_ change: OutboxChange, after failure: any Error) throws {
+    private func enqueue(_ change: OutboxChange, key: IdempotencyKey? = nil, after failure: any Error) throws {
         guard let cache else { throw failure }
         do {
-            try cache.enqueue(change)
+            try cache.enqueue(change, idempotencyKey: key)
         } catch {
             logger.warning("The change could not be kept offline: \(Self.text(error))")
             throw failure

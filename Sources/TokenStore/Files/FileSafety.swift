@@ -16,12 +16,14 @@ enum FileSafety {
     /// Permission bits a folder must not have: write access for group or others.
     static let groupOrOtherWriteBits: UInt32 = 0o022
 
-    /// Refuses anything but a regular file owned by the user with no group or other access.
-    static func checkPrivateFile(_ status: FileStatus, path: String) throws(TokenStoreError) {
+    /// Refuses anything but a regular file owned by `user` (the process's effective user; a
+    /// test may name another) with no group or other access.
+    static func checkPrivateFile(_ status: FileStatus, path: String, user: UInt32 = POSIX.userID)
+        throws(TokenStoreError)
+    {
         guard status.kind == .regular else {
             throw .notARegularFile(path: path, kind: status.kind.phrase)
         }
-        let user = POSIX.userID
         guard status.owner == user else {
             throw .fileNotOwned(path: path, mode: status.permissions, owner: status.owner, user: user)
         }
@@ -38,12 +40,11 @@ enum FileSafety {
     ///
     /// - Returns: whether the folder exists.
     @discardableResult
-    static func checkFolder(_ path: String) throws(TokenStoreError) -> Bool {
+    static func checkFolder(_ path: String, user: UInt32 = POSIX.userID) throws(TokenStoreError) -> Bool {
         guard let status = try POSIX.status(atPath: path, followLinks: true) else { return false }
         guard status.kind == .folder else {
             throw .notARegularFile(path: path, kind: status.kind.phrase + " where a folder should be")
         }
-        let user = POSIX.userID
         if status.owner != user || status.permissions & groupOrOtherWriteBits != 0 {
             throw .unsafeFolder(path: path, mode: status.permissions, owner: status.owner, user: user)
         }
@@ -53,8 +54,8 @@ enum FileSafety {
     /// Creates `path` and any missing parents with mode `0700` whatever the umask, then checks it.
     ///
     /// Only folders created here get their mode set; existing parents are left alone.
-    static func createFolder(_ path: String) throws(TokenStoreError) {
-        if try checkFolder(path) { return }
+    static func createFolder(_ path: String, user: UInt32 = POSIX.userID) throws(TokenStoreError) {
+        if try checkFolder(path, user: user) { return }
         var missing: [String] = []
         var current = path
         while try POSIX.status(atPath: current, followLinks: true) == nil {
@@ -69,7 +70,7 @@ enum FileSafety {
                 try POSIX.setMode(0o700, atPath: folder)
             }
         }
-        try checkFolder(path)
+        try checkFolder(path, user: user)
     }
 
     /// Opens `path` for writing, creating it `0600` (also under any umask) when missing.
@@ -79,7 +80,9 @@ enum FileSafety {
     /// - Parameter append: write at the end (`O_APPEND`); otherwise the file is emptied, but only
     ///   after it passed the checks.
     /// - Returns: an open descriptor the caller must close.
-    static func openPrivateFileForWriting(_ path: String, append: Bool) throws(TokenStoreError) -> Int32 {
+    static func openPrivateFileForWriting(_ path: String, append: Bool, user: UInt32 = POSIX.userID)
+        throws(TokenStoreError) -> Int32
+    {
         let flags = append ? O_APPEND : 0
         while true {
             let created = POSIX.openFile(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | flags, 0o600)
@@ -104,7 +107,7 @@ enum FileSafety {
                 }
             }
             do throws(TokenStoreError) {
-                try checkPrivateFile(POSIX.status(of: existing, path: path), path: path)
+                try checkPrivateFile(POSIX.status(of: existing, path: path), path: path, user: user)
                 if !append && ftruncate(existing, 0) != 0 { throw POSIX.failure("empty", path) }
             } catch {
                 POSIX.closeFile(existing)

@@ -14,18 +14,18 @@ extension TokenStore {
     /// recognise (and remove) those a killed writer left behind.
     var temporaryFilePrefix: String { "." + Paths.lastComponent(of: path) + ".tmp-" }
 
-    /// Reads and checks the file: `nil` when there is no file (or no folder) yet.
-    ///
-    /// The folder and file are checked before anything is read: an unsafe file is refused
-    /// unread, and an unreadable one yields ``TokenStoreError/unreadable(path:reason:)``.
     /// The token pairs of the file; `nil` when there is no file.
     func loadItems() throws(TokenStoreError) -> [TokenItem]? {
         try loadCredentials()?.tokens
     }
 
-    /// Everything the file holds; `nil` when there is no file.
+    /// Reads and checks the file: everything it holds; `nil` when there is no file (or no
+    /// folder) yet.
+    ///
+    /// The folder and file are checked before anything is read: an unsafe file is refused
+    /// unread, and an unreadable one yields ``TokenStoreError/unreadable(path:reason:)``.
     func loadCredentials() throws(TokenStoreError) -> StoredCredentials? {
-        guard try FileSafety.checkFolder(folderPath) else { return nil }
+        guard try FileSafety.checkFolder(folderPath, user: user) else { return nil }
         // O_NONBLOCK so a FIFO planted at the path cannot hang us; it is refused below.
         let descriptor = POSIX.openFile(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         if descriptor < 0 {
@@ -39,7 +39,7 @@ extension TokenStore {
         defer { POSIX.closeFile(descriptor) }
 
         let status = try POSIX.status(of: descriptor, path: path)
-        try FileSafety.checkPrivateFile(status, path: path)
+        try FileSafety.checkPrivateFile(status, path: path, user: user)
         if status.size > TokenFileFormat.maximumSize {
             throw .unreadable(path: path, reason: .tooLarge(bytes: status.size))
         }
@@ -107,7 +107,7 @@ extension TokenStore {
         for name in names where name.hasPrefix(prefix) {
             let stale = Paths.join(folderPath, name)
             guard let status = try? POSIX.status(atPath: stale, followLinks: false),
-                status.kind == .regular, status.owner == POSIX.userID
+                status.kind == .regular, status.owner == user
             else { continue }
             _ = try? POSIX.removeFile(stale)
         }

@@ -60,12 +60,12 @@ extension TokenStore {
     ///
     /// - Returns: the locked descriptor; closing it releases the lock.
     func acquireLock() async throws -> Int32 {
-        try FileSafety.createFolder(folderPath)
+        try FileSafety.createFolder(folderPath, user: user)
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: lockTimeout)
         var pause = Duration.milliseconds(1)
         while true {
-            let descriptor = try FileSafety.openPrivateFileForWriting(lockPath, append: true)
+            let descriptor = try FileSafety.openPrivateFileForWriting(lockPath, append: true, user: user)
             do {
                 while try !tryLock(descriptor) {
                     let now = clock.now

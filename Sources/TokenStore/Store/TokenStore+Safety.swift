@@ -13,10 +13,10 @@ extension TokenStore {
     ///   file (``TokenStoreError/fileTooOpen(path:mode:)``, ``TokenStoreError/fileNotOwned(path:mode:owner:user:)``,
     ///   ``TokenStoreError/notARegularFile(path:kind:)``, ``TokenStoreError/unsafeFolder(path:mode:owner:user:)``…).
     public func checkSafety() throws(TokenStoreError) {
-        guard try FileSafety.checkFolder(folderPath) else { return }
+        guard try FileSafety.checkFolder(folderPath, user: user) else { return }
         for file in [path, lockPath] {
             if let status = try POSIX.status(atPath: file, followLinks: false) {
-                try FileSafety.checkPrivateFile(status, path: file)
+                try FileSafety.checkPrivateFile(status, path: file, user: user)
             }
         }
     }

@@ -23,6 +23,9 @@ public struct TokenStore: Sendable {
     public let path: String
     /// How long to wait for the lock before failing with ``TokenStoreError/lockTimedOut(path:timeout:)``.
     public let lockTimeout: Duration
+    /// The user every file and folder of the store must belong to: the process's effective
+    /// user; tests name another to see a store that belongs to someone else, as any user.
+    let user: UInt32
 
     /// The store at an explicit file path (relative paths are taken from the current folder).
     ///
@@ -30,8 +33,14 @@ public struct TokenStore: Sendable {
     ///   - path: the token file; its folder is created `0700` on the first change if missing.
     ///   - lockTimeout: how long to wait for another process holding the lock.
     public init(path: String, lockTimeout: Duration = defaultLockTimeout) {
+        self.init(path: path, lockTimeout: lockTimeout, user: POSIX.userID)
+    }
+
+    /// The store at `path` as `user` would see it (tests).
+    init(path: String, lockTimeout: Duration = defaultLockTimeout, user: UInt32) {
         self.path = Paths.absolute(path)
         self.lockTimeout = lockTimeout
+        self.user = user
     }
 
     /// The store at `tokens.json` in a state folder.

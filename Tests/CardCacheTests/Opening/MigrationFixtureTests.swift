@@ -10,6 +10,7 @@ enum CacheFixture {
     static let migrations = [
         "v1: cards, images, wallet, search, outbox",
         "v2: revisions are opaque text; the cache's own card encoding",
+        "v3: outbox claims with a lease, idempotency keys of additions",
     ]
 
     /// A cache written by the cardwallet before revisions were opaque (the first schema): six

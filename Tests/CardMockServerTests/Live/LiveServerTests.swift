@@ -4,6 +4,7 @@ import CardModels
 import Foundation
 import NIOCore
 import NIOHTTP1
+import TestSupport
 import Testing
 
 @Suite struct LiveServerTests {
@@ -26,14 +27,21 @@ import Testing
         _ = try await live.login()
         await live.server.stop()
         await live.server.stop()
-        // The port is free again: a new server can take it.
+    }
+
+    /// On a port the test holds (never free for another suite's server in between): once
+    /// stopped, the server refuses connections and a new server can take its port.
+    @Test func aStoppedServerLetsItsPortGo() async throws {
         var configuration = MockServerConfiguration.testing
-        configuration.port = live.server.port
-        let again = try await MockServer.start(configuration: configuration)
-        #expect(again.port == live.server.port)
-        await again.stop()
+        configuration.port = try RefusingPort.reserveForRestarts()
+        let live = try await LiveServer.start(configuration)
+        _ = try await live.login()
+        await live.server.stop()
         // HTTP clients retry refused connections until their deadline, so keep it short here.
         await #expect(throws: (any Error).self) { _ = try await live.send(.GET, "/cards", timeout: .seconds(1)) }
+        let again = try await MockServer.start(configuration: configuration)
+        #expect(again.port == configuration.port)
+        await again.stop()
     }
 
     @Test func aTakenPortIsAClearError() async throws {
@@ -220,10 +228,14 @@ import Testing
 
     @Test func latencyAndStatisticsWorkOnALiveServer() async throws {
         var configuration = MockServerConfiguration.testing
-        configuration.latency = .milliseconds(50)
+        configuration.latency = .milliseconds(300)
         try await LiveServer.with(configuration) { live in
             let grant = try await live.login()
+            let clock = ContinuousClock()
+            let start = clock.now
             _ = try await live.send(.GET, "/cards", token: grant.accessToken)
+            // A lower bound only: the answer waited the latency (how much more is the machine's).
+            #expect(clock.now - start >= .milliseconds(300))
             #expect(live.server.statistics.count("GET /cards", status: 200) == 1)
             #expect(live.server.statistics.count("POST /auth/login", status: 200) == 1)
         }

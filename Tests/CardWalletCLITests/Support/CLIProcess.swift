@@ -61,10 +61,12 @@ final class CLIProcess: Sendable {
     /// Starts `cardwallet` with `arguments`, exactly `environment`, and `input` on stdin
     /// (`nil`: /dev/null); standard output goes to a scratch file, or to `outputPath` (say,
     /// `/dev/full`). With `terminal`, standard input and output are its slave side instead
-    /// (for the interactive interface); the caller reads the screen on the master side.
+    /// (for the interactive interface); the caller reads the screen on the master side. With
+    /// `umask` (octal, `000`), the process starts under that umask (through `/bin/sh`): the umask
+    /// is process-wide, so a test never changes its own.
     init(
         _ arguments: [String], environment: [String: String], input: String?, scratch: TemporaryFolder,
-        outputPath: String? = nil, terminal: PseudoTerminal? = nil
+        outputPath: String? = nil, terminal: PseudoTerminal? = nil, umask: String? = nil
     ) throws {
         self.arguments = arguments
         let id = UUID().uuidString
@@ -74,8 +76,13 @@ final class CLIProcess: Sendable {
         if outputPath == nil { _ = FileManager.default.createFile(atPath: self.outputPath, contents: nil) }
         _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try CardWalletBinary.path())
-        process.arguments = arguments
+        if let umask {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "umask \(umask) && exec \"$0\" \"$@\"", try CardWalletBinary.path()] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: try CardWalletBinary.path())
+            process.arguments = arguments
+        }
         process.environment = environment
         process.currentDirectoryURL = scratch.url
         if let input {

@@ -49,23 +49,23 @@ struct CLIWorld: Sendable {
     /// The token file the commands use.
     var tokenFile: String { folder.path("state") + "/cardwallet/tokens.json" }
 
-    /// Starts `cardwallet arguments…` without waiting.
-    func start(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) throws
-        -> CLIProcess
-    {
+    /// Starts `cardwallet arguments…` without waiting (under `umask` when given: ``CLIProcess``).
+    func start(
+        _ arguments: [String], input: String? = nil, environment extra: [String: String] = [:], umask: String? = nil
+    ) throws -> CLIProcess {
         try CLIProcess(
-            arguments, environment: environment.merging(extra) { $1 }, input: input, scratch: folder)
+            arguments, environment: environment.merging(extra) { $1 }, input: input, scratch: folder, umask: umask)
     }
 
     /// Starts the interactive interface (`cardwallet` with `arguments`) on `terminal`, as an
     /// 80×24 xterm.
     func startInterface(
-        _ arguments: [String] = [], on terminal: PseudoTerminal, term: String = "xterm-256color"
+        _ arguments: [String] = [], on terminal: PseudoTerminal, term: String = "xterm-256color", umask: String? = nil
     ) throws -> CLIProcess {
         let screen = ["TERM": term, "COLUMNS": "80", "LINES": "24"]
         return try CLIProcess(
             arguments, environment: environment.merging(screen) { $1 }, input: nil, scratch: folder,
-            terminal: terminal)
+            terminal: terminal, umask: umask)
     }
 
     /// The interface's network log file.

@@ -100,9 +100,10 @@ struct CachedWalletTests {
             let cache = try #require(wallet.cache)
             _ = try await wallet.list(.online)
             let fields = CardFields(name: "Half Sent", email: "half@example.com")
-            let entry = try cache.enqueue(.add(localID: "local:7", fields: fields, image: nil))
-            try cache.markSending(entry.id)
-            _ = try await wallet.client.createCard(fields)  // the server got it; the process ended
+            try cache.enqueue(.add(localID: "local:7", fields: fields, image: nil))
+            // Claimed by a process that ended while sending: its lease ran out.
+            _ = try cache.claimNext(by: OutboxClaimant(processID: 999_999), lease: .zero)
+            _ = try await wallet.client.createCard(fields)  // the server got it
             let posts = harness.server.statistics.count("POST /card")
             #expect(await wallet.replayOutbox().sent == 1)
             #expect(harness.server.statistics.count("POST /card") == posts)

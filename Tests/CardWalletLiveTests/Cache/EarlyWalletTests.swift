@@ -38,7 +38,7 @@ import TokenStore
     @Test func theEarlyReadIsTheFirstFrameAndItsCacheIsKeptNotOpenedAgain() async throws {
         try await GlueHarness.with { harness in
             let (performer, cards) = try await cachedByAnEarlierStart(harness)
-            let server = performer.client.configuration.serverKey
+            let server = performer.accounts.backend.server
             let early = try #require(
                 earlyRead(harness, server: server))
             #expect(early.account == GlueHarness.email)
@@ -63,7 +63,7 @@ import TokenStore
     @Test func anEarlyReadOfAnotherAccountIsClosedAndNotShown() async throws {
         try await GlueHarness.with { harness in
             let (performer, cards) = try await cachedByAnEarlierStart(harness)
-            let server = performer.client.configuration.serverKey
+            let server = performer.accounts.backend.server
             // Read for another account than the session turns out to be (the token file changed
             // between the read and the session's restore, say).
             let theirs = try CardCache.open(
@@ -89,7 +89,7 @@ import TokenStore
         try await GlueHarness.with { harness in
             let (performer, _) = try await cachedByAnEarlierStart(harness)
             let early = try #require(
-                earlyRead(harness, server: performer.client.configuration.serverKey))
+                earlyRead(harness, server: performer.accounts.backend.server))
             let accounts = harness.accounts(cache: location(harness), logger: Self.logger, early: Task { early })
             await accounts.discardEarly()
             #expect(throws: CacheError.self, "closed") { try early.cache.list() }
@@ -102,7 +102,7 @@ import TokenStore
     @Test func anEndedSessionBeforeTheEarlyReadWasKeptClosesIt() async throws {
         try await GlueHarness.with { harness in
             let (performer, _) = try await cachedByAnEarlierStart(harness)
-            let server = performer.client.configuration.serverKey
+            let server = performer.accounts.backend.server
             let early = try #require(
                 earlyRead(harness, server: server))
             let accounts = harness.accounts(cache: location(harness), logger: Self.logger, early: Task { early })
@@ -120,7 +120,7 @@ import TokenStore
     @Test func nothingIsReadWithoutExactlyOneStoredAccount() async throws {
         try await GlueHarness.with { harness in
             let (performer, _) = try await cachedByAnEarlierStart(harness)
-            let server = performer.client.configuration.serverKey
+            let server = performer.accounts.backend.server
             let other = TokenItem(
                 server: server, account: "someone@cardwallet.dev", accessToken: "a", accessTokenExpiresAt: Date(),
                 refreshToken: "r", refreshTokenExpiresAt: Date().addingTimeInterval(3600))

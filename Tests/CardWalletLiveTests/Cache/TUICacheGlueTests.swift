@@ -24,6 +24,8 @@ struct TUICacheGlueTests {
         defer { folder.remove() }
         var configuration = MockServerConfiguration.testing
         configuration.dataFile = folder.path("server.sqlite")
+        // Held for the restart below: never free for another suite's server in between.
+        configuration.port = try RefusingPort.reserveForRestarts()
         var server = try await MockServer.start(configuration: configuration)
         let transport = LiveTransport()
         let tokenStore = folder.tokenStore
@@ -70,7 +72,6 @@ struct TUICacheGlueTests {
                         )))
 
             // The server goes away: the list and the card come from the cache, dated.
-            let port = server.port
             await server.stop()
             guard
                 case .success(.cachedCards(let offline, _)) = await performer.perform(
@@ -111,7 +112,6 @@ struct TUICacheGlueTests {
 
             // The server is back on the same port and data: the session still holds, the change
             // is sent before the list is read, once.
-            configuration.port = port
             server = try await MockServer.start(configuration: configuration)
             let back = try await performer.perform(.loadCards(offset: 0, limit: 100, query: nil)).cards()
             #expect(back.count == 13)

@@ -28,7 +28,7 @@ extension CallPerformer {
     /// A performer on the card API at `server` with the token file `tokenStore` and its caches
     /// under `cache`: what the interface builds, for tests that run their own server.
     static func testing(
-        server: URL, tokenStore: TokenStore, transport: LiveTransport, cache: CacheLocation?, logger: Logger
+        server: URL, tokenStore: TokenStore, transport: any Transport, cache: CacheLocation?, logger: Logger
     ) -> CallPerformer {
         let backend: @Sendable (URL) -> any CardBackend = { url in
             CardAPIBackend(
