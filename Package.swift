@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "CardDAV",
             dependencies: [
-                "Networking", "TextSafety",
+                "Networking", "TextSafety", "CardBackend", "CardModels", "CardVCard", "TokenStore",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -147,7 +147,8 @@ let package = Package(
         .target(
             name: "CardWalletLive",
             dependencies: [
-                "CardWalletUI", "CardModels", "CardBackend", "CardAPI", "Networking", "TokenStore", "CardImages",
+                "CardWalletUI", "CardModels", "CardBackend", "CardAPI", "CardDAV", "Networking", "TokenStore",
+                "CardImages",
                 "CardVCard", "CardScan", "CardScanCore", "CardCache",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -261,8 +262,8 @@ let package = Package(
         .testTarget(
             name: "CardDAVTests",
             dependencies: [
-                "CardDAV", "Networking", "TestSupport",
-                .product(name: "Logging", package: "swift-log"),
+                "CardDAV", "Networking", "TestSupport", "CardBackend", "CardModels", "CardCache", "CardWalletLive",
+                "CardVCard", "TokenStore", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "CardWalletUITests", dependencies: ["CardWalletUI", "CardModels", "TestSupport"]),

@@ -64,13 +64,16 @@ public protocol CardBackend: Sendable {
     /// Makes a card at the end of the wallet. `key`, made once when the person asked for the
     /// card, makes a repeated create (an answer lost on the way) make one card, not two.
     func create(_ fields: CardFields, image: ImageUpload?, key: IdempotencyKey) async throws -> Card
-    /// Replaces a card's fields, only if it is still at `revision`.
+    /// Replaces the fields of `base` — the card as last read: its id, its revision, and its
+    /// ``CardModels/Card/source`` when the server keeps more than the fields (else the backend
+    /// reads it again) — only if the card is still at that revision.
     /// - Throws: a failure that ``BackendFailure/isConflict`` when it changed meanwhile.
-    func update(id: String, fields: CardFields, revision: CardRevision) async throws -> Card
+    func update(_ base: Card, to fields: CardFields) async throws -> Card
     /// Deletes a card, only if it is still at `revision` when one is given.
     func delete(id: String, revision: CardRevision?) async throws
-    /// Replaces a card's picture (`nil` removes it), only if the card is still at `revision`.
-    func setImage(of id: String, revision: CardRevision, to image: ImageUpload?) async throws -> Card
+    /// Replaces the picture of `base` (the card as last read; `nil` removes it), only if the card
+    /// is still at its revision.
+    func setImage(of base: Card, to image: ImageUpload?) async throws -> Card
     /// Saves the wallet's order: every card once. Only when ``BackendCapabilities/keepsOrder``.
     /// - Returns: the order as stored.
     func reorder(_ ids: [String]) async throws -> [String]

@@ -15,8 +15,10 @@ public enum ListingRequest: Sendable, Hashable {
     /// `limit` cards from `offset`, in wallet order (backends that page their listings).
     case page(offset: Int, limit: Int)
     /// Every card, or only what changed since `token` when there is one and the backend syncs
-    /// by token (it may answer with the whole list all the same: a token it refuses).
-    case whole(since: SyncToken?)
+    /// by token (it may answer with the whole list all the same: a token it refuses). `known`
+    /// is what the cache holds (card id → revision), so that a backend falling back to a full
+    /// listing reads only the cards that differ and names the ones gone.
+    case whole(since: SyncToken?, known: [String: CardRevision] = [:])
 }
 
 /// A listing's answer.

@@ -35,11 +35,15 @@ public struct Card: Codable, Sendable, Equatable, Hashable, Identifiable {
     /// The revision the server gave this state of the card; a change is sent with it, so that a
     /// card changed meanwhile is refused as a conflict rather than overwritten.
     public var revision: CardRevision
+    /// The card as its server stores it, when the server keeps more than the fields (a CardDAV
+    /// server's vCard, every property of it): kept so that an edit rewrites only what changed.
+    /// `nil` for the card API. Not part of the card's JSON; the cache keeps it.
+    public var source: String?
 
     /// Creates a card.
     public init(
         id: String, fields: CardFields, hasImage: Bool = false, image: CardImageInfo? = nil,
-        createdAt: Date, updatedAt: Date, revision: CardRevision = CardRevision(1)
+        createdAt: Date, updatedAt: Date, revision: CardRevision = CardRevision(1), source: String? = nil
     ) {
         self.id = id
         self.fields = fields
@@ -48,6 +52,7 @@ public struct Card: Codable, Sendable, Equatable, Hashable, Identifiable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.revision = revision
+        self.source = source
     }
 
     /// A summary of the card, as a listing gives it.

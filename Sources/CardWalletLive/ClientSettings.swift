@@ -40,14 +40,19 @@ public struct ClientSettings: Sendable, Equatable {
     /// How the TUI draws card pictures (`ui.images`): `auto` (ask the terminal), `kitty`,
     /// `iterm`, `sixel`, `blocks` or `off`; `CARDWALLET_IMAGES` overrides it (docs/TUI.md).
     public var images: String
+    /// The address book of a CardDAV server to use (`book`, `CARDWALLET_BOOK`, `--book`): its id,
+    /// as `cardwallet books` lists it; `nil` for the one the login chose.
+    public var book: String?
 
     /// Settings with every value given.
     public init(
         server: String, tokenFile: String?, connectTimeout: Duration, requestTimeout: Duration,
         refreshMargin: Duration, logLevel: Logger.Level, logFile: Bool, logMaxBytes: Int, logBodyPreviewBytes: Int,
-        pageSize: Int, authTimeout: Duration = .seconds(20), allowInsecureHTTP: Bool = false, images: String = "auto"
+        pageSize: Int, authTimeout: Duration = .seconds(20), allowInsecureHTTP: Bool = false, images: String = "auto",
+        book: String? = nil
     ) {
         self.images = images
+        self.book = book
         self.authTimeout = authTimeout
         self.allowInsecureHTTP = allowInsecureHTTP
         self.server = server

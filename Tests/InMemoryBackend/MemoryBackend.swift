@@ -144,7 +144,7 @@ public final class MemoryBackend: CardBackend {
     public func listing(_ request: ListingRequest) async throws -> CardListing {
         try withSession { state in
             let token = SyncToken(rawValue: "gen-\(state.generation)")
-            if case .whole(let since?) = request, since.rawValue.hasPrefix("gen-"),
+            if case .whole(let since?, _) = request, since.rawValue.hasPrefix("gen-"),
                 let from = Int(since.rawValue.dropFirst(4)), from <= state.generation
             {
                 state.calls.changeListings += 1
@@ -211,13 +211,13 @@ public final class MemoryBackend: CardBackend {
         }
     }
 
-    public func update(id: String, fields: CardFields, revision: CardRevision) async throws -> Card {
+    public func update(_ base: Card, to fields: CardFields) async throws -> Card {
         try withSession { state in
-            guard var card = state.cards[id] else { throw MemoryFailure(.notFound) }
-            guard card.revision == revision else { throw MemoryFailure(.conflict) }
+            guard var card = state.cards[base.id] else { throw MemoryFailure(.notFound) }
+            guard card.revision == base.revision else { throw MemoryFailure(.conflict) }
             card.fields = fields
             Self.touch(&card, &state)
-            state.cards[id] = card
+            state.cards[base.id] = card
             state.calls.updates += 1
             return card
         }
@@ -236,11 +236,12 @@ public final class MemoryBackend: CardBackend {
         }
     }
 
-    public func setImage(of id: String, revision: CardRevision, to image: ImageUpload?) async throws -> Card {
+    public func setImage(of base: Card, to image: ImageUpload?) async throws -> Card {
         let picture = try image.map { try Self.picture($0) }
         return try withSession { state in
+            let id = base.id
             guard var card = state.cards[id] else { throw MemoryFailure(.notFound) }
-            guard card.revision == revision else { throw MemoryFailure(.conflict) }
+            guard card.revision == base.revision else { throw MemoryFailure(.conflict) }
             state.images[id] = picture
             card.hasImage = picture != nil
             Self.touch(&card, &state)

@@ -126,17 +126,18 @@ public struct CardAPIBackend: CardBackend {
         try await client.createCard(fields, image: image, idempotencyKey: key)
     }
 
-    public func update(id: String, fields: CardFields, revision: CardRevision) async throws -> Card {
-        try await client.updateCard(id: id, fields: fields, version: Self.version(revision))
+    public func update(_ base: Card, to fields: CardFields) async throws -> Card {
+        try await client.updateCard(id: base.id, fields: fields, version: Self.version(base.revision))
     }
 
     public func delete(id: String, revision: CardRevision?) async throws {
         try await client.deleteCard(id: id, version: revision.map(Self.version))
     }
 
-    public func setImage(of id: String, revision: CardRevision, to image: ImageUpload?) async throws -> Card {
-        guard let image else { return try await client.removeImage(id: id, version: Self.version(revision)) }
-        return try await client.replaceImage(id: id, version: Self.version(revision), image: image)
+    public func setImage(of base: Card, to image: ImageUpload?) async throws -> Card {
+        let version = Self.version(base.revision)
+        guard let image else { return try await client.removeImage(id: base.id, version: version) }
+        return try await client.replaceImage(id: base.id, version: version, image: image)
     }
 
     public func reorder(_ ids: [String]) async throws -> [String] {

@@ -29,3 +29,31 @@ extension CardAPIClient {
         }
     }
 }
+
+extension CardAPIClient {
+    /// Whether the configured address answers as the card API: the same probe as
+    /// ``serverProblem()`` (`GET /cards?limit=1` without a token), judged by whether the answer is
+    /// one of the API's JSON envelopes (any card API refuses it with 401 E03, or 404 E01 when
+    /// the address lacks its `/v1`).
+    ///
+    /// - Returns: `true` for the card API, `false` for a server that answered otherwise (another
+    ///   kind of server at that address), `nil` when the server could not be reached.
+    public func answersAsCardAPI() async -> Bool? {
+        let probe = Provider<CardService>(
+            transport: cards.transport, plugins: cards.plugins.filter { !($0 is SessionInterceptor) },
+            stubBehavior: cards.stubBehavior, stubResponse: cards.stubResponse, clock: cards.clock, maximumRetries: 0)
+        let target = CardService(
+            server: configuration.server, endpoint: .list(offset: nil, limit: 1, query: nil),
+            timeout: configuration.requestTimeout)
+        do {
+            _ = try await probe.request(target)
+            return true
+        } catch {
+            let problem = judge.error(from: error)
+            if problem.isNetworkFailure { return nil }
+            // Its own envelope, even for a path it does not know (an address without `/v1`).
+            if case .server(let answer) = problem { return answer.code != nil }
+            return false
+        }
+    }
+}

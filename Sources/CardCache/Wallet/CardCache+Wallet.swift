@@ -12,7 +12,9 @@ extension CardCache {
     /// - Parameters:
     ///   - cards: every summary, in wallet order.
     ///   - confirmedAt: when the server answered.
-    public func storeList(_ cards: [CardSummary], confirmedAt: Date) throws(CacheError) {
+    ///   - keepingOrder: whether the cards known already keep their places (a server that keeps
+    ///     no order of its own: the wallet's order is kept here); new ones go at the end.
+    public func storeList(_ cards: [CardSummary], confirmedAt: Date, keepingOrder: Bool = false) throws(CacheError) {
         try write { db in
             var known: [String: KnownRow] = [:]
             let rows = try db.makeStatement(sql: "SELECT key, position, \(CardRows.summaryColumns) FROM card")
@@ -23,7 +25,19 @@ extension CardCache {
             }
             var listed = Set<String>()
             listed.reserveCapacity(cards.count)
-            for (position, summary) in cards.enumerated() {
+            var ordered = cards
+            if keepingOrder {
+                let place = known.mapValues(\.position)
+                ordered = cards.enumerated().sorted { a, b in
+                    switch (place[a.element.id], place[b.element.id]) {
+                    case (let x?, let y?): x < y
+                    case (.some, nil): true
+                    case (nil, .some): false
+                    case (nil, nil): a.offset < b.offset
+                    }
+                }.map(\.element)
+            }
+            for (position, summary) in ordered.enumerated() {
                 listed.insert(summary.id)
                 guard let old = known[summary.id] else {
                     try CardRows.insert(summary, position: position, confirmedAt: confirmedAt, db)
@@ -181,6 +195,20 @@ extension CardCache {
     public func confirmList(at date: Date) throws(CacheError) {
         try write { db in
             try db.execute(sql: "UPDATE wallet SET listConfirmedAt = ?", arguments: [date.timeIntervalSince1970])
+        }
+    }
+}
+
+extension CardCache {
+    /// Every card's revision as the cache holds it (card id → revision): what a backend that
+    /// lists whole compares its listing with, to read only the cards that changed.
+    public func revisions() throws(CacheError) -> [String: CardRevision] {
+        try read { db in
+            var revisions: [String: CardRevision] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, revision FROM card") {
+                revisions[row[0]] = CardRevision(rawValue: row[1])
+            }
+            return revisions
         }
     }
 }

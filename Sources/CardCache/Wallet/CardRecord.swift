@@ -14,6 +14,8 @@ struct CardRecord: Codable {
     var createdAt: Double
     var updatedAt: Double
     var revision: String
+    /// The card as its server stores it (a CardDAV server's vCard), when it keeps more than the fields.
+    var source: String?
 
     init(_ card: Card) {
         id = card.id
@@ -23,13 +25,15 @@ struct CardRecord: Codable {
         createdAt = card.createdAt.timeIntervalSinceReferenceDate
         updatedAt = card.updatedAt.timeIntervalSinceReferenceDate
         revision = card.revision.rawValue
+        source = card.source
     }
 
     var card: Card {
         Card(
             id: id, fields: fields, hasImage: hasImage, image: image,
             createdAt: Date(timeIntervalSinceReferenceDate: createdAt),
-            updatedAt: Date(timeIntervalSinceReferenceDate: updatedAt), revision: CardRevision(rawValue: revision))
+            updatedAt: Date(timeIntervalSinceReferenceDate: updatedAt), revision: CardRevision(rawValue: revision),
+            source: source)
     }
 
     /// The `detail` text of `card`.

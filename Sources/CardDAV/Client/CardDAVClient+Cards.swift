@@ -61,7 +61,7 @@ extension CardDAVClient {
                     guard asked.contains(path), answered.insert(path).inserted else { continue }
                     if let data = entry.property(.cardDAV("address-data")), entry.status.map({ $0 < 300 }) ?? true {
                         result.found.append(
-                            VCardResource(href: path, etag: entry.text(.dav("getetag")), vcard: data.text))
+                            DAVResource(href: path, etag: entry.text(.dav("getetag")), vcard: data.text))
                     } else {
                         result.missing.append(path)
                     }
@@ -78,11 +78,11 @@ extension CardDAVClient {
     /// Reads one card with `GET`, as the server stores it (its bytes, its ETag).
     ///
     /// - Throws: ``CardDAVError``; ``CardDAVError/isNotFound`` when it is gone.
-    public func get(_ href: String) async throws(CardDAVError) -> VCardResource {
+    public func get(_ href: String) async throws(CardDAVError) -> DAVResource {
         let url = try url(of: href)
         let response = try await exchange(.get, to: url)
         guard (200..<300).contains(response.statusCode) else { throw Judge.status(response) }
-        return VCardResource(href: Href.path(of: url), etag: response.headers["ETag"], vcard: response.text)
+        return DAVResource(href: Href.path(of: url), etag: response.headers["ETag"], vcard: response.text)
     }
 
     /// Creates a card named `<key>.vcf` in `book`, only if no card has that name

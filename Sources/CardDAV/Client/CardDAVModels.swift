@@ -70,7 +70,7 @@ public struct ResourceVersion: Sendable, Hashable {
 }
 
 /// A card as the server holds it.
-public struct VCardResource: Sendable, Hashable {
+public struct DAVResource: Sendable, Hashable {
     /// The card's canonical absolute path.
     public var href: String
     /// Its ETag, when the server gave one.
@@ -90,12 +90,12 @@ public struct VCardResource: Sendable, Hashable {
 /// What a multiget found.
 public struct MultigetResult: Sendable, Hashable {
     /// The cards the server sent, in its order.
-    public var found: [VCardResource]
+    public var found: [DAVResource]
     /// The hrefs the server said are not there (404), or that it left out of its answer.
     public var missing: [String]
 
     /// A result.
-    public init(found: [VCardResource] = [], missing: [String] = []) {
+    public init(found: [DAVResource] = [], missing: [String] = []) {
         self.found = found
         self.missing = missing
     }

@@ -27,6 +27,8 @@ public struct LoginReport: Sendable {
 public final class WalletAccounts: Sendable {
     /// Builds the backend of a server's base URL (the composition root's).
     public typealias BackendFactory = @Sendable (URL) -> any CardBackend
+    /// Finds the kind of server at a URL, by asking it, and builds its backend (for a login).
+    public typealias BackendDetector = @Sendable (URL) async -> any CardBackend
 
     private struct Opened {
         var server: String
@@ -49,6 +51,9 @@ public final class WalletAccounts: Sendable {
 
     private let current: Mutex<any CardBackend>
     private let makeBackend: BackendFactory
+    private let detect: BackendDetector?
+    /// The server the program was started on (where a login without an address goes).
+    private let home: URL?
     private let sessionSink: (any SessionStateSink)?
     private let environment: [String: String]?
     private let location: CacheLocation?
@@ -79,15 +84,21 @@ public final class WalletAccounts: Sendable {
     ///   - allowsInsecureHTTP: whether the login form may name plain `http://` to another computer.
     ///   - early: the interface's cache read at its very start; kept as the wallet of its account
     ///     when that account is the one logged in, closed otherwise.
+    ///   - home: the server the program was started on; a login without an address goes there.
+    ///   - detect: finds the kind of server at an address by asking it, for a login; `nil` to
+    ///     log in with `makeBackend`'s.
     ///   - makeBackend: builds the backend of another server (sharing the transport, token
     ///     store and plugins, so the log pane keeps seeing every exchange).
     public init(
         backend: any CardBackend, sessionSink: (any SessionStateSink)? = nil, cacheEnvironment: [String: String]?,
         cacheLocation: CacheLocation? = nil, logger: Logger, allowsInsecureHTTP: Bool = false,
-        early: Task<EarlyWallet?, Never>? = nil, makeBackend: @escaping BackendFactory
+        early: Task<EarlyWallet?, Never>? = nil, home: URL? = nil, detect: BackendDetector? = nil,
+        makeBackend: @escaping BackendFactory
     ) {
         self.current = Mutex(backend)
         self.makeBackend = makeBackend
+        self.detect = detect
+        self.home = home
         self.sessionSink = sessionSink
         self.environment = cacheEnvironment
         self.location = cacheLocation
@@ -120,6 +131,15 @@ public final class WalletAccounts: Sendable {
         }
     }
 
+    /// Makes `backend` the one in use: the session sink follows it.
+    private func use(_ backend: any CardBackend) {
+        current.withLock { current in
+            current.reportSession(to: nil)
+            backend.reportSession(to: sessionSink)
+            current = backend
+        }
+    }
+
     /// Stops reporting the session's news (the interface is ending).
     public func stopReporting() {
         backend.reportSession(to: nil)
@@ -135,8 +155,20 @@ public final class WalletAccounts: Sendable {
     ///   that cannot be used.
     public func logIn(server: String? = nil, account: String, password: String) async throws -> LoginReport {
         var backend = self.backend
-        if let server, ServerAddress.key(server) != backend.server {
-            backend = self.backend(for: try ServerAddress.url(server, allowingInsecureHTTP: allowsInsecureHTTP))
+        let url: URL? =
+            if let server, ServerAddress.key(server) != backend.server {
+                try ServerAddress.url(server, allowingInsecureHTTP: allowsInsecureHTTP)
+            } else {
+                server == nil ? home : nil
+            }
+        if let url {
+            // The kind of server is found by asking it (a login may be the first time it is met).
+            if let detect {
+                backend = await detect(url)
+                use(backend)
+            } else {
+                backend = self.backend(for: url)
+            }
         }
         let session = try await backend.logIn(account: account, password: password)
         let others = cacheFolder().map { CardCache.waitingOutboxes(server: backend.server, location: $0) } ?? []

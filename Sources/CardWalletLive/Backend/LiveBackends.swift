@@ -1,5 +1,6 @@
 public import CardAPI
 public import CardBackend
+public import CardDAV
 public import Foundation
 public import Logging
 public import Networking
@@ -34,7 +35,7 @@ public struct LiveBackends: Sendable {
     /// The logger the session reports to.
     public let sessionLogger: Logger
     /// The backend of ``server``, for the account stored there.
-    public let backend: any CardBackend
+    public private(set) var backend: any CardBackend
 
     /// Builds the live pieces.
     ///
@@ -76,11 +77,15 @@ public struct LiveBackends: Sendable {
             logger: networkLogger, sink: eventSink)
         let sessionLogger =
             sessionLogger ?? Logger(label: "cardwallet.session", factory: { _ in SwiftLogNoOpLogHandler() })
-        let client = cardAPIClient(
-            server: server, settings: settings, store: store, transport: transport, log: log, logger: sessionLogger)
-        return LiveBackends(
+        var live = LiveBackends(
             settings: settings, server: server, tokenStore: store, transport: transport, log: log,
-            sessionLogger: sessionLogger, backend: CardAPIBackend(client: client))
+            sessionLogger: sessionLogger,
+            backend: CardAPIBackend(
+                client: cardAPIClient(
+                    server: server, settings: settings, store: store, transport: transport, log: log,
+                    logger: sessionLogger)))
+        live.backend = live.backend(for: server)
+        return live
     }
 
     /// Whether the interface's plugin records `created` events: no, the pane shows `sent`.
@@ -119,14 +124,42 @@ public struct LiveBackends: Sendable {
             recordsCreated: terminalRecordsCreated, recentCapacity: 0)
     }
 
-    /// The backend of another server (one typed into the TUI's login form), or of another
-    /// account at this one, on the same transport, plugin and token store.
+    /// The backend of `server` (the configured one, or one typed into the TUI's login form), on
+    /// the same transport, plugin and token store: a CardDAV address book when a CardDAV login
+    /// is stored for it (a password), else the card API.
     ///
     /// - Parameters:
     ///   - server: the server's base URL (checked with `ServerAddress.url(_:allowingInsecureHTTP:)`).
     ///   - account: the account to use; `nil` for the only one stored for `server`.
     public func backend(for server: URL, account: String? = nil) -> any CardBackend {
-        CardAPIBackend(client: cardAPIClient(for: server, account: account))
+        let key = ServerAddress.key(server.absoluteString)
+        if let passwords = try? tokenStore.passwords(server: key), !passwords.isEmpty {
+            return cardDAVBackend(for: server)
+        }
+        return CardAPIBackend(client: cardAPIClient(for: server, account: account))
+    }
+
+    /// The backend a login at `server` talks to, found by asking it: the card API answers at its
+    /// base URL with its JSON envelopes; any other answer is taken for a CardDAV server (whose
+    /// login then finds its address books, or says it found none). A server that cannot be
+    /// reached gets the card API's backend, whose login says so.
+    /// Nothing is asked while the token file is unsafe to use: the card API's login says why.
+    public func detectBackend(for server: URL) async -> any CardBackend {
+        let api = cardAPIClient(for: server)
+        guard (try? tokenStore.checkSafety()) != nil else { return CardAPIBackend(client: api) }
+        switch await api.answersAsCardAPI() {
+        case false?: return cardDAVBackend(for: server)
+        case true?, nil: return CardAPIBackend(client: api)
+        }
+    }
+
+    /// The CardDAV backend of `server` on these pieces.
+    public func cardDAVBackend(for server: URL) -> CardDAVBackend {
+        CardDAVBackend(
+            setup: CardDAVBackend.Setup(
+                server: server, book: settings.book, allowsInsecureHTTP: settings.allowInsecureHTTP,
+                requestTimeout: settings.requestTimeout),
+            tokenStore: tokenStore, transport: transport, plugins: [log], logger: sessionLogger)
     }
 
     /// The card API client of `server` on these pieces: for the benchmarks, which measure the

@@ -78,7 +78,7 @@ extension CachedWallet {
         id: String, fields: CardFields, revision: CardRevision, offline: OfflineWrites = .fail
     ) async throws -> WriteAnswer<Card> {
         do {
-            let card = try await backend.update(id: id, fields: fields, revision: revision)
+            let card = try await backend.update(base(id: id, revision: revision), to: fields)
             record { try $0.storeCard(card, confirmedAt: Date()) }
             return .done(card)
         } catch  where shouldQueue(error, offline) {
@@ -115,7 +115,7 @@ extension CachedWallet {
     /// Replaces a card's picture (`nil` removes it), only if the card is still at `revision`.
     /// Never queued: the picture is read when it is sent.
     public func setImage(of id: String, revision: CardRevision, to image: ImageUpload?) async throws -> Card {
-        let card = try await backend.setImage(of: id, revision: revision, to: image)
+        let card = try await backend.setImage(of: base(id: id, revision: revision), to: image)
         record { try $0.storeCard(card, confirmedAt: Date()) }
         return card
     }
@@ -146,6 +146,19 @@ extension CachedWallet {
         guard let card = try? await backend.card(id: id) else { return nil }
         record { try $0.storeCard(card, confirmedAt: Date()) }
         return card
+    }
+
+    /// The card a change of `id` at `revision` is based on: the cache's whole card when it is at
+    /// that revision (with what the server keeps of it, for a lossless edit), else just its id
+    /// and revision (the backend reads the rest again when it needs it).
+    private func base(id: String, revision: CardRevision) -> Card {
+        if let cached = cache.flatMap({ cache in attempt { try cache.card(id: id) } ?? nil })?.card,
+            cached.revision == revision
+        {
+            return cached
+        }
+        let distant = Date(timeIntervalSince1970: 0)
+        return Card(id: id, fields: CardFields(name: ""), createdAt: distant, updatedAt: distant, revision: revision)
     }
 
     /// Whether `error` sends the change to the outbox.

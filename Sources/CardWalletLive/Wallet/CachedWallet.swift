@@ -105,8 +105,13 @@ public final class CachedWallet: Sendable {
     /// The whole list from the server, recorded: the changes since the cache's sync token
     /// where the backend syncs by token, else every card.
     func listWhole() async throws -> [CardSummary] {
-        let token = cache.flatMap { cache in attempt { try cache.syncToken() } ?? nil }.map(SyncToken.init(rawValue:))
-        let listing = try await backend.listing(.whole(since: token))
+        var token: SyncToken?
+        var known: [String: CardRevision] = [:]
+        if backend.capabilities.syncsByToken, let cache {
+            token = (attempt { try cache.syncToken() } ?? nil).map(SyncToken.init(rawValue:))
+            known = attempt { try cache.revisions() } ?? [:]
+        }
+        let listing = try await backend.listing(.whole(since: token, known: known))
         let now = Date()
         switch listing {
         case .page(let page):
@@ -114,7 +119,8 @@ public final class CachedWallet: Sendable {
         case .whole(let summaries, let cards, let next):
             if let cache {
                 attempt {
-                    try cache.storeList(summaries, confirmedAt: now)
+                    // Where the server keeps no order, the wallet's own order stays.
+                    try cache.storeList(summaries, confirmedAt: now, keepingOrder: !backend.capabilities.keepsOrder)
                     if !cards.isEmpty { try cache.storeCards(cards, confirmedAt: now) }
                     try cache.storeSyncToken(next?.rawValue)
                 }

@@ -164,6 +164,7 @@ extension TokenFileFormat {
         var userID: String?
         var displayName: String?
         var password: String?
+        var place: String?
 
         init(_ item: TokenItem) {
             server = item.server
@@ -182,6 +183,7 @@ extension TokenFileFormat {
             server = item.server
             account = item.account
             password = item.password
+            place = item.place
         }
 
         /// What a stored item holds.
@@ -198,7 +200,7 @@ extension TokenFileFormat {
                 guard let password, !password.isEmpty else {
                     throw .wrongFormat(detail: "`items[\(index)].password` is missing")
                 }
-                let item = PasswordItem(server: server, account: account, password: password)
+                let item = PasswordItem(server: server, account: account, password: password, place: place)
                 guard !item.server.isEmpty, !item.account.isEmpty else {
                     throw .wrongFormat(detail: "`items[\(index)]` has an empty server or account")
                 }

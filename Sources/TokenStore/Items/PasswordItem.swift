@@ -11,12 +11,16 @@ public struct PasswordItem: Sendable, Hashable {
     public let account: String
     /// The (app) password.
     public let password: String
+    /// Where on the server the cards are, when the login chose a place (a CardDAV address
+    /// book's path), so that later commands need not look for it again.
+    public let place: String?
 
     /// Makes an item, normalising its key as ``TokenItem`` does.
-    public init(server: String, account: String, password: String) {
+    public init(server: String, account: String, password: String, place: String? = nil) {
         self.server = TokenItem.normalizedServer(server)
         self.account = TokenItem.normalizedAccount(account)
         self.password = password
+        self.place = place
     }
 
     /// Whether this item is stored under `server` and `account` (any letter case).
@@ -33,7 +37,8 @@ public struct PasswordItem: Sendable, Hashable {
 extension PasswordItem: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The item with the password shown as `<private>`.
     public var description: String {
-        "PasswordItem(server: \(String(reflecting: server)), account: \(String(reflecting: account)), password: <private>)"
+        "PasswordItem(server: \(String(reflecting: server)), account: \(String(reflecting: account)), password: <private>"
+            + (place.map { ", place: \(String(reflecting: $0))" } ?? "") + ")"
     }
 
     /// The same as ``description``: the password is never shown.
@@ -41,7 +46,9 @@ extension PasswordItem: CustomStringConvertible, CustomDebugStringConvertible, C
 
     /// A mirror without the password.
     public var customMirror: Mirror {
-        Mirror(self, children: ["server": server, "account": account, "password": "<private>"], displayStyle: .struct)
+        Mirror(
+            self, children: ["server": server, "account": account, "password": "<private>", "place": place as Any],
+            displayStyle: .struct)
     }
 }
 

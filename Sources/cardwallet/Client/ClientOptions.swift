@@ -19,6 +19,15 @@ struct ClientOptions: ParsableArguments {
             valueName: "url"))
     var server: String?
 
+    /// `--book ID`.
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "On a CardDAV server: the address book to use, by its id (`cardwallet books` lists them). "
+                + "Also CARDWALLET_BOOK and \"book\" in the config file. (default: the one the login chose)",
+            valueName: "id"))
+    var book: String?
+
     /// `--config FILE`.
     @Option(
         name: .long,
@@ -77,7 +86,8 @@ struct ClientOptions: ParsableArguments {
     /// The command-line overrides these options give.
     var overrides: ClientSettingsOverrides {
         ClientSettingsOverrides(
-            server: server, logLevel: logLevel, configFile: config, allowInsecureHTTP: allowInsecureHTTP ? true : nil)
+            server: server, logLevel: logLevel, configFile: config, allowInsecureHTTP: allowInsecureHTTP ? true : nil,
+            book: book)
     }
 
     /// The settings for these options in `environment`: flags, then environment, then the

@@ -103,11 +103,15 @@ enum ClientCommandRunner {
             Console.error(error.description)
             throw ExitCode(CLIExitCode.usage)
         }
-        let backend = Self.backendOverride?(live) ?? live.backend
+        let override = Self.backendOverride
+        let backend = override?(live) ?? live.backend
+        var detect: WalletAccounts.BackendDetector?
+        if override == nil { detect = { url in await live.detectBackend(for: url) } }
+        let makeBackend: WalletAccounts.BackendFactory = { url in override?(live) ?? live.backend(for: url) }
         let accounts = WalletAccounts(
             backend: backend, cacheEnvironment: environment, logger: Logger(label: "cardwallet.cache"),
-            allowsInsecureHTTP: resolved.settings.allowInsecureHTTP
-        ) { Self.backendOverride?(live) ?? live.backend(for: $0) }
+            allowsInsecureHTTP: resolved.settings.allowInsecureHTTP, home: override == nil ? live.server : nil,
+            detect: detect, makeBackend: makeBackend)
         // Ctrl-C during a token refresh waits for the new pair to be saved, so it cannot end
         // the session; at any other moment it stops the command at once.
         let interrupts = RefreshInterruptGuard(backend: backend)

@@ -6,6 +6,7 @@
 /// `EnvironmentVariablesProvider` naming, behind the `cardwallet` prefix).
 enum ClientSettingKey: String, CaseIterable, Sendable, Hashable, Comparable {
     case server
+    case book
     case tokenFile
     case connectTimeout = "timeouts.connect"
     case requestTimeout = "timeouts.request"
@@ -54,7 +55,7 @@ enum ClientSettingKey: String, CaseIterable, Sendable, Hashable, Comparable {
     /// What the value is.
     var kind: Kind {
         switch self {
-        case .server, .tokenFile, .images: .text
+        case .server, .book, .tokenFile, .images: .text
         case .connectTimeout, .requestTimeout, .authTimeout, .refreshMargin: .duration
         case .logLevel: .logLevel
         case .logFile, .allowInsecureHTTP: .boolean

@@ -11,13 +11,16 @@ struct ClientSettingsOverrides: Sendable, Equatable {
     var configFile: String?
     /// `--allow-insecure-http`: `true` when given (the flag can only allow, never forbid).
     var allowInsecureHTTP: Bool?
+    /// `--book`: the address book of a CardDAV server.
+    var book: String?
 
     /// Overrides; every value is optional.
     init(
         server: String? = nil, logLevel: Logger.Level? = nil, configFile: String? = nil,
-        allowInsecureHTTP: Bool? = nil
+        allowInsecureHTTP: Bool? = nil, book: String? = nil
     ) {
         self.server = server
+        self.book = book
         self.logLevel = logLevel
         self.configFile = configFile
         self.allowInsecureHTTP = allowInsecureHTTP

@@ -40,6 +40,10 @@ enum ClientSettingsLoader {
             flagValues[AbsoluteConfigKey(ClientSettingKey.logLevel.components)] = ConfigValue(
                 .string(level.rawValue), isSecret: false)
         }
+        if let book = overrides.book {
+            flagValues[AbsoluteConfigKey(ClientSettingKey.book.components)] = ConfigValue(
+                .string(book), isSecret: false)
+        }
         if let allow = overrides.allowInsecureHTTP {
             flagValues[AbsoluteConfigKey(ClientSettingKey.allowInsecureHTTP.components)] = ConfigValue(
                 .bool(allow), isSecret: false)
@@ -68,6 +72,7 @@ enum ClientSettingsLoader {
         var resolution = Resolution(reader: reader, recorder: recorder, origins: origins)
         let defaults = ClientSettings.defaults
         let tokenFile = try resolution.text(.tokenFile) ?? ""
+        let book = try resolution.text(.book) ?? ""
         let settings = ClientSettings(
             server: try resolution.server() ?? defaults.server,
             tokenFile: tokenFile.isEmpty ? nil : tokenFile,
@@ -87,7 +92,7 @@ enum ClientSettingsLoader {
             authTimeout: try resolution.duration(.authTimeout, in: ClientSettings.Limits.authTimeout)
                 ?? defaults.authTimeout,
             allowInsecureHTTP: try resolution.boolean(.allowInsecureHTTP) ?? defaults.allowInsecureHTTP,
-            images: try resolution.images() ?? defaults.images)
+            images: try resolution.images() ?? defaults.images, book: book.isEmpty ? nil : book)
         if settings.allowInsecureHTTP,
             let url = try? ServerAddress.url(settings.server, allowingInsecureHTTP: true), ServerAddress.isInsecure(url)
         {

@@ -84,7 +84,8 @@ enum TerminalApp {
         let accounts = WalletAccounts(
             backend: live.backend, sessionSink: sink, cacheEnvironment: setup.cacheEnvironment,
             logger: Logger(label: "cardwallet.cache"), allowsInsecureHTTP: live.settings.allowInsecureHTTP,
-            early: setup.cacheEnvironment == nil ? nil : setup.earlyWallet
+            early: setup.cacheEnvironment == nil ? nil : setup.earlyWallet,
+            detect: { await live.detectBackend(for: $0) }
         ) { live.backend(for: $0) }
         // The cached wallet (the first frame's cards) is read on another thread while the log
         // files open, the terminal is asked about pictures and curses starts (docs/BENCHMARKS.md #17).

@@ -127,7 +127,7 @@ import Testing
                 // Five cards in batches of two: three multigets, one of them asking for a card that is not there.
                 let before = counter.sent
                 var batches = 0
-                var found: [VCardResource] = []
+                var found: [DAVResource] = []
                 var missing: [String] = []
                 try await client.multiget(second.changed.map(\.href) + [server.bookPath + "nobody.vcf"], in: book) {
                     batches += 1

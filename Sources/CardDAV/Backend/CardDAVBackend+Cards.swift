@@ -1,0 +1,221 @@
+public import CardBackend
+public import CardModels
+import CardVCard
+import Foundation
+import Logging
+import Synchronization
+import TextSafety
+
+extension CardDAVBackend {
+    // MARK: Reads
+
+    public func listing(_ request: ListingRequest) async throws -> CardListing {
+        let known: [String: CardRevision]
+        let since: CardDAVSyncToken?
+        switch request {
+        case .page:
+            throw CardDAVBackendFailure(.other, "A CardDAV address book is listed whole, not by pages.")
+        case .whole(let token, let cached):
+            since = token.flatMap { CardDAVSyncToken(rawValue: $0.rawValue) }
+            known = cached
+        }
+        return try await withClient { client in
+            let book = try await currentBook(client)
+            let delta = try await client.sync(book, since: since)
+            let token = delta.token.map { SyncToken(rawValue: $0.rawValue) }
+            switch delta.kind {
+            case .changes:
+                let cards = try await read(delta.changed.map(\.href), in: book, client)
+                return .changes(changed: cards, removed: delta.removed.map(remember), token: token)
+            case .fullListing:
+                // Only what differs from what the cache holds is read; what it holds and the
+                // server no longer lists is removed. Never a duplicate, never a loss.
+                let members = delta.changed.filter { !$0.href.hasSuffix("/") }
+                let ids = members.map { remember($0.href) }
+                let differing = zip(ids, members).filter { id, member in
+                    known[id].map { $0.rawValue != member.etag } ?? true
+                }.map(\.1.href)
+                let cards = try await read(differing, in: book, client)
+                guard !known.isEmpty else { return .whole(cards.map(\.summary), cards: cards, token: token) }
+                let listed = Set(ids)
+                return .changes(changed: cards, removed: known.keys.filter { !listed.contains($0) }, token: token)
+            }
+        }
+    }
+
+    public func search(_ query: String) async throws -> [CardSummary] {
+        throw CardDAVBackendFailure(.other, "A CardDAV server is not searched: the cache answers.")
+    }
+
+    public func card(id: String) async throws -> Card {
+        try await withClient { client in
+            let book = try await currentBook(client)
+            let resource = try await client.get(try await href(of: id, in: book, client))
+            guard let card = try Self.card(from: resource, id: id) else {
+                throw CardDAVBackendFailure(.notFound, "\(TerminalText.escaped(id)) is a group, not a card.")
+            }
+            return card
+        }
+    }
+
+    public func cards(ids: [String], progress: (@Sendable (Int) -> Void)?) async throws -> [Card] {
+        try await withClient { client in
+            let book = try await currentBook(client)
+            var hrefs: [String] = []
+            for id in ids { hrefs.append(try await href(of: id, in: book, client)) }
+            let cards = try await read(hrefs, in: book, client, progress: progress)
+            // In the order asked for.
+            let byID = Dictionary(cards.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            return ids.compactMap { byID[$0] }
+        }
+    }
+
+    public func image(of id: String) async throws -> CardImage {
+        let card = try await card(id: id)
+        guard let source = card.source, let photo = try VCardResource(text: source).picture?.photo else {
+            throw CardDAVBackendFailure(.notFound, "The card \(TerminalText.escaped(id)) has no picture.")
+        }
+        let data = Data(photo.bytes)
+        return CardImage(
+            data: data, contentType: photo.format.contentType, format: photo.format, revision: card.revision)
+    }
+
+    // MARK: Writes
+
+    public func create(_ fields: CardFields, image: ImageUpload?, key: IdempotencyKey) async throws -> Card {
+        let photo = try image.map(Self.photo)
+        // The resource's name and the card's UID both come from the key made when the person
+        // asked for the card: a create sent again after a lost answer finds its name taken
+        // (If-None-Match: *) and is the same card.
+        let name = Self.resourceName(for: key)
+        let vcard = try VCardResource.new(uid: name, fields: fields, photo: photo, revision: Date())
+        return try await withClient { client in
+            let book = try await currentBook(client)
+            let stored: StoredCard
+            do {
+                stored = try await client.create(vcard.text, key: name, in: book)
+            } catch let error as CardDAVError where error.isConflict {
+                // Made already by this very create, sent before: the card the name holds.
+                let existing = try await client.get(Self.path(of: name, in: book))
+                guard let card = try Self.card(from: existing, id: remember(existing.href)), card.fields == fields
+                else { throw error }
+                return card
+            }
+            return try await written(stored, vcard: vcard.text, client)
+        }
+    }
+
+    public func update(_ base: Card, to fields: CardFields) async throws -> Card {
+        try await rewrite(base) { try $0.edited(fields: fields, revision: Date()) }
+    }
+
+    public func setImage(of base: Card, to image: ImageUpload?) async throws -> Card {
+        let edit: VCardPictureEdit = try image.map { .replace(try Self.photo($0)) } ?? .remove
+        return try await rewrite(base) { resource in
+            try resource.edited(fields: resource.fields, picture: edit, revision: Date())
+        }
+    }
+
+    public func delete(id: String, revision: CardRevision?) async throws {
+        try await withClient { client in
+            let book = try await currentBook(client)
+            try await client.delete(try await href(of: id, in: book, client), etag: revision?.rawValue)
+        }
+    }
+
+    public func reorder(_ ids: [String]) async throws -> [String] {
+        // The wallet keeps a CardDAV book's order itself (capabilities.keepsOrder is false).
+        ids
+    }
+
+    // MARK: Inside
+
+    /// Writes `base` changed by `change` back, only if it is still at its revision (`If-Match`):
+    /// from what the server stores of it (its source; read again when the caller has none).
+    private func rewrite(_ base: Card, _ change: (VCardResource) throws -> VCardResource) async throws -> Card {
+        try await withClient { client in
+            let book = try await currentBook(client)
+            let href = try await href(of: base.id, in: book, client)
+            var source = base.source
+            if source == nil {
+                let current = try await client.get(href)
+                guard current.etag == nil || current.etag == base.revision.rawValue else {
+                    throw CardDAVError.conflict(url: href)
+                }
+                source = current.vcard
+            }
+            let original = try VCardResource(text: source ?? "")
+            let edited = try change(original)
+            if edited == original,
+                let card = try Self.card(
+                    from: DAVResource(
+                        href: href, etag: base.revision.rawValue, vcard: original.text), id: base.id)
+            {
+                return card
+            }
+            let stored = try await client.update(href, vcard: edited.text, etag: base.revision.rawValue)
+            return try await written(stored, vcard: edited.text, client)
+        }
+    }
+
+    /// The card a write left: as the server says it stores it (read back when it gave no `ETag`
+    /// or rewrote what was sent), else what was sent.
+    private func written(_ stored: StoredCard, vcard: String, _ client: CardDAVClient) async throws -> Card {
+        let resource = DAVResource(href: stored.href, etag: stored.etag, vcard: stored.vcard ?? vcard)
+        if stored.etag == nil { return try await card(from: client.get(stored.href)) }
+        guard let card = try Self.card(from: resource, id: remember(stored.href)) else {
+            throw CardDAVBackendFailure(.other, "The server stored a group where a card was written.")
+        }
+        return card
+    }
+
+    private func card(from resource: DAVResource) throws -> Card {
+        guard let card = try Self.card(from: resource, id: remember(resource.href)) else {
+            throw CardDAVBackendFailure(.other, "The server holds a group where a card was written.")
+        }
+        return card
+    }
+
+    /// The cards at `hrefs`, read in multiget batches; groups and vanished ones left out.
+    private func read(
+        _ hrefs: [String], in book: AddressBook, _ client: CardDAVClient, progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws -> [Card] {
+        guard !hrefs.isEmpty else { return [] }
+        var cards: [Card] = []
+        var done = 0
+        for start in stride(from: 0, to: hrefs.count, by: client.configuration.multigetBatchSize) {
+            let batch = Array(hrefs[start..<min(start + client.configuration.multigetBatchSize, hrefs.count)])
+            let result = try await client.multiget(batch, in: book)
+            for resource in result.found {
+                do {
+                    if let card = try Self.card(from: resource, id: remember(resource.href)) { cards.append(card) }
+                } catch {
+                    logger.notice(
+                        "A card of the address book cannot be read and is left out",
+                        metadata: ["href": "\(resource.href)", "problem": "\(error)"])
+                }
+            }
+            done += batch.count
+            progress?(done)
+        }
+        return cards
+    }
+
+    /// The path of card `id`: its resource name in the book, or, for the ids that are not
+    /// names, the path a listing saw (listing again when none did yet).
+    func href(of id: String, in book: AddressBook, _ client: CardDAVClient) async throws -> String {
+        if let known = state.withLock({ $0.hrefs[id] }) { return known }
+        if !id.hasPrefix(Self.hashedIDPrefix) { return Self.path(of: id, in: book) }
+        for member in try await client.listETags(book).members { remember(member.href) }
+        guard let found = state.withLock({ $0.hrefs[id] }) else { throw CardDAVError.notFound(url: id) }
+        return found
+    }
+
+    /// The id of the resource at `href`, remembered with it.
+    @discardableResult
+    func remember(_ href: String) -> String {
+        let id = Self.id(ofHref: href)
+        state.withLock { $0.hrefs[id] = href }
+        return id
+    }
+}

@@ -1,0 +1,83 @@
+import CardBackend
+import CardModels
+import CardVCard
+import Foundation
+
+/// How vCard resources become the wallet's cards, and back.
+extension CardDAVBackend {
+    /// How the ids of resources whose names cannot be ids begin.
+    static let hashedIDPrefix = "h-"
+
+    /// The card id of the resource at `href`: its name, when it is one a command line can carry
+    /// (letters, digits, `.`, `-`, `_`, `@`, `+`; at most 128), else `h-` and a hash of the path.
+    static func id(ofHref href: String) -> String {
+        let name = href.split(separator: "/").last.map(String.init) ?? ""
+        let decoded = name.removingPercentEncoding ?? name
+        if (1...128).contains(decoded.utf8.count), !decoded.hasPrefix("."), !decoded.hasPrefix(hashedIDPrefix),
+            decoded.utf8.allSatisfy(isIDByte)
+        {
+            return decoded
+        }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in href.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hashedIDPrefix + String(hash, radix: 16)
+    }
+
+    private static func isIDByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"),
+            UInt8(ascii: "@"), UInt8(ascii: "+"):
+            true
+        default: false
+        }
+    }
+
+    /// The path of the resource named `name` in `book`.
+    static func path(of name: String, in book: AddressBook) -> String {
+        let folder = book.href.hasSuffix("/") ? book.href : book.href + "/"
+        return folder + (name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name)
+    }
+
+    /// The resource name (and UID) of the card a create with `key` makes: lower-case, so the
+    /// same key always names the same resource.
+    static func resourceName(for key: IdempotencyKey) -> String {
+        key.text.lowercased()
+    }
+
+    /// The card a vCard resource holds; `nil` for a group vCard (kept, never shown as a card).
+    static func card(from resource: DAVResource, id: String) throws -> Card? {
+        let vcard = try VCardResource(text: resource.vcard)
+        guard !vcard.isGroup else { return nil }
+        let photo = vcard.picture?.photo
+        let updated = revisionDate(in: vcard) ?? Date(timeIntervalSince1970: 0)
+        return Card(
+            id: id, fields: vcard.fields, hasImage: photo != nil,
+            image: photo.map { CardImageInfo(contentType: $0.format.contentType, size: $0.bytes.count) },
+            createdAt: updated, updatedAt: updated, revision: CardRevision(rawValue: resource.etag ?? ""),
+            source: vcard.text)
+    }
+
+    /// The card's `REV` (when it last changed), in the forms vCard writes it.
+    static func revisionDate(in vcard: VCardResource) -> Date? {
+        guard let line = vcard.contentLines.first(where: { $0.uppercased().hasPrefix("REV") }),
+            let colon = line.firstIndex(of: ":")
+        else { return nil }
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let basic = value.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        for format in ["yyyyMMdd'T'HHmmss'Z'", "yyyyMMdd'T'HHmmssXX", "yyyyMMdd"] {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: basic) { return date }
+        }
+        return nil
+    }
+
+    /// A picture chosen for upload, as a vCard's photo.
+    static func photo(_ image: ImageUpload) throws -> VCardPhoto {
+        let data = try Data(contentsOf: image.url)
+        return VCardPhoto(bytes: [UInt8](data), format: image.format)
+    }
+}

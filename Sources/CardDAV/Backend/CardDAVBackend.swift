@@ -1,0 +1,293 @@
+public import CardBackend
+public import CardModels
+import CardVCard
+public import Foundation
+public import Logging
+public import Networking
+import Synchronization
+public import TokenStore
+
+/// A CardDAV address book as a ``CardBackend/CardBackend``: the wallet on the address book people
+/// already have (Radicale, Nextcloud, Fastmail, iCloud…; docs/CardDAV.md).
+///
+/// - The credential is a user name and an (app) password kept in the token file beside the card
+///   API's tokens (``TokenStore/PasswordItem``), with the address book the login chose; it is
+///   sent as HTTP Basic, only to the server's own origin, only over https or to this computer.
+/// - A card is a vCard resource: its id is the resource's name, its revision the `ETag`, its
+///   ``CardModels/Card/source`` the vCard as the server stores it, so that an edit rewrites only
+///   the properties that changed (``CardVCard/VCardResource``). Group vCards are not cards.
+/// - Listings sync by token (RFC 6578) into the cache, with a full listing of `ETag`s and a
+///   multiget of only what differs when the server refuses the token or has none.
+/// - No order of its own (the wallet keeps it here) and no search (the cache answers).
+public final class CardDAVBackend: CardBackend, Sendable {
+    /// How the backend is set up.
+    public struct Setup: Sendable {
+        /// The address the person gave (a server root, a principal or an address book).
+        public var server: URL
+        /// The address book to use, by id (its path's last part); `nil` for the one the login
+        /// chose (or the only one, or the first).
+        public var book: String?
+        /// Whether plain `http://` to another computer is allowed.
+        public var allowsInsecureHTTP: Bool
+        /// How long a request may take.
+        public var requestTimeout: Duration?
+        /// The largest picture a card may carry, in bytes.
+        public var maximumImageBytes: Int
+
+        /// A setup.
+        public init(
+            server: URL, book: String? = nil, allowsInsecureHTTP: Bool = false, requestTimeout: Duration? = nil,
+            maximumImageBytes: Int = CardLimits.imageMaxBytes
+        ) {
+            self.server = server
+            self.book = book
+            self.allowsInsecureHTTP = allowsInsecureHTTP
+            self.requestTimeout = requestTimeout
+            self.maximumImageBytes = maximumImageBytes
+        }
+    }
+
+    /// The setup.
+    public let setup: Setup
+    /// The address as the token file keys the credential.
+    public let loginServer: String
+    let tokenStore: TokenStore
+    let transport: any Transport
+    let plugins: [any Plugin]
+    let logger: Logger
+    let state: Mutex<State>
+
+    struct State {
+        var sink: (any SessionStateSink)?
+        var book: AddressBook?
+        /// Card id → resource path, for the ids that are not the resource's own name.
+        var hrefs: [String: String] = [:]
+        var loginNote: String?
+    }
+
+    /// The backend of `setup`'s server, with the credential stored in `tokenStore`.
+    public init(
+        setup: Setup, tokenStore: TokenStore, transport: any Transport, plugins: [any Plugin] = [],
+        logger: Logger = Logger(label: "cardwallet.carddav", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.setup = setup
+        self.loginServer = ServerAddress.key(setup.server.absoluteString)
+        self.tokenStore = tokenStore
+        self.transport = transport
+        self.plugins = plugins
+        self.logger = logger
+        self.state = Mutex(State())
+    }
+
+    public var kind: BackendKind { .cardDAV }
+    public var maximumImageBytes: Int { setup.maximumImageBytes }
+
+    public var capabilities: BackendCapabilities {
+        BackendCapabilities(
+            keepsOrder: false, searchesOnServer: false, pagesListings: false, listsWholeCards: true,
+            syncsByToken: true, storesImagesApart: false)
+    }
+
+    /// The wallet's identity (the cache's key): the address and the address book, so that each
+    /// book has a cache of its own.
+    public var server: String {
+        loginServer + "#book=" + (setup.book ?? storedItem().flatMap { Self.bookID(ofPath: $0.place) } ?? "")
+    }
+
+    /// The id of the book at `path` (its last part), or `nil`.
+    static func bookID(ofPath path: String?) -> String? {
+        guard let path else { return nil }
+        let last = path.split(separator: "/").last.map(String.init)
+        return last.map { $0.removingPercentEncoding ?? $0 }
+    }
+
+    /// The address book in use, once known.
+    public var book: AddressBook? { state.withLock { $0.book } }
+
+    /// What the last login chose and why (the books it did not choose), for the person.
+    public var loginNote: String? { state.withLock { $0.loginNote } }
+
+    // MARK: The credential
+
+    /// The password stored for this server: the one account's, or `nil`.
+    func storedItem() -> PasswordItem? {
+        guard let items = try? tokenStore.passwords(server: loginServer), items.count == 1 else { return nil }
+        return items.first
+    }
+
+    /// A client with the stored credential (or `user` and `password` when given).
+    func client(user: String? = nil, password: String? = nil) throws(CardDAVBackendFailure) -> CardDAVClient {
+        let credentials: CardDAVCredentials
+        if let user, let password {
+            credentials = CardDAVCredentials(user: user, password: password)
+        } else {
+            guard let item = storedItem() else { throw .notLoggedIn(loginServer) }
+            let (store, server, account) = (tokenStore, loginServer, item.account)
+            credentials = CardDAVCredentials(user: item.account) {
+                // Read at every request: a password changed by a login elsewhere is the one sent.
+                guard let current = try store.password(server: server, account: account) else {
+                    throw CardDAVBackendFailure.notLoggedIn(server)
+                }
+                return current.password
+            }
+        }
+        let configuration = CardDAVConfiguration(
+            server: setup.server, requestTimeout: setup.requestTimeout, allowsInsecureHTTP: setup.allowsInsecureHTTP)
+        return CardDAVClient(
+            configuration: configuration, credentials: credentials, transport: transport, plugins: plugins,
+            logger: logger)
+    }
+
+    /// Runs `body` with a client of the stored credential; a refused password is CardDAV's
+    /// "session ended": it is removed here, and the failure says so.
+    func withClient<T: Sendable>(_ body: (CardDAVClient) async throws -> T) async throws -> T {
+        let client = try client()
+        do {
+            return try await body(client)
+        } catch let error as CardDAVError where error.requiresLogin {
+            let account = client.user
+            _ = try? await tokenStore.deletePassword(server: loginServer, account: account)
+            publish(.expired(server: loginServer, account: SessionAccount(server: loginServer, email: account)))
+            throw CardDAVBackendFailure.passwordRefused(server, account)
+        }
+    }
+
+    // MARK: Session
+
+    public func logIn(account: String, password: String) async throws -> SessionAccount {
+        let client = try client(user: account, password: password)
+        let found: CardDAVAccount
+        do {
+            found = try await client.discover()
+        } catch {
+            // Checked inside the catch-all: a typed catch clause with a `where` here crashed the
+            // Swift 6.3.1 compiler (SILGen ownership verification).
+            guard error.requiresLogin else { throw error }
+            throw CardDAVBackendFailure(
+                .loginFailed,
+                "Wrong user name or password for \(TerminalText.escaped(loginServer)) (401). Many servers want an "
+                    + "app password here, not the account's own password (docs/CardDAV.md).")
+        }
+        let book = try choose(from: found)
+        try await tokenStore.save(
+            PasswordItem(server: loginServer, account: account, password: password, place: book.href))
+        state.withLock { $0.book = book }
+        let session = SessionAccount(server: loginServer, email: account)
+        publish(.loggedIn(session))
+        return session
+    }
+
+    /// The book to use: the one the address named, else the one asked for, else the only one,
+    /// else the first (and a note naming the others).
+    private func choose(from found: CardDAVAccount) throws(CardDAVBackendFailure) -> AddressBook {
+        if let selected = found.selected {
+            state.withLock { $0.loginNote = nil }
+            return selected
+        }
+        if let wanted = setup.book {
+            guard let book = found.books.first(where: { Self.bookID(ofPath: $0.href) == wanted }) else {
+                throw Self.noSuchBook(wanted, in: found.books)
+            }
+            state.withLock { $0.loginNote = nil }
+            return book
+        }
+        guard let first = found.books.first else {
+            throw CardDAVBackendFailure(
+                .wrongAddress,
+                "\(TerminalText.escaped(loginServer)) answers as a CardDAV server, but the account has no address "
+                    + "book there. Make one (in the server's web interface) and log in again.")
+        }
+        let others = found.books.dropFirst().compactMap { Self.bookID(ofPath: $0.href) }
+        state.withLock {
+            $0.loginNote =
+                others.isEmpty
+                ? nil
+                : "using the address book \(TerminalText.escaped(Self.bookID(ofPath: first.href) ?? first.href)); "
+                    + "the others: \(others.map(TerminalText.escaped).joined(separator: ", ")) (choose with --book ID)"
+        }
+        return first
+    }
+
+    static func noSuchBook(_ wanted: String, in books: [AddressBook]) -> CardDAVBackendFailure {
+        let names = books.compactMap { bookID(ofPath: $0.href) }.map(TerminalText.escaped)
+        return CardDAVBackendFailure(
+            .notFound,
+            "There is no address book “\(TerminalText.escaped(wanted))” for this account. Its books: "
+                + (names.isEmpty ? "none" : names.joined(separator: ", ")) + " (see `cardwallet books`).")
+    }
+
+    public func logOut(everyAccount: Bool) async throws -> [LogoutReport] {
+        let items = (try? tokenStore.passwords(server: loginServer)) ?? []
+        guard !items.isEmpty else { return [LogoutReport(account: nil, serverTold: false, serverProblem: nil)] }
+        var reports: [LogoutReport] = []
+        for item in items where everyAccount || items.count == 1 {
+            try await tokenStore.deletePassword(server: loginServer, account: item.account)
+            // Basic credentials have no session on the server to end: forgetting them is all.
+            reports.append(LogoutReport(account: item.account, serverTold: true, serverProblem: nil))
+        }
+        publish(.loggedOut(server: loginServer))
+        return reports
+    }
+
+    public func status() async -> SessionStatusReport {
+        let storage = tokenStore.storageSummary()
+        guard let item = storedItem() else {
+            return SessionStatusReport(server: loginServer, state: .loggedOut(server: loginServer), storage: storage)
+        }
+        let account = SessionAccount(server: loginServer, email: item.account)
+        return SessionStatusReport(server: loginServer, state: .loggedIn(account), account: account, storage: storage)
+    }
+
+    public var sessionState: SessionState {
+        guard let item = storedItem() else { return .loggedOut(server: loginServer) }
+        return .loggedIn(SessionAccount(server: loginServer, email: item.account))
+    }
+
+    public func reportSession(to sink: (any SessionStateSink)?) { state.withLock { $0.sink = sink } }
+
+    private func publish(_ session: SessionState) {
+        state.withLock { $0.sink }?.sessionChanged(session)
+    }
+
+    public func finishSessionWork() async {}
+    public var sessionWorkTimeout: Duration { .seconds(1) }
+
+    public func serverProblem() async -> (any BackendFailure)? {
+        let probe: CardDAVClient
+        do {
+            probe = try client(user: "-", password: "-")
+        } catch {
+            return error
+        }
+        do {
+            return try await probe.isCardDAVServer() ? nil : CardDAVError.notCardDAV(server: loginServer)
+        } catch  where error.isNetworkFailure || error.isInsecureServer {
+            return error
+        } catch {
+            return nil
+        }
+    }
+
+    /// The address books of the account.
+    public func books() async throws -> [AddressBook] {
+        try await withClient { client in try await client.books() }
+    }
+
+    /// The address book in use: the one the login chose (or `setup.book`), found again on the
+    /// server only when it is not the one remembered.
+    func currentBook(_ client: CardDAVClient) async throws -> AddressBook {
+        if let book = state.withLock({ $0.book }) { return book }
+        let stored = storedItem()?.place
+        if let stored, setup.book == nil || setup.book == Self.bookID(ofPath: stored),
+            let url = URL(string: stored, relativeTo: setup.server)?.absoluteURL
+        {
+            let book = AddressBook(url: url, href: stored, supportsSyncCollection: true)
+            state.withLock { $0.book = book }
+            return book
+        }
+        let found = try await client.discover()
+        let book = try choose(from: found)
+        state.withLock { $0.book = book }
+        return book
+    }
+}
