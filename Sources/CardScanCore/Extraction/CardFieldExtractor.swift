@@ -18,24 +18,40 @@ import CardModels
 public struct CardFieldExtractor: Sendable {
     /// Below this OCR confidence (0–100) a field gets a "check it" note.
     public var lowConfidence: Double
+    /// An email or website whose every word was read with this confidence (0–100) or more is
+    /// used whatever its domain ends in; below it, the list of ``endings`` decides (``HostReading``).
+    public var sureReading: Double
+    /// What a domain may end in: the Public Suffix List, or the built-in list without it.
+    public var endings: DomainEndings
 
     /// An extractor.
-    public init(lowConfidence: Double = 70) {
+    ///
+    /// - Parameters:
+    ///   - lowConfidence: below this confidence a field gets a "check it" note.
+    ///   - sureReading: from this confidence on an address is used whatever it ends in.
+    ///   - endings: what a domain may end in (``DomainEndings/system`` by default: the list is
+    ///     read at the first extraction and kept).
+    public init(lowConfidence: Double = 70, sureReading: Double = 80, endings: DomainEndings = .system) {
         self.lowConfidence = lowConfidence
+        self.sureReading = sureReading
+        self.endings = endings
     }
 
     /// The card on `page`.
     public func extract(from page: OCRPage) -> ScannedCard {
         let lines = ScanLineBuilder.lines(from: page)
+        let hosts = HostNames(endings: endings)
+        let finder = ContactFinder(hosts: hosts, sureReading: sureReading)
         var notes = Notes()
         var contacts: [ContactHit] = []
         var rest: [ScanLine] = []
         for line in lines {
-            let (hits, remainder) = ContactFinder.contacts(in: line)
-            contacts += hits
-            if hits.isEmpty {
+            let found = finder.contacts(in: line)
+            contacts += found.hits
+            for note in found.dropped { notes.add(nil, note) }
+            if found.hits.isEmpty && found.dropped.isEmpty {
                 if !(line.tokens.count == 1 && ScanRules.labels[line.text.ruleKey] != nil) { rest.append(line) }
-            } else if let remainder {
+            } else if let remainder = found.rest {
                 rest.append(ScanLine(words: line.words, text: remainder, index: line.index))
             }
         }
@@ -55,9 +71,18 @@ public struct CardFieldExtractor: Sendable {
             confidences[.website] = site.confidence
         }
         for other in sites.dropFirst() { extra.append("URL:" + other.value) }
+        // What the list of endings said of an address: on its field, or the card for a second one.
+        for (field, hits) in [(CardField.email, emails), (.website, sites)] {
+            for (position, hit) in hits.enumerated() {
+                if let note = hit.note { notes.add(position == 0 ? field : nil, note) }
+            }
+        }
         choosePhone(contacts, into: &fields, extra: &extra, confidences: &confidences, notes: &notes)
 
-        var choice = FieldChoice(lines: rest, email: fields.email)
+        let organisation = fields.email.flatMap { email in
+            email.split(separator: "@").last.flatMap { hosts.organisationName(of: String($0)) }
+        }
+        var choice = FieldChoice(lines: rest, email: fields.email, organisation: organisation)
         choice.choose()
         for (field, line) in choice.chosen {
             fields[field] = line.text

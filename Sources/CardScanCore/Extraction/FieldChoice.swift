@@ -18,6 +18,9 @@ struct FieldChoice {
     private(set) var judged: [Judged]
     private let emailLocal: String?
     private let emailDomain: String?
+    /// The label of the email's domain that names the organisation (`acme-robotics.co.uk` →
+    /// `acmerobotics`), `nil` for a free provider's.
+    private let organisation: String?
     /// The fields chosen, each from one line.
     private(set) var chosen: [(CardField, ScanLine)] = []
     /// The address, from one or more lines.
@@ -31,16 +34,17 @@ struct FieldChoice {
         "enquiries", "inquiries", "press", "hr", "jobs", "marketing", "webmaster",
     ]
 
-    init(lines: [ScanLine], email: String?) {
+    init(lines: [ScanLine], email: String?, organisation: String?) {
         let parts = email?.split(separator: "@").map(String.init)
         emailLocal = parts?.first
         emailDomain = parts?.last
+        self.organisation = organisation
         judged = lines.map { line in
             let text = line.text
             return Judged(
                 line: line, isTitle: LineKinds.isTitle(text), isDepartment: LineKinds.isDepartment(text),
                 isAddress: LineKinds.isAddress(text), hasLegalForm: LineKinds.hasLegalForm(text),
-                matchesDomain: LineKinds.matchesDomain(text, domain: parts?.last),
+                matchesDomain: LineKinds.matchesDomain(text, organisation: organisation),
                 isNameShaped: LineKinds.isNameShaped(text),
                 agreement: parts.map { LineKinds.agreement(name: text, emailLocal: $0[0]) } ?? 0)
         }
@@ -136,7 +140,7 @@ struct FieldChoice {
             return
         }
         // A company made up from the domain would be saved as if it were printed: say it instead.
-        if let domain = emailDomain, let name = LineKinds.domainName(domain), name.count >= 3 {
+        if let domain = emailDomain, let name = organisation, name.count >= 3 {
             notes.add(.company, "not found on the card; the email’s domain suggests “\(domain)”")
         }
     }

@@ -16,6 +16,13 @@ struct ScanLine: Sendable, Equatable {
     var confidence: Double { OCRLine(words: words).confidence }
     /// The words of the cleaned text.
     var tokens: [String] { text.words }
+    /// How sure the OCR was of each of ``tokens``: its word's confidence where the cleaning
+    /// kept the words as they were, else the line's.
+    var tokenConfidences: [Double] {
+        let tokens = tokens
+        if tokens == words.map(\.text) { return words.map(\.confidence) }
+        return Array(repeating: confidence, count: tokens.count)
+    }
 }
 
 /// Turns the OCR's lines into ``ScanLine``s.

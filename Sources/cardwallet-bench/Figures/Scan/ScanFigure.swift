@@ -128,9 +128,10 @@ struct ScanFigure: Figure {
                     targets: target))
         }
         let korean = corpus.cards.filter { $0.lang == "kor" }.count
+        let endings = Set(corpus.cards.compactMap(\.ending))
         table.notes =
             [
-                "scripts/make-scan-cards.py --seed \(corpus.seed) --count \(corpus.cards.count): \(corpus.cards.count - korean) Latin cards (DejaVu) and \(korean) Korean ones (Nanum); three layouts; ±3° turn, blur, JPEG quality 45–90, noise, shadows, tables, EXIF orientation.",
+                "scripts/make-scan-cards.py --seed \(corpus.seed) --count \(corpus.cards.count): \(corpus.cards.count - korean) Latin cards (DejaVu) and \(korean) Korean ones (Nanum); three layouts; ±3° turn, blur, JPEG quality 45–90, noise, shadows, tables, EXIF orientation; domains under \(endings.count) different endings from the Public Suffix List (\(endings.sorted().prefix(8).joined(separator: ", ")), …).",
                 "A field counts when it is printed or when the scan found one (a made-up value counts wrong). Exact: email and website ignoring case, phone as printed; name, company, title, department after Unicode compatibility folding (㈜ = (주)) with spaces collapsed.",
             ] + (failures.isEmpty ? [] : ["Photos that failed: " + failures.joined(separator: "; ")])
             + ["Misses: " + (score.misses.isEmpty ? "none" : score.misses.joined(separator: "; "))]
