@@ -86,6 +86,42 @@ struct AddressReadingTests {
         #expect(dropped.first?.field == nil)
     }
 
+    @Test("the website chooses whether a space OCR read inside the email's domain was a lost dot")
+    func agreement() {
+        let email = Row("E: jiwoo.yoon@mail hanbitsoft.co.kr")
+        let site = Row("W www.hanbitsoft.co.kr")
+        let name = Row("Jiwoo Yoon", 58)
+        let withSite = CardFieldExtractor().extract(from: page([name, email, site]))
+        #expect(withSite.fields.email == "jiwoo.yoon@mail.hanbitsoft.co.kr")
+        #expect(withSite.notes.contains { $0.field == "email" && $0.text.contains("as the website’s") })
+        let alone = CardFieldExtractor().extract(from: page([name, email]))
+        #expect(alone.fields.email == "jiwoo.yoon@mailhanbitsoft.co.kr")
+        let spaceInName = CardFieldExtractor().extract(
+            from: page([name, Row("seojun@pureu nsoop.co.kr"), Row("www.pureunsoop.co.kr")]))
+        #expect(spaceInName.fields.email == "seojun@pureunsoop.co.kr")
+    }
+
+    @Test("an address Tesseract broke across two lines of a tilted card is one again")
+    func brokenAcrossLines() {
+        func word(_ text: String, x: Int, y: Int) -> OCRWord {
+            OCRWord(text: text, box: OCRBox(x: x, y: y, width: text.count * 13, height: 24), confidence: 90)
+        }
+        let page = OCRPage(
+            width: 1500, height: 850,
+            lines: [
+                OCRLine(words: [word("Yejun", x: 60, y: 60), word("Jung", x: 150, y: 60)]),
+                OCRLine(words: [
+                    word("E", x: 600, y: 300), word("yejun.jung@corp.", x: 630, y: 300),
+                    word("miraeenergy-", x: 850, y: 298),
+                ]),
+                OCRLine(words: [word("padova.it", x: 1012, y: 290)]),
+                OCRLine(words: [word("Seattle", x: 1012, y: 500)]),
+            ])
+        let card = CardFieldExtractor().extract(from: page)
+        #expect(card.fields.email == "yejun.jung@corp.miraeenergy.padova.it")
+        #expect(!card.notes.contains { $0.text.contains("padova") }, "\(card.notes)")
+    }
+
     @Test("on a card without the file: a sure address is kept, with the note on its field")
     func cardWithBuiltInList() {
         let rows = [Row("Ada Lovelace", 58), Row("ada@lovelace.bike"), Row("www.lovelace.bike")]

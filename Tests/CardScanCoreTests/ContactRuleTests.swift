@@ -80,6 +80,9 @@ struct ContactRuleTests {
         ("name@mail.firm.co.jp", "name@mail.firm.co.jp"), ("E: k.tanaka@mail.firm.co jp", "k.tanaka@mail.firm.co.jp"),
         ("max@kanzlei.berlin", "max@kanzlei.berlin"), ("ada@acme.com au", "ada@acme.com.au"),
         ("hello@studio photography", "hello@studio.photography"), ("ADA@FIRM.LAW", "ada@firm.law"),
+        ("yejun.jung@corp.miraeenergy- padova.it", "yejun.jung@corp.miraeenergy.padova.it"),
+        ("ada@acme- robotics.com", "ada@acme-robotics.com"),
+        ("E ¢.mccarthy@blueharbor.jnj", "c.mccarthy@blueharbor.jnj"),
     ])
     func email(_ line: String, expected: String) throws {
         let hit = try #require(Self.contacts(line).first { $0.kind == .email }, "no email in “\(line)”")
@@ -186,6 +189,10 @@ struct ContactRuleTests {
         #expect(EmailRepair.corrected("lucia.garcia", name: "Lucía García") == nil)
         #expect(EmailRepair.corrected("luciagarcia", name: "Lucía García") == nil)
         #expect(EmailRepair.corrected("x", name: "Ada") == nil)
+        // Two edits in a long local part (`h` read as `lt`), one in a short one.
+        #expect(EmailRepair.corrected("k.mccartlty", name: "Kenji McCarthy") == "k.mccarthy")
+        #expect(EmailRepair.corrected("adx.lov", name: "Ada Love") == nil)
+        #expect(EmailRepair.corrected("ada.lovelacc", name: "Ada Lovelace") == "ada.lovelace")
         #expect(EmailRepair.editDistance("kitten", "sitten", limit: 1) == 1)
         #expect(EmailRepair.editDistance("kitten", "sitting", limit: 1) == 2)
         #expect(EmailRepair.editDistance("", "a", limit: 1) == 1)

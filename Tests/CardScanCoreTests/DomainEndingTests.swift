@@ -106,6 +106,10 @@ struct DomainEndingTests {
             ("acme.1aw", false, .repaired("acme.law", read: "acme.1aw")),
             ("acme.qqqq", false, .doubtful("acme.qqqq")),
             ("co.kr", true, .doubtful("co.kr")),
+            // Doubtful with a known ending: a dash read for the dot of a longer ending.
+            ("miraeenergy-padova.it", false, .repaired("miraeenergy.padova.it", read: "miraeenergy-padova.it")),
+            ("miraeenergy-padova.it", true, .known("miraeenergy-padova.it")),
+            ("acme-robotics.com", false, .known("acme-robotics.com")),
         ])
     func choice(_ host: String, sure: Bool, expected: HostReading) {
         #expect(HostReading.judge(host, sure: sure, hosts: Self.hosts) == expected)

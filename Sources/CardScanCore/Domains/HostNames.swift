@@ -72,6 +72,35 @@ struct HostNames: Sendable {
         return isComplete(repaired) ? repaired : host
     }
 
+    /// `domain` (ending in `-`) continued by `next` with the dash read as a dot
+    /// (`miraeenergy-` `padova.it` → `miraeenergy.padova.it`), when that makes a longer known
+    /// ending than the dash does (`.padova.it` against `.it`); `nil` otherwise.
+    func dashAsDot(before next: String, in domain: String) -> String? {
+        let dashed = domain + next
+        let dotted = domain.dropLast() + "." + next
+        guard isComplete(dotted) else { return nil }
+        return (endings.endingLabelCount(of: dotted) ?? 0) > (endings.endingLabelCount(of: dashed) ?? 0) ? dotted : nil
+    }
+
+    /// `host` with the last dash before its ending read as a dot, when that makes a longer
+    /// known ending (`miraeenergy-padova.it` → `miraeenergy.padova.it`: `.padova.it` is an
+    /// ending of the list); `nil` otherwise. Only for doubtful readings: `hotel-roma.it` read
+    /// clearly stays as printed.
+    func dashAsDot(_ host: String) -> String? {
+        var labels = host.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let ending = endings.endingLabelCount(of: host) ?? 1
+        guard labels.count > ending else { return nil }
+        // The last dash of the label right before the ending.
+        let position = labels.count - ending - 1
+        let label = labels[position]
+        guard let dash = label.lastIndex(of: "-") else { return nil }
+        labels.replaceSubrange(
+            position...position, with: [String(label[..<dash]), String(label[label.index(after: dash)...])])
+        let candidate = labels.joined(separator: ".")
+        guard isComplete(candidate), (endings.endingLabelCount(of: candidate) ?? 0) > ending else { return nil }
+        return candidate
+    }
+
     /// The readings of `host` with one of OCR's misreadings in its last label put right
     /// (``ScanRules/endingMisreadings``: `acme.corn` → `acme.com`) that are complete, without
     /// repeats.
@@ -97,6 +126,15 @@ struct HostNames: Sendable {
     func ending(of host: String) -> String {
         let count = endings.endingLabelCount(of: host) ?? 1
         return "." + host.split(separator: ".").suffix(count).joined(separator: ".")
+    }
+
+    /// The name registered for the host: the organisation's label and the ending
+    /// (`www.hanbitsoft.co.kr`, `mail.hanbitsoft.co.kr` → `hanbitsoft.co.kr`); `nil` when it has
+    /// no label before its ending or the ending is unknown.
+    func registeredName(of host: String) -> String? {
+        let labels = host.lowercased().split(separator: ".")
+        guard let ending = endings.endingLabelCount(of: host), labels.count > ending else { return nil }
+        return labels.suffix(ending + 1).joined(separator: ".")
     }
 
     /// The label that names the organisation, the one before the ending, letters and digits

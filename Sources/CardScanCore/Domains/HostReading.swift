@@ -8,6 +8,8 @@
 ///   such as `c0m`) whose ending the list does not know is repaired when exactly one of OCR's
 ///   usual misreadings in its last label gives a known ending (`acme.corn` → `acme.com`),
 ///   with a note; otherwise it is not used, with a note saying why.
+/// - A doubtful one whose ending is known but whose last dash, read as a dot, makes a longer
+///   known ending (`miraeenergy-padova.it`: `padova.it`) is taken with the dot, with a note.
 enum HostReading: Sendable, Equatable {
     /// Its ending is known: used as read.
     case known(String)
@@ -20,7 +22,11 @@ enum HostReading: Sendable, Equatable {
 
     /// The verdict on `host`, read with `sure` confidence.
     static func judge(_ host: String, sure: Bool, hosts: HostNames) -> HostReading {
-        if hosts.isComplete(host) { return .known(host) }
+        if hosts.isComplete(host) {
+            // `miraeenergy-padova.it` read doubtfully: the dash a dot makes the longer ending `padova.it`.
+            if !sure, let dotted = hosts.dashAsDot(host) { return .repaired(dotted, read: host) }
+            return .known(host)
+        }
         // A known ending with no name before it (`co.kr`) is no host, however sure.
         guard hosts.endings.endingLabelCount(of: host) == nil else { return .doubtful(host) }
         if sure, HostNames.isWellFormed(host) { return .unknownEnding(host) }
@@ -49,8 +55,12 @@ extension HostNames {
         case .unknownEnding(let host):
             return "“\(value(host))” ends in “\(ending(of: host))”, \(unknownEnding): check it"
         case .repaired(let host, let read):
+            if isComplete(read) {
+                return
+                    "read as “\(value(read))” (\(percent) % sure); taken as “\(value(host))”, its dash a dot, as “\(ending(of: host))” is an ending the list knows: check it"
+            }
             return
-                "read as “\(value(read))” (\(percent) % sure), whose “\(ending(of: read))” is \(unknownEnding); taken as “\(value(host))”, the one known ending an OCR slip away: check it"
+                "read as “\(value(read))” (\(percent) % sure), but “\(ending(of: read))” is \(unknownEnding); taken as “\(value(host))”, one OCR slip away: check it"
         case .doubtful(let host):
             let why =
                 if endings.endingLabelCount(of: host) != nil {

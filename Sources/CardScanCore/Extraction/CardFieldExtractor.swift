@@ -60,12 +60,14 @@ public struct CardFieldExtractor: Sendable {
         var confidences: [CardField: Double] = [:]
 
         let emails = contacts.filter { $0.kind == .email }
+        let sites = contacts.filter { $0.kind == .website }
         if let email = emails.first {
-            fields.email = email.value
+            let (value, note) = AddressAgreement.email(email, website: sites.first, hosts: hosts)
+            fields.email = value
             confidences[.email] = email.confidence
+            if let note { notes.add(.email, note) }
         }
         for other in emails.dropFirst() { extra.append("EMAIL;TYPE=WORK:" + other.value) }
-        let sites = contacts.filter { $0.kind == .website }
         if let site = sites.first {
             fields.website = site.value
             confidences[.website] = site.confidence

@@ -20,6 +20,9 @@ struct ContactHit: Sendable, Equatable {
     var confidence: Double
     /// What the reader should check: an address's ending the list did not know, or repaired.
     var note: String? = nil
+    /// Another reading of an email, with the space OCR read inside its domain taken as a dot,
+    /// for the card's website to choose (``AddressAgreement``).
+    var alternative: String? = nil
 }
 
 /// Finds email addresses, websites and phone numbers in a line's words, repairing what OCR
@@ -65,6 +68,7 @@ struct ContactFinder: Sendable {
             let note = hosts.note(for: reading, confidence: confidence) { email.local + "@" + $0 }
             if let host = reading.usable {
                 hit(.email, email.local + "@" + host, note: note)
+                found.hits[found.hits.count - 1].alternative = email.spaceAsDot.map { email.local + "@" + $0 }
             } else if let note {
                 found.dropped.append(note)
             }
@@ -127,6 +131,10 @@ enum EmailReader {
         var local: String
         var domain: String
         var range: ClosedRange<Int>
+        /// The domain with the first space read inside it taken as a lost dot instead
+        /// (`mail hanbitsoft.com`: `mail.hanbitsoft.com` rather than `mailhanbitsoft.com`), for
+        /// the card's website to choose (``AddressAgreement``).
+        var spaceAsDot: String? = nil
     }
 
     /// The email around the word at `index` (which holds `@`), or `nil` when it is not shaped
@@ -155,8 +163,9 @@ enum EmailReader {
         }
         // A label glued before the address (`E:ada@…`, `Email:ada@…`).
         if let colon = local.lastIndex(of: ":") { local = String(local[local.index(after: colon)...]) }
-        local = local.replacingInnerCommas()
+        local = String(local.replacingInnerCommas().map { ScanRules.localPartMisreadings[$0] ?? $0 })
         domain = domain.replacingCommas()
+        var spaceAt: Int?
         while last + 1 < tokens.count {
             let next = tokens[last + 1].replacingCommas().trimmed()
             guard !next.isEmpty, next.count <= 40, next.allSatisfy(HostNames.isHostCharacter) else { break }
@@ -164,17 +173,28 @@ enum EmailReader {
                 domain += next  // `acme. com`, `hanbitsoft.co. kr`
             } else if hosts.belongs(next.trimmed(of: "."), after: domain) {
                 domain += "." + next.trimmed(of: ".")  // `acme-robotics fr`, `seouldatalab.co kr`
+            } else if domain.hasSuffix("-"), let dotted = hosts.dashAsDot(before: next, in: domain) {
+                domain = dotted  // `miraeenergy- padova.it`: `.padova.it` is an ending, `.it` a shorter one
             } else if !HostNames.isWellFormed(domain.trimmed(of: ".")) {
-                domain += next  // `pureu nsoop.co.kr`: a space read inside the name
+                // `pureu nsoop.co.kr`: a space read inside the name; or a lost dot (kept in mind).
+                if spaceAt == nil, !domain.isEmpty, !domain.hasSuffix("-") { spaceAt = domain.count }
+                domain += next
             } else {
                 break
             }
             last += 1
         }
         local = local.trimmed(of: "(<\"'")
+        let raw = domain
         domain = hosts.repairingLastDash(domain.trimmed(of: ".)>\"'").lowercased())
         guard !local.isEmpty, local.allSatisfy(isLocalCharacter), HostNames.isHostShaped(domain) else { return nil }
-        return Read(local: local.lowercased(), domain: domain, range: first...last)
+        let alternative = spaceAt.map { offset in
+            hosts.repairingLastDash(
+                (raw.prefix(offset) + "." + raw.dropFirst(offset)).trimmed(of: ".)>\"'").lowercased())
+        }
+        return Read(
+            local: local.lowercased(), domain: domain, range: first...last,
+            spaceAsDot: alternative.flatMap { hosts.isComplete($0) && $0 != domain ? $0 : nil })
     }
 
     static func isLocalCharacter(_ character: Character) -> Bool {

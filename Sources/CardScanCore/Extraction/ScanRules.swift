@@ -214,6 +214,10 @@ public enum ScanRules {
         "co", "or", "ac", "go", "ne", "re", "com", "org", "net", "gov", "edu",
     ]
 
+    /// Characters OCR reads for letters of an email's local part (`¢.mccarthy@`), put right
+    /// before the address is checked: none of them may stand in one.
+    public static let localPartMisreadings: [Character: Character] = ["¢": "c", "©": "c", "€": "e"]
+
     /// How OCR misreads letters of a domain's ending, as (read, meant): `acme.corn` is
     /// `acme.com`. A doubtful reading whose ending is unknown is tried with one of these put
     /// right; a reading whose ending it makes known is taken (``HostReading``).
