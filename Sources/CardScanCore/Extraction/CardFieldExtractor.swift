@@ -39,22 +39,17 @@ public struct CardFieldExtractor: Sendable {
 
     /// The card on `page`.
     public func extract(from page: OCRPage) -> ScannedCard {
-        let lines = ScanLineBuilder.lines(from: page)
+        extract(from: page, nameReading: nil)
+    }
+
+    /// The card on `page`, its name chosen between `page`'s and `nameReading`'s: the same photo
+    /// read at a smaller scale, where large Hangul names read better (``NameReadings``). Every
+    /// other field comes from `page`.
+    public func extract(from page: OCRPage, nameReading: OCRPage?) -> ScannedCard {
         let hosts = HostNames(endings: endings)
         let finder = ContactFinder(hosts: hosts, sureReading: sureReading)
         var notes = Notes()
-        var contacts: [ContactHit] = []
-        var rest: [ScanLine] = []
-        for line in lines {
-            let found = finder.contacts(in: line)
-            contacts += found.hits
-            for note in found.dropped { notes.add(nil, note) }
-            if found.hits.isEmpty && found.dropped.isEmpty {
-                if !(line.tokens.count == 1 && ScanRules.labels[line.text.ruleKey] != nil) { rest.append(line) }
-            } else if let remainder = found.rest {
-                rest.append(ScanLine(words: line.words, text: remainder, index: line.index))
-            }
-        }
+        let (contacts, rest) = Self.contactsAndRest(of: page, finder: finder, notes: &notes)
         var fields = CardFields(name: "")
         var extra: [String] = []
         var confidences: [CardField: Double] = [:]
@@ -86,6 +81,14 @@ public struct CardFieldExtractor: Sendable {
         }
         var choice = FieldChoice(lines: rest, email: fields.email, organisation: organisation)
         choice.choose()
+        if let nameReading,
+            let given = givenName(
+                from: nameReading, over: page, first: choice, finder: finder, email: fields.email,
+                organisation: organisation)
+        {
+            choice = FieldChoice(lines: rest, email: fields.email, organisation: organisation, given: given)
+            choice.choose()
+        }
         for (field, line) in choice.chosen {
             fields[field] = line.text
             // Lines made from the email have no words, and no OCR confidence to speak of.

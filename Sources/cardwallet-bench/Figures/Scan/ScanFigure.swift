@@ -23,7 +23,9 @@ struct ScanFigure: Figure {
 
     static func variants(quick: Bool) -> [Variant] {
         let standard = Variant(
-            label: "standard: kor+eng, background flattened, deskewed, sparse text", languages: .standard,
+            label:
+                "standard: kor+eng, background flattened, deskewed, sparse text, Korean names read again at 1,100 px",
+            languages: .standard,
             tuning: .standard)
         if quick { return [standard] }
         var flat = ScanTuning.standard
@@ -36,10 +38,15 @@ struct ScanFigure: Figure {
         large.preparation.longSide = 2200
         var sauvola = ScanTuning.standard
         sauvola.variables = ["thresholding_method": "2"]
+        var oneReading = ScanTuning.standard
+        oneReading.nameReadingLongSide = nil
         return [
             standard,
             Variant(
                 label: "English leading (eng+kor)", languages: try! OCRLanguages(parsing: "eng+kor"), tuning: .standard),
+            Variant(
+                label: "no second reading of a Korean card's name at 1,100 px", languages: .standard,
+                tuning: oneReading),
             Variant(label: "no background flattening", languages: .standard, tuning: flat),
             Variant(label: "no deskew", languages: .standard, tuning: skewed),
             Variant(label: "automatic page segmentation (PSM 3)", languages: .standard, tuning: auto),
