@@ -11,12 +11,14 @@ is the one the tests and the benchmark use.
 
 The cards vary the way real ones do: three layouts (left-aligned, centred, two columns with
 labels), DejaVu Sans/Serif for Latin cards and Nanum Gothic/Myeongjo/Square for Korean ones,
-phone numbers of eight countries with T/Tel/M/☎/전화 labels and extensions, tinted card stock
-and accent shapes. The photo is then turned slightly (±3°), blurred, saved as JPEG at quality
+phone numbers of eight countries with T/Tel/M/☎/전화 labels and extensions, domains ending in
+anything the Public Suffix List holds (`.law`, `.photography`, `.co.jp`: scan_card_data.Endings),
+tinted card stock and accent shapes. The photo is then turned slightly (±3°), blurred, saved as JPEG at quality
 45–90 with noise, sometimes on a table with the card smaller in the frame, and sometimes
 stored sideways with an EXIF orientation tag that says how to turn it upright.
 
-Needs Pillow (scripts/requirements-scan.txt) and the fonts of fonts-dejavu-core, fonts-nanum.
+Needs Pillow (scripts/requirements-scan.txt), the fonts of fonts-dejavu-core, fonts-nanum, and
+Debian's publicsuffix (/usr/share/publicsuffix/public_suffix_list.dat).
 """
 
 import argparse
@@ -27,7 +29,7 @@ import sys
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from scan_card_data import KOREAN, LATIN, make_fields
+from scan_card_data import KOREAN, LATIN, CardEnding, Endings, make_fields
 
 SEED = 20240518
 DEJAVU = "/usr/share/fonts/truetype/dejavu/"
@@ -45,6 +47,7 @@ KOREAN_FONTS = [
     ("NanumBarunGothic.ttf", "NanumBarunGothicBold.ttf"),
 ]
 CARD_W, CARD_H = 1050, 600  # 3.5 × 2 inches at 300 dpi
+MARGIN = 20  # no text closer to the card's edge
 LAYOUTS = ["left", "centred", "columns"]
 
 
@@ -70,9 +73,19 @@ class Card:
 
     def text(self, x, y, text, size, bold=False, anchor="la"):
         font = self.font(size, bold)
+        # A line too long for the card (a long domain in the right-hand column) is set smaller
+        # until it fits within the card's margin, as a designer would.
+        while size > 12 and not self.fits(x, text, font, anchor):
+            size -= 1
+            font = self.font(size, bold)
         self.items.append((x, y, text, font, anchor))
         box = font.getbbox(text, anchor=anchor)
         return y + (box[3] - box[1])
+
+    @staticmethod
+    def fits(x, text, font, anchor):
+        left, _, right, _ = font.getbbox(text, anchor=anchor)
+        return x + left >= MARGIN and x + right <= CARD_W - MARGIN
 
     def draw(self):
         image = Image.new("RGB", (CARD_W, CARD_H), self.stock)
@@ -222,10 +235,11 @@ def save(image, path_base, rng, damage):
     return path
 
 
-def make_card(seed, index):
+def make_card(seed, index, endings):
     rng = random.Random(f"{seed}:{index}")
     korean = rng.random() < 0.3
-    fields = make_fields(rng, KOREAN if korean else LATIN)
+    ending = CardEnding(endings, random.Random(f"{seed}:{index}:ending"))
+    fields = make_fields(rng, KOREAN if korean else LATIN, ending)
     fonts = rng.choice(KOREAN_FONTS if korean else LATIN_FONTS)
     if "Serif" in fonts[0]:
         # DejaVu Serif has no ☎ or ✉: such a card spells the label out.
@@ -235,7 +249,8 @@ def make_card(seed, index):
     {"left": layout_left, "centred": layout_centred, "columns": layout_columns}[layout](card, rng, fields, korean)
     truth = {k: v for k, v in fields.items() if not k.startswith("_")}
     image, damage = photograph(card.draw(), rng)
-    return truth, image, damage, {"layout": layout, "font": fonts[0], "lang": "kor" if korean else "eng"}, rng
+    style = {"layout": layout, "font": fonts[0], "lang": "kor" if korean else "eng", "ending": ending.drawn}
+    return truth, image, damage, style, rng
 
 
 def main():
@@ -247,9 +262,10 @@ def main():
     if args.count < 1 or args.count > 10_000:
         parser.error("--count must be 1–10000")
     os.makedirs(args.out, exist_ok=True)
+    endings = Endings()
     cards = []
     for index in range(1, args.count + 1):
-        truth, image, damage, style, rng = make_card(args.seed, index)
+        truth, image, damage, style, rng = make_card(args.seed, index, endings)
         path = save(image, os.path.join(args.out, f"card-{index:03d}"), rng, damage)
         cards.append({"file": os.path.basename(path), "fields": truth, "damage": damage, **style})
     with open(os.path.join(args.out, "truth.json"), "w", encoding="utf-8") as out:

@@ -2,13 +2,77 @@
 phone formats and addresses of several countries, and the rules that tie them together (the
 email is built from the name and the company's domain, the phone and address from one country).
 
-`make_fields(rng, pool)` returns the card's fields under the card's field names, the value a
-perfect scan gives (a website printed without a scheme is `https://…`, a phone without its
-label or extension, the address lines joined with ", "), plus `_`-keys for what is printed
+`make_fields(rng, pool, ending)` returns the card's fields under the card's field names, the
+value a perfect scan gives (a website printed without a scheme is `https://…`, a phone without
+its label or extension, the address lines joined with ", "), plus `_`-keys for what is printed
 differently (labels, extensions, a second phone, the address's lines).
+
+The domain's ending (what the email and website end in) is drawn from the whole Public Suffix
+List that Debian ships (`publicsuffix`), not only from the few a country's cards commonly use:
+see `Endings`.
 """
 
 import unicodedata
+
+PUBLIC_SUFFIX_LIST = "/usr/share/publicsuffix/public_suffix_list.dat"
+
+
+class Endings:
+    """The endings a card's domain is drawn from: the ICANN section of the Public Suffix List,
+    its ASCII rules of one label (`com`, `law`, `photography`: every top-level domain) and of
+    two (`co.jp`, `com.au`, `ac.kr`), without wildcards and exceptions. Three- and four-label
+    rules (`kobe.hyogo.jp`) are left out: they make addresses too long to print on a card.
+    Internationalised endings (`рф`, `公司.cn`) are left out too: the scanner reads Latin and
+    Hangul text, and a card prints such a domain in its own script.
+
+    `draw(rng, common)` keeps the country's common ending (`common`, drawn by the card's own
+    generator) for 40 % of the cards, and otherwise draws from the whole list: a top-level
+    domain (three in four) or a two-label ending, each uniformly. The same list and seed give
+    the same endings; the list is Debian's snapshot (20230209 on Debian 12).
+    """
+
+    WHOLE_LIST = 0.6
+    TOP_LEVEL = 0.75
+
+    def __init__(self, path=PUBLIC_SUFFIX_LIST):
+        try:
+            text = open(path, encoding="utf-8").read()
+        except OSError as error:
+            raise SystemExit(
+                f"make-scan-cards: cannot read the Public Suffix List {path} ({error.strerror}): "
+                "apt-get install publicsuffix (scripts/bootstrap installs it)"
+            )
+        rules = []
+        icann = False
+        for line in text.splitlines():
+            line = line.strip()
+            if "===BEGIN ICANN DOMAINS===" in line:
+                icann = True
+            elif "===END ICANN DOMAINS===" in line:
+                icann = False
+            elif icann and line and not line.startswith("//"):
+                rule = line.split()[0].lower()
+                if rule.isascii() and rule[0] not in "*!":
+                    rules.append(rule)
+        self.top_level = sorted({rule for rule in rules if "." not in rule})
+        self.two_labels = sorted({rule for rule in rules if rule.count(".") == 1})
+        if len(self.top_level) < 1000:
+            raise SystemExit(f"make-scan-cards: {path} holds only {len(self.top_level)} top-level domains")
+
+    def draw(self, rng, common):
+        """The ending of one card's domain, with its dot (`.law`, `.co.jp`)."""
+        if rng.random() >= self.WHOLE_LIST:
+            return common
+        pool = self.top_level if rng.random() < self.TOP_LEVEL else self.two_labels
+        return "." + rng.choice(pool)
+
+    MAIL_HOSTS = ["mail", "corp", "eu", "staff", "mx"]
+    MAIL_HOST = 0.1
+
+    def mail_host(self, rng):
+        """A host name before the domain in the email (`name@mail.firm.co.jp`) for one card in
+        ten, else ""."""
+        return rng.choice(self.MAIL_HOSTS) + "." if rng.random() < self.MAIL_HOST else ""
 
 # --- Latin cards -----------------------------------------------------------------------------
 
@@ -104,7 +168,7 @@ def ascii_fold(text):
     return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
 
 
-def latin_fields(rng):
+def latin_fields(rng, ending):
     country = rng.choice(list(COUNTRIES))
     info = COUNTRIES[country]
     first, last = rng.choice(FIRST), rng.choice(LAST)
@@ -113,14 +177,14 @@ def latin_fields(rng):
     company = f"{base} {kind} {rng.choice(info['suffixes'])}" if rng.random() < 0.8 else f"{base} {kind}"
     slug = rng.choice([base.lower().replace(" ", ""), (base + kind).lower().replace(" ", ""),
                        (base + "-" + kind).lower().replace(" ", "")])
-    domain = slug + rng.choice(info["tlds"])
+    domain = slug + ending.draw(rng.choice(info["tlds"]))
     local = rng.choice([f"{first_a}.{last_a}", first_a, f"{first_a[0]}{last_a}", f"{first_a[0]}.{last_a}"])
     fields = {
         "name": f"{first} {last}",
         "title": rng.choice(TITLES),
         "company": company,
         "department": rng.choice(DEPARTMENTS),
-        "email": f"{local}@{domain}",
+        "email": f"{local}@{ending.mail_host()}{domain}",
     }
     main = digits(rng, rng.choice(info["phones"]))
     mobile = digits(rng, rng.choice(info["phones"]))
@@ -153,12 +217,12 @@ KOREAN_PHONES = ["+82 2-###-####", "02-###-####", "031-###-####", "+82 2 #### ##
 KOREAN_MOBILES = ["010-####-####", "+82 10-####-####"]
 
 
-def korean_fields(rng):
+def korean_fields(rng, ending):
     name, local = rng.choice(KOREAN_NAMES)
     company, slug = rng.choice(KOREAN_COMPANIES)
     form = rng.random()
     company_text = f"주식회사 {company}" if form < 0.4 else (f"㈜{company}" if form < 0.7 else company)
-    domain = slug + rng.choice([".co.kr", ".com", ".kr"])
+    domain = slug + ending.draw(rng.choice([".co.kr", ".com", ".kr"]))
     if rng.random() < 0.3:
         local = local.split(".")[0]
     fields = {
@@ -166,7 +230,7 @@ def korean_fields(rng):
         "title": rng.choice(KOREAN_TITLES),
         "company": company_text,
         "department": rng.choice(KOREAN_DEPARTMENTS),
-        "email": f"{local}@{domain}",
+        "email": f"{local}@{ending.mail_host()}{domain}",
     }
     n, floor = rng.randint(1, 400), rng.randint(2, 25)
     address = [line.format(n=n, f=floor) for line in rng.choice(KOREAN_ADDRESSES)]
@@ -181,9 +245,25 @@ KOREAN = korean_fields
 # --- Both ------------------------------------------------------------------------------------
 
 
-def make_fields(rng, pool):
-    """One card's fields (see the module's text)."""
-    country, fields, main, mobile, (office_labels, mobile_labels, fax_labels), domain, address = pool(rng)
+class CardEnding:
+    """One card's draws of `Endings`, from a random source of its own (`rng`), so that the
+    card's other draws are the same whatever its domain ends in."""
+
+    def __init__(self, endings, rng):
+        self.endings, self.rng = endings, rng
+        self.drawn = None
+
+    def draw(self, common):
+        self.drawn = self.endings.draw(self.rng, common)
+        return self.drawn
+
+    def mail_host(self):
+        return self.endings.mail_host(self.rng)
+
+
+def make_fields(rng, pool, ending):
+    """One card's fields (see the module's text); `ending` is its `CardEnding`."""
+    country, fields, main, mobile, (office_labels, mobile_labels, fax_labels), domain, address = pool(rng, ending)
     for key, chance in (("title", 0.9), ("department", 0.3), ("email", 0.95)):
         if rng.random() > chance:
             del fields[key]

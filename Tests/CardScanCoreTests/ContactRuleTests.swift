@@ -7,15 +7,21 @@ import Testing
 /// line kinds.
 @Suite("Contact and line rules")
 struct ContactRuleTests {
-    /// A line of `text` (one word per space) and what the contact finder makes of it.
-    static func contacts(_ text: String) -> [ContactHit] {
+    /// A line of `text` (one word per space, each read with `confidence`) and what the contact
+    /// finder makes of it with `endings`.
+    static func found(_ text: String, confidence: Double = 95, endings: DomainEndings = .system)
+        -> ContactFinder.Found
+    {
         let words = text.split(separator: " ").enumerated().map { index, word in
-            OCRWord(text: String(word), box: OCRBox(x: index * 100, y: 0, width: 90, height: 20), confidence: 95)
+            OCRWord(
+                text: String(word), box: OCRBox(x: index * 100, y: 0, width: 90, height: 20), confidence: confidence)
         }
-        return ContactFinder.contacts(
-            in: ScanLine(words: words, text: words.map(\.text).joined(separator: " "), index: 0)
-        ).hits
+        let finder = ContactFinder(hosts: HostNames(endings: endings), sureReading: 80)
+        return finder.contacts(in: ScanLine(words: words, text: words.map(\.text).joined(separator: " "), index: 0))
     }
+
+    /// The contacts found on a line of `text`, read with 95 % confidence.
+    static func contacts(_ text: String) -> [ContactHit] { found(text).hits }
 
     @Test(
         arguments: [
@@ -71,6 +77,12 @@ struct ContactRuleTests {
         ("e,fischer@copperfield.de", "e.fischer@copperfield.de"),
         ("seojun.ja ng@seouldatalab.kr", "seojun.ja" + "ng@seouldatalab.kr"),
         ("doyun.cho@miraeenergy-kr", "doyun.cho@miraeenergy.kr"), ("Email:ada@example.com", "ada@example.com"),
+        ("name@mail.firm.co.jp", "name@mail.firm.co.jp"), ("E: k.tanaka@mail.firm.co jp", "k.tanaka@mail.firm.co.jp"),
+        ("max@kanzlei.berlin", "max@kanzlei.berlin"), ("ada@acme.com au", "ada@acme.com.au"),
+        ("hello@studio photography", "hello@studio.photography"), ("ADA@FIRM.LAW", "ada@firm.law"),
+        ("yejun.jung@corp.miraeenergy- padova.it", "yejun.jung@corp.miraeenergy.padova.it"),
+        ("ada@acme- robotics.com", "ada@acme-robotics.com"),
+        ("E ¢.mccarthy@blueharbor.jnj", "c.mccarthy@blueharbor.jnj"),
     ])
     func email(_ line: String, expected: String) throws {
         let hit = try #require(Self.contacts(line).first { $0.kind == .email }, "no email in “\(line)”")
@@ -89,7 +101,10 @@ struct ContactRuleTests {
         ("http://acme.io", "http://acme.io"), ("W: www,seouldatalab,kr", "https://www.seouldatalab.kr"),
         ("https:// miraeenergy.com", "https://miraeenergy.com"), ("www. hanbitsoft.kr", "https://www.hanbitsoft.kr"),
         ("www-silverline.com", "https://www.silverline.com"), ("https://blueharbor fr", "https://blueharbor.fr"),
-        ("WWW.ACME.COM", "https://www.acme.com"),
+        ("WWW.ACME.COM", "https://www.acme.com"), ("studio.photography", "https://studio.photography"),
+        ("www.kanzlei.law", "https://www.kanzlei.law"), ("Web: acme.solutions", "https://acme.solutions"),
+        ("acme.co kr", "https://acme.co.kr"), ("https://firm.bank/en", "https://firm.bank/en"),
+        ("shop.acme.com.au", "https://shop.acme.com.au"),
     ])
     func website(_ line: String, expected: String) throws {
         let hit = try #require(Self.contacts(line).first { $0.kind == .website }, "no website in “\(line)”")
@@ -99,6 +114,7 @@ struct ContactRuleTests {
 
     @Test(arguments: [
         "Seattle, WA 98176", "Meridian Foods S.L.", "Copperfield Design GmbH & Co. KG", "e.V.", "Dr.No", "U.S.A.",
+        "sales.corn", "team.robotics", "Ph.D.", "415.555.0142",
     ])
     func notWebsites(_ line: String) {
         #expect(!Self.contacts(line).contains { $0.kind == .website }, "\(line)")
@@ -163,8 +179,6 @@ struct ContactRuleTests {
         #expect(LineKinds.agreement(name: "Lucía García", emailLocal: "lucia.garcia") == 2)
         #expect(LineKinds.agreement(name: "Ada Lovelace", emailLocal: "ada") == 1)
         #expect(LineKinds.agreement(name: "Ada Lovelace", emailLocal: "info") == 0)
-        #expect(LineKinds.domainName("acme-robotics.co.uk") == "acmerobotics")
-        #expect(LineKinds.domainName("gmail.com") == nil)
     }
 
     @Test func emailRepair() {
@@ -175,6 +189,10 @@ struct ContactRuleTests {
         #expect(EmailRepair.corrected("lucia.garcia", name: "Lucía García") == nil)
         #expect(EmailRepair.corrected("luciagarcia", name: "Lucía García") == nil)
         #expect(EmailRepair.corrected("x", name: "Ada") == nil)
+        // Two edits in a long local part (`h` read as `lt`), one in a short one.
+        #expect(EmailRepair.corrected("k.mccartlty", name: "Kenji McCarthy") == "k.mccarthy")
+        #expect(EmailRepair.corrected("adx.lov", name: "Ada Love") == nil)
+        #expect(EmailRepair.corrected("ada.lovelacc", name: "Ada Lovelace") == "ada.lovelace")
         #expect(EmailRepair.editDistance("kitten", "sitten", limit: 1) == 1)
         #expect(EmailRepair.editDistance("kitten", "sitting", limit: 1) == 2)
         #expect(EmailRepair.editDistance("", "a", limit: 1) == 1)
@@ -188,5 +206,8 @@ struct ContactRuleTests {
             #expect(word == word.lowercased(), "\(word)")
         }
         for suffix in ScanRules.capitalLegalSuffixes { #expect(suffix == suffix.uppercased()) }
+        for ending in ScanRules.fallbackTopLevelDomains.union(ScanRules.fallbackSecondLevelDomains) {
+            #expect(ending == ending.lowercased() && HostNames.isTopLevelShaped(ending), "\(ending)")
+        }
     }
 }

@@ -62,19 +62,40 @@ public final class CardScanner: Sendable {
     ///   or too large; no text was found; the time limit passed; the task was cancelled;
     ///   libtesseract cannot be loaded.
     public func scan(photoAt url: URL) async throws(CardScanError) -> ScannedCard {
-        let page = try await read(photoAt: url)
-        return CardFieldExtractor().extract(from: page)
+        let started = ContinuousClock.now
+        let page = try await read(photoAt: url, preparation: tuning.preparation, started: started)
+        let extractor = CardFieldExtractor()
+        guard let side = tuning.nameReadingLongSide, page.holdsHangul else { return extractor.extract(from: page) }
+        // A Korean card: its name read again smaller, where large Hangul reads better
+        // (NameReadings); within the same time limit, and only a help: a failure leaves the first reading.
+        var smaller = tuning.preparation
+        smaller.longSide = side
+        var second: OCRPage?
+        do throws(CardScanError) {
+            second = try await read(photoAt: url, preparation: smaller, started: started)
+        } catch {
+            if case .cancelled = error { throw error }
+        }
+        return extractor.extract(from: page, nameReading: second)
     }
 
     /// Reads the text of the photo at `url`: its lines with word boxes and confidences.
     ///
     /// - Throws: as ``scan(photoAt:)``; a photo without any text is ``CardScanError/noText(path:)``.
     public func read(photoAt url: URL) async throws(CardScanError) -> OCRPage {
+        try await read(photoAt: url, preparation: tuning.preparation, started: .now)
+    }
+
+    /// Reads the photo prepared with `preparation`, within the time limit counted from `started`.
+    private func read(
+        photoAt url: URL, preparation: PreparationOptions, started: ContinuousClock.Instant
+    ) async throws(CardScanError) -> OCRPage {
         let cancel = CancelFlag()
         let result: Result<OCRPage, CardScanError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let thread = Thread { [self] in
-                    continuation.resume(returning: readNow(url, cancel: cancel))
+                    continuation.resume(
+                        returning: readNow(url, preparation: preparation, started: started, cancel: cancel))
                 }
                 // Tesseract recurses deeply on some layouts; the default 512 KiB is not always enough.
                 thread.stackSize = 16 << 20
@@ -86,8 +107,9 @@ public final class CardScanner: Sendable {
         return try result.get()
     }
 
-    private func readNow(_ url: URL, cancel: CancelFlag) -> Result<OCRPage, CardScanError> {
-        let started = ContinuousClock.now
+    private func readNow(
+        _ url: URL, preparation: PreparationOptions, started: ContinuousClock.Instant, cancel: CancelFlag
+    ) -> Result<OCRPage, CardScanError> {
         let path = url.path
         do throws(CardScanError) {
             // Before the photo is read: its header is read with Leptonica.
@@ -96,7 +118,7 @@ public final class CardScanner: Sendable {
             let page: OCRPage? = try engine.withLock { engine throws(CardScanError) in
                 // Prepared under the lock: the image then belongs to the engine's region, and
                 // two scans through one scanner do not hold two decoded photos at once.
-                let prepared = try photo.prepared(tuning.preparation, path: path)
+                let prepared = try photo.prepared(preparation, path: path)
                 let tesseract = try startedEngine(&engine)
                 if cancel.isSet { throw .cancelled }
                 let remaining = limits.timeLimit - (ContinuousClock.now - started) / .seconds(1)

@@ -18,47 +18,77 @@ import CardModels
 public struct CardFieldExtractor: Sendable {
     /// Below this OCR confidence (0–100) a field gets a "check it" note.
     public var lowConfidence: Double
+    /// An email or website whose every word was read with this confidence (0–100) or more is
+    /// used whatever its domain ends in; below it, the list of ``endings`` decides (``HostReading``).
+    public var sureReading: Double
+    /// What a domain may end in: the Public Suffix List, or the built-in list without it.
+    public var endings: DomainEndings
 
     /// An extractor.
-    public init(lowConfidence: Double = 70) {
+    ///
+    /// - Parameters:
+    ///   - lowConfidence: below this confidence a field gets a "check it" note.
+    ///   - sureReading: from this confidence on an address is used whatever it ends in.
+    ///   - endings: what a domain may end in (``DomainEndings/system`` by default: the list is
+    ///     read at the first extraction and kept).
+    public init(lowConfidence: Double = 70, sureReading: Double = 80, endings: DomainEndings = .system) {
         self.lowConfidence = lowConfidence
+        self.sureReading = sureReading
+        self.endings = endings
     }
 
     /// The card on `page`.
     public func extract(from page: OCRPage) -> ScannedCard {
-        let lines = ScanLineBuilder.lines(from: page)
+        extract(from: page, nameReading: nil)
+    }
+
+    /// The card on `page`, its name chosen between `page`'s and `nameReading`'s: the same photo
+    /// read at a smaller scale, where large Hangul names read better (``NameReadings``). Every
+    /// other field comes from `page`.
+    public func extract(from page: OCRPage, nameReading: OCRPage?) -> ScannedCard {
+        let hosts = HostNames(endings: endings)
+        let finder = ContactFinder(hosts: hosts, sureReading: sureReading)
         var notes = Notes()
-        var contacts: [ContactHit] = []
-        var rest: [ScanLine] = []
-        for line in lines {
-            let (hits, remainder) = ContactFinder.contacts(in: line)
-            contacts += hits
-            if hits.isEmpty {
-                if !(line.tokens.count == 1 && ScanRules.labels[line.text.ruleKey] != nil) { rest.append(line) }
-            } else if let remainder {
-                rest.append(ScanLine(words: line.words, text: remainder, index: line.index))
-            }
-        }
+        let (contacts, rest) = Self.contactsAndRest(of: page, finder: finder, notes: &notes)
         var fields = CardFields(name: "")
         var extra: [String] = []
         var confidences: [CardField: Double] = [:]
 
         let emails = contacts.filter { $0.kind == .email }
+        let sites = contacts.filter { $0.kind == .website }
         if let email = emails.first {
-            fields.email = email.value
+            let (value, note) = AddressAgreement.email(email, website: sites.first, hosts: hosts)
+            fields.email = value
             confidences[.email] = email.confidence
+            if let note { notes.add(.email, note) }
         }
         for other in emails.dropFirst() { extra.append("EMAIL;TYPE=WORK:" + other.value) }
-        let sites = contacts.filter { $0.kind == .website }
         if let site = sites.first {
             fields.website = site.value
             confidences[.website] = site.confidence
         }
         for other in sites.dropFirst() { extra.append("URL:" + other.value) }
+        // What the list of endings said of an address: on its field, or the card for a second one.
+        for (field, hits) in [(CardField.email, emails), (.website, sites)] {
+            for (position, hit) in hits.enumerated() {
+                if let note = hit.note { notes.add(position == 0 ? field : nil, note) }
+            }
+        }
         choosePhone(contacts, into: &fields, extra: &extra, confidences: &confidences, notes: &notes)
 
-        var choice = FieldChoice(lines: rest, email: fields.email)
+        let organisation = fields.email.flatMap { email in
+            email.split(separator: "@").last.flatMap { hosts.organisationName(of: String($0)) }
+        }
+        var choice = FieldChoice(lines: rest, email: fields.email, organisation: organisation)
         choice.choose()
+        if let nameReading,
+            let given = givenName(
+                from: nameReading, over: page, first: choice, finder: finder, email: fields.email,
+                organisation: organisation)
+        {
+            choice = FieldChoice(lines: rest, email: fields.email, organisation: organisation, given: given)
+            choice.choose()
+        }
         for (field, line) in choice.chosen {
             fields[field] = line.text
             // Lines made from the email have no words, and no OCR confidence to speak of.

@@ -18,51 +18,95 @@ struct ContactHit: Sendable, Equatable {
     var line: Int
     /// How sure the OCR was of that line.
     var confidence: Double
+    /// What the reader should check: an address's ending the list did not know, or repaired.
+    var note: String? = nil
+    /// Another reading of an email, with the space OCR read inside its domain taken as a dot,
+    /// for the card's website to choose (``AddressAgreement``).
+    var alternative: String? = nil
 }
 
 /// Finds email addresses, websites and phone numbers in a line's words, repairing what OCR
 /// typically breaks in them: a space inside (`pureu nsoop.co.kr`), a dot read as a comma or
-/// lost (`acme-robotics fr`), `O` for `0` and `l` for `1` among digits, `=` for `-`.
-enum ContactFinder {
-    /// The contacts of `line`, and the text left when they and their labels are taken out
-    /// (`nil` when nothing that reads as words is left).
-    static func contacts(in line: ScanLine) -> (hits: [ContactHit], rest: String?) {
-        var tokens = splitGluedLabels(line.tokens)
-        var used = Array(repeating: false, count: tokens.count)
+/// lost (`acme-robotics fr`), `O` for `0` and `l` for `1` among digits, `=` for `-`. What an
+/// address's host becomes is ``HostReading``'s choice.
+struct ContactFinder: Sendable {
+    /// What was found on one line.
+    struct Found: Sendable, Equatable {
+        /// The contacts.
         var hits: [ContactHit] = []
-        func hit(_ kind: ContactHit.Kind, _ value: String, _ ext: String? = nil) {
-            hits.append(
-                ContactHit(kind: kind, value: value, phoneExtension: ext, line: line.index, confidence: line.confidence)
-            )
+        /// The text left when they and their labels are taken out (`nil` when nothing that
+        /// reads as words is left).
+        var rest: String?
+        /// Notes on addresses read but not used (their words are taken out of `rest`).
+        var dropped: [String] = []
+    }
+
+    /// What hosts may end in.
+    var hosts: HostNames
+    /// An address whose least sure word was read with this confidence (0–100) or more is
+    /// used whatever it ends in.
+    var sureReading: Double
+
+    /// The contacts of `line`.
+    func contacts(in line: ScanLine) -> Found {
+        let split = Self.splitGluedLabels(Array(zip(line.tokens, line.tokenConfidences)))
+        var tokens = split.map(\.0)
+        let confidences = split.map(\.1)
+        var used = Array(repeating: false, count: tokens.count)
+        var found = Found()
+        func hit(_ kind: ContactHit.Kind, _ value: String, _ ext: String? = nil, note: String? = nil) {
+            found.hits.append(
+                ContactHit(
+                    kind: kind, value: value, phoneExtension: ext, line: line.index, confidence: line.confidence,
+                    note: note))
         }
         for index in tokens.indices where !used[index] && tokens[index].contains("@") {
-            if let (email, range) = EmailReader.email(at: index, in: tokens) {
-                for token in range { used[token] = true }
-                hit(.email, email)
+            guard let email = EmailReader.email(at: index, in: tokens, hosts: hosts) else { continue }
+            for token in email.range { used[token] = true }
+            let confidence = email.range.map { confidences[$0] }.min() ?? 0
+            let reading = HostReading.judge(email.domain, sure: confidence >= sureReading, hosts: hosts)
+            let note = hosts.note(for: reading, confidence: confidence) { email.local + "@" + $0 }
+            if let host = reading.usable {
+                hit(.email, email.local + "@" + host, note: note)
+                found.hits[found.hits.count - 1].alternative = email.spaceAsDot.map { email.local + "@" + $0 }
+            } else if let note {
+                found.dropped.append(note)
             }
         }
         for index in tokens.indices where !used[index] {
-            if let (site, range) = WebsiteReader.website(at: index, in: tokens, used: used) {
-                for token in range { used[token] = true }
-                hit(.website, site)
+            guard let site = WebsiteReader.website(at: index, in: tokens, used: used, hosts: hosts) else { continue }
+            let confidence = site.range.map { confidences[$0] }.min() ?? 0
+            let reading = HostReading.judge(site.host, sure: confidence >= sureReading, hosts: hosts)
+            // A bare `name.word` is a website only when its ending is known: without `www.`, a
+            // scheme or a label, nothing else says it is one.
+            let announced = site.announced || (index > 0 && ScanRules.labels[tokens[index - 1].ruleKey] == .website)
+            guard announced || reading == .known(site.host) else { continue }
+            for token in site.range { used[token] = true }
+            let note = hosts.note(for: reading, confidence: confidence) { site.value(host: $0) }
+            if let host = reading.usable {
+                hit(.website, site.value(host: host), note: note)
+            } else if let note {
+                found.dropped.append(note)
             }
         }
         for phone in PhoneReader.phones(in: &tokens, used: &used) {
             hit(.phone(phone.label), phone.number, phone.extension)
         }
         // Labels of what was found are used up too.
-        if !hits.isEmpty {
+        if !found.hits.isEmpty || !found.dropped.isEmpty {
             for index in tokens.indices where !used[index] && ScanRules.labels[tokens[index].ruleKey] != nil {
                 used[index] = true
             }
         }
         let rest = tokens.indices.filter { !used[$0] }.map { tokens[$0] }.joined(separator: " ").trimmed()
-        return (hits, rest.letterCount >= 2 ? rest : nil)
+        found.rest = rest.letterCount >= 2 ? rest : nil
+        return found
     }
 
-    /// Labels glued to their value split off: `Tel:+44`, `E:ada@x.com`, `T.02-555` → two words.
-    static func splitGluedLabels(_ tokens: [String]) -> [String] {
-        tokens.flatMap { token -> [String] in
+    /// Labels glued to their value split off: `Tel:+44`, `E:ada@x.com`, `T.02-555` → two words,
+    /// each with the glued word's confidence.
+    static func splitGluedLabels(_ tokens: [(String, Double)]) -> [(String, Double)] {
+        tokens.flatMap { token, confidence -> [(String, Double)] in
             for separator in [":", "."] {
                 guard let cut = token.firstIndex(of: Character(separator)) else { continue }
                 let label = String(token[..<cut])
@@ -71,18 +115,31 @@ enum ContactFinder {
                     rest.first.map({ $0.isDigit || $0 == "+" || $0 == "(" || $0.isLetter }) == true,
                     !(separator == "." && rest.first!.isLetter)  // `e.g`, `p.o`
                 {
-                    return [label + separator, rest]
+                    return [(label + separator, confidence), (rest, confidence)]
                 }
             }
-            return [token]
+            return [(token, confidence)]
         }
     }
 }
 
 /// Email addresses.
 enum EmailReader {
-    /// The email around the word at `index` (which holds `@`), and the words it took.
-    static func email(at index: Int, in tokens: [String]) -> (String, ClosedRange<Int>)? {
+    /// An address as read: its local part, its domain before ``HostReading``'s choice, and
+    /// the words it took.
+    struct Read: Sendable, Equatable {
+        var local: String
+        var domain: String
+        var range: ClosedRange<Int>
+        /// The domain with the first space read inside it taken as a lost dot instead
+        /// (`mail hanbitsoft.com`: `mail.hanbitsoft.com` rather than `mailhanbitsoft.com`), for
+        /// the card's website to choose (``AddressAgreement``).
+        var spaceAsDot: String? = nil
+    }
+
+    /// The email around the word at `index` (which holds `@`), or `nil` when it is not shaped
+    /// as one (no local part, a domain without a dot).
+    static func email(at index: Int, in tokens: [String], hosts: HostNames) -> Read? {
         let token = tokens[index]
         guard let at = token.firstIndex(of: "@") else { return nil }
         var first = index
@@ -106,29 +163,38 @@ enum EmailReader {
         }
         // A label glued before the address (`E:ada@…`, `Email:ada@…`).
         if let colon = local.lastIndex(of: ":") { local = String(local[local.index(after: colon)...]) }
-        local = local.replacingInnerCommas()
+        local = String(local.replacingInnerCommas().map { ScanRules.localPartMisreadings[$0] ?? $0 })
         domain = domain.replacingCommas()
+        var spaceAt: Int?
         while last + 1 < tokens.count {
             let next = tokens[last + 1].replacingCommas().trimmed()
-            guard !next.isEmpty, next.count <= 40, next.allSatisfy(Domain.isHostCharacter) else { break }
-            // `…co kr`: a second-level name whose country code OCR set apart.
-            let countryAfterSecondLevel =
-                Domain.endsWithSecondLevel(domain) && next.count == 2 && Domain.isTopLevel(next)
-            guard !Domain.isComplete(domain) || domain.hasSuffix(".") || countryAfterSecondLevel else { break }
+            guard !next.isEmpty, next.count <= 40, next.allSatisfy(HostNames.isHostCharacter) else { break }
             if domain.hasSuffix(".") || next.hasPrefix(".") {
+                domain += next  // `acme. com`, `hanbitsoft.co. kr`
+            } else if hosts.belongs(next.trimmed(of: "."), after: domain) {
+                domain += "." + next.trimmed(of: ".")  // `acme-robotics fr`, `seouldatalab.co kr`
+            } else if domain.hasSuffix("-"), let dotted = hosts.dashAsDot(before: next, in: domain) {
+                domain = dotted  // `miraeenergy- padova.it`: `.padova.it` is an ending, `.it` a shorter one
+            } else if !HostNames.isWellFormed(domain.trimmed(of: ".")) {
+                // `pureu nsoop.co.kr`: a space read inside the name; or a lost dot (kept in mind).
+                if spaceAt == nil, !domain.isEmpty, !domain.hasSuffix("-") { spaceAt = domain.count }
                 domain += next
-            } else if Domain.isTopLevel(next.ruleKey), !domain.contains(".") || Domain.endsWithSecondLevel(domain) {
-                domain += "." + next
             } else {
-                domain += next
+                break
             }
             last += 1
         }
         local = local.trimmed(of: "(<\"'")
-        domain = Domain.repairingLastDash(domain.trimmed(of: ".)>\"'").lowercased())
-        let email = local.lowercased() + "@" + domain
-        guard !local.isEmpty, local.allSatisfy(isLocalCharacter), Domain.isComplete(domain) else { return nil }
-        return (email, first...last)
+        let raw = domain
+        domain = hosts.repairingLastDash(domain.trimmed(of: ".)>\"'").lowercased())
+        guard !local.isEmpty, local.allSatisfy(isLocalCharacter), HostNames.isHostShaped(domain) else { return nil }
+        let alternative = spaceAt.map { offset in
+            hosts.repairingLastDash(
+                (raw.prefix(offset) + "." + raw.dropFirst(offset)).trimmed(of: ".)>\"'").lowercased())
+        }
+        return Read(
+            local: local.lowercased(), domain: domain, range: first...last,
+            spaceAsDot: alternative.flatMap { hosts.isComplete($0) && $0 != domain ? $0 : nil })
     }
 
     static func isLocalCharacter(_ character: Character) -> Bool {
@@ -137,48 +203,6 @@ enum EmailReader {
 
     static func isLocalPart(_ token: String) -> Bool {
         !token.isEmpty && token.allSatisfy(isLocalCharacter) && token.letterCount >= 1
-    }
-}
-
-/// Host names, as emails and websites end.
-enum Domain {
-    /// Letters, digits, `-` and `.`.
-    static func isHostCharacter(_ character: Character) -> Bool {
-        character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == ".")
-    }
-
-    /// A top-level domain: a common generic one, or any two letters (a country's).
-    static func isTopLevel(_ label: String) -> Bool {
-        let lower = label.lowercased()
-        return ScanRules.topLevelDomains.contains(lower)
-            || (lower.count == 2 && lower.allSatisfy { $0.isASCII && $0.isLetter })
-    }
-
-    /// Whether the host ends in `.co`, `.or`… that a country code should follow (`acme.co`
-    /// is a whole domain, but `acme.co kr` is `acme.co.kr` broken by OCR).
-    static func endsWithSecondLevel(_ host: String) -> Bool {
-        let labels = host.split(separator: ".")
-        guard labels.count >= 2, let last = labels.last else { return false }
-        return ScanRules.secondLevelDomains.contains(String(last).lowercased())
-    }
-
-    /// `miraeenergy-kr` → `miraeenergy.kr`: the dot before the top-level domain read as `-`,
-    /// when the host has no top-level domain otherwise.
-    static func repairingLastDash(_ host: String) -> String {
-        guard !isComplete(host), let dash = host.lastIndex(of: "-") else { return host }
-        let ending = String(host[host.index(after: dash)...])
-        guard isTopLevel(ending) else { return host }
-        let repaired = host[..<dash] + "." + ending
-        return isComplete(repaired) ? repaired : host
-    }
-
-    /// Two or more labels of host characters, the last a top-level domain.
-    static func isComplete(_ host: String) -> Bool {
-        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2, let last = labels.last, isTopLevel(String(last)) else { return false }
-        return labels.allSatisfy { label in
-            !label.isEmpty && label.allSatisfy(isHostCharacter) && !label.hasPrefix("-") && !label.hasSuffix("-")
-        }
     }
 }
 

@@ -1,8 +1,9 @@
-/// Puts right one character of an email's local part that OCR was unsure of, when the card's
+/// Puts right a character of an email's local part that OCR was unsure of, when the card's
 /// name says what it must be: `k.mccarthty` read with 62 % confidence on the card of
-/// "Ken McCarthy" (read with 96 %) is `k.mccarthy`. Only one edit, only toward one of the
-/// ways addresses are made from names, only when the email was read with less confidence than
-/// ``CardFieldExtractor/lowConfidence`` and the name with a good deal more; always with a note.
+/// "Ken McCarthy" (read with 96 %) is `k.mccarthy`. Only one edit (two in a local part of
+/// eight characters or more), only toward one of the ways addresses are made from names,
+/// only when the email was read with less confidence than 75 % and the name with 85 % or
+/// more; always with a note.
 /// An address that differs from the name on purpose (`jon.smith` for John Smith) is printed
 /// clearly and read with high confidence, so it is left alone.
 enum EmailRepair {
@@ -24,13 +25,19 @@ enum EmailRepair {
         ]
     }
 
-    /// The one name-made local part one edit away from `read`, or `nil` when there is none, or
-    /// more than one, or `read` already is one.
+    /// The one name-made local part nearest `read`: one edit away, or two for a local part of
+    /// eight characters or more (`k.mccartlty` → `k.mccarthy`: OCR reads `h` as `lt`, `m` as
+    /// `rn`); `nil` when there is none, or more than one at that distance, or `read` already
+    /// is one.
     static func corrected(_ read: String, name: String) -> String? {
         let candidates = localParts(for: name)
         guard !candidates.contains(read) else { return nil }
-        let close = Set(candidates.filter { editDistance($0, read, limit: 1) <= 1 })
-        return close.count == 1 ? close.first : nil
+        let limit = read.count >= 8 ? 2 : 1
+        for distance in 1...limit {
+            let close = Set(candidates.filter { editDistance($0, read, limit: distance) <= distance })
+            if !close.isEmpty { return close.count == 1 ? close.first : nil }
+        }
+        return nil
     }
 
     /// The Levenshtein distance of `a` and `b`, or `limit + 1` once it is sure to exceed `limit`.

@@ -18,12 +18,18 @@ struct FieldChoice {
     private(set) var judged: [Judged]
     private let emailLocal: String?
     private let emailDomain: String?
+    /// The label of the email's domain that names the organisation (`acme-robotics.co.uk` →
+    /// `acmerobotics`), `nil` for a free provider's.
+    private let organisation: String?
     /// The fields chosen, each from one line.
     private(set) var chosen: [(CardField, ScanLine)] = []
     /// The address, from one or more lines.
     private(set) var address: (text: String, confidence: Double)?
     private(set) var notes = Notes()
     private var used = Set<Int>()
+    /// A name read on another reading of the photo, taken instead of this reading's
+    /// (``NameReadings``).
+    private let given: GivenName?
 
     /// Local parts that name a role or a mailbox, not a person.
     static let genericLocalParts: Set<String> = [
@@ -31,16 +37,18 @@ struct FieldChoice {
         "enquiries", "inquiries", "press", "hr", "jobs", "marketing", "webmaster",
     ]
 
-    init(lines: [ScanLine], email: String?) {
+    init(lines: [ScanLine], email: String?, organisation: String?, given: GivenName? = nil) {
         let parts = email?.split(separator: "@").map(String.init)
         emailLocal = parts?.first
         emailDomain = parts?.last
+        self.organisation = organisation
+        self.given = given
         judged = lines.map { line in
             let text = line.text
             return Judged(
                 line: line, isTitle: LineKinds.isTitle(text), isDepartment: LineKinds.isDepartment(text),
                 isAddress: LineKinds.isAddress(text), hasLegalForm: LineKinds.hasLegalForm(text),
-                matchesDomain: LineKinds.matchesDomain(text, domain: parts?.last),
+                matchesDomain: LineKinds.matchesDomain(text, organisation: organisation),
                 isNameShaped: LineKinds.isNameShaped(text),
                 agreement: parts.map { LineKinds.agreement(name: text, emailLocal: $0[0]) } ?? 0)
         }
@@ -48,9 +56,14 @@ struct FieldChoice {
 
     mutating func choose() {
         let company = chooseCompanyByEvidence()
-        let name = chooseName()
-        if company == nil { chooseCompanyByShape(avoiding: name) }
-        chooseTitle(near: name)
+        let anchor: Double
+        if let given {
+            anchor = takeGivenName(given)
+        } else {
+            anchor = chooseName().map { Double($0.line.index) } ?? 0
+        }
+        if company == nil { chooseCompanyByShape() }
+        chooseTitle(near: anchor)
         chooseDepartment()
         chooseAddress()
         for item in judged
@@ -119,9 +132,30 @@ struct FieldChoice {
         return nil
     }
 
+    /// The name read on the other reading: where it stands on this one, a line there (misread)
+    /// is used up by it. Returns where it stands among this reading's lines, for the title.
+    private mutating func takeGivenName(_ given: GivenName) -> Double {
+        chosen.append((.name, given.line))
+        notes.add(.name, given.note)
+        let box = given.line.box
+        let place = judged.first { item in
+            let other = item.line.box
+            let overlap = min(box.maxY, other.maxY) - max(box.y, other.y)
+            // As tall as a name nearly, and on its row: the name misread (`오승` for `오승현`).
+            return free(item) && other.height * 2 >= box.height && overlap * 2 >= box.height && other.x < box.maxX
+                && box.x < other.maxX
+        }
+        if let place {
+            used.insert(place.line.index)
+            return Double(place.line.index)
+        }
+        // Between the lines above and below it.
+        return Double(judged.filter { $0.line.box.midY < box.midY }.count) - 0.5
+    }
+
     /// Without a legal form or a domain to go by: a capitalised line (Latin) or a Hangul line of
     /// three or more syllables that is nothing else; else the email's domain.
-    private mutating func chooseCompanyByShape(avoiding name: Judged?) {
+    private mutating func chooseCompanyByShape() {
         let candidates = judged.filter { item in
             guard free(item), !item.isTitle, !item.isDepartment, !item.isAddress else { return false }
             if item.line.text.hangulCount > 0 {
@@ -136,19 +170,19 @@ struct FieldChoice {
             return
         }
         // A company made up from the domain would be saved as if it were printed: say it instead.
-        if let domain = emailDomain, let name = LineKinds.domainName(domain), name.count >= 3 {
+        if let domain = emailDomain, let name = organisation, name.count >= 3 {
             notes.add(.company, "not found on the card; the email’s domain suggests “\(domain)”")
         }
     }
 
-    /// The title line nearest the name (below it first); others get a note.
-    private mutating func chooseTitle(near name: Judged?) {
+    /// The title line nearest the name (below it first), whose place among the lines is
+    /// `anchor`; others get a note.
+    private mutating func chooseTitle(near anchor: Double) {
         let titles = judged.filter { free($0) && $0.isTitle }
         guard !titles.isEmpty else { return }
-        let anchor = name?.line.index ?? 0
         let best = titles.min { a, b in
-            let da = a.line.index - anchor
-            let db = b.line.index - anchor
+            let da = Double(a.line.index) - anchor
+            let db = Double(b.line.index) - anchor
             // Below the name (positive distance) before above it.
             return (da > 0 ? da : 100 - da) < (db > 0 ? db : 100 - db)
         }!
@@ -180,4 +214,11 @@ struct FieldChoice {
         let confidence = lines.map(\.line.confidence).min() ?? 0
         address = (parts.joined(separator: ", "), confidence)
     }
+}
+
+/// A name read on another reading of the same photo (``NameReadings``), its words' boxes in
+/// this reading's pixels, and the note that says so.
+struct GivenName: Sendable {
+    var line: ScanLine
+    var note: String
 }

@@ -53,25 +53,13 @@ enum LineKinds {
     }
 
     /// Whether the line's letters and the email's domain name the same thing: `Acme Robotics
-    /// Inc.` and `acme-robotics.com`, `Blue Harbor Logistics` and `blueharbor.de`.
-    static func matchesDomain(_ text: String, domain: String?) -> Bool {
-        guard let domain, let name = domainName(domain), name.count >= 3 else { return false }
+    /// Inc.` and `acme-robotics.com`, `Blue Harbor Logistics` and `blueharbor.de`. `organisation`
+    /// is the domain's name (``HostNames/organisationName(of:)``: `acmerobotics`, `blueharbor`).
+    static func matchesDomain(_ text: String, organisation name: String?) -> Bool {
+        guard let name, name.count >= 3 else { return false }
         let letters = text.foldedLetters
         guard letters.count >= 3 else { return false }
         return letters.contains(name) || (name.contains(letters) && letters.count >= 4)
-    }
-
-    /// The part of a domain that names the organisation: `acme-robotics.co.uk` → `acmerobotics`;
-    /// `nil` for a free email provider.
-    static func domainName(_ domain: String) -> String? {
-        var labels = domain.lowercased().split(separator: ".").map(String.init)
-        guard labels.count >= 2 else { return nil }
-        labels.removeLast()
-        if labels.count >= 2, let last = labels.last, ScanRules.secondLevelDomains.contains(last) {
-            labels.removeLast()
-        }
-        guard let name = labels.last, !ScanRules.freeMailDomains.contains(name) else { return nil }
-        return name.filter { $0.isLetter || $0.isNumber }
     }
 
     /// Capitalised words only (`Northwind Traders`, `ACME`), as company names are printed.

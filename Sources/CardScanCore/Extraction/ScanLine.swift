@@ -16,6 +16,13 @@ struct ScanLine: Sendable, Equatable {
     var confidence: Double { OCRLine(words: words).confidence }
     /// The words of the cleaned text.
     var tokens: [String] { text.words }
+    /// How sure the OCR was of each of ``tokens``: its word's confidence where the cleaning
+    /// kept the words as they were, else the line's.
+    var tokenConfidences: [Double] {
+        let tokens = tokens
+        if tokens == words.map(\.text) { return words.map(\.confidence) }
+        return Array(repeating: confidence, count: tokens.count)
+    }
 }
 
 /// Turns the OCR's lines into ``ScanLine``s.
@@ -24,13 +31,14 @@ enum ScanLineBuilder {
     static let separators: Set<String> = ["|", "||", "•", "·", "/", "◦", "▪"]
 
     /// The lines of `page`: split where a wide gap or a separator shows two items printed on
-    /// one row, specks dropped, Hangul spacing repaired, sorted top to bottom.
+    /// one row, specks dropped, an address broken across two lines joined
+    /// (``BrokenAddresses``), Hangul spacing repaired, sorted top to bottom.
     static func lines(from page: OCRPage) -> [ScanLine] {
         var parts: [[OCRWord]] = []
         for line in page.lines {
             parts += split(line)
         }
-        let cleaned = parts.map(dropSpecks).filter(isText)
+        let cleaned = BrokenAddresses.joined(parts.map(dropSpecks).filter(isText))
         let sorted = cleaned.sorted { a, b in
             let boxA = OCRLine(words: a).box
             let boxB = OCRLine(words: b).box

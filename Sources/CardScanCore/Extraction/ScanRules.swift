@@ -196,16 +196,33 @@ public enum ScanRules {
 
     // MARK: Web
 
-    /// Top-level domains a website or email may end in (the common ones; any two-letter country
-    /// code is accepted as well).
-    public static let topLevelDomains: Set<String> = [
-        "com", "net", "org", "io", "co", "ai", "dev", "app", "biz", "info", "edu", "gov", "mil", "int", "tech",
-        "design",
-        "studio", "agency", "consulting", "cloud", "shop", "store", "online", "site", "me", "tv", "xyz",
+    /// The top-level domains of the built-in list, used only when the Public Suffix List cannot
+    /// be read (``DomainEndings/builtIn(reason:)``): the common generic ones; any two letters
+    /// count as a country's as well. With the list, every one of its ~1,400 counts.
+    public static let fallbackTopLevelDomains: Set<String> = [
+        "com", "net", "org", "info", "biz", "edu", "gov", "mil", "int", "io", "co", "ai", "dev", "app", "tech",
+        "design", "studio", "agency", "consulting", "cloud", "shop", "store", "online", "site", "me", "tv", "xyz",
+        "law", "legal", "health", "bank", "email", "group", "company", "solutions", "services", "photography",
+        "media", "digital", "network", "systems", "software", "capital", "finance", "energy", "global", "world",
+        "art", "blog", "news", "live", "life", "team", "berlin", "london", "paris", "tokyo", "nyc", "asia", "eu",
     ]
 
-    /// Second-level names under a country code (`co.kr`, `co.uk`, `or.jp`).
-    public static let secondLevelDomains: Set<String> = [
+    /// Names under a country code that the built-in list takes as endings (`co.kr`, `co.uk`,
+    /// `or.jp`), so that `acme.co kr` is read as `acme.co.kr`. The Public Suffix List names
+    /// them country by country.
+    public static let fallbackSecondLevelDomains: Set<String> = [
         "co", "or", "ac", "go", "ne", "re", "com", "org", "net", "gov", "edu",
+    ]
+
+    /// Characters OCR reads for letters of an email's local part (`¢.mccarthy@`), put right
+    /// before the address is checked: none of them may stand in one.
+    public static let localPartMisreadings: [Character: Character] = ["¢": "c", "©": "c", "€": "e"]
+
+    /// How OCR misreads letters of a domain's ending, as (read, meant): `acme.corn` is
+    /// `acme.com`. A doubtful reading whose ending is unknown is tried with one of these put
+    /// right; a reading whose ending it makes known is taken (``HostReading``).
+    public static let endingMisreadings: [(read: String, meant: String)] = [
+        ("rn", "m"), ("m", "rn"), ("cl", "d"), ("vv", "w"), ("0", "o"), ("1", "l"), ("1", "i"), ("l", "i"),
+        ("i", "l"), ("5", "s"), ("c", "e"), ("e", "c"), ("ii", "u"), ("u", "ii"), ("n", "m"), ("m", "n"),
     ]
 }

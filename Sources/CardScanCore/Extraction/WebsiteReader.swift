@@ -1,14 +1,33 @@
 /// Websites: `https://…`, `www.…`, or a bare `acme.com`.
 enum WebsiteReader {
-    /// The website starting at the word at `index`, as the card keeps it (`https://` added when
-    /// none was printed, the host lower-cased), and the words it took.
-    static func website(at index: Int, in tokens: [String], used: [Bool]) -> (String, ClosedRange<Int>)? {
+    /// A website as read: its host before ``HostReading``'s choice, the rest, and the words it
+    /// took.
+    struct Read: Sendable, Equatable {
+        /// `https://` or `http://`; empty when none was printed.
+        var scheme: String
+        /// The host, lower-cased.
+        var host: String
+        /// What follows the host (`/team`), as printed.
+        var path: String
+        var range: ClosedRange<Int>
+
+        /// Whether something besides its shape says it is a website: a scheme or `www.`.
+        var announced: Bool { !scheme.isEmpty || host.hasPrefix("www.") }
+
+        /// The website as the card keeps it with `host`: `https://` added when no scheme was
+        /// printed, as the card's website field requires one.
+        func value(host: String) -> String { (scheme.isEmpty ? "https://" : scheme) + host + path }
+    }
+
+    /// The website starting at the word at `index`, or `nil` when the words there are not
+    /// shaped as one.
+    static func website(at index: Int, in tokens: [String], used: [Bool], hosts: HostNames) -> Read? {
         var text = tokens[index].replacingInnerCommas()
         var last = index
         func joinNext() -> Bool {
             guard last + 1 < tokens.count, !used[last + 1] else { return false }
             let next = tokens[last + 1].replacingInnerCommas()
-            guard next.allSatisfy({ Domain.isHostCharacter($0) || "/?#=&%_~:".contains($0) }) else { return false }
+            guard next.allSatisfy({ HostNames.isHostCharacter($0) || "/?#=&%_~:".contains($0) }) else { return false }
             text += next
             last += 1
             return true
@@ -36,17 +55,17 @@ enum WebsiteReader {
         // `acme. com`, `hanbitsoft.co. kr`.
         while text.hasSuffix("."), joinNext() {}
         // `blueharbor fr`, `acme.co kr`: the dot before the top-level domain lost.
-        if !Domain.isComplete(text.trimmed(of: ".")) || Domain.endsWithSecondLevel(text), last + 1 < tokens.count,
-            !used[last + 1], Domain.isTopLevel(tokens[last + 1].ruleKey), tokens[last + 1].count <= 6,
-            text.contains(".") || !scheme.isEmpty || text.lowercased().hasPrefix("www")
+        if last + 1 < tokens.count, !used[last + 1],
+            text.contains(".") || !scheme.isEmpty || text.lowercased().hasPrefix("www"),
+            hosts.belongs(tokens[last + 1].trimmed(of: "."), after: text.trimmed(of: "."))
         {
-            text += "." + tokens[last + 1].trimmed(of: ".")
+            text = text.trimmed(of: ".") + "." + tokens[last + 1].trimmed(of: ".")
             last += 1
         }
         text = text.trimmed(of: ".)>\"'(<")
-        let host = Domain.repairingLastDash(String(text.prefix { $0 != "/" && $0 != "?" && $0 != "#" }))
+        let host = hosts.repairingLastDash(String(text.prefix { $0 != "/" && $0 != "?" && $0 != "#" }))
         let path = String(text.drop { $0 != "/" && $0 != "?" && $0 != "#" })
-        guard Domain.isComplete(host) else { return nil }
+        guard HostNames.isHostShaped(host) else { return nil }
         let hostLower = host.lowercased()
         if scheme.isEmpty && !hostLower.hasPrefix("www.") {
             // A bare host must look like one: a first label of two or more characters, and not
@@ -57,6 +76,6 @@ enum WebsiteReader {
                 host == hostLower || host == host.uppercased()
             else { return nil }
         }
-        return ((scheme.isEmpty ? "https://" : scheme) + hostLower + path, index...last)
+        return Read(scheme: scheme, host: hostLower, path: path, range: index...last)
     }
 }

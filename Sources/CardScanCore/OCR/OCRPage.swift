@@ -125,4 +125,12 @@ public struct OCRPage: Sendable, Equatable, Hashable, Codable {
         self.height = height
         self.lines = lines
     }
+
+    /// Whether a line holds two Hangul syllables or more, read with some confidence: a Korean
+    /// card (the scanner then reads its name a second time, ``CardFieldExtractor/extract(from:nameReading:)``).
+    public var holdsHangul: Bool {
+        lines.contains { line in
+            line.words.filter { $0.confidence >= 50 }.reduce(0) { $0 + $1.text.hangulCount } >= 2
+        }
+    }
 }

@@ -8,6 +8,8 @@ struct GeneratedCards: Sendable {
         var fields: [String: String]
         var lang: String
         var layout: String
+        /// What its domain ends in (`.law`, `.co.jp`), drawn from the Public Suffix List.
+        var ending: String?
     }
 
     private struct Truth: Decodable {

@@ -10,6 +10,9 @@ struct ScanCorpus: Sendable {
         var file: String
         var fields: [String: String]
         var lang: String
+        /// What its email's and website's domain ends in (`.law`, `.co.jp`), drawn from the
+        /// Public Suffix List.
+        var ending: String?
     }
 
     private struct Truth: Decodable {
@@ -29,8 +32,9 @@ struct ScanCorpus: Sendable {
 
     /// Renders `count` cards into `folder` with `seed` (default: the script's committed one).
     ///
-    /// - Throws: ``BenchError`` when the script is missing or fails (python3 with Pillow and the
-    ///   DejaVu and Nanum fonts are needed: scripts/bootstrap installs them).
+    /// - Throws: ``BenchError`` when the script is missing or fails (python3 with Pillow, the
+    ///   DejaVu and Nanum fonts and Debian's publicsuffix are needed: scripts/bootstrap installs
+    ///   them).
     static func make(count: Int, seed: Int? = nil, in folder: String) throws -> ScanCorpus {
         let script = try self.script()
         let seedArguments = seed.map { ["--seed", String($0)] } ?? []
@@ -38,7 +42,7 @@ struct ScanCorpus: Sendable {
             "/usr/bin/env", ["python3", script, "--out", folder, "--count", String(count)] + seedArguments)
         guard status == 0 else {
             throw BenchError(
-                "\(script) exited with status \(status): \(output.suffix(400)) (python3 with Pillow, fonts-dejavu-core and fonts-nanum are needed: scripts/bootstrap)"
+                "\(script) exited with status \(status): \(output.suffix(400)) (python3 with Pillow, fonts-dejavu-core, fonts-nanum and publicsuffix are needed: scripts/bootstrap)"
             )
         }
         do {

@@ -23,7 +23,9 @@ struct ScanFigure: Figure {
 
     static func variants(quick: Bool) -> [Variant] {
         let standard = Variant(
-            label: "standard: kor+eng, background flattened, deskewed, sparse text", languages: .standard,
+            label:
+                "standard: kor+eng, background flattened, deskewed, sparse text, Korean names read again at 1,100 px",
+            languages: .standard,
             tuning: .standard)
         if quick { return [standard] }
         var flat = ScanTuning.standard
@@ -36,10 +38,15 @@ struct ScanFigure: Figure {
         large.preparation.longSide = 2200
         var sauvola = ScanTuning.standard
         sauvola.variables = ["thresholding_method": "2"]
+        var oneReading = ScanTuning.standard
+        oneReading.nameReadingLongSide = nil
         return [
             standard,
             Variant(
                 label: "English leading (eng+kor)", languages: try! OCRLanguages(parsing: "eng+kor"), tuning: .standard),
+            Variant(
+                label: "no second reading of a Korean card's name at 1,100 px", languages: .standard,
+                tuning: oneReading),
             Variant(label: "no background flattening", languages: .standard, tuning: flat),
             Variant(label: "no deskew", languages: .standard, tuning: skewed),
             Variant(label: "automatic page segmentation (PSM 3)", languages: .standard, tuning: auto),
@@ -128,9 +135,10 @@ struct ScanFigure: Figure {
                     targets: target))
         }
         let korean = corpus.cards.filter { $0.lang == "kor" }.count
+        let endings = Set(corpus.cards.compactMap(\.ending))
         table.notes =
             [
-                "scripts/make-scan-cards.py --seed \(corpus.seed) --count \(corpus.cards.count): \(corpus.cards.count - korean) Latin cards (DejaVu) and \(korean) Korean ones (Nanum); three layouts; ±3° turn, blur, JPEG quality 45–90, noise, shadows, tables, EXIF orientation.",
+                "scripts/make-scan-cards.py --seed \(corpus.seed) --count \(corpus.cards.count): \(corpus.cards.count - korean) Latin cards (DejaVu) and \(korean) Korean ones (Nanum); three layouts; ±3° turn, blur, JPEG quality 45–90, noise, shadows, tables, EXIF orientation; domains under \(endings.count) different endings from the Public Suffix List (\(endings.sorted().prefix(8).joined(separator: ", ")), …).",
                 "A field counts when it is printed or when the scan found one (a made-up value counts wrong). Exact: email and website ignoring case, phone as printed; name, company, title, department after Unicode compatibility folding (㈜ = (주)) with spaces collapsed.",
             ] + (failures.isEmpty ? [] : ["Photos that failed: " + failures.joined(separator: "; ")])
             + ["Misses: " + (score.misses.isEmpty ? "none" : score.misses.joined(separator: "; "))]
