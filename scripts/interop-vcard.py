@@ -14,8 +14,8 @@ checks that:
     card of the wallet, with the right FN (empty for a card whose name the import derived: the
     vCard had none), the right main EMAIL, a NOTE that is the whole note the card was imported
     with (not the bio it was clipped to), and PHOTO bytes equal to the photo files of the corpus;
-  · what vobject writes back of the 3.0 export (`serialize`) imports into another account with
-    the same fields, card for card;
+  · what vobject writes back (`serialize`) of the 3.0 export of the exporters' files imports into
+    another account with the same fields, card for card;
   · `cardwallet export --vdir` is a vdir khard reads: `khard list --parsable` shows every card's
     name, `khard email --parsable` every card's email, with nothing unparsable (`--skip-unparsable`
     is not given, so khard would stop on a bad file).
@@ -46,11 +46,13 @@ CORPUS = ["android-21-korean.vcf", "outlook-21-cp1252.vcf", "ios-30-grouped.vcf"
 # The corpus's photos, by the email of their card (the demo wallet has an Ada Lovelace of its own).
 PHOTOS = {"ada@example.com": "photo-ada.jpg", "minji@example.kr": "photo-minji.png", "jisoo@example.kr": "photo-jisoo.jpg",
           "chidinma.okafor@marine.example.ng": "photo-okafor.jpg"}
+# Issue 32's files, written in the shapes of real exporters: their cards also go through vobject and back.
+EXPORTERS = ["iphone-30-crcrlf.vcf", "outlook-2007-21-notes.vcf", "lotus-notes-30.vcf", "android-21-nameless.vcf",
+             "evolution-30.vcf"]
 # The fields a card models, compared after a trip through vobject.
 FIELDS = ["name", "title", "company", "department", "email", "phone", "website", "address", "bio", "birthday", "tmi",
           "tags", "defaultImage"]
 DERIVED = "X-CARDWALLET-DERIVED-NAME:"
-ORIGINAL_NOTE = "NOTE;X-CARDWALLET-FIELD=bio:"
 
 
 class CheckFailed(Exception):
@@ -118,20 +120,26 @@ def cardwallet(binary, env, *arguments, input=None):
 
 def run_checks(binary, env, scratch):
     cardwallet(binary, env, "login", "--email", "demo@cardwallet.dev", "--password-stdin", input="demo1234\n")
+    exporters = []
     for name in CORPUS:
-        cardwallet(binary, env, "import", str(FIXTURES / name))
+        report = json.loads(cardwallet(binary, env, "import", str(FIXTURES / name), "--json"))
+        if name in EXPORTERS:
+            exporters += [card["id"] for card in report["cards"] if card["action"] == "created"]
     wallet = json.loads(cardwallet(binary, env, "export", "--format", "json"))
     check(len(wallet) >= 10, f"the wallet holds {len(wallet)} cards")
     check(all(email in (card.get("email") for card in wallet) for email in PHOTOS), "a card of the corpus is missing")
 
     check(sum(1 for card in wallet if derived(card)) >= 3, "the contacts without a name are missing")
-    check(any(original_note(card) for card in wallet), "no card kept a note longer than its bio")
+    check(any(original(card, "NOTE", "bio") for card in wallet), "no card kept a note longer than its bio")
 
     for version, extra in (("3.0", []), ("4.0", ["--format", "vcard4"])):
         path = scratch / f"export-{version}.vcf"
         cardwallet(binary, env, "export", "--output", str(path), *extra)
         check_vobject(path.read_bytes().decode("utf-8"), wallet, version)
-    check_vobject_round_trip(binary, env, scratch, (scratch / "export-3.0.vcf").read_text(encoding="utf-8"), wallet)
+    path = scratch / "exporters-3.0.vcf"
+    cardwallet(binary, env, "export", *exporters, "--output", str(path))
+    check_vobject_round_trip(binary, env, scratch, path.read_text(encoding="utf-8"),
+                             [card for card in wallet if card["id"] in exporters])
 
     vdir = scratch / "contacts"
     cardwallet(binary, env, "export", "--vdir", str(vdir))
@@ -146,9 +154,10 @@ def check_vobject(text, wallet, version):
     check(len(components) == len(wallet), f"vobject read {len(components)} cards of {len(wallet)} ({version})")
     for component, block, card in zip(components, blocks, wallet):
         check(component.version.value == version, f"VERSION {component.version.value}, not {version}")
-        name = "" if derived(card) else card["name"]
+        # The whole FN a name was clipped from, an empty one for a name the import derived.
+        name = "" if derived(card) else original(card, "FN", "name") or card["name"]
         check(component.fn.value == name, f"vobject FN {component.fn.value!r}, not {name!r} ({version})")
-        note = original_note(card)
+        note = original(card, "NOTE", "bio")
         if note is not None:
             check(component.note.value == note,
                   f"vobject's NOTE of {card['name']} is {len(component.note.value)} characters, not the {len(note)} imported")
@@ -166,11 +175,12 @@ def derived(card):
     return any(line.startswith(DERIVED) for line in card.get("vcardProperties", []))
 
 
-def original_note(card):
-    """The whole note a card was imported with when its bio holds a clipped part of it, unescaped."""
+def original(card, name, field):
+    """The whole value a field was imported from when the field holds a clipped part of it, unescaped."""
+    prefix = f"{name};X-CARDWALLET-FIELD={field}:"
     for line in card.get("vcardProperties", []):
-        if line.startswith(ORIGINAL_NOTE):
-            value, out, escaping = line[len(ORIGINAL_NOTE):], [], False
+        if line.startswith(prefix):
+            value, out, escaping = line[len(prefix):], [], False
             for char in value:
                 if escaping:
                     out.append("\n" if char in "nN" else char)
@@ -184,7 +194,8 @@ def original_note(card):
 
 
 def check_vobject_round_trip(binary, env, scratch, text, wallet):
-    """Our 3.0 export, read and written again by vobject, imported into another account: the same fields."""
+    """Our 3.0 export of `wallet` (the cards of issue 32's files), read and written again by vobject, imported
+    into another account: the same fields."""
     import vobject
 
     written = "".join(component.serialize() for component in vobject.readComponents(text))
@@ -232,8 +243,9 @@ def check_khard(vdir, wallet, env, scratch):
         return result.stdout
 
     names = sorted(line.split("\t")[1] for line in run("list", "--parsable").splitlines() if line.strip())
-    # A card whose name the import derived has an empty FN, as its vCard had no name.
-    shown = {id(card): "" if derived(card) else card["name"] for card in wallet}
+    # A card whose name the import derived has an empty FN, as its vCard had no name; one whose
+    # name was clipped, the whole FN it came with.
+    shown = {id(card): "" if derived(card) else original(card, "FN", "name") or card["name"] for card in wallet}
     check(names == sorted(shown.values()), f"khard lists {names}")
     emails = {}
     # The first line is a status line ("searching for 'ALL' ..."), as mutt's query format has.

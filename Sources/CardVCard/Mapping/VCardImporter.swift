@@ -192,7 +192,10 @@ public struct VCardImporter: Sendable {
                     "the card has no name (no FN, no N): it is named “\(name)” after \(source.phrase)"))
             // An empty FN or N says nothing the writer's empty FN will not say again.
             extras.removeAll { properties[$0].key == "FN" && properties[$0].text.trimmingVCardWhitespace.isEmpty }
-        } else if let nameIndex, !Self.isCanonical(properties[nameIndex], NameParts.derivedLine(for: fields.name)) {
+        } else if let nameIndex,
+            !Self.isCanonical(
+                Self.escaped(properties[nameIndex], vcard.version), NameParts.derivedLine(for: fields.name))
+        {
             // N says more than the name (a title, the family name of a one-word name…): kept,
             // with the name it goes with, so an export after a rename does not bring the old N back.
             keptN = nameIndex
@@ -203,7 +206,7 @@ public struct VCardImporter: Sendable {
         // table order, marked with the field they stand for; then the rest in file order. The
         // writer emits them in the same order, so an export read back gives the same list.
         for (rule, index) in chosen {
-            let property = properties[index]
+            let property = Self.escaped(properties[index], vcard.version)
             if let canonical = rule.write(fields, vcard.version), Self.isCanonical(property, canonical) { continue }
             let marker = VCardParameter(name: WalletProperty.fieldParameter, values: [rule.fields[0].key])
             kept.append(
@@ -215,7 +218,8 @@ public struct VCardImporter: Sendable {
             let marker = VCardParameter(name: WalletProperty.fieldParameter, values: [CardField.tmi.key])
             kept.append(
                 Kept(
-                    line: properties[index].line, text: ContentLine.render(properties[index], marker: marker),
+                    line: properties[index].line,
+                    text: ContentLine.render(Self.escaped(properties[index], vcard.version), marker: marker),
                     role: .original(.tmi)))
         }
         for index in extras.sorted() {
@@ -223,7 +227,8 @@ public struct VCardImporter: Sendable {
                 let marker = VCardParameter(name: WalletProperty.nameParameter, values: [fields.name])
                 kept.append(
                     Kept(
-                        line: properties[index].line, text: ContentLine.render(properties[index], marker: marker),
+                        line: properties[index].line,
+                        text: ContentLine.render(Self.escaped(properties[index], vcard.version), marker: marker),
                         role: .original(.name)))
             } else {
                 kept.append(
@@ -256,6 +261,21 @@ public struct VCardImporter: Sendable {
             ImportedCard(
                 fields: fields, photo: photo, uid: uid, carriesWalletFields: carriesWalletFields, line: vcard.beginLine,
                 warnings: warnings))
+    }
+
+    /// An original kept for a field, with its value escaped as vCard 3.0 and 4.0 escape text:
+    /// vCard 2.1 leaves commas (and, in single values, semicolons) bare, which in the 3.0 or 4.0
+    /// the writer gives it back in would split the value. The same text, read either way.
+    static func escaped(_ property: VCardProperty, _ version: VCardVersion) -> VCardProperty {
+        guard version == .v21, property.binary == nil else { return property }
+        var copy = property
+        switch property.key {
+        case "FN", "TITLE", "NOTE", WalletProperty.tmi: copy.value = VCardText.escape(property.text)
+        case "N", "ORG", "ADR": copy.value = VCardText.join(property.components, separator: ";")
+        case "CATEGORIES": copy.value = VCardText.join(property.listValues, separator: ",")
+        default: break
+        }
+        return copy
     }
 
     /// Whether `property` is exactly what the writer makes of the fields (`canonical`): no
