@@ -178,12 +178,17 @@ enum FieldClip {
     /// `value` as `field` can hold it.
     static func value(_ value: FieldValues.Value, of field: CardField) -> FieldValues.Value {
         guard clips(field) else { return value }
+        // Most values fit, answered from their bytes without building anything (this runs for
+        // every field of every card read).
+        let limit = field.maxLength
         switch value {
         case .text(let text):
-            return .text(text.map { Self.text($0, to: field.maxLength) })
+            guard let text, text.utf8.count > limit else { return value }
+            return .text(Self.text(text, to: limit))
         case .list(let list):
-            let kept = maximumCount(field).map { Array(list.prefix($0)) } ?? list
-            return .list(kept.map { Self.text($0, to: field.maxLength) })
+            let most = maximumCount(field) ?? Int.max
+            if list.count <= most, list.allSatisfy({ $0.utf8.count <= limit }) { return value }
+            return .list(list.prefix(most).map { Self.text($0, to: limit) })
         }
     }
 }

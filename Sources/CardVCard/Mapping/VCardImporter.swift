@@ -175,7 +175,6 @@ public struct VCardImporter: Sendable {
             }
         }
         var kept: [Kept] = []
-        kept.reserveCapacity(extras.count + chosen.count + 2)
         var keptN: Int?
         if fields.name.isEmpty {
             guard let (name, source) = DerivedName.name(for: fields) else {
