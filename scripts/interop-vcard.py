@@ -5,11 +5,17 @@ Starts `cardwallet mock-server --port 0` (the already-built binary, .build/debug
 default) with private HOME, XDG_STATE_HOME and XDG_CONFIG_HOME folders, logs in as the demo
 user, imports the corpus in Tests/CardVCardTests/Fixtures (Android 2.1 quoted-printable Korean,
 Outlook 2.1 Windows-1252, iOS 3.0 grouped with a photo, Google 3.0 multi-card, 4.0 with a data:
-photo) and then checks that:
+photo, and the exporters' files of issue 32: an iPhone export with CR CR LF line ends, a note of
+a few kB and a photo of tens of kB, Outlook 2007 with X-MS-* and a quoted-printable note, Lotus
+Notes with X-LOTUS-*, Android contacts without a name, Evolution with X-EVOLUTION-*) and then
+checks that:
 
   · `cardwallet export` (vCard 3.0) and `--format vcard4` parse with vobject, one component per
-    card of the wallet, with the right FN, the right main EMAIL, and PHOTO bytes equal to the
-    photo files of the corpus;
+    card of the wallet, with the right FN (empty for a card whose name the import derived: the
+    vCard had none), the right main EMAIL, a NOTE that is the whole note the card was imported
+    with (not the bio it was clipped to), and PHOTO bytes equal to the photo files of the corpus;
+  · what vobject writes back (`serialize`) of the 3.0 export of the exporters' files imports into
+    another account with the same fields, card for card;
   · `cardwallet export --vdir` is a vdir khard reads: `khard list --parsable` shows every card's
     name, `khard email --parsable` every card's email, with nothing unparsable (`--skip-unparsable`
     is not given, so khard would stop on a bad file).
@@ -34,9 +40,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "Tests" / "CardVCardTests" / "Fixtures"
-CORPUS = ["android-21-korean.vcf", "outlook-21-cp1252.vcf", "ios-30-grouped.vcf", "google-30-multi.vcf", "v40-data-photo-lf.vcf"]
+CORPUS = ["android-21-korean.vcf", "outlook-21-cp1252.vcf", "ios-30-grouped.vcf", "google-30-multi.vcf", "v40-data-photo-lf.vcf",
+          "iphone-30-crcrlf.vcf", "outlook-2007-21-notes.vcf", "lotus-notes-30.vcf", "android-21-nameless.vcf",
+          "evolution-30.vcf"]
 # The corpus's photos, by the email of their card (the demo wallet has an Ada Lovelace of its own).
-PHOTOS = {"ada@example.com": "photo-ada.jpg", "minji@example.kr": "photo-minji.png", "jisoo@example.kr": "photo-jisoo.jpg"}
+PHOTOS = {"ada@example.com": "photo-ada.jpg", "minji@example.kr": "photo-minji.png", "jisoo@example.kr": "photo-jisoo.jpg",
+          "chidinma.okafor@marine.example.ng": "photo-okafor.jpg"}
+# Issue 32's files, written in the shapes of real exporters: their cards also go through vobject and back.
+EXPORTERS = ["iphone-30-crcrlf.vcf", "outlook-2007-21-notes.vcf", "lotus-notes-30.vcf", "android-21-nameless.vcf",
+             "evolution-30.vcf"]
+# The fields a card models, compared after a trip through vobject.
+FIELDS = ["name", "title", "company", "department", "email", "phone", "website", "address", "bio", "birthday", "tmi",
+          "tags", "defaultImage"]
+DERIVED = "X-CARDWALLET-DERIVED-NAME:"
 
 
 class CheckFailed(Exception):
@@ -104,16 +120,26 @@ def cardwallet(binary, env, *arguments, input=None):
 
 def run_checks(binary, env, scratch):
     cardwallet(binary, env, "login", "--email", "demo@cardwallet.dev", "--password-stdin", input="demo1234\n")
+    exporters = []
     for name in CORPUS:
-        cardwallet(binary, env, "import", str(FIXTURES / name))
+        report = json.loads(cardwallet(binary, env, "import", str(FIXTURES / name), "--json"))
+        if name in EXPORTERS:
+            exporters += [card["id"] for card in report["cards"] if card["action"] == "created"]
     wallet = json.loads(cardwallet(binary, env, "export", "--format", "json"))
     check(len(wallet) >= 10, f"the wallet holds {len(wallet)} cards")
     check(all(email in (card.get("email") for card in wallet) for email in PHOTOS), "a card of the corpus is missing")
+
+    check(sum(1 for card in wallet if derived(card)) >= 3, "the contacts without a name are missing")
+    check(any(original(card, "NOTE", "bio") for card in wallet), "no card kept a note longer than its bio")
 
     for version, extra in (("3.0", []), ("4.0", ["--format", "vcard4"])):
         path = scratch / f"export-{version}.vcf"
         cardwallet(binary, env, "export", "--output", str(path), *extra)
         check_vobject(path.read_bytes().decode("utf-8"), wallet, version)
+    path = scratch / "exporters-3.0.vcf"
+    cardwallet(binary, env, "export", *exporters, "--output", str(path))
+    check_vobject_round_trip(binary, env, scratch, path.read_text(encoding="utf-8"),
+                             [card for card in wallet if card["id"] in exporters])
 
     vdir = scratch / "contacts"
     cardwallet(binary, env, "export", "--vdir", str(vdir))
@@ -128,7 +154,13 @@ def check_vobject(text, wallet, version):
     check(len(components) == len(wallet), f"vobject read {len(components)} cards of {len(wallet)} ({version})")
     for component, block, card in zip(components, blocks, wallet):
         check(component.version.value == version, f"VERSION {component.version.value}, not {version}")
-        check(component.fn.value == card["name"], f"vobject FN {component.fn.value!r}, not {card['name']!r} ({version})")
+        # The whole FN a name was clipped from, an empty one for a name the import derived.
+        name = "" if derived(card) else original(card, "FN", "name") or card["name"]
+        check(component.fn.value == name, f"vobject FN {component.fn.value!r}, not {name!r} ({version})")
+        note = original(card, "NOTE", "bio")
+        if note is not None:
+            check(component.note.value == note,
+                  f"vobject's NOTE of {card['name']} is {len(component.note.value)} characters, not the {len(note)} imported")
         if card.get("email"):
             check(component.email.value == card["email"],
                   f"vobject's first EMAIL of {card['name']} is {component.email.value!r}, not {card['email']!r}")
@@ -136,6 +168,50 @@ def check_vobject(text, wallet, version):
         if expected:
             photo = photo_bytes(component, block)
             check(photo == (FIXTURES / expected).read_bytes(), f"the photo of {card['name']} ({version}) differs from {expected}")
+
+
+def derived(card):
+    """Whether the import named the card (its vCard had no name)."""
+    return any(line.startswith(DERIVED) for line in card.get("vcardProperties", []))
+
+
+def original(card, name, field):
+    """The whole value a field was imported from when the field holds a clipped part of it, unescaped."""
+    prefix = f"{name};X-CARDWALLET-FIELD={field}:"
+    for line in card.get("vcardProperties", []):
+        if line.startswith(prefix):
+            value, out, escaping = line[len(prefix):], [], False
+            for char in value:
+                if escaping:
+                    out.append("\n" if char in "nN" else char)
+                    escaping = False
+                elif char == "\\":
+                    escaping = True
+                else:
+                    out.append(char)
+            return "".join(out)
+    return None
+
+
+def check_vobject_round_trip(binary, env, scratch, text, wallet):
+    """Our 3.0 export of `wallet` (the cards of issue 32's files), read and written again by vobject, imported
+    into another account: the same fields."""
+    import vobject
+
+    written = "".join(component.serialize() for component in vobject.readComponents(text))
+    path = scratch / "vobject-serialized.vcf"
+    path.write_text(written, encoding="utf-8")
+    cardwallet(binary, env, "login", "--email", "minji@cardwallet.dev", "--password-stdin", input="minji1234\n")
+    own = len(json.loads(cardwallet(binary, env, "export", "--format", "json")))
+    report = json.loads(cardwallet(binary, env, "import", str(path), "--json"))
+    check(report["created"] == len(wallet) and report["skipped"] == 0,
+          f"vobject's serialization imported as {report['created']} created, {report['skipped']} skipped of {len(wallet)}")
+    theirs = json.loads(cardwallet(binary, env, "export", "--format", "json"))[own:]
+    for ours, back in zip(wallet, theirs):
+        for field in FIELDS:
+            check(ours.get(field) == back.get(field),
+                  f"after vobject, {ours['name']}'s {field} is {back.get(field)!r}, not {ours.get(field)!r}")
+    cardwallet(binary, env, "login", "--email", "demo@cardwallet.dev", "--password-stdin", input="demo1234\n")
 
 
 def photo_bytes(component, block):
@@ -167,7 +243,10 @@ def check_khard(vdir, wallet, env, scratch):
         return result.stdout
 
     names = sorted(line.split("\t")[1] for line in run("list", "--parsable").splitlines() if line.strip())
-    check(names == sorted(card["name"] for card in wallet), f"khard lists {names}")
+    # A card whose name the import derived has an empty FN, as its vCard had no name; one whose
+    # name was clipped, the whole FN it came with.
+    shown = {id(card): "" if derived(card) else original(card, "FN", "name") or card["name"] for card in wallet}
+    check(names == sorted(shown.values()), f"khard lists {names}")
     emails = {}
     # The first line is a status line ("searching for 'ALL' ..."), as mutt's query format has.
     for line in run("email", "--parsable").splitlines()[1:]:
@@ -175,8 +254,9 @@ def check_khard(vdir, wallet, env, scratch):
         emails.setdefault(name, []).append(address)
     for card in wallet:
         if card.get("email"):
-            check(card["email"] in emails.get(card["name"], []),
-                  f"khard shows {emails.get(card['name'])} for {card['name']}, not {card['email']}")
+            name = shown[id(card)]
+            check(card["email"] in emails.get(name, []),
+                  f"khard shows {emails.get(name)} for {card['name']}, not {card['email']}")
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ public struct CardFields: Codable, Sendable, Equatable, Hashable {
     /// content lines (`TEL;TYPE=FAX:+1 555 0100`), in the order they came. Kept with the card
     /// and written back on export; never edited by forms. At most
     /// ``CardLimits/vcardPropertiesMaxCount`` lines of ``CardLimits/vcardPropertyMaxLength``
-    /// characters.
+    /// characters, ``CardLimits/vcardPropertiesMaxTotalLength`` in all.
     public var vcardProperties: [String]
 
     /// Creates card fields; everything but the name is optional.

@@ -28,8 +28,12 @@ public enum CardLimits {
     public static let imageMaxBytes = 2 * 1024 * 1024
     /// Most kept vCard property lines (``CardFields/vcardProperties``).
     public static let vcardPropertiesMaxCount = 200
-    /// Longest kept vCard property line, in characters (unfolded).
-    public static let vcardPropertyMaxLength = 2_000
+    /// Longest kept vCard property line, in characters (unfolded): room for the notes of a few
+    /// pages that people keep, and an Outlook card design, whole.
+    public static let vcardPropertyMaxLength = 32_000
+    /// Most characters in all the kept vCard property lines of a card: what bounds the size of a
+    /// card body (the server's allowance for kept lines is computed from it).
+    public static let vcardPropertiesMaxTotalLength = 400_000
     /// The JSON key and part suffix of ``CardFields/vcardProperties``.
     public static let vcardPropertiesKey = "vcardProperties"
 }
@@ -52,12 +56,15 @@ extension CardFields {
 
     /// The problem with ``vcardProperties``, or `nil` when they are fine: at most
     /// ``CardLimits/vcardPropertiesMaxCount`` lines, each non-empty, at most
-    /// ``CardLimits/vcardPropertyMaxLength`` characters, without NUL, CR or LF (lines are unfolded).
+    /// ``CardLimits/vcardPropertyMaxLength`` characters, without NUL, CR or LF (lines are
+    /// unfolded), and at most ``CardLimits/vcardPropertiesMaxTotalLength`` characters in all.
     public func vcardPropertiesProblem() -> String? {
         if vcardProperties.count > CardLimits.vcardPropertiesMaxCount {
             return "may hold at most \(CardLimits.vcardPropertiesMaxCount) lines"
         }
+        var bytes = 0
         for line in vcardProperties {
+            bytes += line.utf8.count
             if line.isEmpty { return "must not hold empty lines" }
             if line.utf8.contains(where: { $0 == 0 || $0 == 13 || $0 == 10 }) {
                 return "must hold unfolded lines without NUL, CR or LF"
@@ -71,6 +78,12 @@ extension CardFields {
                     return "must hold lines of at most \(CardLimits.vcardPropertyMaxLength) characters"
                 }
             }
+        }
+        // At most as many characters as bytes: a total within the limit in bytes needs no counting.
+        if bytes > CardLimits.vcardPropertiesMaxTotalLength,
+            vcardProperties.reduce(0, { $0 + $1.count }) > CardLimits.vcardPropertiesMaxTotalLength
+        {
+            return "must hold at most \(CardLimits.vcardPropertiesMaxTotalLength) characters in all"
         }
         return nil
     }

@@ -29,9 +29,13 @@ import Testing
         ([""], "must not hold empty lines"),
         (
             [String(repeating: "x", count: CardLimits.vcardPropertyMaxLength + 1)],
-            "must hold lines of at most 2000 characters"
+            "must hold lines of at most 32000 characters"
         ),
         (Array(repeating: "X-A:b", count: CardLimits.vcardPropertiesMaxCount + 1), "may hold at most 200 lines"),
+        (
+            Array(repeating: String(repeating: "ü", count: 30_000), count: 14),
+            "must hold at most 400000 characters in all"
+        ),
     ])
     func badLinesAreRefused(lines: [String], problem: String) {
         let fields = CardFields(name: "Ada", vcardProperties: lines)

@@ -14,38 +14,50 @@ import Testing
         #expect(Self.refusal(Array(" \r\n\n\t\n".utf8)) == "empty: no vCard in it")
     }
 
-    @Test func binaryFilesAreRefusedAtOnce() throws {
+    @Test func binaryFilesAreRefusedWhenNoCardIsInThem() throws {
         let png = try Fixture.bytes("photo-minji.png")
         #expect(Self.refusal(png) == "not a vCard file (it holds binary data)")
-        // A binary file of 32 MiB is refused after its first chunk of 64 KiB.
+        // A binary file of 32 MiB is read to its end (a card could follow), in bounded memory:
+        // one line of 32 MiB is held only up to the line limit.
         let source = RepeatingSource(chunk: [UInt8](repeating: 0, count: 64 << 10), chunks: 512)
         let document = VCardDocument.read(source: source)
         #expect(document.refusal?.reason == "not a vCard file (it holds binary data)")
-        #expect(document.statistics.bytes <= 256 << 10)
+        #expect(document.statistics.bytes == 32 << 20)
+        // The same binary with one card after it: the card is read, the binary reported.
+        let card = Array("\r\nBEGIN:VCARD\r\nFN:After\r\nEND:VCARD\r\n".utf8)
+        let after = VCardDocument.read(bytes: [UInt8](repeating: 0, count: 100_000) + card)
+        #expect(after.refusal == nil && after.cards.map(\.fields.name) == ["After"])
+        #expect(after.warnings.map(\.line) == [1] && after.warnings.first?.message.hasPrefix("binary data") == true)
     }
 
     @Test func textThatIsNotVCard() {
         let text = String(repeating: "Lorem ipsum dolor sit amet, consectetur adipiscing elit.\n", count: 2000)
-        #expect(Self.refusal(Array(text.utf8)) == "not a vCard file (no BEGIN:VCARD line near its start)")
+        #expect(Self.refusal(Array(text.utf8)) == "not a vCard file (no BEGIN:VCARD line in it)")
     }
 
-    @Test func fiftyThousandBeginLinesAreOneRefusal() {
+    @Test func fiftyThousandBeginLinesAreFiftyThousandProblems() {
         let bytes = Array(String(repeating: "BEGIN:VCARD\r\n", count: 50_000).utf8)
         let document = VCardDocument.read(source: InMemoryByteSource(bytes))
-        #expect(document.refusal?.reason == "not a vCard file: 50000 BEGIN:VCARD lines but no complete card")
-        #expect(document.cards.isEmpty && document.problems.isEmpty)
-        #expect(document.statistics.begun == 50_000)
+        #expect(document.refusal == nil && document.cards.isEmpty)
+        #expect(document.skipped == 50_000 && document.problems.count == 100)
+        #expect(
+            document.problems.first?.description
+                == "line 1: the card has no END:VCARD before the next BEGIN:VCARD (line 2)")
+        #expect(document.problems.last?.message.contains("no END:VCARD") == true)
+        #expect(document.statistics.begun == 50_000 && document.statistics.blocks == 50_000)
     }
 
     @Test func problemsAreCountedButOnlyTheFirstAreKept() {
-        var text = String(repeating: "BEGIN:VCARD\nEMAIL:nobody@example.com\nEND:VCARD\n", count: 5_000)
+        var text = String(repeating: "BEGIN:VCARD\nNOTE:nobody\nEND:VCARD\n", count: 5_000)
         text += "BEGIN:VCARD\nFN:Somebody\nEND:VCARD\n"
         let document = VCardDocument.read(bytes: Array(text.utf8))
         #expect(document.refusal == nil)
         #expect(document.cards.map(\.fields.name) == ["Somebody"])
         #expect(document.skipped == 5_000)
         #expect(document.problems.count == 100)
-        #expect(document.problems.first?.message == "the card has no name (no FN, no N)")
+        #expect(
+            document.problems.first?.message
+                == "the card has no name (no FN, no N), nor an organisation, email or phone number to name it by")
     }
 
     @Test func aLineOverTheLimitBreaksOnlyItsCard() {
@@ -63,10 +75,11 @@ import Testing
             + "END:VCARD\nBEGIN:VCARD\nFN:Small\nEND:VCARD\n"
         let second = VCardDocument.read(source: InMemoryByteSource(Array(folded.utf8)), limits: limits)
         #expect(second.problems.map(\.description) == ["line 3: a property is longer than 1000 bytes"])
-        // With no card left, the file is refused whole.
+        // Alone in its file, the card gets the same reason, at its line: the file is not refused.
         let alone = "BEGIN:VCARD\nFN:Big\nNOTE:" + String(repeating: "z", count: 5_000) + "\nEND:VCARD\n"
-        #expect(
-            Self.refusal(Array(alone.utf8), limits: limits) == "not a vCard file: one BEGIN:VCARD but no complete card")
+        let single = VCardDocument.read(source: InMemoryByteSource(Array(alone.utf8)), limits: limits)
+        #expect(single.refusal == nil && single.skipped == 1)
+        #expect(single.problems.map(\.description) == ["line 3: a property is longer than 1000 bytes"])
     }
 
     @Test func cardsWithTooManyPropertiesAndFilesWithTooManyCards() {

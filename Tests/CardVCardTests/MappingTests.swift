@@ -7,11 +7,14 @@ import Testing
 @Suite struct MappingTests {
     static func card(_ body: String, version: String = "3.0") -> Result<ImportedCard, VCardProblem>? {
         var reader = VCardReader(bytes: Array("BEGIN:VCARD\nVERSION:\(version)\n\(body)\nEND:VCARD\n".utf8))
-        switch reader.next() {
-        case .card(let card)?: return VCardImporter().card(from: card)
-        case .problem(let problem)?: return .failure(problem)
-        case nil: return nil
+        while let item = reader.next() {
+            switch item {
+            case .card(let card): return VCardImporter().card(from: card)
+            case .problem(let problem): return .failure(problem)
+            case .warning: continue
+            }
         }
+        return nil
     }
 
     static func imported(_ body: String, version: String = "3.0", sourceLocation: SourceLocation = #_sourceLocation)
@@ -38,9 +41,36 @@ import Testing
         #expect(try Self.fields("N:김;민지;;;").name == "김민지")
         #expect(try Self.fields("N:Kim;민지;;;").name == "민지 Kim")
         #expect(try Self.fields("FN:  \nN:;Madonna;;;").name == "Madonna")
+    }
+
+    @Test func contactsWithoutANameAreNamedAfterTheirOrganisationEmailOrPhone() throws {
+        let company = try Self.imported("N:;;;;\nORG:Acme Corp;Sales\nEMAIL:a@example.com\nTEL:+1 555 0100")
+        #expect(company.fields.name == "Acme Corp")
+        #expect(company.fields.company == "Acme Corp" && company.fields.email == "a@example.com")
+        // The empty N goes (the writer writes it again); the marker says the name is ours.
+        #expect(company.fields.vcardProperties == ["X-CARDWALLET-DERIVED-NAME:Acme Corp"])
         #expect(
-            Self.problem("N:;;;;\nEMAIL:a@example.com") == VCardProblem(line: 1, "the card has no name (no FN, no N)"))
-        #expect(Self.problem("ORG:Acme") == VCardProblem(line: 1, "the card has no name (no FN, no N)"))
+            company.warnings == [
+                VCardProblem(
+                    line: 1, "the card has no name (no FN, no N): it is named “Acme Corp” after its organisation")
+            ])
+        let email = try Self.imported("FN:\nEMAIL;TYPE=HOME:b@example.com\nTEL:+1 555 0100")
+        #expect(email.fields.name == "b@example.com")
+        #expect(
+            email.warnings.map(\.message) == [
+                "the card has no name (no FN, no N): it is named “b@example.com” after its email address"
+            ])
+        #expect(try Self.fields("TEL;CELL:+1 555 0100", version: "2.1").name == "+1 555 0100")
+        #expect(try Self.fields("ORG:;Night Shift").name == "Night Shift")
+        let long = String(repeating: "Ö", count: 80)
+        #expect(try Self.fields("ORG:\(long)").name == String(repeating: "Ö", count: 63) + "…")
+        // A marker in a file is not ours: it is dropped.
+        #expect(try Self.fields("FN:Ada\nX-CARDWALLET-DERIVED-NAME:Ada").vcardProperties == [])
+        #expect(
+            Self.problem("NOTE:only a note")
+                == VCardProblem(
+                    line: 1,
+                    "the card has no name (no FN, no N), nor an organisation, email or phone number to name it by"))
     }
 
     @Test func anNThatTheWriterWouldDeriveIsNotKept() throws {
@@ -137,24 +167,99 @@ import Testing
         #expect(ContentLine.displayText(fields.vcardProperties[0]) == "EMAIL;TYPE=WORK:a@example.com")
     }
 
-    @Test func valuesOverALimitSkipTheCardAtTheirLine() {
-        let note = String(repeating: "n", count: 501)
+    @Test func aValueOverItsLimitIsClippedAndItsPropertyKeptWhole() throws {
+        let note = String(repeating: "n", count: 2_990) + " end."
+        let card = try Self.imported("FN:A\nNOTE:\(note)")
+        #expect(card.fields.bio == String(repeating: "n", count: 499) + "…")
+        #expect(card.fields.vcardProperties == ["NOTE;X-CARDWALLET-FIELD=bio:\(note)"])
         #expect(
-            Self.problem("FN:A\nNOTE:\(note)") == VCardProblem(line: 4, "NOTE (bio) must be at most 500 characters"))
+            card.warnings == [
+                VCardProblem(
+                    line: 4,
+                    "NOTE (bio) is 2995 characters, more than the 500 the field holds: clipped, and kept whole for export"
+                )
+            ])
+        #expect(card.fields.validate() == [:])
+        let name = String(repeating: "a", count: 30) + " " + String(repeating: "b", count: 40)
+        let named = try Self.imported("FN:\(name)")
+        #expect(named.fields.name == String(repeating: "a", count: 30) + " " + String(repeating: "b", count: 32) + "…")
+        #expect(named.fields.vcardProperties == ["FN;X-CARDWALLET-FIELD=name:\(name)"])
+        #expect(named.warnings.map(\.line) == [3])
+        let tags = (1...12).map { "t\($0)" }.joined(separator: ",")
+        let tagged = try Self.imported("FN:A\nCATEGORIES:\(tags),\(String(repeating: "x", count: 40))")
+        #expect(tagged.fields.tags == (1...10).map { "t\($0)" })
         #expect(
-            Self.problem("FN:\(String(repeating: "a", count: 65))")
-                == VCardProblem(line: 3, "FN (name) must be at most 64 characters"))
-        let tags = (1...11).map { "t\($0)" }.joined(separator: ",")
+            tagged.fields.vcardProperties == [
+                "CATEGORIES;X-CARDWALLET-FIELD=tags:\(tags),\(String(repeating: "x", count: 40))"
+            ])
         #expect(
-            Self.problem("FN:A\nCATEGORIES:\(tags)")
-                == VCardProblem(line: 4, "CATEGORIES (tags) may hold at most 10 tags"))
+            tagged.warnings.map(\.message) == [
+                "CATEGORIES (tags) holds 13 entries, more than the 10 the field holds: clipped, and kept whole for export"
+            ])
+        let org = try Self.imported(
+            "FN:A\nORG:\(String(repeating: "c", count: 120));\(String(repeating: "d", count: 101))")
+        #expect(org.fields.company?.count == 100 && org.fields.department?.count == 100)
+        #expect(org.warnings.count == 2)
+    }
+
+    @Test func funFactsPastTheThirdAreKeptForExport() throws {
+        let facts = (1...5).map { "X-CARDWALLET-TMI:fact \($0)" }.joined(separator: "\n")
+        let card = try Self.imported("FN:A\n\(facts)\nX-CARDWALLET-TMI:\(String(repeating: "f", count: 120))")
+        #expect(card.fields.tmi == ["fact 1", "fact 2", "fact 3"])
         #expect(
-            Self.problem("FN:A\nX-LONG:\(String(repeating: "x", count: 2_000))")
-                == VCardProblem(line: 4, "X-LONG is longer than the 2000 characters a kept property may have"))
-        let many = (1...201).map { "X-N\($0):v" }.joined(separator: "\n")
+            card.fields.vcardProperties == [
+                "X-CARDWALLET-TMI:fact 4", "X-CARDWALLET-TMI:fact 5",
+                "X-CARDWALLET-TMI:" + String(repeating: "f", count: 120),
+            ])
         #expect(
-            Self.problem("FN:A\n\(many)")
-                == VCardProblem(line: 1, "the card has 201 properties the wallet keeps as they are, more than 200"))
+            card.warnings == [
+                VCardProblem(
+                    line: 7, "X-CARDWALLET-TMI (tmi): a card holds 3 fun facts; the other 3 are kept for export only")
+            ])
+        let long = try Self.imported("FN:A\nX-CARDWALLET-TMI:\(String(repeating: "f", count: 120))")
+        #expect(long.fields.tmi == [String(repeating: "f", count: 99) + "…"])
+        #expect(
+            long.fields.vcardProperties == [
+                "X-CARDWALLET-TMI;X-CARDWALLET-FIELD=tmi:" + String(repeating: "f", count: 120)
+            ])
+    }
+
+    @Test func valuesWithAFormatOverTheirLimitAreKeptNotClipped() throws {
+        let long = String(repeating: "e", count: 250) + "@example.com"
+        let card = try Self.imported("FN:A\nEMAIL;TYPE=pref:\(long)\nEMAIL:short@example.com")
+        #expect(card.fields.email == "short@example.com")
+        #expect(card.fields.vcardProperties == ["EMAIL;TYPE=pref:\(long)"])
+        #expect(
+            card.warnings.map(\.message) == [
+                "EMAIL (email) is 262 characters, more than the 254 the field holds: kept for export only"
+            ])
+    }
+
+    @Test func keptLinesPastTheLimitsAreLeftOutWithAWarning() throws {
+        let huge = "X-HUGE:" + String(repeating: "h", count: CardLimits.vcardPropertyMaxLength)
+        let card = try Self.imported("FN:A\n\(huge)\nX-SMALL:s")
+        #expect(card.fields.vcardProperties == ["X-SMALL:s"])
+        #expect(
+            card.warnings.map(\.message) == [
+                "X-HUGE is 32007 characters, more than the 32000 a kept vCard property may have: left out"
+            ])
+        let many = (1...205).map { "X-N\($0):v" }.joined(separator: "\n")
+        let crowded = try Self.imported("FN:A\n\(many)")
+        #expect(crowded.fields.vcardProperties.count == 200 && crowded.fields.vcardProperties.last == "X-N200:v")
+        #expect(
+            crowded.warnings == [
+                VCardProblem(
+                    line: 204,
+                    "the card has 205 properties the wallet keeps as they are, more than 200: the last 5 (from line 204) are left out"
+                )
+            ])
+        // 14 lines of 30,000 characters and more are more than 400,000 in all: the largest goes.
+        let big = (1...14).map { "X-B\($0):" + String(repeating: "b", count: $0 == 1 ? 31_000 : 30_000) }
+        let heavy = try Self.imported("FN:A\n" + big.joined(separator: "\n"))
+        #expect(heavy.fields.vcardProperties.count == 13)
+        #expect(!heavy.fields.vcardProperties.contains { $0.hasPrefix("X-B1:") })
+        #expect(heavy.fields.validate() == [:])
+        #expect(heavy.warnings.map(\.line) == [4])
     }
 
     @Test func photosThatAreNotPNGOrJPEGOrTooLarge() throws {

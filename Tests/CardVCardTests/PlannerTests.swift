@@ -67,19 +67,69 @@ import Testing
         }
     }
 
-    @Test func twinsStayTwinsAndRepeatedUIDsAreSkipped() {
-        let twins = "BEGIN:VCARD\nFN:John\nEND:VCARD\nBEGIN:VCARD\nFN:John\nEND:VCARD\n"
-        let once = ImportPlanner.plan(
-            Self.incoming(twins), existing: Self.existing("BEGIN:VCARD\nFN:John\nEND:VCARD\n"))
-        #expect(once.counts == ImportPlan.Counts(created: 1, unchanged: 1))
+    @Test func duplicatesInOneInputMakeOneCard() throws {
+        // The same card twice without a UID; the same name and email in another case and width,
+        // with a phone more; the same UID under another name.
+        let text = """
+            BEGIN:VCARD\nFN:John\nEND:VCARD
+            BEGIN:VCARD\nFN:John\nEND:VCARD
+            BEGIN:VCARD\nFN:Ada\nEMAIL:ada@example.com\nEND:VCARD
+            BEGIN:VCARD\nFN:ADA\nEMAIL:ＡＤＡ@example.com\nTEL:+44 20 7946 0000\nEND:VCARD
+            BEGIN:VCARD\nFN:A\nUID:x\nEND:VCARD
+            BEGIN:VCARD\nFN:B\nUID:x\nEND:VCARD
+            """
+        let plan = ImportPlanner.plan(Self.incoming(text), existing: [])
+        #expect(plan.counts == ImportPlan.Counts(created: 3, unchanged: 1, merged: 2))
+        #expect(plan.counts.summary == "created 3, updated 0, unchanged 1, merged 2, skipped 0")
+        #expect(plan.entries.map(\.line) == [1, 7, 16])
+        #expect(
+            plan.duplicates.map { [$0.line, $0.firstLine] } == [[4, 1], [11, 7], [20, 16]]
+                && plan.duplicates.map(\.merged) == [false, true, true])
+        guard case .create(let ada) = plan.entries[1].action, case .create(let a) = plan.entries[2].action else {
+            Issue.record("not creations: \(plan.entries)")
+            return
+        }
+        // The first card's values stay; what only the second says is added.
+        #expect(ada.fields.name == "Ada" && ada.fields.email == "ada@example.com")
+        #expect(ada.fields.phone == "+44 20 7946 0000")
+        #expect(a.fields.name == "A" && a.fields.vcardProperties == ["UID:x", "FN:B"])
+        // Imported again into the wallet it made: nothing to do.
+        let wallet = [ImportedCard](
+            plan.entries.compactMap {
+                if case .create(let card) = $0.action { return card }
+                return nil
+            }
+        ).enumerated().map { Card(id: "c\($0)", fields: $1.fields, createdAt: .now, updatedAt: .now) }
+        let again = ImportPlanner.plan(Self.incoming(text), existing: wallet)
+        #expect(again.counts == ImportPlan.Counts(unchanged: 4, merged: 2))
+    }
+
+    @Test func duplicatesAcrossTheFilesOfAFolder() {
+        let one = Self.incoming("BEGIN:VCARD\nFN:Ada\nEMAIL:ada@example.com\nEND:VCARD\n", file: "a.vcf")
+        let two = Self.incoming("BEGIN:VCARD\nFN:ada\nEMAIL:ADA@example.com\nEND:VCARD\n", file: "b.vcf")
+        let plan = ImportPlanner.plan(one + two, existing: [])
+        #expect(plan.counts == ImportPlan.Counts(created: 1, unchanged: 1))
+        #expect(plan.duplicates.first?.file == "b.vcf" && plan.duplicates.first?.firstFile == "a.vcf")
+    }
+
+    @Test func namesakesWithoutEmailWhoDisagreeAreTwoPeople() {
+        let twins = "BEGIN:VCARD\nFN:John\nTEL:111\nEND:VCARD\nBEGIN:VCARD\nFN:John\nTEL:222\nEND:VCARD\n"
+        #expect(ImportPlanner.plan(Self.incoming(twins), existing: []).counts == ImportPlan.Counts(created: 2))
+        // Against a wallet that holds both, each matches one of them: twins stay twins.
         let again = ImportPlanner.plan(Self.incoming(twins), existing: Self.existing(twins))
         #expect(again.counts == ImportPlan.Counts(unchanged: 2))
-        let repeated = ImportPlanner.plan(
-            Self.incoming("BEGIN:VCARD\nFN:A\nUID:x\nEND:VCARD\nBEGIN:VCARD\nFN:B\nUID:x\nEND:VCARD\n"), existing: [])
-        #expect(repeated.counts == ImportPlan.Counts(created: 1, skipped: 1))
-        #expect(
-            repeated.entries[1].action
-                == .skip(VCardProblem(line: 5, "the card has the same UID as the card at in.vcf:1; it is skipped")))
+        #expect(again.entries.map(\.action) == [.unchanged(cardID: "card_0"), .unchanged(cardID: "card_1")])
+    }
+
+    @Test func matchingFoldsCaseAndWidthAgainstTheWalletToo() {
+        let wallet = Self.existing("BEGIN:VCARD\nFN:Straße\nEMAIL:s@example.com\nEND:VCARD\n")
+        let plan = ImportPlanner.plan(
+            Self.incoming("BEGIN:VCARD\nFN:STRASSE\nEMAIL:Ｓ@example.com\nEND:VCARD\n"), existing: wallet)
+        guard case .update("card_0", CardRevision(4), let fields?, nil) = plan.entries.first?.action else {
+            Issue.record("not an update: \(plan.entries)")
+            return
+        }
+        #expect(fields.name == "STRASSE")
     }
 
     @Test func walletOnlyFieldsSurviveAForeignUpdate() {

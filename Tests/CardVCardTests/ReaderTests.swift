@@ -7,14 +7,14 @@ import Testing
 @Suite struct ReaderTests {
     static func read(_ text: String) -> (cards: [VCard], problems: [VCardProblem], refusal: VCardRefusal?) {
         var reader = VCardReader(bytes: Array(text.utf8))
-        let (cards, problems) = reader.all()
+        let (cards, problems, _) = reader.all()
         return (cards, problems, reader.refusal)
     }
 
     static let sample =
         "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ada Lovelace\r\nNOTE:one long\r\n  note\r\nEMAIL:ada@example.com\r\nEND:VCARD\r\n"
 
-    @Test(arguments: ["\r\n", "\n", "\r"])
+    @Test(arguments: ["\r\n", "\n", "\r", "\r\r\n", "\r\r\r\n"])
     func everyLineEndReadsTheSame(lineEnd: String) throws {
         let result = Self.read(Self.sample.replacingOccurrences(of: "\r\n", with: lineEnd))
         let card = try #require(result.cards.first)
@@ -66,13 +66,34 @@ import Testing
     }
 
     @Test func unknownCharsetsAndBytesThatAreNotUTF8FallBack() throws {
-        // No CHARSET and not UTF-8: Windows-1252, what Outlook writes. An unknown CHARSET: UTF-8.
+        // No CHARSET and not UTF-8: Windows-1252, what Outlook writes. An unknown CHARSET: UTF-8
+        // where valid, else Latin-1, with a warning (once per card and charset).
         let bytes =
             Array("BEGIN:VCARD\r\nFN:J".utf8) + [0xFC]
-            + Array("rgen\r\nNOTE;CHARSET=X-NONSENSE:caf\u{E9}\r\nEND:VCARD\r\n".utf8)
+            + Array("rgen\r\nNOTE;CHARSET=X-NONSENSE:caf\u{E9}\r\nTITLE;CHARSET=X-NONSENSE:".utf8) + [0xE9, 0x81]
+            + Array("\r\nORG;CHARSET=X-NONSENSE:plain\r\nEND:VCARD\r\n".utf8)
         var reader = VCardReader(bytes: bytes)
         let card = try #require(reader.all().cards.first)
-        #expect(card.properties.map(\.text) == ["Jürgen", "café"])
+        #expect(card.properties.map(\.text) == ["Jürgen", "café", "é\u{81}", "plain"])
+        #expect(
+            card.warnings == [
+                VCardProblem(
+                    line: 3,
+                    "CHARSET=X-NONSENSE is not a charset this system knows: the card's values in it are read as UTF-8 where valid, else as Latin-1"
+                )
+            ])
+    }
+
+    @Test func valuesNotValidInTheirCharsetAreReadWithAWarning() throws {
+        // EUC-KR cut in the middle of a character; UTF-7 read as UTF-7, never as its ASCII bytes.
+        let bytes =
+            Array("BEGIN:VCARD\r\nVERSION:2.1\r\nFN;CHARSET=EUC-KR:".utf8) + [0xB1, 0xE8, 0xB9]
+            + Array("\r\nNOTE;CHARSET=UTF-7:Hi +AKM-1\r\nEND:VCARD\r\n".utf8)
+        var reader = VCardReader(bytes: bytes)
+        let card = try #require(reader.all().cards.first)
+        #expect(card.properties.map(\.text) == ["\u{B1}\u{E8}\u{B9}", "Hi £1"])
+        #expect(
+            card.warnings.map(\.description) == ["line 3: FN: the value is not valid EUC-KR; it is read as Latin-1"])
     }
 
     @Test func escapesInTextAndStructuredValues() throws {
@@ -162,9 +183,16 @@ import Testing
         #expect(result.refusal == nil)
     }
 
-    @Test func textAroundTheCardsIsIgnored() {
-        let result = Self.read("From: someone\nSubject: my card\n\nBEGIN:VCARD\nFN:Ada\nEND:VCARD\n-- \nsignature\n")
-        #expect(result.cards.count == 1 && result.problems.isEmpty && result.refusal == nil)
+    @Test func textAroundTheCardsIsReportedAndIgnored() {
+        var reader = VCardReader(
+            bytes: Array("From: someone\nSubject: my card\n\nBEGIN:VCARD\nFN:Ada\nEND:VCARD\n-- \nsignature\n".utf8))
+        let result = reader.all()
+        #expect(result.cards.count == 1 && result.problems.isEmpty && reader.refusal == nil)
+        #expect(
+            result.warnings.map(\.description) == [
+                "line 1: text outside any card (2 lines, to line 2), ignored: “From: someone”",
+                "line 7: text outside any card (2 lines, to line 8), ignored: “-- ”",
+            ])
     }
 
     @Test func utf16FilesWithAByteOrderMark() throws {

@@ -5,10 +5,11 @@ import Testing
 
 /// Import, export, import again: the same card, in both versions, whatever the source.
 @Suite struct RoundTripTests {
-    static let corpus = [
-        "android-21-korean.vcf", "outlook-21-cp1252.vcf", "ios-30-grouped.vcf", "google-30-multi.vcf",
-        "v40-data-photo-lf.vcf", "one-broken.vcf",
-    ]
+    static let corpus =
+        [
+            "android-21-korean.vcf", "outlook-21-cp1252.vcf", "ios-30-grouped.vcf", "google-30-multi.vcf",
+            "v40-data-photo-lf.vcf", "one-broken.vcf",
+        ] + ExporterCorpusTests.files
 
     @Test(arguments: corpus)
     func exportThenImportGivesTheSameCards(name: String) throws {
@@ -22,6 +23,7 @@ import Testing
             let back = VCardDocument.read(bytes: file)
             #expect(back.problems == [] && back.refusal == nil)
             #expect(back.cards.map(\.fields) == original.map(\.fields), "\(name) as \(version.rawValue)")
+            for card in original { #expect(card.fields.validate() == [:], "\(name): \(card.fields.name)") }
             #expect(back.cards.map(\.photo) == original.map(\.photo))
             // And the export of the re-import is the same file, byte for byte.
             var again: [UInt8] = []

@@ -38,7 +38,7 @@ struct TransferGlueTests {
 
             let new = try harness.folder.write(
                 "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:First New\r\nEMAIL:first@example.com\r\nTEL;TYPE=FAX:+1 555 0100\r\nEND:VCARD\r\n"
-                    + "BEGIN:VCARD\r\nVERSION:3.0\r\nEMAIL:nobody@example.com\r\nEND:VCARD\r\n"
+                    + "BEGIN:VCARD\r\nVERSION:3.0\r\nNOTE:nobody\r\nEND:VCARD\r\n"
                     + "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Second;New\r\nEND:VCARD\r\n", to: "new.vcf")
             let planned = try await performer.perform(.previewImport(path: new)).get()
             guard case .importPreview(let preview) = planned else {

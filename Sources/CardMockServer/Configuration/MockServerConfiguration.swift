@@ -93,11 +93,12 @@ public struct MockServerConfiguration: Sendable, Equatable {
         }
 
         /// Room a card body gets on top of ``maxJSONBytes`` for its kept vCard lines
-        /// (``CardModels/CardFields/vcardProperties``): every line at its longest, at four bytes
-        /// a character, plus 256 bytes of JSON punctuation or part headers per line. Without it a
-        /// card that passes validation (200 lines of 2,000 characters) could not be sent at all.
+        /// (``CardModels/CardFields/vcardProperties``): all of them at their longest in total, at
+        /// four bytes a character, plus 256 bytes of JSON punctuation or part headers per line.
+        /// Without it a card that passes validation (200 lines, 400,000 characters) could not be
+        /// sent at all.
         public static let keptPropertiesAllowance =
-            CardLimits.vcardPropertiesMaxCount * (CardLimits.vcardPropertyMaxLength * 4 + 256)
+            CardLimits.vcardPropertiesMaxTotalLength * 4 + CardLimits.vcardPropertiesMaxCount * 256
 
         /// The largest JSON body `PUT /card/{cardId}` reads before answering E08:
         /// ``maxJSONBytes`` plus ``keptPropertiesAllowance``.

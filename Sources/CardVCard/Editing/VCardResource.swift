@@ -54,7 +54,7 @@ public struct VCardResource: Sendable {
     public init(bytes: [UInt8]) throws(VCardResourceError) {
         guard bytes.count <= Self.maximumBytes else { throw .tooLarge(bytes: bytes.count, limit: Self.maximumBytes) }
         let isUTF16 = bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
-        let text = isUTF16 ? VCardReader.utf8(fromPossiblyUTF16: bytes) : bytes
+        let text = isUTF16 ? UnicodeSource.utf8(bytes) : bytes
         layout = try ResourceLayout.scan(text)
         let reading = ResourceIndex.read(layout, in: text)
         self.bytes = text

@@ -143,6 +143,11 @@ public enum WalletProperty {
     public static let nameParameter = "X-CARDWALLET-NAME"
     /// Both markers.
     static let markers: Set<String> = [fieldParameter, nameParameter]
+    /// The kept line of a card whose vCard had no name: its value is the name the card was given
+    /// (from its organisation, email or phone number). While the card keeps that name, the
+    /// writer writes an empty `FN` rather than invent one; a line of this name in a file is
+    /// ignored.
+    public static let derivedName = "X-CARDWALLET-DERIVED-NAME"
     /// The prefix of the `UID` derived from a card id when the card has none of its own.
     public static let uidPrefix = "cardwallet-"
 }

@@ -131,3 +131,74 @@ extension CardFields {
         }
     }
 }
+
+/// Values over a limit of the card, cut to fit rather than refused: text over its field's
+/// length is clipped at a character boundary and ends in `…`; a list keeps its first entries.
+/// The importer clips what it reads and the writer clips a kept original the same way to tell
+/// whether the field still says what the original said, so the two cannot disagree.
+enum FieldClip {
+    /// The mark at the end of clipped text.
+    static let ellipsis: Character = "…"
+
+    /// Whether a field's values may be clipped: free text and lists. A value with a format (an
+    /// email, a phone number, a web address, a date) cut short would be another value.
+    static func clips(_ field: CardField) -> Bool {
+        switch field {
+        case .email, .phone, .website, .birthday, .defaultImage: false
+        default: true
+        }
+    }
+
+    /// The most entries of a list field.
+    static func maximumCount(_ field: CardField) -> Int? {
+        switch field {
+        case .tmi: CardLimits.tmiMaxCount
+        case .tags: CardLimits.tagsMaxCount
+        default: nil
+        }
+    }
+
+    /// The length of `text` in characters when it is over `limit`, else `nil` (short text is
+    /// never counted: it has at most as many characters as bytes).
+    static func overLimit(_ text: String, _ limit: Int) -> Int? {
+        guard text.utf8.count > limit else { return nil }
+        let count = text.count
+        return count > limit ? count : nil
+    }
+
+    /// `text` in at most `limit` characters: as it is when it fits, else its first characters
+    /// (trailing white space dropped) and `…`.
+    static func text(_ text: String, to limit: Int) -> String {
+        guard overLimit(text, limit) != nil else { return text }
+        var head = Substring(text.prefix(limit - 1))
+        while let last = head.last, last.isWhitespace { head.removeLast() }
+        return String(head) + String(ellipsis)
+    }
+
+    /// `value` as `field` can hold it.
+    static func value(_ value: FieldValues.Value, of field: CardField) -> FieldValues.Value {
+        guard clips(field) else { return value }
+        // Most values fit, answered from their bytes without building anything (this runs for
+        // every field of every card read).
+        let limit = field.maxLength
+        switch value {
+        case .text(let text):
+            guard let text, text.utf8.count > limit else { return value }
+            return .text(Self.text(text, to: limit))
+        case .list(let list):
+            let most = maximumCount(field) ?? Int.max
+            if list.count <= most, list.allSatisfy({ $0.utf8.count <= limit }) { return value }
+            return .list(list.prefix(most).map { Self.text($0, to: limit) })
+        }
+    }
+}
+
+extension FieldValues {
+    /// The values as the card can hold them (``FieldClip``).
+    var clipped: FieldValues {
+        var copy = self
+        copy.value = FieldClip.value(value, of: field)
+        if let secondField, let secondValue { copy.secondValue = FieldClip.value(secondValue, of: secondField) }
+        return copy
+    }
+}

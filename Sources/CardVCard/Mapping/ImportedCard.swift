@@ -27,17 +27,22 @@ public struct ImportedCard: Sendable, Hashable {
     public var carriesWalletFields: Bool
     /// The line of its `BEGIN:VCARD`.
     public var line: Int
+    /// What the import changed or could not keep, though the card comes in: a value clipped to
+    /// its field, a name derived from the organisation, email or phone, a kept line left out, a
+    /// charset read by a fallback. One report line each, at their lines.
+    public var warnings: [VCardProblem]
 
     /// An imported card.
     public init(
         fields: CardFields, photo: VCardPhoto? = nil, uid: String? = nil, carriesWalletFields: Bool = false,
-        line: Int = 0
+        line: Int = 0, warnings: [VCardProblem] = []
     ) {
         self.fields = fields
         self.photo = photo
         self.uid = uid
         self.carriesWalletFields = carriesWalletFields
         self.line = line
+        self.warnings = warnings
     }
 }
 

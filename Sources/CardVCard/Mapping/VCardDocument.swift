@@ -1,13 +1,21 @@
-/// A whole input read and mapped: its cards, the problems of the cards it skipped, or why it
-/// was refused as a whole.
+/// A whole input read and mapped: its cards, the problems of the blocks it skipped, the warnings
+/// about what stood outside the cards, or why it was refused as a whole.
+///
+/// Every block of the input is either a card (``cards``) or skipped (``skipped``, the first of
+/// them in ``problems``): `cards.count + skipped == statistics.blocks`.
 public struct VCardDocument: Sendable {
-    /// The cards to import, in file order.
+    /// The cards to import, in file order (each with its own warnings).
     public var cards: [ImportedCard]
-    /// The first problems (at most the `maximumProblems` given to ``read(source:importer:maximumProblems:progress:)``).
+    /// The first problems (at most the `maximumProblems` given to ``read(source:importer:limits:maximumProblems:progress:)``).
     public var problems: [VCardProblem]
-    /// How many cards were skipped in all.
+    /// How many blocks were skipped in all.
     public var skipped: Int
-    /// Why the input is not vCard at all; then ``cards`` and ``problems`` are empty.
+    /// The first warnings about what stood outside the cards (text around them, stray bytes, the
+    /// odd last byte of a UTF-16 file), at most as many as problems are kept.
+    public var warnings: [VCardProblem]
+    /// How many such warnings there were in all.
+    public var warningCount: Int
+    /// Why the input is not vCard at all; then ``cards``, ``problems`` and ``warnings`` are empty.
     public var refusal: VCardRefusal?
     /// What the reader saw.
     public var statistics: VCardReader.Statistics
@@ -18,15 +26,16 @@ public struct VCardDocument: Sendable {
     ///   - source: the bytes.
     ///   - importer: the mapping.
     ///   - limits: the reader's bounds.
-    ///   - maximumProblems: how many problems to keep (the rest are counted), so that a file of
-    ///     50,000 broken cards costs no more memory than one of 100.
+    ///   - maximumProblems: how many problems (and warnings) to keep (the rest are counted), so
+    ///     that a file of 50,000 broken cards costs no more memory than one of 100.
     ///   - progress: called with the number of cards read so far, every 500 cards.
     public static func read(
         source: some VCardByteSource, importer: VCardImporter = VCardImporter(), limits: VCardLimits = .standard,
         maximumProblems: Int = 100, progress: ((Int) -> Void)? = nil
     ) -> VCardDocument {
-        var reader = VCardReader(source: UnicodeDetectingSource(source), limits: limits)
-        var document = VCardDocument(cards: [], problems: [], skipped: 0, refusal: nil, statistics: .init())
+        var reader = VCardReader(source: source, limits: limits)
+        var document = VCardDocument(
+            cards: [], problems: [], skipped: 0, warnings: [], warningCount: 0, refusal: nil, statistics: .init())
         var seen = 0
         func note(_ problem: VCardProblem) {
             document.skipped += 1
@@ -41,6 +50,10 @@ public struct VCardDocument: Sendable {
                 }
             case .problem(let problem):
                 note(problem)
+            case .warning(let warning):
+                document.warningCount += 1
+                if document.warnings.count < maximumProblems { document.warnings.append(warning) }
+                continue
             }
             seen += 1
             if seen % 500 == 0 { progress?(seen) }
@@ -48,7 +61,8 @@ public struct VCardDocument: Sendable {
         document.statistics = reader.statistics
         if let refusal = reader.refusal {
             document = VCardDocument(
-                cards: [], problems: [], skipped: 0, refusal: refusal, statistics: reader.statistics)
+                cards: [], problems: [], skipped: 0, warnings: [], warningCount: 0, refusal: refusal,
+                statistics: reader.statistics)
         }
         return document
     }
@@ -56,31 +70,5 @@ public struct VCardDocument: Sendable {
     /// Reads and maps every card of `bytes`.
     public static func read(bytes: [UInt8], importer: VCardImporter = VCardImporter()) -> VCardDocument {
         read(source: InMemoryByteSource(bytes), importer: importer)
-    }
-}
-
-/// Passes bytes through, except a file that starts with a UTF-16 byte-order mark (some Windows
-/// programs write those), which is converted to UTF-8 whole, and a UTF-8 byte-order mark, which
-/// is dropped.
-struct UnicodeDetectingSource: VCardByteSource {
-    private var base: any VCardByteSource
-    private var started = false
-
-    init(_ base: some VCardByteSource) { self.base = base }
-
-    mutating func nextChunk() throws -> [UInt8]? {
-        guard !started else { return try base.nextChunk() }
-        started = true
-        guard var first = try base.nextChunk() else { return nil }
-        // Enough bytes to see a byte-order mark.
-        while first.count < 3, let more = try base.nextChunk() { first += more }
-        let isUTF16 = first.starts(with: [0xFF, 0xFE]) || first.starts(with: [0xFE, 0xFF])
-        guard isUTF16 else { return VCardReader.utf8(fromPossiblyUTF16: first) }
-        // UTF-16 text files are small address books; converting them whole keeps this simple.
-        while let more = try base.nextChunk() {
-            first += more
-            if first.count > 64 << 20 { break }
-        }
-        return VCardReader.utf8(fromPossiblyUTF16: first)
     }
 }

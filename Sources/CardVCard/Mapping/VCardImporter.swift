@@ -4,7 +4,13 @@ import CardModels
 /// property the card does not model is kept as a content line in
 /// ``CardModels/CardFields/vcardProperties``, and so is a modelled property whose line the
 /// writer would not reproduce exactly (a grouped `item1.EMAIL`, a typed `TEL;TYPE=CELL`, an ADR
-/// in parts), so that the export gives it back as it came.
+/// in parts, a NOTE longer than the bio), so that the export gives it back as it came.
+///
+/// A card is never refused for a limit of the card model: a value over its field's limit is
+/// clipped (``FieldClip``) and its whole property kept; fun facts past the third are kept as
+/// lines; a card without a name is named after its organisation, email or phone number
+/// (``DerivedName``); kept lines past the limits of ``CardModels/CardLimits`` are left out. Each
+/// of these is a warning of the ``ImportedCard``, at its line.
 public struct VCardImporter: Sendable {
     /// The options.
     public var options: VCardImportOptions
@@ -14,16 +20,46 @@ public struct VCardImporter: Sendable {
         self.options = options
     }
 
-    /// The card `vcard` maps to, or the problem that keeps it out (no name, an unreadable photo,
-    /// a value over a limit), at the line of the property at fault.
+    /// What one kept line stands for, which decides how it is reported when it cannot be kept.
+    enum KeptRole: Equatable {
+        /// ``WalletProperty/derivedName``: never left out.
+        case derivedName
+        /// The original form of the chosen property of a field.
+        case original(CardField)
+        /// Anything else.
+        case extra
+    }
+
+    /// One kept line, with where it came from.
+    struct Kept {
+        var line: Int
+        var text: String
+        var role: KeptRole
+    }
+
+    /// A field whose value was clipped, for its warning.
+    struct Clip {
+        var line: Int
+        var property: String
+        var field: CardField
+        /// The field whose original (``KeptRole/original(_:)``) holds the whole value.
+        var original: CardField
+        var detail: String
+    }
+
+    /// The card `vcard` maps to, or the problem that keeps it out (no name nor anything to name
+    /// it by, an unreadable photo), at the line of the property at fault.
     public func card(from vcard: VCard) -> Result<ImportedCard, VCardProblem> {
         var fields = CardFields(name: "")
         var extras: [Int] = []
         var candidates = [[(index: Int, values: FieldValues)]](repeating: [], count: FieldRule.table.count)
+        var facts: [(index: Int, fact: String)] = []
         var nameIndex: Int?
         var photo: VCardPhoto?
         var uid: String?
         var carriesWalletFields = false
+        var warnings = vcard.warnings
+        var clips: [Clip] = []
         var properties = vcard.properties
         // CardWallet's markers are its own business: never taken from a file.
         for index in properties.indices
@@ -33,8 +69,8 @@ public struct VCardImporter: Sendable {
 
         for (index, property) in properties.enumerated() {
             switch property.key {
-            case "PRODID", "REV":
-                // About the file, not the person: the writer makes its own.
+            case "PRODID", "REV", WalletProperty.derivedName:
+                // About the file, not the person (the writer makes its own), or ours alone.
                 continue
             case "UID" where uid == nil:
                 let value = property.text.trimmingVCardWhitespace
@@ -57,60 +93,155 @@ public struct VCardImporter: Sendable {
                 }
                 if property.key.hasPrefix("X-CARDWALLET-") { carriesWalletFields = true }
                 if rule.choice == .every {
-                    if case .list(let list) = values.value {
-                        fields.set(.list(fields.values(of: values.field) + list), of: values.field)
-                    }
+                    if case .list(let list) = values.value { facts += list.map { (index: index, fact: $0) } }
                 } else {
                     candidates[FieldRule.position[rule.property]!].append((index, values))
                 }
             }
         }
 
-        // The chosen property of each rule fills its fields; the others are kept.
+        // Fun facts: the first ones the card holds (clipped), the rest kept as lines.
+        var clippedFacts: [Int] = []
+        for (number, entry) in facts.enumerated() {
+            guard number < CardLimits.tmiMaxCount else {
+                extras.append(entry.index)
+                continue
+            }
+            let fact = FieldClip.text(entry.fact, to: CardField.tmi.maxLength)
+            fields.tmi.append(fact)
+            if fact != entry.fact {
+                clippedFacts.append(entry.index)
+                clips.append(
+                    Clip(
+                        line: properties[entry.index].line, property: WalletProperty.tmi, field: .tmi, original: .tmi,
+                        detail: "is \(entry.fact.count) characters, more than the \(CardField.tmi.maxLength)"))
+            }
+        }
+        if facts.count > CardLimits.tmiMaxCount {
+            let other = facts.count - CardLimits.tmiMaxCount
+            warnings.append(
+                VCardProblem(
+                    line: properties[facts[CardLimits.tmiMaxCount].index].line,
+                    "\(WalletProperty.tmi) (tmi): a card holds \(CardLimits.tmiMaxCount) fun facts; the other \(other) \(other == 1 ? "is" : "are") kept for export only"
+                ))
+        }
+
+        // The chosen property of each rule fills its fields (clipped to fit); the others are kept.
         var chosen: [(rule: FieldRule, index: Int)] = []
         for (position, rule) in FieldRule.table.enumerated() where rule.choice != .every {
-            let list = candidates[position]
+            var list = candidates[position]
             guard !list.isEmpty else { continue }
-            let pick: (index: Int, values: FieldValues)
-            switch rule.choice {
-            case .preferred:
-                pick = list.min { properties[$0.index].preference < properties[$1.index].preference } ?? list[0]
-            default:
-                pick = list[0]
+            if rule.choice == .preferred, list.count > 1 {
+                // Stable: the first among equally preferred ones.
+                list = list.enumerated().sorted { a, b in
+                    let (pa, pb) = (properties[a.element.index].preference, properties[b.element.index].preference)
+                    return pa != pb ? pa < pb : a.offset < b.offset
+                }.map(\.element)
             }
-            pick.values.apply(to: &fields)
+            // A value with a format (an email, a phone number…) over its field's length cannot be
+            // clipped: the next one is used, and it is kept as a line.
+            var pick: (index: Int, values: FieldValues)?
+            for candidate in list {
+                if pick == nil, let over = Self.overlongFormatted(candidate.values) {
+                    warnings.append(
+                        VCardProblem(
+                            line: properties[candidate.index].line,
+                            "\(rule.property) (\(over.field.key)) is \(over.length) characters, more than the \(over.field.maxLength) the field holds: kept for export only"
+                        ))
+                    extras.append(candidate.index)
+                } else if pick == nil {
+                    pick = candidate
+                } else {
+                    extras.append(candidate.index)
+                }
+            }
+            guard let pick else { continue }
+            let fitting = pick.values.clipped
+            if fitting != pick.values {
+                clips += Self.clips(of: pick.values, line: properties[pick.index].line, property: rule.property)
+            }
+            fitting.apply(to: &fields)
             chosen.append((rule, pick.index))
-            extras += list.map(\.index).filter { $0 != pick.index }
         }
 
         if fields.name.isEmpty, let nameIndex {
-            fields.name = NameParts.name(from: properties[nameIndex].components)
+            let name = NameParts.name(from: properties[nameIndex].components)
+            fields.name = FieldClip.text(name, to: CardLimits.nameMaxLength)
+            if fields.name != name {
+                clips.append(
+                    Clip(
+                        line: properties[nameIndex].line, property: "N", field: .name, original: .name,
+                        detail: "spells a name of \(name.count) characters, more than the \(CardLimits.nameMaxLength)"))
+            }
         }
-        guard !fields.name.isEmpty else {
-            return .failure(VCardProblem(line: vcard.beginLine, "the card has no name (no FN, no N)"))
-        }
-        var marked: [Int: VCardParameter] = [:]
-        if let nameIndex, !Self.isCanonical(properties[nameIndex], NameParts.derivedLine(for: fields.name)) {
+        var kept: [Kept] = []
+        var keptN: Int?
+        if fields.name.isEmpty {
+            guard let (name, source) = DerivedName.name(for: fields) else {
+                return .failure(
+                    VCardProblem(
+                        line: vcard.beginLine,
+                        "the card has no name (no FN, no N), nor an organisation, email or phone number to name it by"))
+            }
+            fields.name = name
+            kept.append(Kept(line: vcard.beginLine, text: DerivedName.marker(for: name), role: .derivedName))
+            warnings.append(
+                VCardProblem(
+                    line: vcard.beginLine,
+                    "the card has no name (no FN, no N): it is named “\(name)” after \(source.phrase)"))
+            // An empty FN or N says nothing the writer's empty FN will not say again.
+            extras.removeAll { properties[$0].key == "FN" && properties[$0].text.trimmingVCardWhitespace.isEmpty }
+        } else if let nameIndex,
+            !Self.isCanonical(
+                Self.escaped(properties[nameIndex], vcard.version), NameParts.derivedLine(for: fields.name))
+        {
             // N says more than the name (a title, the family name of a one-word name…): kept,
             // with the name it goes with, so an export after a rename does not bring the old N back.
-            marked[nameIndex] = VCardParameter(name: WalletProperty.nameParameter, values: [fields.name])
+            keptN = nameIndex
             extras.append(nameIndex)
         }
 
         // The chosen properties the writer would not reproduce exactly ("shadows") first, in
         // table order, marked with the field they stand for; then the rest in file order. The
         // writer emits them in the same order, so an export read back gives the same list.
-        var kept: [(line: Int, text: String)] = []
         for (rule, index) in chosen {
-            let property = properties[index]
+            let property = Self.escaped(properties[index], vcard.version)
             if let canonical = rule.write(fields, vcard.version), Self.isCanonical(property, canonical) { continue }
             let marker = VCardParameter(name: WalletProperty.fieldParameter, values: [rule.fields[0].key])
-            kept.append((property.line, ContentLine.render(property, marker: marker)))
+            kept.append(
+                Kept(
+                    line: property.line, text: ContentLine.render(property, marker: marker),
+                    role: .original(rule.fields[0])))
+        }
+        for index in clippedFacts {
+            let marker = VCardParameter(name: WalletProperty.fieldParameter, values: [CardField.tmi.key])
+            kept.append(
+                Kept(
+                    line: properties[index].line,
+                    text: ContentLine.render(Self.escaped(properties[index], vcard.version), marker: marker),
+                    role: .original(.tmi)))
         }
         for index in extras.sorted() {
-            kept.append((properties[index].line, ContentLine.render(properties[index], marker: marked[index])))
+            if index == keptN {
+                let marker = VCardParameter(name: WalletProperty.nameParameter, values: [fields.name])
+                kept.append(
+                    Kept(
+                        line: properties[index].line,
+                        text: ContentLine.render(Self.escaped(properties[index], vcard.version), marker: marker),
+                        role: .original(.name)))
+            } else {
+                kept.append(
+                    Kept(line: properties[index].line, text: ContentLine.render(properties[index]), role: .extra))
+            }
         }
-        fields.vcardProperties = kept.map(\.text)
+
+        let (fitted, leftOut) = Self.fit(kept, clipped: clips, warnings: &warnings)
+        fields.vcardProperties = fitted.map(\.text)
+        for clip in clips {
+            let lost = leftOut.contains { $0.role == .original(clip.original) && $0.line == clip.line }
+            warnings.append(Self.warning(for: clip, keptWhole: !lost))
+        }
+        warnings.sort { $0.line < $1.line }
         // Where a field came from, asked only when it has a problem.
         let source: (CardField) -> (line: Int, property: String)? = { field in
             if let pick = chosen.last(where: { $0.rule.fields.contains(field) }) {
@@ -122,102 +253,12 @@ public struct VCardImporter: Sendable {
             else { return nil }
             return (last.line, rule.property)
         }
-        if let problem = Self.problem(in: fields, kept: kept, source: source, card: vcard) {
+        if let problem = Self.problem(in: fields, source: source, card: vcard) {
             return .failure(problem)
         }
         return .success(
             ImportedCard(
-                fields: fields, photo: photo, uid: uid, carriesWalletFields: carriesWalletFields, line: vcard.beginLine)
-        )
-    }
-
-    /// Whether `property` is exactly what the writer makes of the fields (`canonical`): no
-    /// group, the same parameters, the same value parts.
-    static func isCanonical(_ property: VCardProperty, _ canonical: String) -> Bool {
-        guard property.group == nil, property.binary == nil else { return false }
-        // Written the same way: the same (the common case, without parsing anything).
-        if property.parameters.isEmpty {
-            let key = property.key.utf8
-            let value = property.value.utf8
-            let line = canonical.utf8
-            if line.count == key.count + 1 + value.count, line.starts(with: key),
-                line[line.index(line.startIndex, offsetBy: key.count)] == UInt8(ascii: ":"),
-                line.suffix(value.count).elementsEqual(value)
-            {
-                return true
-            }
-        } else if ContentLine.render(property) == canonical {
-            return true
-        }
-        guard let written = ContentLine.parse(canonical) else { return false }
-        return property.parameters == written.parameters && property.components == written.components
-    }
-
-    /// The photo in a PHOTO property: `.none` when it is a link (kept as a line), the image,
-    /// or the problem with it.
-    static func photo(in property: VCardProperty, limit: Int) -> Result<VCardPhoto, VCardProblem>? {
-        var bytes = property.binary
-        if bytes == nil {
-            let value = property.text.trimmingVCardWhitespace
-            guard value.lowercased().hasPrefix("data:") else { return nil }
-            guard let comma = value.firstIndex(of: ","),
-                value[..<comma].lowercased().hasSuffix(";base64"),
-                let decoded = TransferEncoding.base64Decode(value[value.index(after: comma)...].utf8)
-            else {
-                return .failure(VCardProblem(line: property.line, "PHOTO: the data: URI is not base64 image data"))
-            }
-            bytes = decoded
-        }
-        guard let bytes, !bytes.isEmpty else {
-            return .failure(VCardProblem(line: property.line, "PHOTO: the photo is empty"))
-        }
-        guard let format = CardImageFormat(sniffing: bytes) else {
-            return .failure(VCardProblem(line: property.line, "PHOTO: the photo is not a PNG or JPEG image"))
-        }
-        guard bytes.count <= limit else {
-            return .failure(
-                VCardProblem(
-                    line: property.line,
-                    "PHOTO: the photo is \(bytes.count) bytes, more than the \(limit) a card image may be"))
-        }
-        return .success(VCardPhoto(bytes: bytes, format: format))
-    }
-
-    /// The first problem the server would refuse the card for, at the line it came from.
-    private static func problem(
-        in fields: CardFields, kept: [(line: Int, text: String)], source: (CardField) -> (line: Int, property: String)?,
-        card: VCard
-    ) -> VCardProblem? {
-        for field in CardField.allCases {
-            guard let message = fields.problem(for: field) else { continue }
-            let source = source(field)
-            return VCardProblem(
-                line: source?.line ?? card.beginLine,
-                "\(source?.property ?? "the card") (\(field.label.lowercased())) \(message)")
-        }
-        if kept.count > CardLimits.vcardPropertiesMaxCount {
-            return VCardProblem(
-                line: card.beginLine,
-                "the card has \(kept.count) properties the wallet keeps as they are, more than \(CardLimits.vcardPropertiesMaxCount)"
-            )
-        }
-        for entry in kept where entry.text.utf8.count > CardLimits.vcardPropertyMaxLength {
-            var count = 0
-            for _ in entry.text {
-                count += 1
-                if count > CardLimits.vcardPropertyMaxLength { break }
-            }
-            if count > CardLimits.vcardPropertyMaxLength {
-                let name = entry.text.prefix { $0 != ";" && $0 != ":" }
-                return VCardProblem(
-                    line: entry.line,
-                    "\(name) is longer than the \(CardLimits.vcardPropertyMaxLength) characters a kept property may have"
-                )
-            }
-        }
-        if let message = fields.vcardPropertiesProblem() {
-            return VCardProblem(line: card.beginLine, "the kept properties \(message)")
-        }
-        return nil
+                fields: fields, photo: photo, uid: uid, carriesWalletFields: carriesWalletFields, line: vcard.beginLine,
+                warnings: warnings))
     }
 }

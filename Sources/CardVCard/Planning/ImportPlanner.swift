@@ -1,17 +1,24 @@
 public import CardModels
+import Foundation
 
 /// Decides what an import does, as a pure function of the cards read and the wallet's cards.
 ///
-/// A card read is matched with a card of the wallet by `UID` when it has one (the wallet
-/// card's UID is the one kept from its own import, else the one the writer derives from its
-/// id); otherwise, or when no wallet card has that UID, by name and email, ignoring case, among
-/// wallet cards that do not carry a different UID of their own. Each wallet card matches at
-/// most one card read, in order, so twins stay twins. Two cards read with the same UID are one
-/// card too many: the second is skipped.
+/// First the input itself: a card that is another card of the input again — the same `UID`,
+/// or, when one of them has none, the same name and email (trimmed, case- and width-folded;
+/// two cards of one name and no email that give a field two values are two people) — makes no
+/// card of its own: what it adds is merged into the first (``CardMerge``), and it is reported
+/// as a ``ImportPlan/Duplicate``, merged or unchanged. The same across the files of a folder.
+///
+/// Then each card read is matched with a card of the wallet by `UID` when it has one (the
+/// wallet card's UID is the one kept from its own import, else the one the writer derives from
+/// its id); otherwise, or when no wallet card has that UID, by name and email (folded the same
+/// way) among wallet cards that do not carry a different UID of their own. Each wallet card
+/// matches at most one card read, in order, so twins of the wallet stay twins.
 public enum ImportPlanner {
     /// The wallet cards whose image must be fetched to tell whether an incoming photo changes
     /// it (same format and size: only the bytes can tell).
     public static func imagesToCompare(_ incoming: [SourcedCard], existing: [Card]) -> [String] {
+        let incoming = deduplicated(incoming).cards
         let plan = matches(incoming, existing: existing)
         var ids: [String] = []
         for (index, match) in plan.enumerated() {
@@ -33,9 +40,12 @@ public enum ImportPlanner {
     ///     order (entries are sorted by file, then line).
     ///   - existing: every card of the wallet, with its fields (kept lines included).
     ///   - images: the bytes of the images ``imagesToCompare(_:existing:)`` named.
+    ///   - warnings: what the inputs held outside their cards, carried into the plan's report.
     public static func plan(
-        _ incoming: [SourcedCard], problems: [SourcedProblem] = [], existing: [Card], images: [String: [UInt8]] = [:]
+        _ incoming: [SourcedCard], problems: [SourcedProblem] = [], existing: [Card], images: [String: [UInt8]] = [:],
+        warnings: [SourcedProblem] = []
     ) -> ImportPlan {
+        let (incoming, duplicates) = deduplicated(incoming)
         var entries: [ImportPlan.Entry] = []
         for (index, match) in matches(incoming, existing: existing).enumerated() {
             let sourced = incoming[index]
@@ -43,17 +53,13 @@ public enum ImportPlanner {
             switch match {
             case .new:
                 action = .create(sourced.card)
-            case .duplicate(let first):
-                action = .skip(
-                    VCardProblem(
-                        line: sourced.card.line,
-                        "the card has the same UID as the card at \(first.file):\(first.card.line); it is skipped"))
             case .matched(let existingIndex):
                 action = decide(sourced.card, against: existing[existingIndex], images: images)
             }
             entries.append(
                 ImportPlan.Entry(
-                    file: sourced.file, line: sourced.card.line, name: sourced.card.fields.name, action: action))
+                    file: sourced.file, line: sourced.card.line, name: sourced.card.fields.name, action: action,
+                    warnings: sourced.card.warnings))
         }
         for problem in problems {
             entries.append(
@@ -71,7 +77,49 @@ public enum ImportPlanner {
             if a.element.line != b.element.line { return a.element.line < b.element.line }
             return a.offset < b.offset
         }.map(\.element)
-        return ImportPlan(entries: sorted)
+        return ImportPlan(entries: sorted, duplicates: duplicates, warnings: warnings)
+    }
+
+    /// The cards of the input with each duplicate merged into the first card it repeats, and
+    /// the duplicates, in input order.
+    static func deduplicated(_ incoming: [SourcedCard]) -> (cards: [SourcedCard], duplicates: [ImportPlan.Duplicate]) {
+        var cards: [SourcedCard] = []
+        var duplicates: [ImportPlan.Duplicate] = []
+        var byUID: [String: Int] = [:]
+        var byKey: [String: [Int]] = [:]
+        for sourced in incoming {
+            let card = sourced.card
+            let uid = card.uid.flatMap { $0.isEmpty ? nil : $0 }
+            let key = Self.key(card.fields)
+            var target = uid.flatMap { byUID[$0] }
+            if target == nil {
+                target = byKey[key]?.first { index in
+                    let other = cards[index].card
+                    if let uid, let theirs = other.uid, !theirs.isEmpty, theirs != uid { return false }
+                    // Of one name and no email, two cards that disagree are two people.
+                    if (card.fields.email ?? "").isEmpty, CardMerge.conflict(other.fields, card.fields) { return false }
+                    return true
+                }
+            }
+            guard let target else {
+                if let uid { byUID[uid] = cards.count }
+                byKey[key, default: []].append(cards.count)
+                cards.append(sourced)
+                continue
+            }
+            var warnings = card.warnings
+            let first = cards[target].card
+            let merged = CardMerge.merge(first, card, warnings: &warnings)
+            cards[target].card = merged
+            if let uid, byUID[uid] == nil { byUID[uid] = target }
+            let mergedKey = Self.key(merged.fields)
+            if byKey[mergedKey]?.contains(target) != true { byKey[mergedKey, default: []].append(target) }
+            duplicates.append(
+                ImportPlan.Duplicate(
+                    file: sourced.file, line: card.line, name: card.fields.name, firstFile: cards[target].file,
+                    firstLine: first.line, merged: merged != first, warnings: warnings))
+        }
+        return (cards, duplicates)
     }
 
     private static func decide(_ card: ImportedCard, against existing: Card, images: [String: [UInt8]])
@@ -103,7 +151,6 @@ public enum ImportPlanner {
     private enum Match {
         case new
         case matched(Int)
-        case duplicate(SourcedCard)
     }
 
     private static func matches(_ incoming: [SourcedCard], existing: [Card]) -> [Match] {
@@ -117,17 +164,11 @@ public enum ImportPlanner {
             explicitUID.append(!uid.hasPrefix(WalletProperty.uidPrefix))
         }
         var taken = Set<Int>()
-        var firstWithUID: [String: SourcedCard] = [:]
         var result: [Match] = []
         for sourced in incoming {
             let card = sourced.card
             let uid = card.uid.flatMap { $0.isEmpty ? nil : $0 }
             if let uid {
-                if let first = firstWithUID[uid] {
-                    result.append(.duplicate(first))
-                    continue
-                }
-                firstWithUID[uid] = sourced
                 if let index = byUID[uid]?.first(where: { !taken.contains($0) }) {
                     taken.insert(index)
                     result.append(.matched(index))
@@ -147,9 +188,16 @@ public enum ImportPlanner {
         return result
     }
 
-    /// Name and email, trimmed and lower-cased.
-    private static func key(_ fields: CardFields) -> String {
-        fields.name.trimmingVCardWhitespace.lowercased() + "\u{0}"
-            + (fields.email ?? "").trimmingVCardWhitespace.lowercased()
+    /// Name and email, trimmed, case- and width-folded (`ＡＤＡ` is `ada`, `Straße` is
+    /// `strasse`), as people see them the same.
+    static func key(_ fields: CardFields) -> String {
+        fold(fields.name) + "\u{0}" + fold(fields.email ?? "")
+    }
+
+    /// `text` trimmed, case- and width-folded.
+    static func fold(_ text: String) -> String {
+        let trimmed = text.trimmingVCardWhitespace
+        if trimmed.utf8.allSatisfy({ $0 < 0x80 }) { return trimmed.lowercased() }
+        return trimmed.folding(options: [.caseInsensitive, .widthInsensitive], locale: nil)
     }
 }

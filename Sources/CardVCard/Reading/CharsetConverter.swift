@@ -64,6 +64,26 @@ final class CharsetConverter {
         return usable
     }
 
+    /// Whether ASCII bytes in `charset` are those ASCII characters, so a value of ASCII bytes
+    /// needs no conversion — true of every charset vCards use except UTF-7, the stateful
+    /// ISO-2022 family and HZ, whose ASCII bytes encode other characters.
+    static func readsASCIIAsItself(_ charset: String) -> Bool {
+        guard let first = charset.utf8.first(where: { $0 != 32 && $0 != 9 && $0 != 0x22 }) else { return true }
+        // Cheap on the usual `UTF-8`, `ISO-8859-1`, `windows-1252`: only names starting with U, I
+        // or H can be one of the others.
+        guard
+            [
+                UInt8(ascii: "U"), UInt8(ascii: "u"), UInt8(ascii: "I"), UInt8(ascii: "i"), UInt8(ascii: "H"),
+                UInt8(ascii: "h"),
+            ].contains(first)
+        else { return true }
+        let name = canonicalName(charset)
+        return
+            !(name.hasPrefix("UTF-7") || name.hasPrefix("UTF7") || name.hasPrefix("ISO-2022")
+            || name.hasPrefix("ISO2022") || name == "HZ" || name.hasPrefix("HZ-") || name.hasPrefix("UTF-16")
+            || name.hasPrefix("UTF-32") || name.hasPrefix("UCS-"))
+    }
+
     /// Upper-cased, with the spellings exporters use for UTF-8 and ASCII folded together, and
     /// ISO-8859-1 read as Windows-1252 (its superset, as every browser and mail reader does:
     /// Outlook labels Windows-1252 text ISO-8859-1).

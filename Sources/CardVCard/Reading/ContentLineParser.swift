@@ -1,6 +1,8 @@
 /// Parses one unfolded content line, `[group.]NAME[;PARAM=value…]:value`, from its bytes, and
 /// decodes its value: quoted-printable and base64 undone, text converted to UTF-8 from its
-/// `CHARSET` (or from Windows-1252 when it is not valid UTF-8 and names no charset).
+/// `CHARSET` (or from Windows-1252 when it is not valid UTF-8 and names no charset). A charset
+/// the system does not know, or a value that is not valid in its charset, is read as UTF-8 where
+/// it is valid, else as Latin-1, and said in a warning: never mojibake in silence.
 struct ContentLineParser {
     /// Made when first needed: most lines are ASCII or UTF-8 and never need iconv.
     let converter: CharsetConverter?
@@ -16,6 +18,16 @@ struct ContentLineParser {
 
     /// The property on `bytes`, or the problem that makes it unreadable.
     func parse(_ bytes: [UInt8], line: Int, version: VCardVersion?) -> Result<VCardProperty, VCardProblem> {
+        var ignored: [VCardProblem] = []
+        return parse(bytes, line: line, version: version, warnings: &ignored)
+    }
+
+    /// The property on `bytes`, or the problem that makes it unreadable; what was read only by
+    /// a fallback (a charset unknown, a value not valid in its charset) is added to `warnings`,
+    /// once per card for each message.
+    func parse(_ bytes: [UInt8], line: Int, version: VCardVersion?, warnings: inout [VCardProblem]) -> Result<
+        VCardProperty, VCardProblem
+    > {
         let count = bytes.count
         var index = 0
         while index < count, Self.isNameByte(bytes[index]) { index += 1 }
@@ -129,11 +141,36 @@ struct ContentLineParser {
             property.binary = decoded
         case .quotedPrintable:
             let decoded = TransferEncoding.quotedPrintableDecode(raw)
-            property.value = Self.escapingLineBreaks(decodeText(decoded[...], charset: charset))
+            property.value = Self.escapingLineBreaks(
+                decodeValue(decoded[...], charset: charset, name: name, line: line, warnings: &warnings))
         case .none:
-            property.value = decodeText(raw, charset: charset)
+            property.value = decodeValue(raw, charset: charset, name: name, line: line, warnings: &warnings)
         }
         return .success(property)
+    }
+
+    /// A value's text in its `CHARSET`; when that charset is unknown or the bytes are not valid
+    /// in it, UTF-8 where valid, else Latin-1 (every byte a character), with a warning.
+    private func decodeValue(
+        _ bytes: ArraySlice<UInt8>, charset: String?, name: String, line: Int, warnings: inout [VCardProblem]
+    ) -> String {
+        guard let charset else { return decodeText(bytes, charset: nil) }
+        if !CharsetConverter.readsASCIIAsItself(charset) || !bytes.allSatisfy({ $0 < 0x80 }) {
+            let converter = self.converter ?? CharsetConverter()
+            if let text = converter.utf8(Array(bytes), charset: charset) { return text }
+            let valid = String(validating: bytes, as: UTF8.self)
+            let text = valid ?? TransferEncoding.latin1(bytes)
+            let shown = ContentLineParser.preview(Array(charset.utf8))
+            let message =
+                converter.knows(charset)
+                ? "\(name): the value is not valid \(shown); it is read as \(valid == nil ? "Latin-1" : "UTF-8")"
+                : "CHARSET=\(shown) is not a charset this system knows: the card's values in it are read as UTF-8 where valid, else as Latin-1"
+            if !warnings.contains(where: { $0.message == message }) {
+                warnings.append(VCardProblem(line: line, message))
+            }
+            return text
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Text in `charset` (or UTF-8, or Windows-1252 when it is not valid UTF-8) as a String.
@@ -142,9 +179,10 @@ struct ContentLineParser {
         let converter = self.converter ?? CharsetConverter()
         if let charset, let text = converter.utf8(Array(bytes), charset: charset) { return text }
         if let text = String(validating: bytes, as: UTF8.self) { return text }
-        // Not UTF-8 and no (known) charset: what Outlook and old phones wrote is Windows-1252.
+        // Not UTF-8 and no (known) charset: what Outlook and old phones wrote is Windows-1252,
+        // and Latin-1 for the five bytes Windows-1252 leaves undefined.
         if let text = converter.utf8(Array(bytes), charset: "WINDOWS-1252") { return text }
-        return String(decoding: bytes, as: UTF8.self)
+        return TransferEncoding.latin1(bytes)
     }
 
     private func decodeParameter(_ bytes: ArraySlice<UInt8>, version: VCardVersion?) -> String {

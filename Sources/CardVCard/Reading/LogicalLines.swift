@@ -19,28 +19,25 @@ struct LogicalLines {
     private var pendingKind = Kind.plain
     private var pendingTruncated = false
     private var hasPending = false
-    private var maximumLength: Int
-    /// Whether base64 may go on in lines that are not indented, as vCard 2.1 writers did; in
-    /// 3.0 and 4.0 such a line is a property of its own.
-    var allowsBareBase64Lines = false
+    private let maximumLength: Int
+    /// Whether the card is vCard 2.1 (or has not said yet): base64 may go on in lines that are
+    /// not indented, as 2.1 writers did (in 3.0 and 4.0 such a line is a property of its own),
+    /// and a quoted-printable soft break keeps the next line whole, a leading space included
+    /// (Outlook and Android break lines anywhere, before a space too); in 3.0 and 4.0 an indented
+    /// line after a `=` is a fold, as a folded line may end with `=`.
+    var isVersion21 = false
 
     init(source: any VCardByteSource, maximumLength: Int) {
         physical = PhysicalLines(source: source, maximumLength: maximumLength)
         self.maximumLength = maximumLength
     }
 
-    /// Before the first card, lines are held only up to `limit` and an overlong one is not read
-    /// to its end: a file that starts with megabytes without a line break is refused at once.
-    mutating func limitLines(to limit: Int, draining: Bool) {
-        maximumLength = limit
-        physical.maximumLength = limit
-        physical.drainsOverlongLines = draining
-    }
-
     /// Bytes read so far.
     var bytesRead: Int { physical.bytesRead }
     /// The error that ended the input early, if any.
     var readError: (any Error)? { physical.readError }
+    /// The number of the last physical line read.
+    var lastPhysicalLine: Int { physical.lastNumber }
 
     /// The next content line, or `nil` at the end.
     mutating func next() -> Line? {
@@ -52,7 +49,7 @@ struct LogicalLines {
                 continue
             }
             if hasPending, continues(bytes) {
-                append(bytes, dropFirst: bytes.first == 32 || bytes.first == 9)
+                append(bytes, indented: bytes.first == 32 || bytes.first == 9)
                 if line.truncated { pendingTruncated = true }
                 continue
             }
@@ -70,17 +67,23 @@ struct LogicalLines {
         case .plain:
             return false
         case .quotedPrintable:
-            return pending.last == UInt8(ascii: "=")
+            // A soft break never swallows the card's END (or the next BEGIN): a writer that ends a
+            // value's last line with `=` must not cost the card.
+            return pending.last == UInt8(ascii: "=") && VCardMarker.of(bytes) == nil
         case .base64:
-            return allowsBareBase64Lines && bytes.allSatisfy(Self.isBase64Byte)
+            return isVersion21 && bytes.allSatisfy(Self.isBase64Byte)
         }
     }
 
-    private mutating func append(_ bytes: ArraySlice<UInt8>, dropFirst: Bool) {
-        // A soft line break: the `=` goes, the next line follows directly. An indented line is a
-        // fold, whatever came before it (a folded 3.0 line may end a physical line with `=`).
-        if !dropFirst, pendingKind == .quotedPrintable, pending.last == UInt8(ascii: "=") { pending.removeLast() }
-        let body = dropFirst ? bytes.dropFirst() : bytes
+    private mutating func append(_ bytes: ArraySlice<UInt8>, indented: Bool) {
+        var body = bytes
+        if pendingKind == .quotedPrintable, pending.last == UInt8(ascii: "="), !indented || isVersion21 {
+            // A soft line break: the `=` goes, the next line follows whole.
+            pending.removeLast()
+        } else if indented {
+            // A fold: the first white space goes.
+            body = bytes.dropFirst()
+        }
         if pending.count + body.count > maximumLength {
             pendingTruncated = true
             pending.append(contentsOf: body.prefix(max(0, maximumLength - pending.count)))

@@ -1,5 +1,7 @@
-/// Splits bytes into physical lines at CR LF, LF or a lone CR (all three occur in the wild),
-/// numbering them from 1. Holds at most one line (up to the limit) plus a chunk in memory.
+/// Splits bytes into physical lines at CR LF, LF or a lone CR (all three occur in the wild), and
+/// at CR CR LF (a CRLF file that went through one more text-mode conversion, as mail and Windows
+/// tools do): any run of CRs followed by an LF is one line break. Lines are numbered from 1.
+/// Holds at most one line (up to the limit) plus a chunk in memory.
 struct PhysicalLines {
     /// One line; ``PhysicalLines/bytes(of:)`` gives its bytes until the next call.
     struct Line {
@@ -16,16 +18,18 @@ struct PhysicalLines {
     private var exhausted = false
     private var number = 0
     /// The longest line held; the rest of a longer one is dropped.
-    var maximumLength: Int
-    /// Whether the rest of an overlong line is read and dropped (inside a card) or left to be
-    /// read as further lines (before the first card, where the reader stops at once anyway).
-    var drainsOverlongLines = true
+    let maximumLength: Int
     /// The first bytes of the last overlong line.
     private var overlong: [UInt8] = []
     /// Bytes read so far.
     private(set) var bytesRead = 0
     /// The error that ended the input early, if any.
     private(set) var readError: (any Error)?
+    /// The CRs before this index are known to be lone ones (no LF after their run), so a long
+    /// run of CRs is scanned once, not once per line.
+    private var loneCRsUntil = 0
+    /// The number of the last line returned.
+    var lastNumber: Int { number }
 
     init(source: any VCardByteSource, maximumLength: Int) {
         self.source = source
@@ -44,12 +48,13 @@ struct PhysicalLines {
         var scanned = 0
         while true {
             if let end = lineBreak(from: position + scanned) {
-                // A CR at the very end of the buffer may be the first half of CR LF.
-                if buffer[end] == 13, end + 1 == buffer.count, !exhausted {
+                guard let after = breakEnd(at: end) else {
+                    // A run of CRs at the very end of the buffer may be the start of CR CR LF.
                     scanned = end - position
-                    if refill() { continue }
+                    _ = refill()
+                    continue
                 }
-                return take(upTo: end)
+                return take(upTo: end, next: after)
             }
             if buffer.count - position > maximumLength { return skipOverlongLine() }
             scanned = buffer.count - position
@@ -63,11 +68,26 @@ struct PhysicalLines {
         }
     }
 
-    private mutating func take(upTo end: Int) -> Line {
+    /// Where the line break that starts at `end` (a CR or an LF) ends: after the LF of a run of
+    /// CRs ended by one, else after the one CR or LF. `nil` when the buffer ends inside a run of
+    /// CRs and more input may follow.
+    private mutating func breakEnd(at end: Int) -> Int? {
+        guard buffer[end] == 13, end >= loneCRsUntil else { return end + 1 }
+        let after = buffer.withUnsafeBufferPointer { bytes in
+            var index = end + 1
+            while index < bytes.count, bytes[index] == 13 { index += 1 }
+            return index
+        }
+        if after == buffer.count, !exhausted { return nil }
+        if after < buffer.count, buffer[after] == 10 { return after + 1 }
+        loneCRsUntil = after
+        return end + 1
+    }
+
+    private mutating func take(upTo end: Int, next: Int) -> Line {
         let start = position
         number += 1
-        position = end + 1
-        if buffer[end] == 13, position < buffer.count, buffer[position] == 10 { position += 1 }
+        position = next
         if end - start > maximumLength {
             overlong = Array(buffer[start..<start + maximumLength])
             return Line(range: 0..<overlong.count, number: number, truncated: true)
@@ -80,17 +100,14 @@ struct PhysicalLines {
     private mutating func skipOverlongLine() -> Line {
         overlong = Array(buffer[position..<position + maximumLength])
         position += maximumLength
-        if !drainsOverlongLines {
-            number += 1
-            return Line(range: 0..<overlong.count, number: number, truncated: true)
-        }
         while true {
             if let end = lineBreak(from: position) {
-                if buffer[end] == 13, end + 1 == buffer.count, !exhausted {
+                guard let after = breakEnd(at: end) else {
                     position = end
-                    if refill() { continue }
+                    _ = refill()
+                    continue
                 }
-                var line = take(upTo: end)
+                var line = take(upTo: end, next: after)
                 line.range = 0..<overlong.count
                 line.truncated = true
                 return line
@@ -132,6 +149,7 @@ struct PhysicalLines {
         }
         bytesRead += chunk.count
         if position > 0 {
+            loneCRsUntil = max(0, loneCRsUntil - position)
             if position == buffer.count {
                 buffer.removeAll(keepingCapacity: true)
             } else {

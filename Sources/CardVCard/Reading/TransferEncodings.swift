@@ -90,6 +90,12 @@ public enum TransferEncoding {
         return out
     }
 
+    /// `bytes` read as Latin-1 (ISO-8859-1): every byte is the character of the same number, so
+    /// nothing is ever lost or replaced.
+    static func latin1(_ bytes: some Collection<UInt8>) -> String {
+        String(decoding: bytes.map { UInt16($0) }, as: UTF16.self)
+    }
+
     private static func hex(_ byte: UInt8?) -> UInt8? {
         guard let byte else { return nil }
         switch byte {

@@ -8,13 +8,20 @@ public struct VCard: Sendable, Hashable {
     public var beginLine: Int
     /// The line of `END:VCARD`.
     public var endLine: Int
+    /// What was read in a way worth saying, though the card is whole: a charset the system does
+    /// not know, a value not valid in its charset, NUL bytes around `BEGIN` or `END`.
+    public var warnings: [VCardProblem]
 
     /// A card.
-    public init(version: VCardVersion, properties: [VCardProperty], beginLine: Int = 0, endLine: Int = 0) {
+    public init(
+        version: VCardVersion, properties: [VCardProperty], beginLine: Int = 0, endLine: Int = 0,
+        warnings: [VCardProblem] = []
+    ) {
         self.version = version
         self.properties = properties
         self.beginLine = beginLine
         self.endLine = endLine
+        self.warnings = warnings
     }
 }
 

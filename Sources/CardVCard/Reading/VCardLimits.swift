@@ -8,20 +8,16 @@ public struct VCardLimits: Sendable, Hashable {
     public var maximumProperties: Int
     /// Most cards in one input.
     public var maximumCards: Int
-    /// A `BEGIN:VCARD` must come within this many bytes of the start, or the input is refused
-    /// without reading the rest.
-    public var headerWindowBytes: Int
 
     /// Limits.
     public init(
         maximumLineBytes: Int = 4 << 20, maximumCardBytes: Int = 8 << 20, maximumProperties: Int = 1_000,
-        maximumCards: Int = 100_000, headerWindowBytes: Int = 64 << 10
+        maximumCards: Int = 100_000
     ) {
         self.maximumLineBytes = maximumLineBytes
         self.maximumCardBytes = maximumCardBytes
         self.maximumProperties = maximumProperties
         self.maximumCards = maximumCards
-        self.headerWindowBytes = headerWindowBytes
     }
 
     /// The limits the import command uses.

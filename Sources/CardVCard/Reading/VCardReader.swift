@@ -6,22 +6,31 @@
 ///     switch item {
 ///     case .card(let card): …
 ///     case .problem(let problem): print(problem.formatted(file: "contacts.vcf"))
+///     case .warning(let warning): print(warning.formatted(file: "contacts.vcf"))
 ///     }
 /// }
 /// if let refusal = reader.refusal { … }   // not vCard at all: ignore what came out
 /// ```
 ///
-/// It never throws: a card it cannot read comes out as a ``VCardProblem`` at its line and the
-/// reading goes on. Memory is bounded by one card (``VCardLimits``), time is linear in the
-/// input. When the input is not vCard at all (binary, empty, only broken cards) or goes past a
-/// limit, ``refusal`` says why in one line once ``next()`` has returned `nil`.
+/// It never throws, and every block of the input comes out: a card it can read as a card, a
+/// card it cannot read (or lines ending in `END:VCARD` without their `BEGIN:VCARD`) as a
+/// ``VCardProblem`` at its line — the reading goes on with the next `BEGIN:VCARD` — and text
+/// outside any card that is more than white space (a mail around a pasted card, stray NULs) as
+/// a warning. Memory is bounded by one card (``VCardLimits``), time is linear in the input. Only
+/// an input without any card in it — no `BEGIN:VCARD`, nor an `END:VCARD` after card lines
+/// (binary, empty, text) — or past the card-count limit is refused: ``refusal`` says why in one
+/// line once ``next()`` has returned `nil`.
 public struct VCardReader {
     /// What the reader yields.
     public enum Item: Sendable {
         /// A complete card.
         case card(VCard)
-        /// A card that cannot be read, skipped.
+        /// A block that cannot be read as a card (a damaged card, or card lines without their
+        /// `BEGIN:VCARD`), skipped.
         case problem(VCardProblem)
+        /// Something outside the cards that was ignored (text around them, stray bytes, the odd
+        /// last byte of a UTF-16 file); no card was lost to it.
+        case warning(VCardProblem)
     }
 
     private enum State {
@@ -31,19 +40,28 @@ public struct VCardReader {
         case nested(Int)
     }
 
-    /// Counts, for the summary and the refusal.
+    /// Counts, for the summary and the refusal. Once the input is read, every block is a card
+    /// or a problem: `cards + problems == blocks`.
     public struct Statistics: Sendable, Hashable {
-        /// `BEGIN:VCARD` lines seen.
+        /// `BEGIN:VCARD` lines seen (those of nested `AGENT` cards aside).
         public var begun = 0
+        /// Blocks of card lines ending in `END:VCARD` without a `BEGIN:VCARD`.
+        public var orphans = 0
         /// Complete cards yielded.
         public var cards = 0
-        /// Cards skipped with a problem.
+        /// Blocks skipped with a problem.
         public var problems = 0
+        /// Warnings yielded (outside the cards).
+        public var warnings = 0
         /// Bytes read.
         public var bytes = 0
+
+        /// Every block of the input: the cards begun and the orphaned blocks.
+        public var blocks: Int { begun + orphans }
     }
 
     private var lines: LogicalLines
+    private let notes: DecodingNotes
     private let parser: ContentLineParser
     private let limits: VCardLimits
     private var state = State.outside
@@ -52,37 +70,41 @@ public struct VCardReader {
     // The card being read.
     private var version: VCardVersion?
     private var properties: [VCardProperty] = []
+    private var warnings: [VCardProblem] = []
     private var beginLine = 0
     private var cardBytes = 0
     private var broken: VCardProblem?
 
     private var queue: [Item] = []
+    private var queueStart = 0
+    /// What stands outside the cards since the last one.
+    private var stray = StrayText()
     private var sawNonBlank = false
     private var sawBinary = false
-    /// Bytes of the content lines handled so far (the reader's position, roughly).
-    private var consumed = 0
 
     /// Why the input was refused, once ``next()`` returned `nil`; then ignore what it yielded.
     public private(set) var refusal: VCardRefusal?
     /// What was read so far.
     public private(set) var statistics = Statistics()
 
-    /// A reader of `source`.
+    /// A reader of `source`: UTF-8 (a byte-order mark is dropped) or UTF-16 (with or without a
+    /// byte-order mark), read in its chunks.
     public init(source: some VCardByteSource, limits: VCardLimits = .standard) {
-        lines = LogicalLines(source: source, maximumLength: limits.maximumLineBytes)
-        lines.limitLines(to: min(limits.headerWindowBytes, limits.maximumLineBytes), draining: false)
+        let notes = DecodingNotes()
+        self.notes = notes
+        lines = LogicalLines(source: UnicodeSource(source, notes: notes), maximumLength: limits.maximumLineBytes)
         parser = ContentLineParser(converter: CharsetConverter())
         self.limits = limits
     }
 
     /// A reader of bytes in memory.
     public init(bytes: [UInt8], limits: VCardLimits = .standard) {
-        self.init(source: UnicodeDetectingSource(InMemoryByteSource(bytes)), limits: limits)
+        self.init(source: InMemoryByteSource(bytes), limits: limits)
     }
 
-    /// The next card or problem, or `nil` at the end (or when the input was refused).
+    /// The next card, problem or warning, or `nil` at the end (or when the input was refused).
     public mutating func next() -> Item? {
-        while queue.isEmpty, !finished {
+        while queueStart == queue.count, !finished {
             guard let line = lines.next() else {
                 finish()
                 break
@@ -90,26 +112,22 @@ public struct VCardReader {
             statistics.bytes = lines.bytesRead
             handle(line)
         }
-        return queue.isEmpty ? nil : queue.removeFirst()
+        guard queueStart < queue.count else { return nil }
+        let item = queue[queueStart]
+        queueStart += 1
+        if queueStart == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            queueStart = 0
+        }
+        return item
     }
 
     private mutating func handle(_ line: LogicalLines.Line) {
-        consumed += line.bytes.count + 1
-        let marker = Self.marker(line.bytes)
         switch state {
         case .outside:
-            if marker == .begin {
-                begin(at: line.number)
-                return
-            }
-            if line.bytes.contains(0) { sawBinary = true }
-            if line.truncated { consumed += limits.headerWindowBytes }
-            sawNonBlank = true
-            // Text before the first card is ignored, but not forever: a file that shows no card
-            // near its start is not vCard, whatever follows.
-            if statistics.begun == 0, sawBinary || consumed > limits.headerWindowBytes { stop() }
+            outside(line)
         case .inCard:
-            switch marker {
+            switch VCardMarker.of(line.bytes) {
             case .begin:
                 if properties.last?.key == "AGENT", properties.last?.value.isEmpty == true {
                     state = .nested(1)
@@ -118,15 +136,16 @@ public struct VCardReader {
                         VCardProblem(
                             line: beginLine,
                             "the card has no END:VCARD before the next BEGIN:VCARD (line \(line.number))"))
-                    begin(at: line.number)
+                    begin(at: line.number, strayBytes: line.bytes.contains(0))
                 }
             case .end:
+                if line.bytes.contains(0) { warn(line.number, "NUL bytes around END:VCARD, ignored") }
                 end(at: line.number)
             case nil:
                 add(line)
             }
         case .nested(let depth):
-            switch marker {
+            switch VCardMarker.of(line.bytes) {
             case .begin:
                 if depth >= 4 { markBroken(VCardProblem(line: line.number, "AGENT cards are nested too deeply")) }
                 state = .nested(depth + 1)
@@ -136,8 +155,35 @@ public struct VCardReader {
         }
     }
 
-    private mutating func begin(at line: Int) {
-        if statistics.begun == 0 { lines.limitLines(to: limits.maximumLineBytes, draining: true) }
+    /// A line between cards: text to report, the start of a card (perhaps after stray bytes on
+    /// its line), or the end of card lines whose BEGIN is missing.
+    private mutating func outside(_ line: LogicalLines.Line) {
+        let bytes = line.bytes
+        if bytes.contains(0) { sawBinary = true }
+        guard let (marker, start) = VCardMarker.ending(bytes) else {
+            if stray.add(bytes[...], line: line.number) { sawNonBlank = true }
+            return
+        }
+        switch marker {
+        case .begin:
+            stray.add(bytes[..<start], line: line.number, beforeBegin: true)
+            if let warning = stray.warning() { note(warning) }
+            stray.reset()
+            begin(at: line.number, strayBytes: bytes[start...].contains(0))
+        case .end:
+            stray.add(bytes[..<start], line: line.number)
+            sawNonBlank = true
+            if stray.isEmpty {
+                note(VCardProblem(line: line.number, "END:VCARD without a card before it, ignored"))
+            } else {
+                statistics.orphans += 1
+                fail(stray.orphan(endLine: line.number))
+            }
+            stray.reset()
+        }
+    }
+
+    private mutating func begin(at line: Int, strayBytes: Bool) {
         statistics.begun += 1
         if statistics.begun > limits.maximumCards {
             refusal = VCardRefusal("more than \(limits.maximumCards) cards in one file; split it")
@@ -147,11 +193,18 @@ public struct VCardReader {
         state = .inCard
         version = nil
         // Until the card says otherwise (most 2.1 files say VERSION:2.1 on their second line).
-        lines.allowsBareBase64Lines = true
+        lines.isVersion21 = true
         properties.removeAll(keepingCapacity: true)
+        warnings.removeAll()
         beginLine = line
         cardBytes = 0
         broken = nil
+        if strayBytes { warn(line, "NUL bytes around BEGIN:VCARD, ignored") }
+    }
+
+    /// A warning for the card being read.
+    private mutating func warn(_ line: Int, _ message: String) {
+        warnings.append(VCardProblem(line: line, message))
     }
 
     private mutating func add(_ line: LogicalLines.Line) {
@@ -168,13 +221,13 @@ public struct VCardReader {
         if line.bytes.contains(0) {
             return markBroken(VCardProblem(line: line.number, "binary data (a NUL byte) in a property"))
         }
-        switch parser.parse(line.bytes, line: line.number, version: version) {
+        switch parser.parse(line.bytes, line: line.number, version: version, warnings: &warnings) {
         case .failure(let problem):
             markBroken(problem)
         case .success(let property):
             if property.key == "VERSION", property.group == nil, version == nil {
                 version = VCardVersion(versionValue: property.value)
-                lines.allowsBareBase64Lines = version == .v21
+                lines.isVersion21 = version == .v21
                 return
             }
             if properties.count >= limits.maximumProperties {
@@ -192,8 +245,10 @@ public struct VCardReader {
             return
         }
         statistics.cards += 1
-        let card = VCard(version: version ?? .v30, properties: properties, beginLine: beginLine, endLine: line)
+        let card = VCard(
+            version: version ?? .v30, properties: properties, beginLine: beginLine, endLine: line, warnings: warnings)
         properties = []
+        warnings = []
         queue.append(.card(card))
     }
 
@@ -207,6 +262,12 @@ public struct VCardReader {
         queue.append(.problem(problem))
     }
 
+    /// A warning about something outside the cards.
+    private mutating func note(_ warning: VCardProblem) {
+        statistics.warnings += 1
+        queue.append(.warning(warning))
+    }
+
     private mutating func stop() {
         finished = true
         decideRefusal()
@@ -214,10 +275,27 @@ public struct VCardReader {
 
     private mutating func finish() {
         statistics.bytes = lines.bytesRead
-        if case .outside = state {
-        } else {
+        switch state {
+        case .outside:
+            if let warning = stray.warning() { note(warning) }
+            stray.reset()
+        case .inCard, .nested:
             fail(VCardProblem(line: beginLine, "the card has no END:VCARD (the file ends first)"))
             state = .outside
+        }
+        if notes.strayTrailingByte {
+            note(
+                VCardProblem(
+                    line: max(1, lines.lastPhysicalLine),
+                    "the UTF-16 file ends with a stray byte (half a character), ignored"))
+        }
+        if notes.unpairedSurrogates > 0 {
+            let count = notes.unpairedSurrogates
+            note(
+                VCardProblem(
+                    line: 1,
+                    "the UTF-16 file holds \(count) unpaired surrogate\(count == 1 ? "" : "s") (half a character), read as U+FFFD"
+                ))
         }
         stop()
     }
@@ -227,57 +305,19 @@ public struct VCardReader {
         guard refusal == nil else { return }
         if let error = lines.readError {
             refusal = VCardRefusal("could not be read: \(error)")
-        } else if statistics.begun == 0 {
+        } else if statistics.blocks == 0 {
             if sawBinary {
                 refusal = VCardRefusal("not a vCard file (it holds binary data)")
             } else if !sawNonBlank {
                 refusal = VCardRefusal("empty: no vCard in it")
             } else {
-                refusal = VCardRefusal("not a vCard file (no BEGIN:VCARD line near its start)")
+                refusal = VCardRefusal("not a vCard file (no BEGIN:VCARD line in it)")
             }
-        } else if statistics.cards == 0 {
-            let begun = statistics.begun == 1 ? "one BEGIN:VCARD" : "\(statistics.begun) BEGIN:VCARD lines"
-            refusal = VCardRefusal("not a vCard file: \(begun) but no complete card")
         }
     }
 
     /// `4 MiB`, or `1000 bytes` for a limit that is not a whole number of MiB.
     private static func size(_ bytes: Int) -> String {
         bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
-    }
-
-    private enum Marker { case begin, end }
-
-    /// `BEGIN:VCARD` or `END:VCARD`, in any case, with trailing spaces.
-    private static func marker(_ bytes: [UInt8]) -> Marker? {
-        guard bytes.count >= 9, bytes.count <= 40 else { return nil }
-        if matches(bytes, beginBytes) { return .begin }
-        if matches(bytes, endBytes) { return .end }
-        return nil
-    }
-
-    private static func matches(_ bytes: [UInt8], _ word: [UInt8]) -> Bool {
-        guard bytes.count >= word.count else { return false }
-        for index in 0..<word.count {
-            let byte = bytes[index]
-            if (byte >= 97 && byte <= 122 ? byte - 32 : byte) != word[index] { return false }
-        }
-        return bytes[word.count...].allSatisfy { $0 == 32 || $0 == 9 }
-    }
-
-    private static let beginBytes = Array("BEGIN:VCARD".utf8)
-    private static let endBytes = Array("END:VCARD".utf8)
-
-    /// UTF-16 exports (some Windows programs write them, with a byte-order mark) as UTF-8; a
-    /// UTF-8 byte-order mark dropped; anything else unchanged.
-    static func utf8(fromPossiblyUTF16 bytes: [UInt8]) -> [UInt8] {
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return Array(bytes.dropFirst(3)) }
-        let little = bytes.starts(with: [0xFF, 0xFE])
-        guard little || bytes.starts(with: [0xFE, 0xFF]) else { return bytes }
-        let converter = CharsetConverter()
-        guard let text = converter.utf8(Array(bytes.dropFirst(2)), charset: little ? "UTF-16LE" : "UTF-16BE") else {
-            return bytes
-        }
-        return Array(text.utf8)
     }
 }

@@ -50,7 +50,16 @@ public struct VCardWriter: Sendable {
         let keptN = kept.indices.first { kept[$0].key == "N" && kept[$0].marker(WalletProperty.nameParameter) != nil }
         let nameIsCurrent = keptN.map { kept[$0].marker(WalletProperty.nameParameter) == fields.name } ?? false
         if let keptN, !nameIsCurrent { used[keptN] = true }
+        // A name the importer derived (the vCard had none) is written as no name, while the card
+        // keeps it: an empty FN (3.0 and 4.0 require one) and an empty N, not a name made up.
+        var nameIsDerived = false
+        for index in kept.indices where kept[index].key == WalletProperty.derivedName {
+            used[index] = true
+            if DerivedName.name(inMarker: kept[index]) == fields.name { nameIsDerived = true }
+        }
 
+        // Originals of fun facts written already (two facts may be clipped to the same text).
+        var emitted = Set<Int>()
         var lines = [
             Line(text: "BEGIN:VCARD", expendability: 0), Line(text: "VERSION:" + version.rawValue, expendability: 0),
             Line(text: "PRODID:" + WalletProperty.productID, expendability: 20),
@@ -58,8 +67,26 @@ public struct VCardWriter: Sendable {
         for rule in FieldRule.table {
             if rule.choice == .every {
                 for value in fields.values(of: rule.fields[0]) {
-                    lines.append(Line(text: rule.property + ":" + VCardText.escape(value), expendability: 8))
+                    // The whole fact a clipped one was imported from, while it still says the same.
+                    let original = kept.indices.first { index in
+                        kept[index].key == rule.property
+                            && kept[index].marker(WalletProperty.fieldParameter) == rule.fields[0].key
+                            && !emitted.contains(index)
+                            && kept[index].property.flatMap(rule.read)?.clipped
+                                == FieldValues(rule.fields[0], list: [value])
+                    }
+                    if let original, let property = kept[original].property {
+                        emitted.insert(original)
+                        lines.append(Line(text: Self.unmarked(property), expendability: 8))
+                    } else {
+                        lines.append(Line(text: rule.property + ":" + VCardText.escape(value), expendability: 8))
+                    }
                 }
+                continue
+            }
+            if rule.property == "FN", nameIsDerived {
+                lines.append(Line(text: "FN:", expendability: 0))
+                if !nameIsCurrent { lines.append(Line(text: "N:;;;;", expendability: 0)) }
                 continue
             }
             let wanted = rule.values(in: fields)
@@ -70,7 +97,7 @@ public struct VCardWriter: Sendable {
                     && kept[index].marker(WalletProperty.fieldParameter) == rule.fields[0].key
             }
             if !wanted.isEmpty {
-                if let original, let property = kept[original].property, rule.read(property) == wanted {
+                if let original, let property = kept[original].property, rule.read(property)?.clipped == wanted {
                     lines.append(Line(text: Self.unmarked(property), expendability: expendability))
                 } else if var text = rule.write(fields, version) {
                     if rule.choice == .preferred,

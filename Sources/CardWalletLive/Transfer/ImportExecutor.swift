@@ -41,10 +41,13 @@ public struct ImportExecutor: Sendable {
 
     /// Plans the import of `cards` (and the `problems` of the cards that could not be read).
     ///
-    /// - Parameter progress: told how many wallet cards were read, of how many.
+    /// - Parameters:
+    ///   - warnings: what the reading of the files found outside the cards (stray text), kept
+    ///     with the plan for the report.
+    ///   - progress: told how many wallet cards were read, of how many.
     /// - Throws: the backend's failure reading the wallet, or ``OfflineReadError``.
     public func plan(
-        _ cards: [SourcedCard], problems: [SourcedProblem] = [],
+        _ cards: [SourcedCard], problems: [SourcedProblem] = [], warnings: [SourcedProblem] = [],
         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) async throws -> ImportPlan {
         let existing = try await walletCards(progress: progress)
@@ -56,7 +59,7 @@ public struct ImportExecutor: Sendable {
             images[id] = [UInt8](try await wallet.image(of: card, offline: false).value.data)
         }
         try Task.checkCancellation()
-        return ImportPlanner.plan(cards, problems: problems, existing: existing, images: images)
+        return ImportPlanner.plan(cards, problems: problems, existing: existing, images: images, warnings: warnings)
     }
 
     /// Every card of the wallet with all its fields, in wallet order: through the cache when

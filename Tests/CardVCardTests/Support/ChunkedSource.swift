@@ -36,15 +36,17 @@ struct SeededRandom: RandomNumberGenerator {
 
 extension VCardReader {
     /// Every item, read to the end.
-    mutating func all() -> (cards: [VCard], problems: [VCardProblem]) {
+    mutating func all() -> (cards: [VCard], problems: [VCardProblem], warnings: [VCardProblem]) {
         var cards: [VCard] = []
         var problems: [VCardProblem] = []
+        var warnings: [VCardProblem] = []
         while let item = next() {
             switch item {
             case .card(let card): cards.append(card)
             case .problem(let problem): problems.append(problem)
+            case .warning(let warning): warnings.append(warning)
             }
         }
-        return (cards, problems)
+        return (cards, problems, warnings)
     }
 }

@@ -82,6 +82,20 @@ struct ImportInputs {
         reads.reduce(0) { $0 + $1.document.skipped - $1.document.problems.count }
     }
 
+    /// What the inputs held outside their cards (text around them, stray bytes), the first of
+    /// each input.
+    var warnings: [SourcedProblem] {
+        reads.flatMap { read in read.document.warnings.map { SourcedProblem(file: read.name, problem: $0) } }
+    }
+
+    /// Such warnings beyond those kept.
+    var unlistedWarnings: Int {
+        reads.reduce(0) { $0 + $1.document.warningCount - $1.document.warnings.count }
+    }
+
+    /// The names of the inputs, in the order they were read.
+    var names: [String] { reads.map(\.name) }
+
     /// The inputs refused whole, as `FILE: reason` lines.
     var refusals: [String] {
         reads.compactMap { read in read.document.refusal.map { "\(TerminalText.escaped(read.name)): \($0.reason)" } }

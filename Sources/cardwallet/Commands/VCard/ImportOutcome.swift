@@ -13,7 +13,7 @@ struct ImportOutcome {
         var line: Int
         /// Its name, when it has one.
         var name: String?
-        /// `created`, `updated`, `unchanged` or `skipped`.
+        /// `created`, `updated`, `unchanged`, `merged` or `skipped`.
         var action: String
         /// The wallet card, when there is one.
         var id: String?
@@ -21,6 +21,10 @@ struct ImportOutcome {
         var changes: [String]?
         /// Why it was skipped.
         var problem: String?
+        /// For a duplicate of another card of the input: that card, `FILE:LINE`.
+        var sameAs: String?
+        /// What the import clipped, derived or could not keep, `LINE: what` each.
+        var warnings: [String]?
     }
 
     /// The cards, in input order.
@@ -71,7 +75,40 @@ struct ImportOutcome {
         results.append(
             Result(
                 file: entry.file, line: entry.line, name: entry.name, action: action, id: id, changes: changes,
-                problem: problem))
+                problem: problem, warnings: Self.warnings(entry.warnings)))
+    }
+
+    /// Adds the plan's duplicates (each `merged` into, or `unchanged` beside, the card of the
+    /// input it repeats, whose wallet id it shares) and the warnings of the cards, and puts
+    /// every result in input order: inputs in the order they were read, then lines.
+    mutating func complete(with plan: ImportPlan, inputs: [String]) {
+        var carried: [String: [VCardProblem]] = [:]
+        for entry in plan.entries where !entry.warnings.isEmpty {
+            carried["\(entry.file):\(entry.line)"] = entry.warnings
+        }
+        for index in results.indices where results[index].warnings == nil {
+            results[index].warnings = carried["\(results[index].file):\(results[index].line)"].flatMap(Self.warnings)
+        }
+        for duplicate in plan.duplicates {
+            let first = results.first { $0.file == duplicate.firstFile && $0.line == duplicate.firstLine }
+            results.append(
+                Result(
+                    file: duplicate.file, line: duplicate.line, name: duplicate.name,
+                    action: duplicate.merged ? "merged" : "unchanged", id: first?.id,
+                    sameAs: "\(duplicate.firstFile):\(duplicate.firstLine)", warnings: Self.warnings(duplicate.warnings)
+                ))
+        }
+        let order = Dictionary(inputs.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        results = results.enumerated().sorted { a, b in
+            let (fa, fb) = (order[a.element.file] ?? 0, order[b.element.file] ?? 0)
+            if fa != fb { return fa < fb }
+            if a.element.line != b.element.line { return a.element.line < b.element.line }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+
+    private static func warnings(_ problems: [VCardProblem]) -> [String]? {
+        problems.isEmpty ? nil : problems.map(\.description)
     }
 
     static func changes(_ fields: CardFields?, _ photo: VCardPhoto?) -> [String] {
@@ -86,22 +123,62 @@ struct ImportOutcome {
             case "created": counts.created += 1
             case "updated": counts.updated += 1
             case "unchanged": counts.unchanged += 1
+            case "merged": counts.merged += 1
             default: counts.skipped += 1
             }
         }
         return counts
     }
 
-    /// `FILE:LINE: what is wrong` for every skipped card, escaped for the terminal.
-    var problemLines: [String] {
-        results.compactMap { result in
-            result.problem.map { TerminalText.escaped("\(result.file):\(result.line): \($0)") }
+    /// The report for standard error, escaped for the terminal, in input order: `FILE:LINE: what
+    /// is wrong` for every skipped card, `FILE:LINE: warning: …` for what a card that came in
+    /// lost or got (a value clipped, a name derived) and for what stood outside the cards.
+    func reportLines(fileWarnings: [SourcedProblem], inputs: [String]) -> [String] {
+        var lines: [(file: String, line: Int, text: String)] = []
+        for result in results {
+            if let problem = result.problem {
+                lines.append((result.file, result.line, "\(result.file):\(result.line): \(problem)"))
+            }
         }
+        for result in results where result.problem == nil {
+            for warning in result.warnings ?? [] {
+                // `line N: message` → `FILE:N: warning: message`.
+                let (number, message) = Self.split(warning)
+                lines.append(
+                    (result.file, number ?? result.line, "\(result.file):\(number ?? result.line): warning: \(message)")
+                )
+            }
+        }
+        for warning in fileWarnings {
+            lines.append(
+                (
+                    warning.file, warning.problem.line,
+                    "\(warning.file):\(warning.problem.line): warning: \(warning.problem.message)"
+                ))
+        }
+        let order = Dictionary(inputs.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        return lines.enumerated().sorted { a, b in
+            let (fa, fb) = (order[a.element.file] ?? 0, order[b.element.file] ?? 0)
+            if fa != fb { return fa < fb }
+            if a.element.line != b.element.line { return a.element.line < b.element.line }
+            return a.offset < b.offset
+        }.map { TerminalText.escaped($0.element.text) }
+    }
+
+    /// `line 12: message` as `(12, "message")`.
+    private static func split(_ text: String) -> (Int?, String) {
+        guard text.hasPrefix("line "), let colon = text.firstIndex(of: ":"),
+            let number = Int(text[text.index(text.startIndex, offsetBy: 5)..<colon])
+        else { return (nil, text) }
+        let start = text.index(colon, offsetBy: 2, limitedBy: text.endIndex) ?? text.endIndex
+        return (number, String(text[start...]))
     }
 
     /// A dry run's plan, one card per line: `create    contacts.vcf:1  Ada Lovelace`.
     var planText: String {
-        let verbs = ["created": "create", "updated": "update", "unchanged": "unchanged", "skipped": "skip"]
+        let verbs = [
+            "created": "create", "updated": "update", "unchanged": "unchanged", "merged": "merge", "skipped": "skip",
+        ]
         return results.map { result in
             var line = (verbs[result.action] ?? result.action).padding(toLength: 10, withPad: " ", startingAt: 0)
             line += TerminalText.escaped("\(result.file):\(result.line)")
@@ -110,24 +187,40 @@ struct ImportOutcome {
             if let changes = result.changes, changes != ["fields"] {
                 line += " [" + changes.joined(separator: ", ") + "]"
             }
+            if let sameAs = result.sameAs { line += " — the same card as " + TerminalText.escaped(sameAs) }
             return line + "\n"
         }.joined()
     }
 
-    /// The outcome as JSON: the counts, the refused inputs and every card.
-    func json(counts: ImportPlan.Counts, dryRun: Bool, refused: [String]) throws -> String {
+    /// The outcome as JSON, always one object: the counts, the refused inputs, the warnings
+    /// about what stood outside the cards, every card (with how many there were in all, when
+    /// only the first problems of a file are listed) and, when the run failed, why.
+    func json(
+        counts: ImportPlan.Counts, dryRun: Bool, refused: [String], unlistedCards: Int = 0,
+        fileWarnings: [SourcedProblem] = [], unlistedWarnings: Int = 0, error: String? = nil
+    ) throws -> String {
         struct Report: Encodable {
             var dryRun: Bool
             var created: Int
             var updated: Int
             var unchanged: Int
+            var merged: Int
             var skipped: Int
             var refused: [String]
+            var warnings: [String]
+            var warningsShown: Int
+            var warningsTotal: Int
             var cards: [Result]
+            var cardsShown: Int
+            var cardsTotal: Int
+            var error: String?
         }
         let report = Report(
             dryRun: dryRun, created: counts.created, updated: counts.updated, unchanged: counts.unchanged,
-            skipped: counts.skipped, refused: refused, cards: results)
+            merged: counts.merged, skipped: counts.skipped, refused: refused,
+            warnings: fileWarnings.map(\.description), warningsShown: fileWarnings.count,
+            warningsTotal: fileWarnings.count + unlistedWarnings, cards: results, cardsShown: results.count,
+            cardsTotal: results.count + unlistedCards, error: error)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
