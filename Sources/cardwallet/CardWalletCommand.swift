@@ -35,7 +35,7 @@ struct CardWalletCommand: AsyncParsableCommand {
             """,
         subcommands: [
             DemoCommand.self, MockServerCommand.self,
-            LoginCommand.self, LogoutCommand.self, StatusCommand.self,
+            LoginCommand.self, LogoutCommand.self, StatusCommand.self, BooksCommand.self,
             ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self,
             RemoveCommand.self, ReorderCommand.self, ImageCommand.self, QRCommand.self, ScanCommand.self,
             ImportCommand.self, ExportCommand.self, QueryCommand.self, SyncCommand.self,

@@ -17,12 +17,19 @@ public struct SessionStatusReport: Sendable, Equatable, CustomStringConvertible 
     public var storage: String
     /// Why the token store could not be read, if it could not.
     public var problem: String?
+    /// The kind of server.
+    public var kind: BackendKind
+    /// On a CardDAV server, the address book in use (its id), when known.
+    public var addressBook: String?
 
     /// A report.
     public init(
         server: String, state: SessionState, account: SessionAccount? = nil, accessTokenExpiresAt: Date? = nil,
-        refreshTokenExpiresAt: Date? = nil, storage: String, problem: String? = nil
+        refreshTokenExpiresAt: Date? = nil, storage: String, problem: String? = nil, kind: BackendKind = .cardAPI,
+        addressBook: String? = nil
     ) {
+        self.kind = kind
+        self.addressBook = addressBook
         self.server = server
         self.state = state
         self.account = account
@@ -36,6 +43,10 @@ public struct SessionStatusReport: Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         var lines = [TerminalText.escaped(state.description)]
         if let name = account?.name { lines.append("name: \(TerminalText.escaped(name))") }
+        if kind != .cardAPI {
+            lines.append(
+                "a \(kind) server" + (addressBook.map { ", address book “\(TerminalText.escaped($0))”" } ?? ""))
+        }
         if let date = accessTokenExpiresAt {
             lines.append("access token valid until \(CardWalletJSON.formatDate(date)) (renewed automatically)")
         }

@@ -50,7 +50,9 @@ extension CardDAVBackend {
         let vcard = try VCardResource(text: resource.vcard)
         guard !vcard.isGroup else { return nil }
         let photo = vcard.picture?.photo
-        let updated = revisionDate(in: vcard) ?? Date(timeIntervalSince1970: 0)
+        // The card's own REV, else when the server says it changed (a card written without REV),
+        // else when it was read: the cache keeps that until the card changes (a new ETag).
+        let updated = revisionDate(in: vcard) ?? resource.lastModified ?? Date()
         return Card(
             id: id, fields: vcard.fields, hasImage: photo != nil,
             image: photo.map { CardImageInfo(contentType: $0.format.contentType, size: $0.bytes.count) },

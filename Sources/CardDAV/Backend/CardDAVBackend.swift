@@ -95,7 +95,7 @@ public final class CardDAVBackend: CardBackend, Sendable {
     }
 
     /// The id of the book at `path` (its last part), or `nil`.
-    static func bookID(ofPath path: String?) -> String? {
+    public static func bookID(ofPath path: String?) -> String? {
         guard let path else { return nil }
         let last = path.split(separator: "/").last.map(String.init)
         return last.map { $0.removingPercentEncoding ?? $0 }
@@ -203,7 +203,8 @@ public final class CardDAVBackend: CardBackend, Sendable {
                 others.isEmpty
                 ? nil
                 : "using the address book \(TerminalText.escaped(Self.bookID(ofPath: first.href) ?? first.href)); "
-                    + "the others: \(others.map(TerminalText.escaped).joined(separator: ", ")) (choose with --book ID)"
+                    + "the others: \(others.map(TerminalText.escaped).joined(separator: ", ")) (choose one with --book ID, "
+                    + "or CARDWALLET_BOOK; `cardwallet books` lists them)"
         }
         return first
     }
@@ -232,10 +233,14 @@ public final class CardDAVBackend: CardBackend, Sendable {
     public func status() async -> SessionStatusReport {
         let storage = tokenStore.storageSummary()
         guard let item = storedItem() else {
-            return SessionStatusReport(server: loginServer, state: .loggedOut(server: loginServer), storage: storage)
+            return SessionStatusReport(
+                server: loginServer, state: .loggedOut(server: loginServer), storage: storage, kind: .cardDAV,
+                addressBook: setup.book)
         }
         let account = SessionAccount(server: loginServer, email: item.account)
-        return SessionStatusReport(server: loginServer, state: .loggedIn(account), account: account, storage: storage)
+        return SessionStatusReport(
+            server: loginServer, state: .loggedIn(account), account: account, storage: storage, kind: .cardDAV,
+            addressBook: setup.book ?? Self.bookID(ofPath: item.place))
     }
 
     public var sessionState: SessionState {
@@ -271,6 +276,11 @@ public final class CardDAVBackend: CardBackend, Sendable {
     /// The address books of the account.
     public func books() async throws -> [AddressBook] {
         try await withClient { client in try await client.books() }
+    }
+
+    /// The id of the address book in use: the one asked for, else the one the login chose.
+    public var bookInUse: String? {
+        setup.book ?? storedItem().flatMap { Self.bookID(ofPath: $0.place) }
     }
 
     /// The address book in use: the one the login chose (or `setup.book`), found again on the

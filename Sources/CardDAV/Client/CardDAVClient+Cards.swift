@@ -49,7 +49,8 @@ extension CardDAVClient {
 
     private func multigetBatch(_ paths: [String], in book: AddressBook) async throws(CardDAVError) -> MultigetResult {
         let response = try await exchange(
-            .multiget(hrefs: paths, properties: [.dav("getetag"), .cardDAV("address-data")]), to: book.url)
+            .multiget(hrefs: paths, properties: [.dav("getetag"), .dav("getlastmodified"), .cardDAV("address-data")]),
+            to: book.url)
         guard (200..<300).contains(response.statusCode) else { throw Judge.status(response) }
         let asked = Set(paths)
         var answered = Set<String>()
@@ -61,7 +62,9 @@ extension CardDAVClient {
                     guard asked.contains(path), answered.insert(path).inserted else { continue }
                     if let data = entry.property(.cardDAV("address-data")), entry.status.map({ $0 < 300 }) ?? true {
                         result.found.append(
-                            DAVResource(href: path, etag: entry.text(.dav("getetag")), vcard: data.text))
+                            DAVResource(
+                                href: path, etag: entry.text(.dav("getetag")), vcard: data.text,
+                                lastModified: DAVResource.date(http: entry.text(.dav("getlastmodified")))))
                     } else {
                         result.missing.append(path)
                     }
@@ -82,7 +85,9 @@ extension CardDAVClient {
         let url = try url(of: href)
         let response = try await exchange(.get, to: url)
         guard (200..<300).contains(response.statusCode) else { throw Judge.status(response) }
-        return DAVResource(href: Href.path(of: url), etag: response.headers["ETag"], vcard: response.text)
+        return DAVResource(
+            href: Href.path(of: url), etag: response.headers["ETag"], vcard: response.text,
+            lastModified: DAVResource.date(http: response.headers["Last-Modified"]))
     }
 
     /// Creates a card named `<key>.vcf` in `book`, only if no card has that name

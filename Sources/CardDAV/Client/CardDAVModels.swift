@@ -78,12 +78,25 @@ public struct DAVResource: Sendable, Hashable {
     /// The vCard text. Read through a multiget it has LF line ends (XML turns CR LF into LF);
     /// read with ``CardDAVClient/get(_:)`` it has the bytes the server stores.
     public var vcard: String
+    /// When the server says it last changed (`getlastmodified`, `Last-Modified`), when it says.
+    public var lastModified: Date?
 
     /// A card.
-    public init(href: String, etag: String?, vcard: String) {
+    public init(href: String, etag: String?, vcard: String, lastModified: Date? = nil) {
         self.href = href
         self.etag = etag
         self.vcard = vcard
+        self.lastModified = lastModified
+    }
+
+    /// An HTTP date (RFC 9110's preferred form, `Sun, 06 Nov 1994 08:49:37 GMT`), or `nil`.
+    public static func date(http text: String?) -> Date? {
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE',' dd MMM yyyy HH':'mm':'ss 'GMT'"
+        return formatter.date(from: text)
     }
 }
 

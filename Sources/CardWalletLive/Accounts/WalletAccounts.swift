@@ -1,5 +1,6 @@
 public import CardBackend
 public import CardCache
+import CardDAV
 import CardModels
 public import CardWalletUI
 public import Foundation
@@ -15,6 +16,13 @@ public struct LoginReport: Sendable {
     /// Other accounts at the server whose changes made offline wait in their caches (how many
     /// each): kept, and sent when they log in again.
     public var othersWaiting: [(account: String, changes: Int)]
+    /// The server as the person gave it (a CardDAV backend's ``CardBackend/CardBackend/server``
+    /// also names its address book).
+    public var server: String
+    /// On a CardDAV server, the address book the login chose (its id).
+    public var addressBook: String?
+    /// What the login chose and why, for the person (the address books it did not choose).
+    public var note: String?
 }
 
 /// The accounts' lifecycle, in one place (docs/Architecture.md): which backend is in use (the
@@ -172,11 +180,12 @@ public final class WalletAccounts: Sendable {
         }
         let session = try await backend.logIn(account: account, password: password)
         let others = cacheFolder().map { CardCache.waitingOutboxes(server: backend.server, location: $0) } ?? []
+        let dav = backend as? CardDAVBackend
         return LoginReport(
             account: session, kind: backend.kind,
             othersWaiting: others.filter { $0.account.lowercased() != session.email.lowercased() }.map {
                 ($0.account, $0.changes)
-            })
+            }, server: dav?.loginServer ?? backend.server, addressBook: dav?.bookInUse, note: dav?.loginNote)
     }
 
     /// Logs out the account in use (every account stored for the server when `everyAccount`);

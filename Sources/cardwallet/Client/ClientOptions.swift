@@ -14,7 +14,8 @@ struct ClientOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The card API's base URL, e.g. http://127.0.0.1:8080/v1. Overrides CARDWALLET_SERVER and the config file. "
+            "The server: the card API's base URL (e.g. http://127.0.0.1:8080/v1) or a CardDAV server's address "
+                + "(e.g. https://dav.example.com/). Overrides CARDWALLET_SERVER and the config file. "
                 + "(default: \(ClientSettings.defaults.server))",
             valueName: "url"))
     var server: String?

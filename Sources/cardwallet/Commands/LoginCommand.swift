@@ -9,17 +9,27 @@ import Foundation
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
-        abstract: "Log in to the card server and keep the session for the other commands.",
+        abstract: "Log in to the card server or a CardDAV server, for the other commands.",
         discussion: """
             The password is asked at the terminal without echo, or read from standard input with \
-            --password-stdin (the first line; for scripts). It is never stored, logged or shown: \
-            only the server's tokens are kept, in the token file (see `cardwallet status`). \
-            Logging in as another account at the same server logs the previous one out.
+            --password-stdin (the first line; for scripts). On the card API it is never stored, \
+            logged or shown: only the server's tokens are kept, in the token file (see \
+            `cardwallet status`). Logging in as another account at the same server logs the \
+            previous one out.
+
+            The kind of server is found by asking it. A CardDAV server (Radicale, Nextcloud, \
+            Fastmail, iCloud…) has no tokens: its user name (--email takes it) and password — an \
+            app password where the provider has them — are kept in the token file instead \
+            (mode 0600, not encrypted), sent only to that server, only over https or to this \
+            computer. The login finds the account's address books (from the address given, or \
+            /.well-known/carddav) and uses the one --book names, else the first; `cardwallet \
+            books` lists them. Give the same --server (or CARDWALLET_SERVER) to the other commands.
 
             Examples:
               cardwallet login --email demo@cardwallet.dev
               printf '%s\\n' "$PASSWORD" | cardwallet login --email demo@cardwallet.dev --password-stdin
               cardwallet login --server http://127.0.0.1:9000/v1 --email minji@cardwallet.dev
+              cardwallet login --server https://dav.example.com/ --email alice --book work
 
             Exit status: 0 logged in; 3 wrong email or password; 6 server unreachable; 64 usage \
             error (no terminal for the prompts, say, or a server address that is not the API's base \
@@ -52,9 +62,15 @@ struct LoginCommand: AsyncParsableCommand {
             let report = try await context.accounts.logIn(account: credentials.email, password: credentials.password)
             let user = report.account
             let name = (user.name ?? "").isEmpty ? "" : "\(TerminalText.escaped(user.name ?? "")) "
+            let place =
+                report.kind == .cardAPI
+                ? ""
+                : " (\(report.kind)"
+                    + (report.addressBook.map { ", address book “\(TerminalText.escaped($0))”" } ?? "") + ")"
             Console.out(
                 "Logged in as \(name)<\(TerminalText.escaped(user.email))> at "
-                    + "\(TerminalText.escaped(context.backend.server)).\n")
+                    + "\(TerminalText.escaped(report.server))\(place).\n")
+            if let note = report.note { Console.note(note) }
             for other in report.othersWaiting {
                 Console.warning(
                     "\(other.changes) change\(other.changes == 1 ? "" : "s") made offline as "

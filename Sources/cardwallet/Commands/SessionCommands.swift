@@ -32,7 +32,7 @@ struct LogoutCommand: AsyncParsableCommand {
             // The cached cards of each account go with its session (never left behind); changes
             // made offline stay for its next login.
             let results = try await context.accounts.logOut(everyAccount: true)
-            let server = TerminalText.escaped(context.backend.server)
+            let server = TerminalText.escaped(context.accounts.shownServer)
             for result in results { Self.report(result, server: server) }
         }
     }
@@ -64,9 +64,10 @@ struct StatusCommand: AsyncParsableCommand {
             0600 in a 0700 folder), not encrypted; status says so.
 
             With --json, prints the same as one JSON object: state (loggedIn, refreshing, \
-            loggedOut or expired), server, serverFrom, email, name, userId, \
-            accessTokenExpiresAt, refreshTokenExpiresAt, tokenFile, storage, problem and \
-            configFile; values that are not known are left out. Never a token.
+            loggedOut or expired), kind (cardAPI or cardDAV), server, serverFrom, addressBook \
+            (CardDAV), email, name, userId, accessTokenExpiresAt, refreshTokenExpiresAt, \
+            tokenFile, storage, problem and configFile; values that are not known are left out. \
+            Never a token or a password.
 
             Examples:
               cardwallet status

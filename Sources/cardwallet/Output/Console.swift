@@ -44,6 +44,12 @@ enum Console {
         err("cardwallet: \(visible(message))\n")
     }
 
+    /// Writes `cardwallet: note: <message>` and a newline to standard error, made terminal-safe:
+    /// something the person may want to know, not a problem.
+    static func note(_ message: String) {
+        err("cardwallet: note: \(visible(message))\n")
+    }
+
     /// Writes `cardwallet: warning: <message>` and a newline to standard error, made terminal-safe.
     static func warning(_ message: String) {
         err("cardwallet: warning: \(visible(message))\n")

@@ -11,6 +11,7 @@ import Foundation
 ///   "name" : "Demo User",
 ///   "refreshTokenExpiresAt" : "2026-11-22T09:30:00.000Z",
 ///   "server" : "http://127.0.0.1:8080/v1",
+///   "kind" : "cardAPI",
 ///   "serverFrom" : "CARDWALLET_SERVER",
 ///   "state" : "loggedIn",
 ///   "storage" : "tokens stored in /home/u/.local/state/cardwallet/tokens.json (plain file, mode 0600, not encrypted)",
@@ -44,6 +45,10 @@ struct StatusJSON: Encodable, Equatable {
     var problem: String?
     /// The config file that was read, if any.
     var configFile: String?
+    /// `cardAPI` or `cardDAV`.
+    var kind: String
+    /// On a CardDAV server, the address book in use.
+    var addressBook: String?
 
     /// The JSON form of `report`.
     init(_ report: SessionStatusReport, serverFrom: String, tokenFile: String, configFile: String?) {
@@ -65,5 +70,11 @@ struct StatusJSON: Encodable, Equatable {
         storage = report.storage
         problem = report.problem
         self.configFile = configFile
+        kind =
+            switch report.kind {
+            case .cardAPI: "cardAPI"
+            case .cardDAV: "cardDAV"
+            }
+        addressBook = report.addressBook
     }
 }

@@ -9,6 +9,7 @@ import Testing
 @Suite struct ArgumentParsingTests {
     static let commands: [(name: String, type: any ParsableCommand.Type)] = [
         ("login", LoginCommand.self), ("logout", LogoutCommand.self), ("status", StatusCommand.self),
+        ("books", BooksCommand.self),
         ("list", ListCommand.self), ("show", ShowCommand.self), ("add", AddCommand.self),
         ("edit", EditCommand.self), ("rm", RemoveCommand.self), ("reorder", ReorderCommand.self),
     ]
