@@ -192,3 +192,22 @@ public enum EntityTag {
         return Int(text)
     }
 }
+
+/// The `data` of `GET /cards/whole?ids=…`: whole cards by id, at most
+/// ``APIWholeCards/maximumIDs`` per request, in the order asked; the ids the caller has no card
+/// for (deleted, never made, someone else's) are listed apart.
+public struct APIWholeCards: Codable, Sendable, Equatable {
+    /// The most ids one request may ask for.
+    public static let maximumIDs = 100
+
+    /// The cards found, in the order asked.
+    public var cards: [APICard]
+    /// The ids asked for that name no card of the caller.
+    public var missing: [String]
+
+    /// An answer.
+    public init(cards: [APICard], missing: [String]) {
+        self.cards = cards
+        self.missing = missing
+    }
+}

@@ -105,7 +105,34 @@ public struct CardAPIBackend: CardBackend {
         try await client.card(id: id)
     }
 
+    /// In batches of `APIWholeCards.maximumIDs` (`GET /cards/whole`); one by one from a server
+    /// without that endpoint.
     public func cards(ids: [String], progress: (@Sendable (Int) -> Void)?) async throws -> [Card] {
+        var found: [String: Card] = [:]
+        var start = 0
+        while start < ids.count {
+            let batch = Array(ids[start..<min(start + APIWholeCards.maximumIDs, ids.count)])
+            guard let cards = try await wholeCards(batch, first: start == 0) else {
+                return try await cardsOneByOne(ids: ids, progress: progress)
+            }
+            for card in cards { found[card.id] = card }
+            start += batch.count
+            progress?(start)
+        }
+        return ids.compactMap { found[$0] }
+    }
+
+    /// One batch; `nil` when the server has no batch endpoint (the first batch's 404 E01).
+    private func wholeCards(_ ids: [String], first: Bool) async throws -> [Card]? {
+        do {
+            return try await client.wholeCards(ids: ids).cards
+        } catch {
+            if first && error.isUnknownEndpoint { return nil }
+            throw error
+        }
+    }
+
+    private func cardsOneByOne(ids: [String], progress: (@Sendable (Int) -> Void)?) async throws -> [Card] {
         let client = client
         return try await InOrder.map(ids, concurrency: Self.readConcurrency, progress: progress) { id in
             do {

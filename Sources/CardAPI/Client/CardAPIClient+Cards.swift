@@ -69,6 +69,23 @@ extension CardAPIClient {
         try await send(.card(id: Self.checked(id)), returning: APICard.self).card
     }
 
+    /// Whole cards by id in one request (`GET /cards/whole?ids=…`, docs/API.md): the cards
+    /// found, in the order asked, and the ids with no card.
+    ///
+    /// - Parameter ids: at most `APIWholeCards.maximumIDs` ids.
+    /// - Throws: ``CardAPIError``; a server without the endpoint answers 404 E01
+    ///   (`ServerError/isUnknownEndpoint`), and the caller reads the cards one by one.
+    public func wholeCards(ids: [String]) async throws(CardAPIError) -> (cards: [Card], missing: [String]) {
+        var checked: [String] = []
+        for id in ids { checked.append(try Self.checked(id)) }
+        let answer = try await send(.wholeCards(ids: checked), returning: APIWholeCards.self)
+        let asked = Set(checked)
+        // Only what was asked, once each: a server cannot slip other cards in.
+        var seen = Set<String>()
+        let cards = answer.cards.map(\.card).filter { asked.contains($0.id) && seen.insert($0.id).inserted }
+        return (cards, answer.missing.filter { asked.contains($0) })
+    }
+
     /// Creates a card (`POST /card`, multipart), at the end of the wallet.
     ///
     /// Every create carries an `Idempotency-Key` (docs/API.md): the same request sent again —

@@ -22,6 +22,9 @@ public struct CardService: TargetType, AccessTokenAuthorizable {
         case list(offset: Int?, limit: Int?, query: String?)
         /// `GET /card/{cardId}`.
         case card(id: String)
+        /// `GET /cards/whole?ids=a,b,c`: whole cards by id, at most
+        /// `APIWholeCards.maximumIDs` at once.
+        case wholeCards(ids: [String])
         /// `POST /card` as multipart form data: the fields as `card.<field>` parts and an
         /// optional image file, streamed from disk when sent; with an `Idempotency-Key` when
         /// given, so that sending it again makes no second card (docs/API.md).
@@ -67,6 +70,7 @@ public struct CardService: TargetType, AccessTokenAuthorizable {
     public var path: String {
         switch endpoint {
         case .list: "/cards"
+        case .wholeCards: "/cards/whole"
         case .card(let id), .update(let id, _, _), .delete(let id, _): "/card/\(id)"
         case .create: "/card"
         case .reorder: "/cards"
@@ -77,7 +81,7 @@ public struct CardService: TargetType, AccessTokenAuthorizable {
     /// `GET`, `POST`, `PUT` or `DELETE`.
     public var method: HTTPMethod {
         switch endpoint {
-        case .list, .card, .image: .get
+        case .list, .card, .image, .wholeCards: .get
         case .create: .post
         case .update, .reorder, .replaceImage: .put
         case .delete, .removeImage: .delete
@@ -93,6 +97,8 @@ public struct CardService: TargetType, AccessTokenAuthorizable {
             if let limit { parameters["limit"] = .int(limit) }
             if let query { parameters["q"] = .string(query) }
             return parameters.isEmpty ? .plain : .parameters(parameters, encoding: .queryString)
+        case .wholeCards(let ids):
+            return .parameters(["ids": .string(ids.joined(separator: ","))], encoding: .queryString)
         case .card, .delete, .image, .removeImage:
             return .plain
         case .replaceImage(_, let image, _):

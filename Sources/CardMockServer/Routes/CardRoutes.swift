@@ -18,6 +18,7 @@ struct CardRoutes {
     var routes: [RouteSpec] {
         [
             RouteSpec(.get, "cards", list),
+            RouteSpec(.get, "cards/whole", whole),
             RouteSpec(.put, "cards", reorder),
             RouteSpec(.post, "card", create),
             RouteSpec(.get, "card/{cardId}", show),
@@ -45,6 +46,33 @@ struct CardRoutes {
         if !problems.isEmpty { throw APIError.badRequest("The query parameters are not valid.", fields: problems) }
         let page = await state.page(userID: try userID(context), offset: offset, limit: limit, query: text)
         return JSONResponse.success(page)
+    }
+
+    /// `GET /cards/whole?ids=a,b,c`: whole cards by id, in the order asked; ids with no card of
+    /// the caller are listed as `missing` (never told apart from someone else's).
+    @Sendable func whole(_ request: Request, context: Context) async throws -> Response {
+        let text = request.uri.queryParameters["ids"].map(String.init) ?? ""
+        let ids = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard !text.isEmpty, ids.count <= APIWholeCards.maximumIDs else {
+            throw APIError.badRequest(
+                "The query parameters are not valid.",
+                fields: ["ids": "must list 1 to \(APIWholeCards.maximumIDs) card ids, separated by commas"])
+        }
+        guard ids.allSatisfy(CardIdentifier.isWellFormed) else {
+            throw APIError.badRequest("The query parameters are not valid.", fields: ["ids": "must be card ids"])
+        }
+        let user = try userID(context)
+        var cards: [APICard] = []
+        var missing: [String] = []
+        var seen = Set<String>()
+        for id in ids where seen.insert(id).inserted {
+            if let stored = try? await state.card(userID: user, id: id) {
+                cards.append(stored.card)
+            } else {
+                missing.append(id)
+            }
+        }
+        return JSONResponse.success(APIWholeCards(cards: cards, missing: missing))
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
