@@ -31,7 +31,10 @@ import Testing
         }
     }
 
-    @Test(arguments: ["", "ids=", "ids=demo-01,,demo-02", "ids=a%2Fb", "ids=" + Array(repeating: "demo-01", count: 101).joined(separator: ",")])
+    @Test(arguments: [
+        "", "ids=", "ids=demo-01,,demo-02", "ids=a%2Fb",
+        "ids=" + Array(repeating: "demo-01", count: 101).joined(separator: ","),
+    ])
     func badIDsAreE01NamingTheParameter(query: String) async throws {
         try await withRouter { api, _ in
             let token = try await api.login().accessToken

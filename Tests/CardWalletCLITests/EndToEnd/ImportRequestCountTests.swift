@@ -10,8 +10,10 @@ import Testing
     static let walletSize = 1_500
 
     static func threeCards(_ tag: String) -> String {
-        (1...3).map { "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:New \(tag) \($0)\r\nEMAIL:new\(tag)\($0)@import.example\r\nEND:VCARD\r\n" }
-            .joined()
+        (1...3).map {
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:New \(tag) \($0)\r\nEMAIL:new\(tag)\($0)@import.example\r\nEND:VCARD\r\n"
+        }
+        .joined()
     }
 
     @Test func importingThreeCardsIntoALargeWalletSendsAHandfulOfRequests() async throws {
