@@ -370,6 +370,33 @@ import Testing
         #expect(state.list.cards.loadedCount == 0)
     }
 
+    /// `B` switches to the next address book (CardDAV): the status bar names it, and the list
+    /// is read again from the new book; a server without books says so and changes nothing.
+    @Test func bSwitchesTheAddressBookAndReloadsTheList() throws {
+        var state = AppState.loggedIn(cards: 3)
+        let effects = state.press(.char("B"))
+        let (id, request) = try #require(AppState.lastRequest(effects))
+        #expect(request == .nextBook)
+        let after = state.send(
+            .completed(id, .success(.switchedBook("work", session: .loggedIn(email: testEmail, server: "dav · work")))))
+        #expect(state.session == .loggedIn(email: testEmail, server: "dav · work"))
+        #expect(state.message?.text == "Address book “work”")
+        let (_, reload) = try #require(AppState.lastRequest(after))
+        guard case .loadCards(offset: 0, _, _) = reload else {
+            Issue.record("the list is not read again: \(reload)")
+            return
+        }
+
+        var single = AppState.loggedIn(cards: 3)
+        let asked = single.press(.char("B"))
+        let (singleID, _) = try #require(AppState.lastRequest(asked))
+        let refused = single.send(
+            .completed(singleID, .failure(UIFailure(.other, message: "This account has one address book only."))))
+        #expect(AppState.lastRequest(refused) == nil, "nothing is read again")
+        #expect(single.message?.text == "This account has one address book only.")
+        #expect(single.list.cards.loadedCount == 3)
+    }
+
     @Test func quitFromTheListAndCtrlCFromAnywhere() {
         var list = AppState.loggedIn(cards: 1)
         #expect(list.press(.char("q")) == [.quit])

@@ -8,14 +8,22 @@ public struct SessionAccount: Sendable, Hashable, CustomStringConvertible {
     public var name: String?
     /// The user's id on the server, when known.
     public var userID: String?
+    /// Where on the server the cards are, for people (a CardDAV address book's id), when it
+    /// is one of several.
+    public var place: String?
 
     /// An account.
-    public init(server: String, email: String, name: String? = nil, userID: String? = nil) {
+    public init(server: String, email: String, name: String? = nil, userID: String? = nil, place: String? = nil) {
         self.server = server
         self.email = email
         self.name = name
         self.userID = userID
+        self.place = place
     }
+
+    /// The server as the status bar shows it: with the place, when there is one
+    /// (`https://dav.example.com · contacts`).
+    public var shownServer: String { place.map { "\(server) · \($0)" } ?? server }
 
     /// `demo@cardwallet.dev at http://127.0.0.1:8080/v1`.
     public var description: String { "\(email) at \(server)" }

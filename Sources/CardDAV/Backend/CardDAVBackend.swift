@@ -147,7 +147,10 @@ public final class CardDAVBackend: CardBackend, Sendable {
         } catch let error as CardDAVError where error.requiresLogin {
             let account = client.user
             _ = try? await tokenStore.deletePassword(server: loginServer, account: account)
-            publish(.expired(server: loginServer, account: SessionAccount(server: loginServer, email: account)))
+            publish(
+                .expired(
+                    server: loginServer, account: SessionAccount(server: loginServer, email: account, place: bookInUse))
+            )
             throw CardDAVBackendFailure.passwordRefused(server, account)
         }
     }
@@ -172,7 +175,7 @@ public final class CardDAVBackend: CardBackend, Sendable {
         try await tokenStore.save(
             PasswordItem(server: loginServer, account: account, password: password, place: book.href))
         state.withLock { $0.book = book }
-        let session = SessionAccount(server: loginServer, email: account)
+        let session = SessionAccount(server: loginServer, email: account, place: bookInUse)
         publish(.loggedIn(session))
         return session
     }
@@ -237,7 +240,7 @@ public final class CardDAVBackend: CardBackend, Sendable {
                 server: loginServer, state: .loggedOut(server: loginServer), storage: storage, kind: .cardDAV,
                 addressBook: setup.book)
         }
-        let account = SessionAccount(server: loginServer, email: item.account)
+        let account = SessionAccount(server: loginServer, email: item.account, place: bookInUse)
         return SessionStatusReport(
             server: loginServer, state: .loggedIn(account), account: account, storage: storage, kind: .cardDAV,
             addressBook: setup.book ?? Self.bookID(ofPath: item.place))
@@ -245,7 +248,7 @@ public final class CardDAVBackend: CardBackend, Sendable {
 
     public var sessionState: SessionState {
         guard let item = storedItem() else { return .loggedOut(server: loginServer) }
-        return .loggedIn(SessionAccount(server: loginServer, email: item.account))
+        return .loggedIn(SessionAccount(server: loginServer, email: item.account, place: bookInUse))
     }
 
     public func reportSession(to sink: (any SessionStateSink)?) { state.withLock { $0.sink = sink } }
@@ -276,6 +279,24 @@ public final class CardDAVBackend: CardBackend, Sendable {
     /// The address books of the account.
     public func books() async throws -> [AddressBook] {
         try await withClient { client in try await client.books() }
+    }
+
+    /// The same account on the address book `book`, remembered as the one to use (the token
+    /// file's `place`), so that the next start opens it too.
+    ///
+    /// - Throws: ``CardDAVBackendFailure`` when nobody is logged in; the token store's error.
+    public func switching(to book: AddressBook) async throws -> CardDAVBackend {
+        guard let item = storedItem() else {
+            throw CardDAVBackendFailure(.notLoggedIn, "Not logged in at \(TerminalText.escaped(loginServer)).")
+        }
+        try await tokenStore.save(
+            PasswordItem(server: loginServer, account: item.account, password: item.password, place: book.href))
+        var setup = self.setup
+        setup.book = Self.bookID(ofPath: book.href)
+        let switched = CardDAVBackend(
+            setup: setup, tokenStore: tokenStore, transport: transport, plugins: plugins, logger: logger)
+        switched.state.withLock { $0.book = book }
+        return switched
     }
 
     /// The id of the address book in use: the one asked for, else the one the login chose.

@@ -140,7 +140,7 @@ public final class WalletAccounts: Sendable {
     }
 
     /// Makes `backend` the one in use: the session sink follows it.
-    private func use(_ backend: any CardBackend) {
+    func use(_ backend: any CardBackend) {
         current.withLock { current in
             current.reportSession(to: nil)
             backend.reportSession(to: sessionSink)

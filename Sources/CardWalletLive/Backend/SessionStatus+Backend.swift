@@ -8,9 +8,9 @@ extension SessionStatus {
         case .loggedOut:
             self = .loggedOut
         case .loggedIn(let account):
-            self = .loggedIn(email: account.email, server: account.server)
+            self = .loggedIn(email: account.email, server: account.shownServer)
         case .refreshing(let account):
-            self = .refreshing(email: account.email, server: account.server)
+            self = .refreshing(email: account.email, server: account.shownServer)
         case .expired(let server, let account):
             self = .expired(email: account?.email, server: server)
         }

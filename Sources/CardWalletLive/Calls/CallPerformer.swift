@@ -84,7 +84,12 @@ public final class CallPerformer: Sendable {
         switch call {
         case .logIn(let server, let email, let password):
             let report = try await accounts.logIn(server: server, account: email, password: password)
-            return .loggedIn(email: report.account.email, server: accounts.backend.server)
+            return .loggedIn(email: report.account.email, server: report.account.shownServer)
+        case .nextBook:
+            let switched = try await accounts.switchToNextBook()
+            let session: SessionStatus =
+                switched.session.map { .loggedIn(email: $0.email, server: $0.shownServer) } ?? .loggedOut
+            return .switchedBook(switched.book, session: session)
         case .logOut:
             let reports = try await accounts.logOut()
             // The session is over here either way; the interface says the server was not told.
@@ -168,7 +173,7 @@ public final class CallPerformer: Sendable {
                 return .success(
                     .scanned(try await scans.scan(path, maximumImageBytes: accounts.backend.maximumImageBytes)))
             case .logIn, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard,
-                .reorderCards, .searchCache, .resolveOfflineEdit:
+                .reorderCards, .searchCache, .resolveOfflineEdit, .nextBook:
                 return nil
             }
         } catch {

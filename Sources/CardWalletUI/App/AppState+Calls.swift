@@ -67,6 +67,18 @@ extension AppState {
                 showMessage(.warning, "The change made offline could not be forgotten: \(failure.message)")
             }
             return []
+        case .book:
+            switch outcome {
+            case .success(.switchedBook(let book, let session)):
+                self.session = session
+                showMessage(.info, "Address book “\(book)”")
+                return reduceList(.reload)
+            case .failure(let failure):
+                showMessage(.warning, failure.message)
+            default:
+                break
+            }
+            return []
         case .logOut:
             returnToLogin()
             if case .failure(let failure) = outcome {
@@ -131,7 +143,7 @@ extension CallRoute {
     /// report it themselves).
     var replaysAfterLogin: Bool {
         switch self {
-        case .login, .reauth, .logOut, .outbox: false
+        case .login, .reauth, .logOut, .outbox, .book: false
         case .list, .detail, .form, .transfer: true
         }
     }

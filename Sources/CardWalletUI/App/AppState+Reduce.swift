@@ -72,6 +72,9 @@ extension AppState {
         switch command {
         case .global(let global):
             return perform(global)
+        case .list(.nextBook):
+            showMessage(.info, "Switching to the next address book…")
+            return [call(.nextBook, route: .book)]
         case .list(let list):
             return reduceList(.command(list))
         case .filter(let filter):

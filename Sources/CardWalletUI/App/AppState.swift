@@ -40,7 +40,7 @@ public struct AppState: Equatable, Sendable {
     public var now: Duration = .zero
     /// Who is logged in where, as the status bar shows it. Written only by the session's own
     /// news (``AppAction/session(_:)``).
-    public private(set) var session: SessionStatus = .loggedOut
+    public internal(set) var session: SessionStatus = .loggedOut
     /// The screen under any dialog.
     public var screen: Screen = .login
     /// The login screen's form.

@@ -16,6 +16,8 @@ public enum CallRoute: Equatable, Sendable {
     case reauth
     /// Logging out (from any screen).
     case logOut
+    /// Switching address books (from the list).
+    case book
     /// The local cache's outbox (an edit made offline, resolved in the conflict view).
     case outbox
 }

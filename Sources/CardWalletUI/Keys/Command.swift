@@ -48,6 +48,8 @@ public enum ListCommand: Hashable, Sendable {
     case undoDelete
     /// Export the selected (or the marked) cards, or every card, to a file; import a file.
     case exportCards, exportAll, importCards
+    /// Switch to the account's next address book (a CardDAV server).
+    case nextBook
 }
 
 /// Typing the list filter.

@@ -76,6 +76,7 @@ public enum KeyTables {
             KeyBinding(.char("X"), command: .list(.exportAll), "export every card to a file"),
             KeyBinding(.char("i"), command: .list(.importCards), "import a vCard file (shows what would change first)"),
             KeyBinding(.char("r"), command: .list(.reload), "reload the list from the server"),
+            KeyBinding(.char("B"), command: .list(.nextBook), "switch to the next address book (CardDAV servers)"),
             KeyBinding(.char("O"), command: .list(.logOut), "log out"),
             KeyBinding(.char("q"), command: .list(.quit), "quit", hint: KeyHint("q", "quit")),
         ])

@@ -25,6 +25,8 @@ public enum AppCall: Equatable, Sendable, CustomStringConvertible {
     case logIn(server: String, email: String, password: String)
     /// `POST /auth/logout`, then forget the stored tokens.
     case logOut
+    /// Switch to the account's next address book (on a CardDAV server).
+    case nextBook
     /// `GET /cards?offset=&limit=&q=`: one page of the wallet in wallet order.
     case loadCards(offset: Int, limit: Int, query: String?)
     /// `GET /card/{id}`.
@@ -76,7 +78,7 @@ public enum AppCall: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .createCard, .updateCard, .deleteCard, .reorderCards, .restoreCard, .runImport: true
         case .logIn, .logOut, .loadCards, .loadCard, .cardPicture, .filePicture, .qrCode, .vcardLines, .exportCards,
-            .previewImport, .scanPhoto, .searchCache, .resolveOfflineEdit:
+            .previewImport, .scanPhoto, .searchCache, .resolveOfflineEdit, .nextBook:
             false
         }
     }
@@ -94,6 +96,7 @@ public enum AppCall: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .logIn(let server, let email, _): "log in \(email) at \(server) (password <private>)"
         case .logOut: "log out"
+        case .nextBook: "switch to the next address book"
         case .loadCards(let offset, let limit, let query):
             "load cards \(offset)..<\(offset + limit)" + (query.map { " matching \($0)" } ?? "")
         case .loadCard(let id): "load card \(id)"
@@ -128,6 +131,8 @@ public enum CallResult: Equatable, Sendable {
     case loggedIn(email: String, server: String)
     /// `logOut` finished (also when the server could not be told).
     case loggedOut
+    /// `nextBook`: the address book now in use (its id), and the session as the status bar shows it.
+    case switchedBook(String, session: SessionStatus)
     /// `loadCards`: one page.
     case cards(CardPage)
     /// `loadCard`, `createCard` and `updateCard`: the card as the server now has it.

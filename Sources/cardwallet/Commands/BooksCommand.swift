@@ -19,7 +19,7 @@ struct BooksCommand: AsyncParsableCommand {
             server's display name), PATH, and SYNC: "token" when the server sends only what \
             changed (RFC 6578), "etags" when each sync compares every card's ETag.
 
-            With --json, prints one array of objects: id, path, name, description, inUse, \
+            With --json, prints one array of objects: id, path, url, name, description, inUse, \
             syncsByToken.
 
             Examples:
