@@ -9,14 +9,12 @@ import Synchronization
 /// once the interface has the wallet's list, so that export, QR and the search over every field
 /// work offline on every card (docs/Cache.md, "In the TUI").
 ///
-/// Behind the person's own calls: at most ``concurrency`` reads at once, each started only
+/// Behind the person's own calls: one batched read of ``batch`` cards at a time, each started only
 /// while none of the interface's calls is in flight (``userCallStarted()`` /
 /// ``userCallEnded()``); a new list replaces the fill under way; a network failure ends it (the
 /// next list starts again where the cache stands). It never delays the first frame: it starts
 /// after the whole list has been stored.
 public final class WholeCardFiller: Sendable {
-    /// Reads at once.
-    static let concurrency = 2
     /// Cards read before they are stored (a fill cut short keeps what it read).
     static let batch = 16
 
@@ -96,16 +94,12 @@ public final class WholeCardFiller: Sendable {
         logger.debug("Whole cards: \(filled) read into the cache")
     }
 
-    /// The cards with `ids` (those gone meanwhile left out), ``concurrency`` at a time through
-    /// the backend's batched reader, each group started when the interface has no call in flight.
+    /// The cards with `ids` (those gone meanwhile left out) in one call of the backend's batched
+    /// reader (one `GET /cards/whole`, one multiget), started when the interface has no call in
+    /// flight.
     private func readQuietly(_ ids: [String], _ backend: any CardBackend) async throws -> [Card] {
-        var read: [Card] = []
-        for start in stride(from: 0, to: ids.count, by: Self.concurrency) {
-            try Task.checkCancellation()
-            await waitForQuiet()
-            read += try await backend.cards(
-                ids: Array(ids[start..<min(start + Self.concurrency, ids.count)]), progress: nil)
-        }
-        return read
+        try Task.checkCancellation()
+        await waitForQuiet()
+        return try await backend.cards(ids: ids, progress: nil)
     }
 }

@@ -107,8 +107,9 @@ extension EndToEndTests {
             #expect(before.status == 6, "\(before)")
             let sync = try await world.run("sync")
             #expect(sync.status == 0 && sync.stdout.contains("12 card(s) in the cache, each in full"), "\(sync)")
-            let reads = world.server.statistics.count("GET /card/{cardId}")
-            #expect(reads == 12, "each whole card read once")
+            // The 12 whole cards in one batch read, none one by one.
+            #expect(world.server.statistics.count("GET /cards/whole") == 1, "each whole card read once")
+            #expect(world.server.statistics.count("GET /card/{cardId}") == 0)
             let export = try await world.run("export", "--offline")
             #expect(export.status == 0, "\(export)")
             #expect(
@@ -116,7 +117,7 @@ extension EndToEndTests {
             #expect(export.stderr.hasPrefix("offline — cards as of "), "\(export)")
             let again = try await world.run("sync")
             #expect(again.status == 0, "\(again)")
-            #expect(world.server.statistics.count("GET /card/{cardId}") == reads, "a second sync reads none again")
+            #expect(world.server.statistics.count("GET /cards/whole") == 1, "a second sync reads none again")
         }
     }
 }

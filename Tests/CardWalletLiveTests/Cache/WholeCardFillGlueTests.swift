@@ -31,7 +31,9 @@ struct WholeCardFillGlueTests {
             await performer.accounts.settleBackgroundReads()
             let cache = try #require(await performer.accounts.cachedWallet()?.cache)
             #expect(try cache.state().fullCards == 12)
-            #expect(harness.server.statistics.count("GET /card/{cardId}") == 12)
+            // In one batch (`GET /cards/whole`), none one by one.
+            #expect(harness.server.statistics.count("GET /cards/whole") == 1)
+            #expect(harness.server.statistics.count("GET /card/{cardId}") == 0)
 
             // The detail view shows demo-01's picture online: kept for its version.
             let pictured = try #require(listed.cards.first { $0.id == "demo-01" })
