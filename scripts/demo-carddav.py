@@ -15,12 +15,14 @@ While it runs, the server's address is printed first: point vdirsyncer, khard or
 (user demo, password demo1234) and watch the wallet follow (`r` refreshes, `l` shows the log).
 """
 import argparse
+import base64
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,6 +60,29 @@ def demo_vcards(binary, env):
         server.wait(timeout=10)
 
 
+WORK_BOOK = """<?xml version="1.0" encoding="utf-8"?>
+<D:mkcol xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><D:set><D:prop>
+<D:resourcetype><D:collection/><C:addressbook/></D:resourcetype><D:displayname>Work</D:displayname>
+</D:prop></D:set></D:mkcol>"""
+
+WORK_CARDS = (
+    "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Grace Hopper\r\nN:Hopper;Grace;;;\r\nORG:Navy Computing Lab\r\n"
+    "TITLE:Rear Admiral\r\nEMAIL;TYPE=work:grace@navy.example\r\nEND:VCARD\r\n"
+    "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Katherine Johnson\r\nN:Johnson;Katherine;;;\r\nORG:Flight Research\r\n"
+    "TITLE:Mathematician\r\nEMAIL;TYPE=work:kj@flight.example\r\nEND:VCARD\r\n"
+)
+
+
+def make_work_book(url):
+    """A second address book, so that B in the wallet has somewhere to go."""
+    request = urllib.request.Request(f"{url}{USER}/work/", data=WORK_BOOK.encode(), method="MKCOL")
+    request.add_header("Content-Type", "application/xml; charset=utf-8")
+    request.add_header("Authorization", "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode())
+    with urllib.request.urlopen(request, timeout=30) as response:
+        if response.status not in (200, 201):
+            fail(f"could not make the second address book: {response.status}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", default=str(ROOT / ".build/debug/cardwallet"))
@@ -86,8 +111,13 @@ def main():
         vcards.write_text(demo_vcards(binary, env), encoding="utf-8")
         run(binary, ["login", "--email", USER, "--password-stdin"], env, input=PASSWORD + "\n")
         run(binary, ["import", str(vcards)], env)
+        make_work_book(url)
+        work = scratch / "work.vcf"
+        work.write_text(WORK_CARDS, encoding="utf-8")
+        run(binary, ["import", "--book", "work", str(work)], env)
         print(f"demo --carddav: Radicale at {url} (user {USER}, password {PASSWORD}), address book "
-              f"/{USER}/contacts/; the wallet opens on it. q quits; the server stops with it.", file=sys.stderr)
+              f"/{USER}/contacts/ (and /{USER}/work/: B switches); the wallet opens on it. q quits; the server stops "
+              "with it.", file=sys.stderr)
         subprocess.run([str(binary)], env=env)
     finally:
         try:
