@@ -72,8 +72,15 @@ public struct OutboxClaims: Sendable {
         let renewal = Task {
             while true {
                 do { try await clock.sleep(for: lease / 3) } catch { return }
-                // A claim lost (taken over, settled) is not renewed again.
-                guard (try? cache.renewClaim(id, by: claimant, lease: lease)) == true else { return }
+                // A claim lost (taken over, settled) is not renewed again; a file busy for a moment
+                // is tried again at the next beat, well before the lease runs out.
+                let renewed: Bool
+                do {
+                    renewed = try cache.renewClaim(id, by: claimant, lease: lease)
+                } catch {
+                    continue
+                }
+                guard renewed else { return }
             }
         }
         defer { renewal.cancel() }
