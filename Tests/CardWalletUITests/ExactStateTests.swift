@@ -27,7 +27,7 @@ import Testing
         check(&state, .up) { $0.login.focus = .email }
         check(&state, .char("?")) { $0.login.email = TextFieldState("?") }
         check(&state, .enter) {
-            $0.login.error = .init(.email, "That is not an email address")
+            $0.login.error = .init(.email, "That is not an email address or a user name")
         }
         check(&state, .function(1)) { $0.modal = .help(scroll: 0) }
         check(&state, .escape) { $0.modal = nil }

@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func submitValidatesEachFieldInline() {
-        var login = LoginState(server: "not a url", email: "x", password: "")
+        var login = LoginState(server: "not a url", email: "x@", password: "")
         var effects = login.reduce(.command(.submit))
         #expect(effects.isEmpty)
         #expect(login.error == .init(.server, "That is not a web address: write it as http://HOST:PORT/v1"))
@@ -158,5 +158,19 @@ import Testing
         #expect(login.error?.field == .server)
         #expect(login.focus == .server)
         #expect(login.error?.message.contains("API.md") == false)
+    }
+}
+
+extension LoginReducerTests {
+    /// A CardDAV server knows accounts by user name: the form takes one (`alice`), and still
+    /// refuses what is neither a user name nor an email address.
+    @Test func aCardDAVUserNameIsTakenWhereAnEmailIs() {
+        var login = LoginState(server: testServer, email: "alice", password: "secret")
+        #expect(login.reduce(.command(.submit)) == [.submit(server: testServer, email: "alice", password: "secret")])
+        for bad in ["al ice", "alice?", "ada@", String(repeating: "a", count: 129)] {
+            var refused = LoginState(server: testServer, email: bad, password: "secret")
+            #expect(refused.reduce(.command(.submit)).isEmpty, "\(bad)")
+            #expect(refused.error?.field == .email, "\(bad)")
+        }
     }
 }

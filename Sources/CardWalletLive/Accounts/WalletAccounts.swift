@@ -166,6 +166,10 @@ public final class WalletAccounts: Sendable {
         let url: URL? =
             if let server, ServerAddress.key(server) != backend.server {
                 try ServerAddress.url(server, allowingInsecureHTTP: allowsInsecureHTTP)
+            } else if let server, detect != nil, backend.sessionState.account == nil {
+                // The same address, nobody logged in there: which kind of server it is may have
+                // been known only by a credential now gone (a CardDAV password the server refused).
+                try ServerAddress.url(server, allowingInsecureHTTP: allowsInsecureHTTP)
             } else {
                 server == nil ? home : nil
             }

@@ -178,9 +178,15 @@ extension LoginState {
             error = InlineError(editable.contains(.server) ? .server : nil, message)
             return []
         }
-        if !CardFormat.isEmail(email) {
+        // The card API knows accounts by email; a CardDAV server by a user name (docs/CardDAV.md).
+        if !CardFormat.isEmail(email) && (email.contains("@") || !Self.isUserName(email)) {
             focus = .email
-            error = InlineError(.email, email.isEmpty ? "Enter your email address" : "That is not an email address")
+            error = InlineError(
+                .email,
+                email.isEmpty
+                    ? "Enter your email address (or a CardDAV server's user name)"
+                    : email.contains("@")
+                        ? "That is not an email address" : "That is not an email address or a user name")
             return []
         }
         if password.text.isEmpty {
@@ -210,4 +216,16 @@ extension LoginState: CustomStringConvertible, CustomDebugStringConvertible {
 
     /// The form without the password.
     public var debugDescription: String { description }
+}
+
+extension LoginState {
+    /// A CardDAV server's user name as the form takes it: 1–128 letters, digits, `.`, `_`, `-`
+    /// or `+` (a name with `@` is an email address, checked as one).
+    static func isUserName(_ text: String) -> Bool {
+        (1...128).contains(text.count)
+            && text.unicodeScalars.allSatisfy { scalar in
+                scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+                    || "._-+".unicodeScalars.contains(scalar)
+            }
+    }
 }
