@@ -266,9 +266,9 @@ def run(arguments) -> int:
         session.keys("q")
         session.wait_text("13 cards", CARD_NAME)
         step = begin("the log pane shows the requests so far")
-        # Its tail: the add, after the background reads of whole cards (docs/Cache.md) ...
+        # Its tail: the add, after the background read of whole cards in one batch (docs/Cache.md) ...
         session.keys("l")
-        session.wait_text("Network log", "GET /v1/card/demo-12", "POST /v1/card ")
+        session.wait_text("Network log", "GET /v1/cards/whole?ids=demo-01", "POST /v1/card ")
         # ... and, browsed down from its first line, the login and the list.
         session.keys("Tab", "g")
         session.wait_text("Network log ·", "Esc back")
