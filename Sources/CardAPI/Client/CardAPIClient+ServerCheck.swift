@@ -14,19 +14,8 @@ extension CardAPIClient {
     ///   unknown endpoint (404 E01: the address is not the API's base URL); `nil` when the
     ///   server answered anything else.
     public func serverProblem() async -> CardAPIError? {
-        let probe = Provider<CardService>(
-            transport: cards.transport, plugins: cards.plugins.filter { !($0 is SessionInterceptor) },
-            stubBehavior: cards.stubBehavior, stubResponse: cards.stubResponse, clock: cards.clock, maximumRetries: 0)
-        let target = CardService(
-            server: configuration.server, endpoint: .list(offset: nil, limit: 1, query: nil),
-            timeout: configuration.requestTimeout)
-        do {
-            _ = try await probe.request(target)
-            return nil
-        } catch {
-            let problem = judge.error(from: error)
-            return problem.isNetworkFailure || problem.isUnknownEndpoint ? problem : nil
-        }
+        guard let problem = await probe() else { return nil }
+        return problem.isNetworkFailure || problem.isUnknownEndpoint ? problem : nil
     }
 }
 
@@ -39,6 +28,18 @@ extension CardAPIClient {
     /// - Returns: `true` for the card API, `false` for a server that answered otherwise (another
     ///   kind of server at that address), `nil` when the server could not be reached.
     public func answersAsCardAPI() async -> Bool? {
+        guard let problem = await probe() else { return true }
+        if problem.isNetworkFailure { return nil }
+        // Its own envelope, even for a path it does not know (an address without `/v1`).
+        if case .server(let answer) = problem { return answer.code != nil }
+        return false
+    }
+}
+
+extension CardAPIClient {
+    /// Sends one `GET /cards?limit=1` without a token, through the client's plugins but not the
+    /// session, without retries: the answer's failure, or `nil` when the server answered 2xx.
+    fileprivate func probe() async -> CardAPIError? {
         let probe = Provider<CardService>(
             transport: cards.transport, plugins: cards.plugins.filter { !($0 is SessionInterceptor) },
             stubBehavior: cards.stubBehavior, stubResponse: cards.stubResponse, clock: cards.clock, maximumRetries: 0)
@@ -47,13 +48,9 @@ extension CardAPIClient {
             timeout: configuration.requestTimeout)
         do {
             _ = try await probe.request(target)
-            return true
+            return nil
         } catch {
-            let problem = judge.error(from: error)
-            if problem.isNetworkFailure { return nil }
-            // Its own envelope, even for a path it does not know (an address without `/v1`).
-            if case .server(let answer) = problem { return answer.code != nil }
-            return false
+            return judge.error(from: error)
         }
     }
 }

@@ -1,12 +1,5 @@
+import CardBackend
 public import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The scheme, host and port of a URL: the one place a CardDAV client sends the password to,
 /// and the only place whose hrefs and redirects it follows.
@@ -52,22 +45,9 @@ public struct ServerOrigin: Sendable, Hashable, CustomStringConvertible {
         scheme == "http" && !Self.isLoopback(host: host)
     }
 
-    /// Whether `host` is this computer, as the card API's `ServerAddress.isLoopback` decides.
+    /// Whether `host` is this computer: the one rule, `ServerAddress.isLoopback(host:)`.
     public static func isLoopback(host: String) -> Bool {
-        var name = host.lowercased()
-        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
-        if name.hasSuffix(".") { name = String(name.dropLast()) }
-        if name == "localhost" { return true }
-        var v4 = in_addr()
-        if inet_pton(AF_INET, name, &v4) == 1 {
-            return UInt32(bigEndian: v4.s_addr) >> 24 == 127
-        }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, name, &v6) == 1 else { return false }
-        let bytes = withUnsafeBytes(of: v6) { Array($0) }
-        if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }
-        // ::ffff:127.x.y.z
-        return bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
+        ServerAddress.isLoopback(host: host)
     }
 }
 
