@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CardBackend
 import CardCache
 import CardModels
 import CardWalletLive
@@ -29,6 +30,8 @@ struct CardDAVSyncFigure: Figure {
         var oursUnchangedRequests: [Double] = []
         var floor: [Double] = []
         var floorBytes: [Double] = []
+        var floorUnchanged: [Double] = []
+        var backendAlone: [Double] = []
         var vdirsyncer: [Double] = []
         var vdirsyncerUnchanged: [Double] = []
     }
@@ -81,14 +84,17 @@ struct CardDAVSyncFigure: Figure {
             context.progress("#28: warm-up (our first sync, recorded for the floor)")
             let warm = try await ours.wallet(in: try folder.folder("warm"))
             _ = try await ours.sync(warm)
-            warm.cache?.close()
             let floor = FloorSide(client: client, requests: ours.recorder.requests)
+            _ = try await ours.sync(warm)
+            let floorUnchanged = FloorSide(client: client, requests: ours.recorder.requests)
+            warm.cache?.close()
             _ = try await floor.run()
+            _ = try await Self.listingAlone(warm, cards: cards)
 
             var last: CachedWallet?
             for round in 0..<rounds {
                 context.progress("#28: round \(round + 1) of \(rounds)")
-                for side in Sampler.order(count: 3, round: round) {
+                for side in Sampler.order(count: 4, round: round) {
                     switch side {
                     case 0:
                         last?.cache?.close()
@@ -104,6 +110,9 @@ struct CardDAVSyncFigure: Figure {
                         let result = try await floor.run()
                         samples.floor.append(result.seconds)
                         samples.floorBytes.append(Double(result.bytes))
+                        samples.floorUnchanged.append(try await floorUnchanged.run().seconds)
+                    case 2:
+                        samples.backendAlone.append(try await Self.listingAlone(warm, cards: cards))
                     default:
                         try vdirsyncer.reset()
                         samples.vdirsyncer.append(try vdirsyncer.run("sync"))
@@ -149,6 +158,19 @@ struct CardDAVSyncFigure: Figure {
     }
 
     // MARK: Pieces
+
+    /// The backend's listing alone, no cache (`CardDAVBackend.listing(.whole(since: nil))`: the
+    /// same requests, every card parsed and mapped, nothing stored), in seconds.
+    static func listingAlone(_ wallet: CachedWallet, cards: Int) async throws -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let listing = try await wallet.backend.listing(.whole(since: nil))
+        let elapsed = seconds(from: start, to: clock.now)
+        guard case .whole(let summaries, let whole, _) = listing, summaries.count == cards, whole.count == cards else {
+            throw BenchError("the backend's listing alone did not give \(cards) whole cards")
+        }
+        return elapsed
+    }
 
     /// AsyncHTTPClient as the transport sets it up (no decompression, no redirects).
     static func floorConfiguration() -> HTTPClient.Configuration {
@@ -214,6 +236,10 @@ struct CardDAVSyncFigure: Figure {
                 label: "floor: the same requests, AsyncHTTPClient, bytes read", size: size,
                 summary: Summary(samples.floor), quantity: .time),
             ResultRow(
+                label: "CardDAVBackend.listing alone (parsed and mapped, no cache)", size: size,
+                summary: Summary(samples.backendAlone), quantity: .time,
+                ratio: Summary.pairedRatios(samples.backendAlone, samples.floor)),
+            ResultRow(
                 label: "vdirsyncer sync into an empty vdir (a fresh python3)", size: size,
                 summary: Summary(samples.vdirsyncer), quantity: .time,
                 ratio: Summary.pairedRatios(samples.vdirsyncer, samples.ours),
@@ -229,7 +255,7 @@ struct CardDAVSyncFigure: Figure {
             "The book: \(size) written straight into Radicale's storage (multifilesystem, `collection-root/alice/contacts/*.vcf`), seeded; \(Formatting.grouped(book.photos)) carry a 15,000-byte JPEG PHOTO (base64, folded); \(Formatting.format(Double(book.bytes), as: .bytes)) of vCards. Radicale \(radicaleVersion() ?? "?") by scripts/carddav-server.py (wsgiref, HTTP/1.0: a connection per request), warmed by one untimed PROPFIND of every ETag.",
             "Ours: a fresh TokenStore login (untimed) and an empty cache each round, then `CachedWallet.list(.online)` timed: one `sync-collection` REPORT, `addressbook-multiget` in batches of 100 in turn, every card mapped and stored with its search index. Floor: the very requests our warm-up sent (bodies, headers, the Basic credential), in the same order, by AsyncHTTPClient, each answer collected, nothing parsed.",
             "vdirsyncer \(vdirsyncerVersion() ?? "0.19"): `python3 -m vdirsyncer sync`, a fresh status folder and an empty vdir each round (`discover` ran once beforehand; its status copied in), timed to its exit — its python start-up alone (`--version`) takes \(Formatting.format(startup, as: .time)).",
-            "\(rounds) round\(rounds == 1 ? "" : "s") after one warm-up of ours and of the floor, the three sides in alternating order; a ratio is the median of the per-round ratios.",
+            "\(rounds) round\(rounds == 1 ? "" : "s") after one warm-up of ours and of the floor, the four sides (ours, floor, backend alone, vdirsyncer) in alternating order; a ratio is the median of the per-round ratios. The backend-alone row (ratio ÷ floor) uses the warm-up's logged-in backend: it splits our time into the requests, the parsing and mapping, and the cache.",
         ]
 
         var unchanged = ResultTable(
@@ -245,6 +271,10 @@ struct CardDAVSyncFigure: Figure {
                 label: "vdirsyncer: second sync, nothing changed", size: size,
                 summary: Summary(samples.vdirsyncerUnchanged), quantity: .time),
             ResultRow(
+                label: "floor: our one request (sync-collection with the token), bytes read", size: size,
+                summary: Summary(samples.floorUnchanged), quantity: .time,
+                ratio: Summary.pairedRatios(samples.vdirsyncerUnchanged, samples.floorUnchanged)),
+            ResultRow(
                 label: "requests, ours, nothing changed", size: size, summary: Summary(samples.oursUnchangedRequests),
                 quantity: .count, targets: judged(.everySample(.atMost(1), "1 request"))),
             ResultRow(
@@ -256,7 +286,7 @@ struct CardDAVSyncFigure: Figure {
                 quantity: .time),
         ]
         unchanged.notes = [
-            "Ours is timed in process (the app's listing, cache included); vdirsyncer's second sync in a fresh python3, as a person runs it: its start-up is part of it.",
+            "Ours is timed in process (the app's listing, cache included); vdirsyncer's second sync in a fresh python3, as a person runs it: its start-up is part of it. The floor row sends our unchanged sync's one request again (the warm-up's token; Radicale answers it with no changes), in the floor's turn of each round: its ratio is the most any client sending that request could reach.",
             "One changed card: its .vcf rewritten in Radicale's storage (a new TITLE) after the last round; the last round's wallet syncs from its token; the cache then holds the new title (checked).",
         ]
 
