@@ -26,14 +26,21 @@ struct CardDAVProbeCommand: AsyncParsableCommand {
     func run() async throws {
         guard let root = URL(string: server) else { throw ValidationError("not a URL: \(server)") }
         let before = try ProcessMemory.current()
-        let result = try await LiveTransport.withTransport { transport in
-            let ours = OursSide(root: root, transport: transport, recorder: RequestRecorder(), expected: cards)
-            let wallet = try await ours.wallet(in: folder)
-            let (seconds, requests) = try await ours.sync(wallet)
-            wallet.cache?.close()
-            return CardDAVProbeResult(
-                cards: cards, requests: requests, seconds: seconds, baselineBytes: before.residentBytes,
-                peakResidentBytes: try ProcessMemory.current().peakResidentBytes)
+        let result: CardDAVProbeResult
+        do {
+            result = try await LiveTransport.withTransport { transport in
+                let ours = OursSide(root: root, transport: transport, recorder: RequestRecorder(), expected: cards)
+                let wallet = try await ours.wallet(in: folder)
+                let (seconds, requests) = try await ours.sync(wallet)
+                wallet.cache?.close()
+                return CardDAVProbeResult(
+                    cards: cards, requests: requests, seconds: seconds, baselineBytes: before.residentBytes,
+                    peakResidentBytes: try ProcessMemory.current().peakResidentBytes)
+            }
+        } catch {
+            // On standard output, the one stream the bench reads: it says why in its error.
+            print("failed: \(error)")
+            throw ExitCode.failure
         }
         print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
     }

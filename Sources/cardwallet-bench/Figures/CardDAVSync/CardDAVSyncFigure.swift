@@ -209,7 +209,10 @@ struct CardDAVSyncFigure: Figure {
             ["carddav-probe", "--server", root.absoluteString, "--folder", folder, "--cards", String(cards)])
         guard status == 0, let line = output.split(separator: "\n").last,
             let result = try? JSONDecoder().decode(CardDAVProbeResult.self, from: Data(line.utf8))
-        else { throw BenchError("the CardDAV probe at \(cards) cards exited with status \(status)") }
+        else {
+            let said = output.split(separator: "\n").last.map(String.init) ?? ""
+            throw BenchError("the CardDAV probe at \(cards) cards exited with status \(status): \(said.prefix(400))")
+        }
         return result
     }
 
