@@ -307,7 +307,7 @@ struct CardDAVSyncFigure: Figure {
                 targets: position == 1 ? judged(.ratio(.atMost(flatTarget), "flat (≤ 1.3)")) : [])
         }
         peak.notes = [
-            "`cardwallet-bench carddav-probe`: login, an empty cache, one `CachedWallet.list(.online)`, then VmHWM; VmRSS before the sync \(Formatting.format(Double(memory[0].1.baselineBytes), as: .bytes)). The probes' syncs took "
+            "`cardwallet-bench carddav-probe`: login, an empty cache, one `CachedWallet.list(.online)`, then VmHWM (its transport waits up to 600 s for an answer's next bytes instead of the app's 30 s: under load Radicale needs more than 30 s to answer discovery on the 20,000-card book); VmRSS before the sync \(Formatting.format(Double(memory[0].1.baselineBytes), as: .bytes)). The probes' syncs took "
                 + memory.map { "\(Formatting.format($0.1.seconds, as: .time)) (\($0.1.requests) requests)" }.joined(
                     separator: " and ") + ".",
             "The 4× book is a second Radicale storage (the same generator, seed and photo share), warmed like the first.",
