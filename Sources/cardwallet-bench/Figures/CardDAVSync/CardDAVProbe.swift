@@ -28,13 +28,8 @@ struct CardDAVProbeCommand: AsyncParsableCommand {
         let before = try ProcessMemory.current()
         let result: CardDAVProbeResult
         do {
-            // Longer waits than the app's (30 s for the next bytes): on a busy machine Radicale
-            // takes more than 30 s to compute a 20,000-card book's sync token for discovery, and
-            // this probe measures memory, not patience.
-            var configuration = LiveTransport.Configuration()
-            configuration.readTimeout = .seconds(600)
-            configuration.requestTimeout = .seconds(900)
-            result = try await LiveTransport.withTransport(configuration: configuration) { transport in
+            result = try await LiveTransport.withTransport(configuration: OursSide.transportConfiguration()) {
+                transport in
                 let ours = OursSide(root: root, transport: transport, recorder: RequestRecorder(), expected: cards)
                 let wallet = try await ours.wallet(in: folder)
                 let (seconds, requests) = try await ours.sync(wallet)

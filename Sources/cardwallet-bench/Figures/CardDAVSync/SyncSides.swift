@@ -46,6 +46,17 @@ struct OursSide: Sendable {
     let recorder: RequestRecorder
     let expected: Int
 
+    /// The app's transport with longer waits (600 s for an answer's next bytes instead of 30 s):
+    /// on a busy machine Radicale (started by the niced bench) took more than 30 s to answer a
+    /// login's discovery — it computes every book's sync token — and failed whole runs. Only
+    /// failures change: every timed request here is answered in seconds.
+    static func transportConfiguration() -> LiveTransport.Configuration {
+        var configuration = LiveTransport.Configuration()
+        configuration.readTimeout = .seconds(600)
+        configuration.requestTimeout = .seconds(900)
+        return configuration
+    }
+
     /// A logger plugin configured as the scripting commands' (LiveBackends.loggerConfiguration).
     static func logPlugin() -> LoggerPlugin {
         LoggerPlugin(
