@@ -178,7 +178,7 @@ let package = Package(
             name: "cardwallet-bench",
             dependencies: [
                 "CardModels", "CardAPIContract", "CardBackend", "CardWalletUI", "CardWalletLive", "CardMockServer",
-                "CardAPI",
+                "CardAPI", "CardDAV",
                 "Networking", "TokenStore",
                 "PseudoTerminalSupport", "CardImages", "CChafa", "CardScan", "CardScanCore", "CardVCard", "CardCache",
                 // Not linked: listed so that `swift run cardwallet-bench` also builds the

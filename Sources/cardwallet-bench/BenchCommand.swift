@@ -13,7 +13,10 @@ struct BenchCommand: AsyncParsableCommand {
             Build in release for real numbers (swift run -c release cardwallet-bench); --quick \
             runs every figure at tiny sizes in seconds and fails only if something is broken.
             """,
-        subcommands: [RunCommand.self, MemoryProbeCommand.self, VCardProbeCommand.self, ServePairCommand.self],
+        subcommands: [
+            RunCommand.self, MemoryProbeCommand.self, VCardProbeCommand.self, ServePairCommand.self,
+            CardDAVProbeCommand.self,
+        ],
         defaultSubcommand: RunCommand.self
     )
 }

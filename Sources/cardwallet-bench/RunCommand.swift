@@ -50,8 +50,18 @@ struct RunCommand: AsyncParsableCommand {
             "The seed of the scan figure's cards (default: scripts/make-scan-cards.py's own).", valueName: "n"))
     var scanSeed: Int?
 
+    @Option(
+        name: .customLong("carddav-cards"),
+        help: ArgumentHelp(
+            "How many cards the carddav figure's Radicale book holds (default 5,000; 100 with --quick).",
+            valueName: "n"))
+    var carddavCards: Int?
+
     func validate() throws {
         guard (1...2000).contains(scanCards) else { throw ValidationError("--scan-cards must be 1–2000.") }
+        if let carddavCards, !(10...50_000).contains(carddavCards) {
+            throw ValidationError("--carddav-cards must be 10–50000.")
+        }
     }
 
     func run() async throws {
@@ -66,6 +76,7 @@ struct RunCommand: AsyncParsableCommand {
         context.baselineCardwallet = baselineCardwallet
         context.scanCards = scanCards
         context.scanSeed = scanSeed
+        context.carddavCards = carddavCards
         let chosen = names + figures
         let selected = chosen.isEmpty ? FigureID.allCases : FigureID.allCases.filter(chosen.contains)
 

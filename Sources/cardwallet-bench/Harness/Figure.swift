@@ -18,6 +18,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
     case cache
     case firstFrame = "first-frame"
     case scan
+    case carddav
 
     /// The section of docs/BENCHMARKS.md it fills (§1–§6 answer issue 6, #16 and #17 their issues).
     var section: String {
@@ -34,6 +35,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .scan: "#18"
         case .cache: "#17"
         case .firstFrame: "#17"
+        case .carddav: "#28"
         }
     }
 
@@ -52,6 +54,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .scan: "Scan a paper card (issue 18)"
         case .cache: "Local cache: search per keystroke, open and read"
         case .firstFrame: "First frame from the cache, vs abook and khard"
+        case .carddav: "CardDAV sync vs the floor and vdirsyncer (Radicale)"
         }
     }
 
@@ -70,6 +73,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .scan: ScanFigure()
         case .cache: CacheFigure()
         case .firstFrame: FirstFrameFigure()
+        case .carddav: CardDAVSyncFigure()
         }
     }
 }
@@ -90,6 +94,9 @@ struct BenchContext: Sendable {
     /// The scan figure's cards: how many, and the generator's seed (`nil`: its committed one).
     var scanCards: Int = 60
     var scanSeed: Int?
+    /// The CardDAV figure's book size (`nil`: 5,000, or 100 in quick mode); its memory probe
+    /// also syncs a book 4× as large.
+    var carddavCards: Int?
 
     /// `full` normally, `quick` in quick mode.
     func pick<T>(full: T, quick: T) -> T { self.quick ? quick : full }
