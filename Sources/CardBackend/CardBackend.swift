@@ -47,6 +47,12 @@ public protocol CardBackend: Sendable {
     /// The cards as the backend lists them: one page, or the whole list (or only what changed
     /// since `request`'s token, when ``BackendCapabilities/syncsByToken``).
     func listing(_ request: ListingRequest) async throws -> CardListing
+    /// ``listing(_:)`` handing the whole cards over as they arrive, batch by batch, to `receive`
+    /// (which records them), so that a long listing is never held whole: the answer then lists
+    /// every summary but carries none of the cards `receive` was given. A backend whose listings
+    /// carry no whole cards answers as ``listing(_:)`` (the default).
+    func listing(_ request: ListingRequest, receiving receive: ([Card]) async throws -> Void) async throws
+        -> CardListing
     /// The cards whose name, company, title or email holds `query` (the server's own search,
     /// when ``BackendCapabilities/searchesOnServer``), in wallet order.
     func search(_ query: String) async throws -> [CardSummary]
@@ -115,5 +121,14 @@ public struct BackendCapabilities: Sendable, Hashable {
         self.listsWholeCards = listsWholeCards
         self.syncsByToken = syncsByToken
         self.storesImagesApart = storesImagesApart
+    }
+}
+
+extension CardBackend {
+    /// Hands nothing over: the listing's answer carries all it has.
+    public func listing(_ request: ListingRequest, receiving receive: ([Card]) async throws -> Void) async throws
+        -> CardListing
+    {
+        try await listing(request)
     }
 }

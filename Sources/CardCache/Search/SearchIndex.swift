@@ -38,6 +38,12 @@ enum SearchIndex {
         fields.title = row[1]
         fields.company = row[2]
         fields.email = row[3]
+        try index(key: key, fields, db)
+    }
+
+    /// Indexes the card row `key` again from `fields`, which the caller holds already (a whole
+    /// card just written with its summary): nothing is read back or decoded.
+    static func index(key: Int64, _ fields: CardFields, _ db: Database) throws {
         try remove(key: key, db)
         let folded = SearchText.fields.map { SearchText.indexed($0, of: fields) }
         try db.execute(

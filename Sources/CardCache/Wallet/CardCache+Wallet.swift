@@ -77,32 +77,35 @@ extension CardCache {
         try storeCards([card], confirmedAt: confirmedAt)
     }
 
-    /// ``storeCard(_:confirmedAt:)`` for many cards, in one transaction.
+    /// ``storeCard(_:confirmedAt:)`` for many cards, in one transaction. Each card is indexed
+    /// from the fields it holds, once.
     public func storeCards(_ cards: [Card], confirmedAt: Date) throws(CacheError) {
         try write { db in
+            let time = confirmedAt.timeIntervalSince1970
+            var end: Int?
             for card in cards {
                 let detail = try CardRecord.text(card)
-                let time = confirmedAt.timeIntervalSince1970
+                let key: Int64
                 if let old = try Row.fetchOne(
                     db, sql: "SELECT key, confirmedAt FROM card WHERE id = ?", arguments: [card.id])
                 {
-                    let key: Int64 = old[0]
+                    key = old[0]
                     guard time >= old[1] as Double else { continue }
                     try CardRows.update(card.summary, position: nil, key: key, db)
                     try db.execute(
                         sql:
                             "UPDATE card SET detail = ?, detailRevision = ?, detailConfirmedAt = ?, confirmedAt = ? WHERE key = ?",
                         arguments: [detail, card.revision.rawValue, time, time, key])
-                    try SearchIndex.reindex(key: key, db)
                 } else {
-                    let position = (try Int.fetchOne(db, sql: "SELECT max(position) FROM card") ?? -1) + 1
-                    let key = try CardRows.insert(
+                    let position = try end ?? (Int.fetchOne(db, sql: "SELECT max(position) FROM card") ?? -1) + 1
+                    end = position + 1
+                    key = try CardRows.insert(
                         card.summary, position: position, confirmedAt: confirmedAt, db, index: false)
                     try db.execute(
                         sql: "UPDATE card SET detail = ?, detailRevision = ?, detailConfirmedAt = ? WHERE key = ?",
                         arguments: [detail, card.revision.rawValue, time, key])
-                    try SearchIndex.reindex(key: key, db)
                 }
+                try SearchIndex.index(key: key, card.fields, db)
             }
         }
     }

@@ -10,6 +10,17 @@ extension CardDAVBackend {
     // MARK: Reads
 
     public func listing(_ request: ListingRequest) async throws -> CardListing {
+        var cards: [Card] = []
+        switch try await listing(request, receiving: { cards += $0 }) {
+        case .whole(let summaries, _, let token): return .whole(summaries, cards: cards, token: token)
+        case .changes(_, let removed, let token): return .changes(changed: cards, removed: removed, token: token)
+        case .page(let page): return .page(page)
+        }
+    }
+
+    public func listing(_ request: ListingRequest, receiving receive: ([Card]) async throws -> Void) async throws
+        -> CardListing
+    {
         let known: [String: CardRevision]
         let since: CardDAVSyncToken?
         switch request {
@@ -25,8 +36,8 @@ extension CardDAVBackend {
             let token = delta.token.map { SyncToken(rawValue: $0.rawValue) }
             switch delta.kind {
             case .changes:
-                let cards = try await read(delta.changed.map(\.href), in: book, client)
-                return .changes(changed: cards, removed: delta.removed.map(remember), token: token)
+                try await read(delta.changed.map(\.href), in: book, client, handing: receive)
+                return .changes(changed: [], removed: delta.removed.map(remember), token: token)
             case .fullListing:
                 // Only what differs from what the cache holds is read; what it holds and the
                 // server no longer lists is removed. Never a duplicate, never a loss.
@@ -35,10 +46,10 @@ extension CardDAVBackend {
                 let differing = zip(ids, members).filter { id, member in
                     known[id].map { $0.rawValue != member.etag } ?? true
                 }.map(\.1.href)
-                let cards = try await read(differing, in: book, client)
-                guard !known.isEmpty else { return .whole(cards.map(\.summary), cards: cards, token: token) }
+                let summaries = try await read(differing, in: book, client, handing: receive)
+                guard !known.isEmpty else { return .whole(summaries, cards: [], token: token) }
                 let listed = Set(ids)
-                return .changes(changed: cards, removed: known.keys.filter { !listed.contains($0) }, token: token)
+                return .changes(changed: [], removed: known.keys.filter { !listed.contains($0) }, token: token)
             }
         }
     }
@@ -51,7 +62,7 @@ extension CardDAVBackend {
         try await withClient { client in
             let book = try await currentBook(client)
             let resource = try await client.get(try await href(of: id, in: book, client))
-            guard let card = try Self.card(from: resource, id: id) else {
+            guard let card = try Self.card(from: resource, id: id, origin: origin) else {
                 throw CardDAVBackendFailure(.notFound, "\(TerminalText.escaped(id)) is a group, not a card.")
             }
             return card
@@ -63,7 +74,8 @@ extension CardDAVBackend {
             let book = try await currentBook(client)
             var hrefs: [String] = []
             for id in ids { hrefs.append(try await href(of: id, in: book, client)) }
-            let cards = try await read(hrefs, in: book, client, progress: progress)
+            var cards: [Card] = []
+            try await read(hrefs, in: book, client, handing: { cards += $0 }, progress: progress)
             // In the order asked for.
             let byID = Dictionary(cards.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             return ids.compactMap { byID[$0] }
@@ -72,12 +84,29 @@ extension CardDAVBackend {
 
     public func image(of id: String) async throws -> CardImage {
         let card = try await card(id: id)
-        guard let source = card.source, let photo = try VCardResource(text: source).picture?.photo else {
+        switch try card.source.flatMap({ try VCardResource(text: $0).picture }) {
+        case .image(let photo):
+            return CardImage(
+                data: Data(photo.bytes), contentType: photo.format.contentType, format: photo.format,
+                revision: card.revision)
+        case .uri(let uri):
+            return try await withClient { client in
+                let book = try await currentBook(client)
+                guard let url = Self.linkedPicture(uri, of: try await href(of: id, in: book, client), on: origin) else {
+                    throw CardDAVBackendFailure(
+                        .notFound,
+                        "The picture of \(TerminalText.escaped(id)) is a link to another address "
+                            + "(\(TerminalText.escaped(uri))): the wallet loads pictures from the server's own address only."
+                    )
+                }
+                let picture = try await client.picture(at: url, maximumBytes: setup.maximumImageBytes)
+                return CardImage(
+                    data: Data(picture.bytes), contentType: picture.format.contentType, format: picture.format,
+                    revision: card.revision)
+            }
+        case .unsupported, nil:
             throw CardDAVBackendFailure(.notFound, "The card \(TerminalText.escaped(id)) has no picture.")
         }
-        let data = Data(photo.bytes)
-        return CardImage(
-            data: data, contentType: photo.format.contentType, format: photo.format, revision: card.revision)
     }
 
     // MARK: Writes
@@ -97,7 +126,8 @@ extension CardDAVBackend {
             } catch let error as CardDAVError where error.isConflict {
                 // Made already by this very create, sent before: the card the name holds.
                 let existing = try await client.get(Self.path(of: name, in: book))
-                guard let card = try Self.card(from: existing, id: remember(existing.href)), card.fields == fields
+                guard let card = try Self.card(from: existing, id: remember(existing.href), origin: origin),
+                    card.fields == fields
                 else { throw error }
                 return card
             }
@@ -149,7 +179,7 @@ extension CardDAVBackend {
             if edited == original,
                 let card = try Self.card(
                     from: DAVResource(
-                        href: href, etag: base.revision.rawValue, vcard: original.text), id: base.id)
+                        href: href, etag: base.revision.rawValue, vcard: original.text), id: base.id, origin: origin)
             {
                 return card
             }
@@ -163,42 +193,50 @@ extension CardDAVBackend {
     private func written(_ stored: StoredCard, vcard: String, _ client: CardDAVClient) async throws -> Card {
         let resource = DAVResource(href: stored.href, etag: stored.etag, vcard: stored.vcard ?? vcard)
         if stored.etag == nil { return try await card(from: client.get(stored.href)) }
-        guard let card = try Self.card(from: resource, id: remember(stored.href)) else {
+        guard let card = try Self.card(from: resource, id: remember(stored.href), origin: origin) else {
             throw CardDAVBackendFailure(.other, "The server stored a group where a card was written.")
         }
         return card
     }
 
     private func card(from resource: DAVResource) throws -> Card {
-        guard let card = try Self.card(from: resource, id: remember(resource.href)) else {
+        guard let card = try Self.card(from: resource, id: remember(resource.href), origin: origin) else {
             throw CardDAVBackendFailure(.other, "The server holds a group where a card was written.")
         }
         return card
     }
 
-    /// The cards at `hrefs`, read in multiget batches; groups and vanished ones left out.
+    /// The cards at `hrefs`, read in multiget batches (the next asked for while this one is
+    /// read), each batch's cards handed to `receive`; groups and vanished ones left out.
+    /// - Returns: the summary of every card read, in order.
+    @discardableResult
     private func read(
-        _ hrefs: [String], in book: AddressBook, _ client: CardDAVClient, progress: (@Sendable (Int) -> Void)? = nil
-    ) async throws -> [Card] {
+        _ hrefs: [String], in book: AddressBook, _ client: CardDAVClient,
+        handing receive: ([Card]) async throws -> Void, progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws -> [CardSummary] {
         guard !hrefs.isEmpty else { return [] }
-        var cards: [Card] = []
+        var summaries: [CardSummary] = []
         var done = 0
-        for start in stride(from: 0, to: hrefs.count, by: client.configuration.multigetBatchSize) {
-            let batch = Array(hrefs[start..<min(start + client.configuration.multigetBatchSize, hrefs.count)])
-            let result = try await client.multiget(batch, in: book)
+        try await client.multiget(hrefs, in: book) { result in
+            var cards: [Card] = []
+            cards.reserveCapacity(result.found.count)
             for resource in result.found {
                 do {
-                    if let card = try Self.card(from: resource, id: remember(resource.href)) { cards.append(card) }
+                    if let card = try Self.card(from: resource, id: remember(resource.href), origin: origin) {
+                        cards.append(card)
+                    }
                 } catch {
                     logger.notice(
                         "A card of the address book cannot be read and is left out",
                         metadata: ["href": "\(resource.href)", "problem": "\(error)"])
                 }
             }
-            done += batch.count
+            summaries += cards.map(\.summary)
+            try await receive(cards)
+            done += result.found.count + result.missing.count
             progress?(done)
         }
-        return cards
+        return summaries
     }
 
     /// The path of card `id`: its resource name in the book, or, for the ids that are not

@@ -46,35 +46,50 @@ extension CardDAVBackend {
     }
 
     /// The card a vCard resource holds; `nil` for a group vCard (kept, never shown as a card).
-    static func card(from resource: DAVResource, id: String) throws -> Card? {
+    /// A picture given by URI counts as the card's picture when it is on `origin` (the server's
+    /// own; see ``linkedPicture(_:of:on:)``).
+    static func card(from resource: DAVResource, id: String, origin: ServerOrigin?) throws -> Card? {
         let vcard = try VCardResource(text: resource.vcard)
         guard !vcard.isGroup else { return nil }
         let photo = vcard.picture?.photo
+        var linked = false
+        if case .uri(let uri) = vcard.picture { linked = linkedPicture(uri, of: resource.href, on: origin) != nil }
         // The card's own REV, else when the server says it changed (a card written without REV),
         // else when it was read: the cache keeps that until the card changes (a new ETag).
         let updated = revisionDate(in: vcard) ?? resource.lastModified ?? Date()
         return Card(
-            id: id, fields: vcard.fields, hasImage: photo != nil,
+            id: id, fields: vcard.fields, hasImage: photo != nil || linked,
             image: photo.map { CardImageInfo(contentType: $0.format.contentType, size: $0.bytes.count) },
             createdAt: updated, updatedAt: updated, revision: CardRevision(rawValue: resource.etag ?? ""),
             source: vcard.text)
     }
 
+    /// Where a picture given by URI (`PHOTO;VALUE=uri:…`) is, when the wallet may load it: on
+    /// the server's own origin (a relative link resolved against the card's address). `nil` for
+    /// any other place: a link elsewhere is never followed (it would tell a third party who
+    /// looked at the card, and when).
+    static func linkedPicture(_ uri: String, of href: String, on origin: ServerOrigin?) -> URL? {
+        guard let origin, let base = origin.url(path: href), let url = Href.resolve(uri, against: base),
+            origin.contains(url)
+        else { return nil }
+        return url
+    }
+
     /// The card's `REV` (when it last changed), in the forms vCard writes it.
     static func revisionDate(in vcard: VCardResource) -> Date? {
-        guard let line = vcard.contentLines.first(where: { $0.uppercased().hasPrefix("REV") }),
-            let colon = line.firstIndex(of: ":")
-        else { return nil }
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        let basic = value.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
-        for format in ["yyyyMMdd'T'HHmmss'Z'", "yyyyMMdd'T'HHmmssXX", "yyyyMMdd"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: basic) { return date }
+        guard let line = vcard.contentLines.first(where: isRevision), let colon = line.firstIndex(of: ":") else {
+            return nil
         }
-        return nil
+        return DAVDates.iso(line[line.index(after: colon)...])
+    }
+
+    /// Whether a content line is `REV` (by its name alone: a photo's line is never upper-cased
+    /// whole to find out).
+    private static func isRevision(_ line: String) -> Bool {
+        let name = Array(line.utf8.prefix(4))
+        guard name.count == 4 else { return false }
+        return name[0] | 0x20 == UInt8(ascii: "r") && name[1] | 0x20 == UInt8(ascii: "e")
+            && name[2] | 0x20 == UInt8(ascii: "v") && (name[3] == UInt8(ascii: ":") || name[3] == UInt8(ascii: ";"))
     }
 
     /// A picture chosen for upload, as a vCard's photo.

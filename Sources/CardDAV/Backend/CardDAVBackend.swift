@@ -33,17 +33,20 @@ public final class CardDAVBackend: CardBackend, Sendable {
         public var requestTimeout: Duration?
         /// The largest picture a card may carry, in bytes.
         public var maximumImageBytes: Int
+        /// The most cards one `addressbook-multiget` asks for.
+        public var multigetBatchSize: Int
 
         /// A setup.
         public init(
             server: URL, book: String? = nil, allowsInsecureHTTP: Bool = false, requestTimeout: Duration? = nil,
-            maximumImageBytes: Int = CardLimits.imageMaxBytes
+            maximumImageBytes: Int = CardLimits.imageMaxBytes, multigetBatchSize: Int = 100
         ) {
             self.server = server
             self.book = book
             self.allowsInsecureHTTP = allowsInsecureHTTP
             self.requestTimeout = requestTimeout
             self.maximumImageBytes = maximumImageBytes
+            self.multigetBatchSize = multigetBatchSize
         }
     }
 
@@ -91,7 +94,12 @@ public final class CardDAVBackend: CardBackend, Sendable {
     /// The wallet's identity (the cache's key): the address and the address book, so that each
     /// book has a cache of its own.
     public var server: String {
-        loginServer + "#book=" + (setup.book ?? storedItem().flatMap { Self.bookID(ofPath: $0.place) } ?? "")
+        server(forBook: setup.book ?? storedItem().flatMap { Self.bookID(ofPath: $0.place) } ?? "")
+    }
+
+    /// The wallet's identity when the book `id` is in use.
+    public func server(forBook id: String) -> String {
+        loginServer + "#book=" + id
     }
 
     /// The id of the book at `path` (its last part), or `nil`.
@@ -100,6 +108,10 @@ public final class CardDAVBackend: CardBackend, Sendable {
         let last = path.split(separator: "/").last.map(String.init)
         return last.map { $0.removingPercentEncoding ?? $0 }
     }
+
+    /// The server's origin: where every request goes, and the only place a card's picture given
+    /// by URI is loaded from.
+    var origin: ServerOrigin? { ServerOrigin(setup.server) }
 
     /// The address book in use, once known.
     public var book: AddressBook? { state.withLock { $0.book } }
@@ -132,7 +144,8 @@ public final class CardDAVBackend: CardBackend, Sendable {
             }
         }
         let configuration = CardDAVConfiguration(
-            server: setup.server, requestTimeout: setup.requestTimeout, allowsInsecureHTTP: setup.allowsInsecureHTTP)
+            server: setup.server, requestTimeout: setup.requestTimeout, allowsInsecureHTTP: setup.allowsInsecureHTTP,
+            multigetBatchSize: setup.multigetBatchSize)
         return CardDAVClient(
             configuration: configuration, credentials: credentials, transport: transport, plugins: plugins,
             logger: logger)

@@ -1,10 +1,12 @@
-import Foundation
+public import CardModels
+public import Foundation
 import Networking
 
 extension CardDAVClient {
     /// Reads the cards at `hrefs` with `addressbook-multiget`, in batches of
-    /// ``CardDAVConfiguration/multigetBatchSize``, handing each batch over before the next is
-    /// asked for (so that memory holds one batch of cards, photos included).
+    /// ``CardDAVConfiguration/multigetBatchSize``, handing each batch over in order. The next
+    /// batch is asked for while `handle` works on this one, so the server's time and ours
+    /// overlap; memory holds two batches of cards at most, photos included.
     ///
     /// - Parameters:
     ///   - hrefs: the cards' paths (from a sync); duplicates are asked once.
@@ -20,11 +22,22 @@ extension CardDAVClient {
             let path = Href.path(of: try url(of: href))
             if seen.insert(path).inserted { paths.append(path) }
         }
-        var start = 0
-        while start < paths.count {
-            let batch = Array(paths[start..<min(start + configuration.multigetBatchSize, paths.count)])
-            try await handle(try await multigetBatch(batch, in: book))
-            start += batch.count
+        let size = configuration.multigetBatchSize
+        let batches = stride(from: 0, to: paths.count, by: size).map { Array(paths[$0..<min($0 + size, paths.count)]) }
+        try await withThrowingTaskGroup(of: MultigetResult.self) { group in
+            var next = 0
+            // One request in flight at a time, so the group's results come in the batches' order.
+            func ask() {
+                guard next < batches.count else { return }
+                let batch = batches[next]
+                next += 1
+                group.addTask { try await multigetBatch(batch, in: book) }
+            }
+            ask()
+            while let result = try await group.next() {
+                ask()
+                try await handle(result)
+            }
         }
     }
 
@@ -88,6 +101,28 @@ extension CardDAVClient {
         return DAVResource(
             href: Href.path(of: url), etag: response.headers["ETag"], vcard: response.text,
             lastModified: DAVResource.date(http: response.headers["Last-Modified"]))
+    }
+
+    /// The picture at `url` (a card's `PHOTO` given by URI): PNG or JPEG, at most
+    /// `maximumBytes`. Asked for on the server's own origin only, like every request of this
+    /// client: a link elsewhere is ``CardDAVError/foreignLocation(server:location:)`` and never
+    /// sent.
+    public func picture(at url: URL, maximumBytes: Int) async throws(CardDAVError) -> (
+        bytes: [UInt8], format: CardImageFormat
+    ) {
+        let response = try await exchange(.get, to: url)
+        guard (200..<300).contains(response.statusCode) else { throw Judge.status(response) }
+        let request = "GET \(Href.path(of: url))"
+        guard response.body.count <= maximumBytes else {
+            throw .badAnswer(
+                request: request, status: response.statusCode,
+                detail: "the picture is \(response.body.count) bytes, over the wallet's \(maximumBytes)")
+        }
+        let bytes = [UInt8](response.body)
+        guard let format = CardImageFormat(sniffing: bytes) else {
+            throw .badAnswer(request: request, status: response.statusCode, detail: "the picture is not a PNG or JPEG")
+        }
+        return (bytes, format)
     }
 
     /// Creates a card named `<key>.vcf` in `book`, only if no card has that name

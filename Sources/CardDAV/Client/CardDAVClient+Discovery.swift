@@ -75,11 +75,14 @@ extension CardDAVClient {
         }
     }
 
-    /// What discovery asks of every URL it inspects.
+    /// What discovery asks of every URL it inspects. Not a book's `sync-token` or `getctag`:
+    /// a server works them out from every card of the book (Radicale takes seconds on a large
+    /// one), and `supported-report-set` says already whether the book syncs by token (RFC 6578
+    /// §3.1: a server offering `sync-collection` lists it there). The sync asks for the one book
+    /// it syncs.
     public static let discoveryProperties: [XMLName] = [
         .dav("resourcetype"), .dav("current-user-principal"), .cardDAV("addressbook-home-set"), .dav("displayname"),
-        .cardDAV("addressbook-description"), .dav("sync-token"), .calendarServer("getctag"),
-        .dav("supported-report-set"),
+        .cardDAV("addressbook-description"), .dav("supported-report-set"),
     ]
 
     private func inspect(_ url: URL) async throws(CardDAVError) -> DiscoveryMachine.Event {

@@ -91,12 +91,7 @@ public struct DAVResource: Sendable, Hashable {
 
     /// An HTTP date (RFC 9110's preferred form, `Sun, 06 Nov 1994 08:49:37 GMT`), or `nil`.
     public static func date(http text: String?) -> Date? {
-        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE',' dd MMM yyyy HH':'mm':'ss 'GMT'"
-        return formatter.date(from: text)
+        text.flatMap { DAVDates.http($0.trimmingCharacters(in: .whitespaces)) }
     }
 }
 

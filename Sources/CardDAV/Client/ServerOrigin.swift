@@ -1,5 +1,6 @@
 import CardBackend
 public import Foundation
+import Networking
 
 /// The scheme, host and port of a URL: the one place a CardDAV client sends the password to,
 /// and the only place whose hrefs and redirects it follows.
@@ -74,7 +75,6 @@ enum Href {
     /// `path` (percent-encoded) in canonical form.
     static func canonical(_ path: String) -> String {
         let bytes = Array(path.utf8)
-        let hex = Array("0123456789ABCDEF".utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = 0
@@ -84,17 +84,17 @@ enum Href {
                 let low = hexValue(bytes[index + 2])
             {
                 let decoded = high << 4 | low
-                if isPathSafe(decoded) && decoded != UInt8(ascii: "/") {
+                if PathEscaping.isPathSafe(decoded) && decoded != UInt8(ascii: "/") {
                     output.append(decoded)
                 } else {
-                    output += [UInt8(ascii: "%"), hex[Int(high)], hex[Int(low)]]
+                    PathEscaping.appendEscaped(decoded, to: &output)
                 }
                 index += 3
-            } else if isPathSafe(byte) {
+            } else if PathEscaping.isPathSafe(byte) {
                 output.append(byte)
                 index += 1
             } else {
-                output += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                PathEscaping.appendEscaped(byte, to: &output)
                 index += 1
             }
         }
@@ -126,19 +126,6 @@ enum Href {
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
-        }
-    }
-
-    /// RFC 3986's `pchar` plus `/`: unreserved, sub-delims, `:` and `@`.
-    private static func isPathSafe(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-            UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-            UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","),
-            UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
-            true
-        default: false
         }
     }
 }

@@ -1,4 +1,5 @@
 public import CardBackend
+import CardCache
 import CardDAV
 import CardModels
 import Foundation
@@ -19,6 +20,9 @@ public struct AddressBookEntry: Sendable, Equatable, Encodable {
     public var inUse: Bool
     /// Whether the server syncs it by token (RFC 6578); without, each sync compares every ETag.
     public var syncsByToken: Bool
+    /// How many cards it held at its last sync into this computer's cache; `nil` when never
+    /// synced here (asking the server would make it go through every card of every book).
+    public var cards: Int?
 }
 
 extension WalletAccounts {
@@ -61,12 +65,19 @@ extension WalletAccounts {
     public func addressBooks() async throws -> [AddressBookEntry]? {
         guard let dav = backend as? CardDAVBackend else { return nil }
         let inUse = dav.bookInUse
+        let account = await dav.status().account?.email
+        let folder = cacheFolder()
         return try await dav.books().map { book in
             let id = CardDAVBackend.bookID(ofPath: book.href) ?? book.href
+            let cards = account.flatMap { account in
+                folder.flatMap {
+                    CardCache.listedCards(server: dav.server(forBook: id), account: account, location: $0)
+                }
+            }
             return AddressBookEntry(
                 id: id, path: book.href, url: book.url.absoluteString, name: book.displayName,
                 description: book.summary, inUse: id == inUse,
-                syncsByToken: book.supportsSyncCollection)
+                syncsByToken: book.supportsSyncCollection, cards: cards)
         }
     }
 }

@@ -292,7 +292,7 @@ public final class WalletAccounts: Sendable {
     }
 
     /// The cache folder, when there is one; a folder that cannot be had is logged once per call.
-    private func cacheFolder() -> CacheLocation? {
+    func cacheFolder() -> CacheLocation? {
         if let location { return location }
         guard let environment else { return nil }
         do {

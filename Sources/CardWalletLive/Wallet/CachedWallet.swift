@@ -103,7 +103,8 @@ public final class CachedWallet: Sendable {
     }
 
     /// The whole list from the server, recorded: the changes since the cache's sync token
-    /// where the backend syncs by token, else every card.
+    /// where the backend syncs by token, else every card. Whole cards that come with the
+    /// listing are recorded batch by batch as they arrive, never held all at once.
     func listWhole() async throws -> [CardSummary] {
         var token: SyncToken?
         var known: [String: CardRevision] = [:]
@@ -111,28 +112,39 @@ public final class CachedWallet: Sendable {
             token = (attempt { try cache.syncToken() } ?? nil).map(SyncToken.init(rawValue:))
             known = attempt { try cache.revisions() } ?? [:]
         }
-        let listing = try await backend.listing(.whole(since: token, known: known))
+        let request = ListingRequest.whole(since: token, known: known)
+        var everyBatchKept = true
+        let listing: CardListing
+        if let cache {
+            listing = try await backend.listing(request) { cards in
+                everyBatchKept = attempt { try cache.storeCards(cards, confirmedAt: Date()) } != nil && everyBatchKept
+            }
+        } else {
+            listing = try await backend.listing(request)
+        }
         let now = Date()
+        // A batch the cache could not keep: no token, so the next listing compares every card.
+        let next = { (token: SyncToken?) in everyBatchKept ? token?.rawValue : nil }
         switch listing {
         case .page(let page):
             return page.cards
-        case .whole(let summaries, let cards, let next):
+        case .whole(let summaries, let cards, let token):
             if let cache {
                 attempt {
+                    if !cards.isEmpty { try cache.storeCards(cards, confirmedAt: now) }
                     // Where the server keeps no order, the wallet's own order stays.
                     try cache.storeList(summaries, confirmedAt: now, keepingOrder: !backend.capabilities.keepsOrder)
-                    if !cards.isEmpty { try cache.storeCards(cards, confirmedAt: now) }
-                    try cache.storeSyncToken(next?.rawValue)
+                    try cache.storeSyncToken(next(token))
                 }
             }
             return summaries
-        case .changes(let changed, let removed, let next):
+        case .changes(let changed, let removed, let token):
             guard let cache else { return try await listWholeIgnoringToken() }
             attempt {
                 try cache.storeCards(changed, confirmedAt: now)
                 for id in removed { try cache.removeCard(id: id) }
                 try cache.confirmList(at: now)
-                try cache.storeSyncToken(next?.rawValue)
+                try cache.storeSyncToken(next(token))
             }
             return cachedList()?.cards ?? []
         }

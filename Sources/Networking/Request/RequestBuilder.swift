@@ -100,7 +100,7 @@ enum RequestBuilder {
         if !path.isEmpty {
             if text.isASCII ? text.utf8.last == UInt8(ascii: "/") : text.hasSuffix("/") { text.removeLast() }
             if !(path.isASCII ? path.utf8.first == UInt8(ascii: "/") : path.hasPrefix("/")) { text += "/" }
-            text += escapePath(path)
+            text += PathEscaping.escaped(path)
         }
         var fullQuery = existingQuery.map(String.init) ?? ""
         if !query.isEmpty { fullQuery = existingQuery == nil ? query : fullQuery + "&" + query }
@@ -116,29 +116,4 @@ enum RequestBuilder {
         return url
     }
 
-    private static func isPathSafe(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-            UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-            UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","),
-            UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
-            true
-        default: false
-        }
-    }
-
-    private static func escapePath(_ path: String) -> String {
-        if path.utf8.allSatisfy(isPathSafe) { return path }
-        let hex = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = []
-        for byte in path.utf8 {
-            if isPathSafe(byte) {
-                bytes.append(byte)
-            } else {
-                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }

@@ -16,11 +16,13 @@ struct BooksCommand: AsyncParsableCommand {
             cache of its own, so switching books is instant once each was read.
 
             Columns: ID (what --book takes: the last part of the book's path), NAME (the \
-            server's display name), PATH, and SYNC: "token" when the server sends only what \
-            changed (RFC 6578), "etags" when each sync compares every card's ETag.
+            server's display name), PATH, CARDS (how many it held when last synced into this \
+            computer's cache; empty for a book never used here: counting would make the server \
+            go through every card of every book), and SYNC: "token" when the server sends only \
+            what changed (RFC 6578), "etags" when each sync compares every card's ETag.
 
             With --json, prints one array of objects: id, path, url, name, description, inUse, \
-            syncsByToken.
+            syncsByToken, and cards when known.
 
             Examples:
               cardwallet books
@@ -54,9 +56,15 @@ struct BooksCommand: AsyncParsableCommand {
                 return
             }
             let table = TextTable(
-                columns: [.init(""), .init("ID"), .init("NAME", maximumWidth: 30), .init("PATH"), .init("SYNC")],
+                columns: [
+                    .init(""), .init("ID"), .init("NAME", maximumWidth: 30), .init("PATH"), .init("CARDS"),
+                    .init("SYNC"),
+                ],
                 rows: books.map {
-                    [$0.inUse ? "*" : "", $0.id, $0.name ?? "", $0.path, $0.syncsByToken ? "token" : "etags"]
+                    [
+                        $0.inUse ? "*" : "", $0.id, $0.name ?? "", $0.path, $0.cards.map(String.init) ?? "",
+                        $0.syncsByToken ? "token" : "etags",
+                    ]
                 })
             Console.out(table.render())
         }
