@@ -49,9 +49,10 @@ public protocol CardBackend: Sendable {
     func listing(_ request: ListingRequest) async throws -> CardListing
     /// ``listing(_:)`` handing the whole cards over as they arrive, batch by batch, to `receive`
     /// (which records them), so that a long listing is never held whole: the answer then lists
-    /// every summary but carries none of the cards `receive` was given. A backend whose listings
-    /// carry no whole cards answers as ``listing(_:)`` (the default).
-    func listing(_ request: ListingRequest, receiving receive: ([Card]) async throws -> Void) async throws
+    /// every summary but carries none of the cards `receive` was given. Groups of cards, which
+    /// only this form hands over, come the same way; a group's id may be among the removed.
+    /// A backend whose listings carry no whole cards answers as ``listing(_:)`` (the default).
+    func listing(_ request: ListingRequest, receiving receive: (ListingBatch) async throws -> Void) async throws
         -> CardListing
     /// The cards whose name, company, title or email holds `query` (the server's own search,
     /// when ``BackendCapabilities/searchesOnServer``), in wallet order.
@@ -126,8 +127,8 @@ public struct BackendCapabilities: Sendable, Hashable {
 
 extension CardBackend {
     /// Hands nothing over: the listing's answer carries all it has.
-    public func listing(_ request: ListingRequest, receiving receive: ([Card]) async throws -> Void) async throws
-        -> CardListing
+    public func listing(_ request: ListingRequest, receiving receive: (ListingBatch) async throws -> Void)
+        async throws -> CardListing
     {
         try await listing(request)
     }

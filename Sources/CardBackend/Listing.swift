@@ -32,3 +32,18 @@ public enum CardListing: Sendable, Equatable {
     /// token for next time.
     case changes(changed: [Card], removed: [String], token: SyncToken?)
 }
+
+/// What a listing hands over as it goes (``CardBackend/listing(_:receiving:)``): whole cards,
+/// and the groups of cards the backend keeps beside them (a CardDAV book's group vCards).
+public struct ListingBatch: Sendable, Equatable {
+    /// Whole cards, added or changed.
+    public var cards: [Card]
+    /// Groups, added or changed.
+    public var groups: [CardGroup]
+
+    /// A batch.
+    public init(cards: [Card], groups: [CardGroup] = []) {
+        self.cards = cards
+        self.groups = groups
+    }
+}

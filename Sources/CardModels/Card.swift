@@ -39,11 +39,16 @@ public struct Card: Codable, Sendable, Equatable, Hashable, Identifiable {
     /// server's vCard, every property of it): kept so that an edit rewrites only what changed.
     /// `nil` for the card API. Not part of the card's JSON; the cache keeps it.
     public var source: String?
+    /// The names of the groups the card belongs to, sorted (a CardDAV book's group vCards, which
+    /// are not cards themselves); empty for the card API. Filled from the cache when the card is
+    /// read; in the card's JSON only when there are some.
+    public var groups: [String]
 
     /// Creates a card.
     public init(
         id: String, fields: CardFields, hasImage: Bool = false, image: CardImageInfo? = nil,
-        createdAt: Date, updatedAt: Date, revision: CardRevision = CardRevision(1), source: String? = nil
+        createdAt: Date, updatedAt: Date, revision: CardRevision = CardRevision(1), source: String? = nil,
+        groups: [String] = []
     ) {
         self.id = id
         self.fields = fields
@@ -53,6 +58,7 @@ public struct Card: Codable, Sendable, Equatable, Hashable, Identifiable {
         self.updatedAt = updatedAt
         self.revision = revision
         self.source = source
+        self.groups = groups
     }
 
     /// A summary of the card, as a listing gives it.
@@ -64,7 +70,7 @@ public struct Card: Codable, Sendable, Equatable, Hashable, Identifiable {
     }
 
     enum MetaKeys: String, CodingKey {
-        case id, hasImage, image, createdAt, updatedAt, version
+        case id, hasImage, image, createdAt, updatedAt, version, groups
     }
 
     /// Decodes a card whose fields sit at the top level beside its metadata.
@@ -77,6 +83,7 @@ public struct Card: Codable, Sendable, Equatable, Hashable, Identifiable {
         createdAt = try c.decode(Date.self, forKey: .createdAt)
         updatedAt = try c.decode(Date.self, forKey: .updatedAt)
         revision = try c.decode(CardRevision.self, forKey: .version)
+        groups = try c.decodeIfPresent([String].self, forKey: .groups) ?? []
     }
 
     /// Encodes the card with its fields at the top level.
@@ -89,6 +96,7 @@ public struct Card: Codable, Sendable, Equatable, Hashable, Identifiable {
         try c.encode(createdAt, forKey: .createdAt)
         try c.encode(updatedAt, forKey: .updatedAt)
         try c.encode(revision, forKey: .version)
+        if !groups.isEmpty { try c.encode(groups, forKey: .groups) }
     }
 }
 
@@ -152,5 +160,27 @@ public struct CardPage: Sendable, Equatable {
         self.total = total
         self.offset = offset
         self.limit = limit
+    }
+}
+
+/// A group of cards as a CardDAV address book keeps it: a group vCard (`KIND:group`,
+/// `X-ADDRESSBOOKSERVER-KIND:group`) naming its members by `UID`. Not a card: kept and shown as
+/// the groups a card belongs to.
+public struct CardGroup: Sendable, Equatable, Hashable {
+    /// Its id in the book (the resource's name, as a card's).
+    public var id: String
+    /// Its name.
+    public var name: String
+    /// Its revision (the resource's `ETag`).
+    public var revision: CardRevision
+    /// Its members' `UID`s, without `urn:uuid:`.
+    public var memberUIDs: [String]
+
+    /// A group.
+    public init(id: String, name: String, revision: CardRevision, memberUIDs: [String]) {
+        self.id = id
+        self.name = name
+        self.revision = revision
+        self.memberUIDs = memberUIDs
     }
 }

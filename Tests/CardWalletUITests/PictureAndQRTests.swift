@@ -164,6 +164,17 @@ import Testing
         #expect(state.detail?.qr == nil && state.screen == .detail)
     }
 
+    @Test func aCardShowsTheGroupsItBelongsToEscaped() throws {
+        var state = AppState.loggedIn(cards: 2, width: 80, height: 40)
+        var card = SampleCards.card(SampleCards.summary(number: 1))
+        card.groups = ["Analysts", "Poets\u{07}"]
+        let effects = state.press(.char("j"), .enter)
+        _ = state.answer(effects) { _ in .success(.card(card)) }
+        let text = Renderer.render(state).text
+        #expect(text.contains("Groups") && text.contains("Analysts, Poets^G"))
+        #expect(!text.contains("\u{07}"))
+    }
+
     @Test func keptVCardLinesShowReadOnlyAndEscaped() throws {
         var state = AppState.loggedIn(cards: 2, width: 80, height: 40)
         var card = SampleCards.card(SampleCards.summary(number: 1))

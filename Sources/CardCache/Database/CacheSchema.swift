@@ -22,6 +22,8 @@ import GRDB
 /// - `outbox`: changes made offline, in order, with their state; since v3 also who claimed an
 ///   entry to send it and until when (`claimant`, `leaseExpiresAt`), and an addition's
 ///   `idempotencyKey` (docs/Cache.md, *The claim and the lease*).
+/// - `cardGroup` (v4): the groups of a CardDAV book (group vCards, which are not cards): name,
+///   revision and the members' UIDs; a card shows the names of the groups its UID is in.
 ///
 /// Revisions (the card API's versions, a CardDAV server's `ETag`s) are opaque text since the
 /// second migration: the first stored them as integers, and it also compared them.
@@ -110,6 +112,15 @@ enum CacheSchema {
             try migrateToTextRevisions(db)
         }
         migrator.registerMigration(claimsAndKeys, migrate: addClaimsAndKeys)
+        migrator.registerMigration("v4: groups of cards (a CardDAV book's group vCards)") { db in
+            try db.create(table: "cardGroup") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("revision", .text).notNull()
+                // The members' UIDs, lower-cased, as a JSON array.
+                t.column("members", .text).notNull()
+            }
+        }
         return migrator
     }
 

@@ -140,6 +140,8 @@ extension CardCache {
             if let key = try Int64.fetchOne(db, sql: "SELECT key FROM card WHERE id = ?", arguments: [id]) {
                 try CardRows.delete(key: key, db)
             }
+            // Or a group: a listing's removals name both.
+            try db.execute(sql: "DELETE FROM cardGroup WHERE id = ?", arguments: [id])
         }
     }
 
@@ -208,7 +210,10 @@ extension CardCache {
     public func revisions() throws(CacheError) -> [String: CardRevision] {
         try read { db in
             var revisions: [String: CardRevision] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT id, revision FROM card") {
+            // Groups too: a listing that compares revisions reads only the groups that changed,
+            // and names the ones gone.
+            for row in try Row.fetchAll(db, sql: "SELECT id, revision FROM card UNION ALL SELECT id, revision FROM cardGroup")
+            {
                 revisions[row[0]] = CardRevision(rawValue: row[1])
             }
             return revisions

@@ -11,15 +11,15 @@ extension CardDAVBackend {
 
     public func listing(_ request: ListingRequest) async throws -> CardListing {
         var cards: [Card] = []
-        switch try await listing(request, receiving: { cards += $0 }) {
+        switch try await listing(request, receiving: { cards += $0.cards }) {
         case .whole(let summaries, _, let token): return .whole(summaries, cards: cards, token: token)
         case .changes(_, let removed, let token): return .changes(changed: cards, removed: removed, token: token)
         case .page(let page): return .page(page)
         }
     }
 
-    public func listing(_ request: ListingRequest, receiving receive: ([Card]) async throws -> Void) async throws
-        -> CardListing
+    public func listing(_ request: ListingRequest, receiving receive: (ListingBatch) async throws -> Void)
+        async throws -> CardListing
     {
         let known: [String: CardRevision]
         let since: CardDAVSyncToken?
@@ -75,7 +75,7 @@ extension CardDAVBackend {
             var hrefs: [String] = []
             for id in ids { hrefs.append(try await href(of: id, in: book, client)) }
             var cards: [Card] = []
-            try await read(hrefs, in: book, client, handing: { cards += $0 }, progress: progress)
+            try await read(hrefs, in: book, client, handing: { cards += $0.cards }, progress: progress)
             // In the order asked for.
             let byID = Dictionary(cards.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             return ids.compactMap { byID[$0] }
@@ -207,23 +207,25 @@ extension CardDAVBackend {
     }
 
     /// The cards at `hrefs`, read in multiget batches (the next asked for while this one is
-    /// read), each batch's cards handed to `receive`; groups and vanished ones left out.
+    /// read), each batch's cards and groups handed to `receive`; vanished ones left out.
     /// - Returns: the summary of every card read, in order.
     @discardableResult
     private func read(
         _ hrefs: [String], in book: AddressBook, _ client: CardDAVClient,
-        handing receive: ([Card]) async throws -> Void, progress: (@Sendable (Int) -> Void)? = nil
+        handing receive: (ListingBatch) async throws -> Void, progress: (@Sendable (Int) -> Void)? = nil
     ) async throws -> [CardSummary] {
         guard !hrefs.isEmpty else { return [] }
         var summaries: [CardSummary] = []
         var done = 0
+        let origin = self.origin
         try await client.multiget(hrefs, in: book) { result in
-            var cards: [Card] = []
-            cards.reserveCapacity(result.found.count)
+            var batch = ListingBatch(cards: [])
+            batch.cards.reserveCapacity(result.found.count)
             for resource in result.found {
                 do {
-                    if let card = try Self.card(from: resource, id: remember(resource.href), origin: origin) {
-                        cards.append(card)
+                    switch try Self.entry(from: resource, id: remember(resource.href), origin: origin) {
+                    case .card(let card): batch.cards.append(card)
+                    case .group(let group): batch.groups.append(group)
                     }
                 } catch {
                     logger.notice(
@@ -231,8 +233,8 @@ extension CardDAVBackend {
                         metadata: ["href": "\(resource.href)", "problem": "\(error)"])
                 }
             }
-            summaries += cards.map(\.summary)
-            try await receive(cards)
+            summaries += batch.cards.map(\.summary)
+            try await receive(batch)
             done += result.found.count + result.missing.count
             progress?(done)
         }

@@ -49,19 +49,36 @@ extension CardDAVBackend {
     /// A picture given by URI counts as the card's picture when it is on `origin` (the server's
     /// own; see ``linkedPicture(_:of:on:)``).
     static func card(from resource: DAVResource, id: String, origin: ServerOrigin?) throws -> Card? {
+        guard case .card(let card) = try entry(from: resource, id: id, origin: origin) else { return nil }
+        return card
+    }
+
+    /// What a vCard resource holds: a card, or a group of cards.
+    enum Entry {
+        case card(Card)
+        case group(CardGroup)
+    }
+
+    /// The card or the group a vCard resource holds.
+    static func entry(from resource: DAVResource, id: String, origin: ServerOrigin?) throws -> Entry {
         let vcard = try VCardResource(text: resource.vcard)
-        guard !vcard.isGroup else { return nil }
+        if let group = vcard.group {
+            return .group(
+                CardGroup(
+                    id: id, name: group.name, revision: CardRevision(rawValue: resource.etag ?? ""),
+                    memberUIDs: group.memberUIDs))
+        }
         let photo = vcard.picture?.photo
         var linked = false
         if case .uri(let uri) = vcard.picture { linked = linkedPicture(uri, of: resource.href, on: origin) != nil }
         // The card's own REV, else when the server says it changed (a card written without REV),
         // else when it was read: the cache keeps that until the card changes (a new ETag).
         let updated = revisionDate(in: vcard) ?? resource.lastModified ?? Date()
-        return Card(
+        return .card(Card(
             id: id, fields: vcard.fields, hasImage: photo != nil || linked,
             image: photo.map { CardImageInfo(contentType: $0.format.contentType, size: $0.bytes.count) },
             createdAt: updated, updatedAt: updated, revision: CardRevision(rawValue: resource.etag ?? ""),
-            source: vcard.text)
+            source: vcard.text))
     }
 
     /// Where a picture given by URI (`PHOTO;VALUE=uri:…`) is, when the wallet may load it: on
@@ -77,19 +94,7 @@ extension CardDAVBackend {
 
     /// The card's `REV` (when it last changed), in the forms vCard writes it.
     static func revisionDate(in vcard: VCardResource) -> Date? {
-        guard let line = vcard.contentLines.first(where: isRevision), let colon = line.firstIndex(of: ":") else {
-            return nil
-        }
-        return DAVDates.iso(line[line.index(after: colon)...])
-    }
-
-    /// Whether a content line is `REV` (by its name alone: a photo's line is never upper-cased
-    /// whole to find out).
-    private static func isRevision(_ line: String) -> Bool {
-        let name = Array(line.utf8.prefix(4))
-        guard name.count == 4 else { return false }
-        return name[0] | 0x20 == UInt8(ascii: "r") && name[1] | 0x20 == UInt8(ascii: "e")
-            && name[2] | 0x20 == UInt8(ascii: "v") && (name[3] == UInt8(ascii: ":") || name[3] == UInt8(ascii: ";"))
+        vcard.firstValue(of: "REV").flatMap(DAVDates.iso)
     }
 
     /// A picture chosen for upload, as a vCard's photo.

@@ -77,6 +77,15 @@ public struct VCardResource: Sendable {
     /// The vCard as text (invalid UTF-8, which a server should never send, repaired).
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// The value of the first `name` property (upper-case, without a group), as written after
+    /// its colon and unfolded; `nil` when the card has none. Only that line is read.
+    public func firstValue(of name: String) -> String? {
+        guard let position = index.first[name] else { return nil }
+        let line = layout.lines[position].unfolded(in: bytes)
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        return String(decoding: line[(colon + 1)...], as: UTF8.self)
+    }
+
     /// Whether it is a group vCard (`KIND:group`, `X-ADDRESSBOOKSERVER-KIND:group`), not a person.
     public var isGroup: Bool { group != nil }
 

@@ -1,6 +1,7 @@
 public import CardBackend
 public import CardCache
 public import CardModels
+import CardVCard
 public import Foundation
 public import Logging
 
@@ -114,10 +115,17 @@ public final class CachedWallet: Sendable {
         }
         let request = ListingRequest.whole(since: token, known: known)
         var everyBatchKept = true
+        var groups = Set<String>()
         let listing: CardListing
         if let cache {
-            listing = try await backend.listing(request) { cards in
-                everyBatchKept = attempt { try cache.storeCards(cards, confirmedAt: Date()) } != nil && everyBatchKept
+            listing = try await backend.listing(request) { batch in
+                groups.formUnion(batch.groups.map(\.id))
+                let kept = attempt { () throws -> Bool in
+                    try cache.storeCards(batch.cards, confirmedAt: Date())
+                    try cache.storeGroups(batch.groups)
+                    return true
+                }
+                everyBatchKept = kept == true && everyBatchKept
             }
         } else {
             listing = try await backend.listing(request)
@@ -134,6 +142,7 @@ public final class CachedWallet: Sendable {
                     if !cards.isEmpty { try cache.storeCards(cards, confirmedAt: now) }
                     // Where the server keeps no order, the wallet's own order stays.
                     try cache.storeList(summaries, confirmedAt: now, keepingOrder: !backend.capabilities.keepsOrder)
+                    try cache.keepOnlyGroups(groups)
                     try cache.storeSyncToken(next(token))
                 }
             }
@@ -169,7 +178,18 @@ public final class CachedWallet: Sendable {
             return try offlineCard(id: id)
         }
         if let cache { attempt { try cache.storeCard(card, confirmedAt: Date()) } }
-        return WalletAnswer(value: card, offlineAsOf: nil)
+        return WalletAnswer(value: withGroups(card), offlineAsOf: nil)
+    }
+
+    /// `card` with the names of the groups it belongs to, as the cache last had the groups (a
+    /// CardDAV book's group vCards name their members by `UID`).
+    func withGroups(_ card: Card) -> Card {
+        guard let cache, let source = card.source, let uid = (try? VCardResource(text: source))?.uid else {
+            return card
+        }
+        var grouped = card
+        grouped.groups = attempt { try cache.groupNames(containing: uid) } ?? []
+        return grouped
     }
 
     /// The cards matching `text` in any field (name, company, department, title, email,
@@ -255,7 +275,7 @@ public final class CachedWallet: Sendable {
             }
             throw OfflineReadError("offline, and this card was never shown in full while online, so it is not cached")
         }
-        return WalletAnswer(value: cached.card, offlineAsOf: cached.confirmedAt)
+        return WalletAnswer(value: withGroups(cached.card), offlineAsOf: cached.confirmedAt)
     }
 
     /// Runs a cache call; a failure is logged (the cache is only a copy) and gives `nil`.

@@ -71,6 +71,8 @@ public enum DetailLines {
             add(index == 0 ? CardField.tmi.label : "", fact)
         }
         add(CardField.tags.label, fields.tags.isEmpty ? nil : fields.tags.joined(separator: ", "))
+        // The groups of a CardDAV book it belongs to (the card API has none).
+        add("Groups", card.groups.isEmpty ? nil : card.groups.map(TerminalText.escaped).joined(separator: ", "))
         let notShown = pictures.offReason.map { " · not shown: \($0)" } ?? ""
         if card.hasImage, let image = card.image {
             add("Image", "\(image.contentType), \(Format.bytes(image.size))" + notShown)

@@ -115,4 +115,19 @@ import Testing
 
                 """)
     }
+
+    @Test func aCardOfACardDAVBookShowsItsGroupsEscapedAndTheJSONListsThem() throws {
+        let card = Card(
+            id: "ada.vcf", fields: CardFields(name: "Ada"), createdAt: Self.date, updatedAt: Self.date,
+            revision: CardRevision(rawValue: "\"e1\""), groups: ["Analysts", "Poets\u{1B}[2J"])
+        let text = CardText.detail(card)
+        #expect(text.contains("Groups:     Analysts, Poets^[[2J\n"))
+        #expect(!text.contains("\u{1B}"))
+        let json = try CardText.json(card)
+        #expect(json.contains("\"groups\""))
+        // A card without groups (every card of the card API) has no such line or key.
+        let plain = Card(id: "c1", fields: CardFields(name: "Bo"), createdAt: Self.date, updatedAt: Self.date)
+        #expect(!CardText.detail(plain).contains("Groups"))
+        #expect(!(try CardText.json(plain)).contains("groups"))
+    }
 }
