@@ -65,22 +65,37 @@ WORK_BOOK = """<?xml version="1.0" encoding="utf-8"?>
 <D:resourcetype><D:collection/><C:addressbook/></D:resourcetype><D:displayname>Work</D:displayname>
 </D:prop></D:set></D:mkcol>"""
 
-WORK_CARDS = (
-    "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Grace Hopper\r\nN:Hopper;Grace;;;\r\nORG:Navy Computing Lab\r\n"
-    "TITLE:Rear Admiral\r\nEMAIL;TYPE=work:grace@navy.example\r\nEND:VCARD\r\n"
-    "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Katherine Johnson\r\nN:Johnson;Katherine;;;\r\nORG:Flight Research\r\n"
-    "TITLE:Mathematician\r\nEMAIL;TYPE=work:kj@flight.example\r\nEND:VCARD\r\n"
-)
+# The work book's cards as another client (a phone, Apple Contacts) would have written them,
+# with a group vCard naming both: the wallet shows it as the cards' group, not as a card.
+WORK_CARDS = {
+    "grace-hopper": "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:grace-hopper\r\nFN:Grace Hopper\r\nN:Hopper;Grace;;;\r\n"
+    "ORG:Navy Computing Lab\r\nTITLE:Rear Admiral\r\nEMAIL;TYPE=work:grace@navy.example\r\nEND:VCARD\r\n",
+    "katherine-johnson": "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:katherine-johnson\r\nFN:Katherine Johnson\r\n"
+    "N:Johnson;Katherine;;;\r\nORG:Flight Research\r\nTITLE:Mathematician\r\nEMAIL;TYPE=work:kj@flight.example\r\n"
+    "END:VCARD\r\n",
+    "pioneers": "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:pioneers\r\nFN:Pioneers\r\nN:Pioneers;;;;\r\n"
+    "X-ADDRESSBOOKSERVER-KIND:group\r\nX-ADDRESSBOOKSERVER-MEMBER:urn:uuid:grace-hopper\r\n"
+    "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:katherine-johnson\r\nEND:VCARD\r\n",
+}
+
+
+def request(url, method, body=None, content_type=None):
+    """One request to the demo's Radicale as the demo user."""
+    sent = urllib.request.Request(url, data=body.encode() if body else None, method=method)
+    if content_type:
+        sent.add_header("Content-Type", content_type)
+    sent.add_header("Authorization", "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode())
+    with urllib.request.urlopen(sent, timeout=30) as response:
+        return response.status
 
 
 def make_work_book(url):
-    """A second address book, so that B in the wallet has somewhere to go."""
-    request = urllib.request.Request(f"{url}{USER}/work/", data=WORK_BOOK.encode(), method="MKCOL")
-    request.add_header("Content-Type", "application/xml; charset=utf-8")
-    request.add_header("Authorization", "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode())
-    with urllib.request.urlopen(request, timeout=30) as response:
-        if response.status not in (200, 201):
-            fail(f"could not make the second address book: {response.status}")
+    """A second address book, so that B in the wallet has somewhere to go, with a group."""
+    if request(f"{url}{USER}/work/", "MKCOL", WORK_BOOK, "application/xml; charset=utf-8") not in (200, 201):
+        fail("could not make the second address book")
+    for name, vcard in WORK_CARDS.items():
+        if request(f"{url}{USER}/work/{name}.vcf", "PUT", vcard, "text/vcard; charset=utf-8") not in (200, 201, 204):
+            fail(f"could not write {name}.vcf into the second address book")
 
 
 def main():
@@ -112,11 +127,8 @@ def main():
         run(binary, ["login", "--email", USER, "--password-stdin"], env, input=PASSWORD + "\n")
         run(binary, ["import", str(vcards)], env)
         make_work_book(url)
-        work = scratch / "work.vcf"
-        work.write_text(WORK_CARDS, encoding="utf-8")
-        run(binary, ["import", "--book", "work", str(work)], env)
         print(f"demo --carddav: Radicale at {url} (user {USER}, password {PASSWORD}), address book "
-              f"/{USER}/contacts/ (and /{USER}/work/: B switches); the wallet opens on it. q quits; the server stops "
+              f"/{USER}/contacts/ (and /{USER}/work/, whose two cards are in the group Pioneers: B switches); the wallet opens on it. q quits; the server stops "
               "with it.", file=sys.stderr)
         subprocess.run([str(binary)], env=env)
     finally:
