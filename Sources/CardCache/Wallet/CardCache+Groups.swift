@@ -16,7 +16,9 @@ extension CardCache {
                         ON CONFLICT(id) DO UPDATE SET name = excluded.name, revision = excluded.revision,
                             members = excluded.members
                         """,
-                    arguments: [group.id, group.name, group.revision.rawValue, String(decoding: members, as: UTF8.self)])
+                    arguments: [
+                        group.id, group.name, group.revision.rawValue, String(decoding: members, as: UTF8.self),
+                    ])
             }
         }
     }

@@ -212,7 +212,8 @@ extension CardCache {
             var revisions: [String: CardRevision] = [:]
             // Groups too: a listing that compares revisions reads only the groups that changed,
             // and names the ones gone.
-            for row in try Row.fetchAll(db, sql: "SELECT id, revision FROM card UNION ALL SELECT id, revision FROM cardGroup")
+            for row in try Row.fetchAll(
+                db, sql: "SELECT id, revision FROM card UNION ALL SELECT id, revision FROM cardGroup")
             {
                 revisions[row[0]] = CardRevision(rawValue: row[1])
             }

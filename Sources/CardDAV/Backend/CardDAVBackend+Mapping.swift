@@ -74,11 +74,12 @@ extension CardDAVBackend {
         // The card's own REV, else when the server says it changed (a card written without REV),
         // else when it was read: the cache keeps that until the card changes (a new ETag).
         let updated = revisionDate(in: vcard) ?? resource.lastModified ?? Date()
-        return .card(Card(
-            id: id, fields: vcard.fields, hasImage: photo != nil || linked,
-            image: photo.map { CardImageInfo(contentType: $0.format.contentType, size: $0.bytes.count) },
-            createdAt: updated, updatedAt: updated, revision: CardRevision(rawValue: resource.etag ?? ""),
-            source: vcard.text))
+        return .card(
+            Card(
+                id: id, fields: vcard.fields, hasImage: photo != nil || linked,
+                image: photo.map { CardImageInfo(contentType: $0.format.contentType, size: $0.bytes.count) },
+                createdAt: updated, updatedAt: updated, revision: CardRevision(rawValue: resource.etag ?? ""),
+                source: vcard.text))
     }
 
     /// Where a picture given by URI (`PHOTO;VALUE=uri:…`) is, when the wallet may load it: on

@@ -50,7 +50,9 @@ enum CardText {
         }
         rows.append(("Image", [card.image.map(imageText) ?? (card.hasImage ? "yes" : "none")]))
         // A CardDAV book's groups it belongs to (never shown for the card API, which has none).
-        if !card.groups.isEmpty { rows.append(("Groups", [card.groups.map(TerminalText.escaped).joined(separator: ", ")])) }
+        if !card.groups.isEmpty {
+            rows.append(("Groups", [card.groups.map(TerminalText.escaped).joined(separator: ", ")]))
+        }
         // What an imported vCard held that the card does not model, as `export` writes it back.
         if !card.fields.vcardProperties.isEmpty {
             rows.append(

@@ -38,7 +38,8 @@ import TokenStore
                 let raw = server.client(transport: transport)
                 let book = try #require(try await raw.discover().books.first)
                 for index in 1...7 { _ = try await raw.create(Self.vcard(index), key: "s\(index)", in: book) }
-                _ = try await raw.create(Self.group("team", name: "Team", members: ["s2", "S5"]), key: "team", in: book)
+                _ = try await raw.create(
+                    Self.group("team", name: "Team", members: ["s2", "S5"]), key: "team", in: book)
                 let backend = CardDAVBackend(
                     setup: CardDAVBackend.Setup(server: server.root, multigetBatchSize: 3),
                     tokenStore: TokenStore(path: folder.path("state/tokens.json")), transport: transport)
@@ -96,8 +97,10 @@ import TokenStore
                 // Renamed, a second group, then the first one gone: each sync by token follows.
                 let team = try await raw.get(book.href + "team.vcf")
                 _ = try await raw.update(
-                    team.href, vcard: Self.group("team", name: "Core team", members: ["s2"]), etag: try #require(team.etag))
-                _ = try await raw.create(Self.group("alumni", name: "Alumni", members: ["urn:uuid:s2"]), key: "alumni", in: book)
+                    team.href, vcard: Self.group("team", name: "Core team", members: ["s2"]),
+                    etag: try #require(team.etag))
+                _ = try await raw.create(
+                    Self.group("alumni", name: "Alumni", members: ["urn:uuid:s2"]), key: "alumni", in: book)
                 _ = try await wallet.list(.online)
                 #expect(try await wallet.card(id: "s2.vcf", .offline).value.groups == ["Alumni", "Core team"])
                 #expect(try await wallet.card(id: "s5.vcf", .offline).value.groups == [])
