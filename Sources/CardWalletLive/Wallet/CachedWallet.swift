@@ -300,3 +300,15 @@ public final class CachedWallet: Sendable {
         (error as? CacheError)?.message ?? String(describing: error)
     }
 }
+
+extension Card {
+    /// The address of the card's picture when its vCard links to one that is not shown (a
+    /// `PHOTO` given by URI on another origin than the server's, never requested); `nil`
+    /// otherwise.
+    public var pictureLinkNotLoaded: String? {
+        guard !hasImage, let source, case .uri(let link) = (try? VCardResource(text: source))?.picture else {
+            return nil
+        }
+        return link
+    }
+}

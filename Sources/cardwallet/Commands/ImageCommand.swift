@@ -83,6 +83,12 @@ struct ImageCommand: AsyncParsableCommand {
             let card = answer.value
             guard card.hasImage || card.image != nil else {
                 CommandContext.sayOffline(answer.offlineAsOf)
+                if let link = card.pictureLinkNotLoaded {
+                    throw CommandFailure(
+                        "The picture of \(TerminalText.escaped(id)) is a link to another address "
+                            + "(\(TerminalText.escaped(link))), which the wallet never loads: only pictures on the "
+                            + "server's own address are shown, so that no one else learns who looked at the card.")
+                }
                 throw CommandFailure("The card \(TerminalText.escaped(id)) has no image.")
             }
             let picture = try await wallet.image(of: card, offline: context.offline || answer.offlineAsOf != nil)

@@ -1,5 +1,6 @@
 import CardModels
 import CardVCard
+import CardWalletLive
 import CardWalletUI
 import Foundation
 
@@ -48,7 +49,10 @@ enum CardText {
         for field in CardField.allCases {
             rows.append((field.label, values(of: field, in: card.fields)))
         }
-        rows.append(("Image", [card.image.map(imageText) ?? (card.hasImage ? "yes" : "none")]))
+        let link = card.pictureLinkNotLoaded.map {
+            "none: a link to another address, not loaded (\(TerminalText.escaped($0)))"
+        }
+        rows.append(("Image", [card.image.map(imageText) ?? (card.hasImage ? "yes" : link ?? "none")]))
         // A CardDAV book's groups it belongs to (never shown for the card API, which has none).
         if !card.groups.isEmpty {
             rows.append(("Groups", [card.groups.map(TerminalText.escaped).joined(separator: ", ")]))

@@ -1,4 +1,5 @@
 import CardModels
+import CardWalletLive
 import CardWalletUI
 import Foundation
 import Testing
@@ -129,5 +130,20 @@ import Testing
         let plain = Card(id: "c1", fields: CardFields(name: "Bo"), createdAt: Self.date, updatedAt: Self.date)
         #expect(!CardText.detail(plain).contains("Groups"))
         #expect(!(try CardText.json(plain)).contains("groups"))
+    }
+
+    @Test func aPictureLinkedElsewhereIsNamedNotLoaded() {
+        let vcard =
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Bob\r\nPHOTO;VALUE=uri:https://tracker.example.net/b.png\r\nEND:VCARD\r\n"
+        let card = Card(
+            id: "bob.vcf", fields: CardFields(name: "Bob"), createdAt: Self.date, updatedAt: Self.date,
+            revision: CardRevision(rawValue: "e"), source: vcard)
+        #expect(card.pictureLinkNotLoaded == "https://tracker.example.net/b.png")
+        #expect(
+            CardText.detail(card).contains(
+                "Image:      none: a link to another address, not loaded (https://tracker.example.net/b.png)\n"))
+        var shown = card
+        shown.hasImage = true  // a link on the server's own origin: the card's picture
+        #expect(shown.pictureLinkNotLoaded == nil)
     }
 }
