@@ -95,6 +95,21 @@ struct ScanAccuracyTests {
         let tallest = try #require(page.lines.max { $0.letterHeight < $1.letterHeight })
         #expect(tallest.text.contains(set.cards[0].fields["name"]?.split(separator: " ").last.map(String.init) ?? "?"))
     }
+
+    @Test("digit groups Tesseract reads as one word come back from the character boxes")
+    func phoneDigitGroups() async throws {
+        // Card 14 of seed 20261128 prints `+82 2 1384 8120`; Tesseract reads `13848120` as one
+        // word (docs/BENCHMARKS.md #18).
+        let set = try GeneratedCards.make(count: 14, extraArguments: ["--seed", "20261128"])
+        defer { try? FileManager.default.removeItem(at: set.folder) }
+        let card = try #require(set.cards.last)
+        #expect(card.fields["phone"] == "+82 2 1384 8120")
+        let page = try await Self.scanner.read(photoAt: set.url(of: card))
+        let words = page.lines.flatMap(\.words).map(\.text)
+        #expect(words.contains("1384") && words.contains("8120"), "\(words)")
+        let scanned = try await Self.scanner.scan(photoAt: set.url(of: card))
+        #expect(scanned.fields.phone == "+82 2 1384 8120")
+    }
 }
 
 /// `text` as a Python string literal.

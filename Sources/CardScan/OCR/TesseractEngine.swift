@@ -83,29 +83,53 @@ final class TesseractEngine {
         return OCRPage(width: image.width, height: image.height, lines: collectLines())
     }
 
-    /// Walks the result word by word, starting a line at each text line Tesseract found.
+    /// Walks the result character by character, starting a line at each text line Tesseract
+    /// found and a word at each word; a word's character boxes put back the gaps between digit
+    /// groups that Tesseract read as one word (``DigitGroups``).
     private func collectLines() -> [OCRLine] {
         guard let iterator = TessBaseAPIGetIterator(api) else { return [] }
         defer { TessResultIteratorDelete(iterator) }
         let page = TessResultIteratorGetPageIterator(iterator)
         var lines: [OCRLine] = []
         var current: [OCRWord] = []
+        var pending: (word: OCRWord, characters: [OCRCharacter])?
         var block = -1
+        func finishWord() {
+            if let pending { current += DigitGroups.regrouped(pending.word, characters: pending.characters) }
+            pending = nil
+        }
         repeat {
-            if TessPageIteratorIsAtBeginningOf(page, RIL_BLOCK) != 0 { block += 1 }
-            if TessPageIteratorIsAtBeginningOf(page, RIL_TEXTLINE) != 0, !current.isEmpty {
-                lines.append(OCRLine(words: current, block: max(0, block)))
-                current = []
+            if TessPageIteratorIsAtBeginningOf(page, RIL_WORD) != 0 {
+                finishWord()
+                if TessPageIteratorIsAtBeginningOf(page, RIL_BLOCK) != 0 { block += 1 }
+                if TessPageIteratorIsAtBeginningOf(page, RIL_TEXTLINE) != 0, !current.isEmpty {
+                    lines.append(OCRLine(words: current, block: max(0, block)))
+                    current = []
+                }
+                pending = word(at: iterator, page: page).map { ($0, []) }
             }
-            guard let word = word(at: iterator, page: page) else { continue }
-            current.append(word)
-        } while TessResultIteratorNext(iterator, RIL_WORD) != 0
+            if let symbol = text(at: iterator, page: page, level: RIL_SYMBOL) {
+                pending?.characters.append(OCRCharacter(text: symbol.text, box: symbol.box))
+            }
+        } while TessResultIteratorNext(iterator, RIL_SYMBOL) != 0
+        finishWord()
         if !current.isEmpty { lines.append(OCRLine(words: current, block: max(0, block))) }
         return lines
     }
 
+    /// The word the iterator is in, with its confidence.
     private func word(at iterator: OpaquePointer, page: OpaquePointer?) -> OCRWord? {
-        guard let raw = TessResultIteratorGetUTF8Text(iterator, RIL_WORD) else { return nil }
+        guard let word = text(at: iterator, page: page, level: RIL_WORD) else { return nil }
+        let confidence = Double(TessResultIteratorConfidence(iterator, RIL_WORD))
+        return OCRWord(text: word.text, box: word.box, confidence: max(0, min(100, confidence)))
+    }
+
+    /// The text and box of the word or the character (`level`) the iterator is at; `nil` when
+    /// it holds no text.
+    private func text(
+        at iterator: OpaquePointer, page: OpaquePointer?, level: TessPageIteratorLevel
+    ) -> (text: String, box: OCRBox)? {
+        guard let raw = TessResultIteratorGetUTF8Text(iterator, level) else { return nil }
         defer { TessDeleteText(raw) }
         let text = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { return nil }
@@ -113,11 +137,8 @@ final class TesseractEngine {
         var top: Int32 = 0
         var right: Int32 = 0
         var bottom: Int32 = 0
-        guard TessPageIteratorBoundingBox(page, RIL_WORD, &left, &top, &right, &bottom) != 0 else { return nil }
-        let confidence = Double(TessResultIteratorConfidence(iterator, RIL_WORD))
-        return OCRWord(
-            text: text, box: OCRBox(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top)),
-            confidence: max(0, min(100, confidence)))
+        guard TessPageIteratorBoundingBox(page, level, &left, &top, &right, &bottom) != 0 else { return nil }
+        return (text, OCRBox(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top)))
     }
 }
 
