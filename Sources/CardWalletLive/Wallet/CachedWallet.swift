@@ -103,6 +103,12 @@ public final class CachedWallet: Sendable {
         try await listWhole()
     }
 
+    /// Told how many whole cards a listing has handed over so far, as each batch is stored (a
+    /// first sync of a large CardDAV book reads every card), and when the listing is over:
+    /// what a command's progress line shows. Task-local, so that each command (or test) sets
+    /// its own.
+    @TaskLocal public static var listingProgress: ListingProgress?
+
     /// The whole list from the server, recorded: the changes since the cache's sync token
     /// where the backend syncs by token, else every card. Whole cards that come with the
     /// listing are recorded batch by batch as they arrive, never held all at once.
@@ -116,9 +122,14 @@ public final class CachedWallet: Sendable {
         let request = ListingRequest.whole(since: token, known: known)
         var everyBatchKept = true
         var groups = Set<String>()
+        var handed = 0
+        let progress = Self.listingProgress
+        defer { if handed > 0 { progress?.finish() } }
         let listing: CardListing
         if let cache {
             listing = try await backend.listing(request) { batch in
+                handed += batch.cards.count
+                progress?.update(handed)
                 groups.formUnion(batch.groups.map(\.id))
                 let kept = attempt { () throws -> Bool in
                     try cache.storeCards(batch.cards, confirmedAt: Date())
@@ -310,5 +321,19 @@ extension Card {
             return nil
         }
         return link
+    }
+}
+
+/// What a listing tells as it stores cards: how many so far, and that it is over.
+public struct ListingProgress: Sendable {
+    /// How many whole cards have been stored so far.
+    public var update: @Sendable (Int) -> Void
+    /// The listing is over (done or failed).
+    public var finish: @Sendable () -> Void
+
+    /// A progress.
+    public init(update: @escaping @Sendable (Int) -> Void, finish: @escaping @Sendable () -> Void) {
+        self.update = update
+        self.finish = finish
     }
 }

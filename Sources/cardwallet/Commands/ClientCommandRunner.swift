@@ -115,14 +115,21 @@ enum ClientCommandRunner {
         // Ctrl-C during a token refresh waits for the new pair to be saved, so it cannot end
         // the session; at any other moment it stops the command at once.
         let interrupts = RefreshInterruptGuard(backend: backend)
+        // A first sync of a large address book reads every card: a progress line on a terminal.
+        let syncing = Progress("syncing cards")
         var status: Int32
         do {
-            try await body(
-                CommandContext(
-                    live: live, accounts: accounts, resolved: resolved, offline: options.offline,
-                    environment: environment))
+            let progress = ListingProgress(update: { syncing.update($0, of: nil) }, finish: { syncing.finish() })
+            try await CachedWallet.$listingProgress.withValue(progress) {
+                try await body(
+                    CommandContext(
+                        live: live, accounts: accounts, resolved: resolved, offline: options.offline,
+                        environment: environment))
+            }
+            syncing.finish()
             status = 0
         } catch {
+            syncing.finish()
             // The server ended the session: the cards of that account go with it (its outbox stays).
             await accounts.handleSessionEnd(error)
             status = report(await checkingServer(error, of: backend), settings: resolved)

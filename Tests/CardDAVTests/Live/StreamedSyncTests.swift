@@ -6,6 +6,7 @@ import CardWalletLive
 import Foundation
 import Logging
 import Networking
+import Synchronization
 import TestSupport
 import Testing
 import TokenStore
@@ -80,7 +81,16 @@ import TokenStore
                 let wallet = await CachedWallet.open(
                     backend: backend, location: CacheLocation(folder: folder.path("cache")), logger: Self.logger)
                 let cache = try #require(wallet.cache)
-                let listed = try await wallet.list(.online).value
+                // A command's progress line is told each batch's count, then that it is over.
+                let told = Mutex<[Int]>([])
+                let progress = ListingProgress(
+                    update: { count in told.withLock { $0.append(count) } },
+                    finish: { told.withLock { $0.append(-1) } })
+                let listed = try await CachedWallet.$listingProgress.withValue(progress) {
+                    try await wallet.list(.online).value
+                }
+                #expect(told.withLock { $0 }.count == 4)
+                #expect(told.withLock { $0 }.suffix(2) == [7, -1])
                 #expect(listed.count == 7)
                 #expect(try cache.cards(ids: listed.map(\.id)).allSatisfy { $0?.isCurrent == true })
                 #expect(try cache.syncToken() != nil)
