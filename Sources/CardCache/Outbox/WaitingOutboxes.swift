@@ -21,22 +21,15 @@ extension CardCache {
     /// of the folder is read, never written (a damaged or foreign one is left out).
     public static func waitingOutboxes(server: String, location: CacheLocation) -> [WaitingOutbox] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: location.folder) else { return [] }
-        var configuration = Configuration()
-        configuration.readonly = true
         var found: [WaitingOutbox] = []
         for name in names.sorted() where name.hasPrefix("wallet-") && name.hasSuffix(".sqlite") {
-            let path = location.folder + "/" + name
-            guard case .ours = CacheFileCheck(path: path),
-                let queue = try? DatabaseQueue(path: path, configuration: configuration)
-            else { continue }
-            defer { try? queue.close() }
-            let waiting = try? queue.read { db -> WaitingOutbox? in
+            let waiting = readingFile(at: location.folder + "/" + name) { db -> WaitingOutbox? in
                 let identity = try CacheDatabase.identity(db)
                 guard identity["server"] == server, let account = identity["account"] else { return nil }
                 let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM outbox WHERE state != 'sent'") ?? 0
                 return count > 0 ? WaitingOutbox(account: account, changes: count) : nil
             }
-            if let waiting = waiting ?? nil { found.append(waiting) }
+            if let waiting { found.append(waiting) }
         }
         return found
     }

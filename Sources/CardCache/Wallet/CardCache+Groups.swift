@@ -32,12 +32,10 @@ extension CardCache {
         }
     }
 
-    /// The names of the groups whose members include `uid` (compared without case, and without
-    /// a `urn:uuid:` prefix), sorted.
+    /// The names of the groups whose members include `uid` (bare, as `VCardGroup.bareUID` gives
+    /// it, the way members are kept; compared without case), sorted.
     public func groupNames(containing uid: String) throws(CacheError) -> [String] {
-        var bare = uid.trimmingCharacters(in: .whitespaces)
-        if bare.lowercased().hasPrefix("urn:uuid:") { bare.removeFirst("urn:uuid:".count) }
-        let wanted = bare.lowercased()
+        let wanted = uid.lowercased()
         guard !wanted.isEmpty else { return [] }
         return try read { db in
             try String.fetchAll(

@@ -62,7 +62,7 @@ extension CardDAVBackend {
         try await withClient { client in
             let book = try await currentBook(client)
             let resource = try await client.get(try await href(of: id, in: book, client))
-            guard let card = try Self.card(from: resource, id: id, origin: origin) else {
+            guard let card = try card(from: resource, id: id) else {
                 throw CardDAVBackendFailure(.notFound, "\(TerminalText.escaped(id)) is a group, not a card.")
             }
             return card
@@ -126,7 +126,7 @@ extension CardDAVBackend {
             } catch let error as CardDAVError where error.isConflict {
                 // Made already by this very create, sent before: the card the name holds.
                 let existing = try await client.get(Self.path(of: name, in: book))
-                guard let card = try Self.card(from: existing, id: remember(existing.href), origin: origin),
+                guard let card = try card(from: existing, id: remember(existing.href)),
                     card.fields == fields
                 else { throw error }
                 return card
@@ -177,9 +177,8 @@ extension CardDAVBackend {
             let original = try VCardResource(text: source ?? "")
             let edited = try change(original)
             if edited == original,
-                let card = try Self.card(
-                    from: DAVResource(
-                        href: href, etag: base.revision.rawValue, vcard: original.text), id: base.id, origin: origin)
+                let card = try card(
+                    from: DAVResource(href: href, etag: base.revision.rawValue, vcard: original.text), id: base.id)
             {
                 return card
             }
@@ -193,14 +192,14 @@ extension CardDAVBackend {
     private func written(_ stored: StoredCard, vcard: String, _ client: CardDAVClient) async throws -> Card {
         let resource = DAVResource(href: stored.href, etag: stored.etag, vcard: stored.vcard ?? vcard)
         if stored.etag == nil { return try await card(from: client.get(stored.href)) }
-        guard let card = try Self.card(from: resource, id: remember(stored.href), origin: origin) else {
+        guard let card = try card(from: resource, id: remember(stored.href)) else {
             throw CardDAVBackendFailure(.other, "The server stored a group where a card was written.")
         }
         return card
     }
 
     private func card(from resource: DAVResource) throws -> Card {
-        guard let card = try Self.card(from: resource, id: remember(resource.href), origin: origin) else {
+        guard let card = try card(from: resource, id: remember(resource.href)) else {
             throw CardDAVBackendFailure(.other, "The server holds a group where a card was written.")
         }
         return card

@@ -53,6 +53,11 @@ extension CardDAVBackend {
         return card
     }
 
+    /// ``card(from:id:origin:)`` with this backend's origin.
+    func card(from resource: DAVResource, id: String) throws -> Card? {
+        try Self.card(from: resource, id: id, origin: origin)
+    }
+
     /// What a vCard resource holds: a card, or a group of cards.
     enum Entry {
         case card(Card)

@@ -199,7 +199,7 @@ public final class CachedWallet: Sendable {
             return card
         }
         var grouped = card
-        grouped.groups = attempt { try cache.groupNames(containing: uid) } ?? []
+        grouped.groups = attempt { try cache.groupNames(containing: VCardGroup.bareUID(uid)) } ?? []
         return grouped
     }
 

@@ -126,10 +126,8 @@ enum ClientCommandRunner {
                         live: live, accounts: accounts, resolved: resolved, offline: options.offline,
                         environment: environment))
             }
-            syncing.finish()
             status = 0
         } catch {
-            syncing.finish()
             // The server ended the session: the cards of that account go with it (its outbox stays).
             await accounts.handleSessionEnd(error)
             status = report(await checkingServer(error, of: backend), settings: resolved)
