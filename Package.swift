@@ -39,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // AsyncChannel: the CardDAV multiget's fetch → parse → store pipeline, with back-pressure.
+        .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
         // SQLite for the mock server's --data file; links the system SQLite (libsqlite3-dev).
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
@@ -85,6 +87,7 @@ let package = Package(
             dependencies: [
                 "Networking", "TextSafety", "CardBackend", "CardModels", "CardVCard", "TokenStore",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
         // The pure TUI core: states, reducers, key tables, renderer, main loop. Card models only.

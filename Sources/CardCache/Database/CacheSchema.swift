@@ -24,6 +24,8 @@ import GRDB
 ///   `idempotencyKey` (docs/Cache.md, *The claim and the lease*).
 /// - `cardGroup` (v4): the groups of a CardDAV book (group vCards, which are not cards): name,
 ///   revision and the members' UIDs; a card shows the names of the groups its UID is in.
+/// - `card.detailSource` (v5): the whole card's source (a CardDAV card's vCard) apart from its
+///   JSON record, which then stays small.
 ///
 /// Revisions (the card API's versions, a CardDAV server's `ETag`s) are opaque text since the
 /// second migration: the first stored them as integers, and it also compared them.
@@ -120,6 +122,10 @@ enum CacheSchema {
                 // The members' UIDs, lower-cased, as a JSON array.
                 t.column("members", .text).notNull()
             }
+        }
+        migrator.registerMigration("v5: a whole card's source beside its record") { db in
+            // Cards stored before keep their source inside `detail`; CardRecord reads both.
+            try db.alter(table: "card") { t in t.add(column: "detailSource", .text) }
         }
         return migrator
     }

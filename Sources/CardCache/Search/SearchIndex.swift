@@ -28,11 +28,12 @@ enum SearchIndex {
     static func reindex(key: Int64, _ db: Database) throws {
         guard
             let row = try Row.fetchOne(
-                db, sql: "SELECT name, title, company, email, detail FROM card WHERE key = ?", arguments: [key])
+                db, sql: "SELECT name, title, company, email, detail, detailSource FROM card WHERE key = ?",
+                arguments: [key])
         else { return }
         var fields = CardFields(name: row[0])
         if let detail = row[4] as String? {
-            fields = try CardRecord.card(detail).fields
+            fields = try CardRecord.card(detail, source: row[5]).fields
             fields.name = row[0]
         }
         fields.title = row[1]
@@ -42,24 +43,29 @@ enum SearchIndex {
     }
 
     /// Indexes the card row `key` again from `fields`, which the caller holds already (a whole
-    /// card just written with its summary): nothing is read back or decoded.
-    static func index(key: Int64, _ fields: CardFields, _ db: Database) throws {
-        try remove(key: key, db)
+    /// card just written with its summary): nothing is read back or decoded. A row just added
+    /// (`isNew`) has nothing to remove first.
+    static func index(key: Int64, _ fields: CardFields, _ db: Database, isNew: Bool = false) throws {
+        if !isNew { try remove(key: key, db) }
         let folded = SearchText.fields.map { SearchText.indexed($0, of: fields) }
-        try db.execute(
-            sql: insertSearch,
-            arguments: StatementArguments([key] + folded.map { $0 as (any DatabaseValueConvertible)? }))
+        try db.cachedStatement(sql: insertSearch).execute(arguments: row(key, folded))
         let words = zip(SearchText.fields, folded).map { field, text in
             field == .phone ? SearchText.phoneWords(text) : SearchText.words(text)
         }
-        try db.execute(
-            sql: insertWords, arguments: StatementArguments([key] + words.map { $0 as (any DatabaseValueConvertible)? })
-        )
+        try db.cachedStatement(sql: insertWords).execute(arguments: row(key, words))
+    }
+
+    /// The arguments of an index row: the rowid, then the columns.
+    private static func row(_ key: Int64, _ columns: [String?]) -> StatementArguments {
+        var values: [(any DatabaseValueConvertible)?] = [key]
+        values.reserveCapacity(columns.count + 1)
+        for column in columns { values.append(column) }
+        return StatementArguments(values)
     }
 
     /// Removes the card row `key` from both indexes.
     static func remove(key: Int64, _ db: Database) throws {
-        try db.execute(sql: "DELETE FROM cardSearch WHERE rowid = ?", arguments: [key])
-        try db.execute(sql: "DELETE FROM cardWords WHERE rowid = ?", arguments: [key])
+        try db.cachedStatement(sql: "DELETE FROM cardSearch WHERE rowid = ?").execute(arguments: [key])
+        try db.cachedStatement(sql: "DELETE FROM cardWords WHERE rowid = ?").execute(arguments: [key])
     }
 }

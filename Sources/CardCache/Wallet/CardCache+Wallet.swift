@@ -16,42 +16,43 @@ extension CardCache {
     ///     no order of its own: the wallet's order is kept here); new ones go at the end.
     public func storeList(_ cards: [CardSummary], confirmedAt: Date, keepingOrder: Bool = false) throws(CacheError) {
         try write { db in
+            // Only each row's key and place are held (a first sync of 20,000 cards stored them
+            // all already): whether a summary changed is asked of SQLite, row by row.
             var known: [String: KnownRow] = [:]
-            let rows = try db.makeStatement(sql: "SELECT key, position, \(CardRows.summaryColumns) FROM card")
+            let rows = try db.makeStatement(sql: "SELECT key, position, id FROM card")
             try RawRows.step(rows) { raw in
-                let summary = CardRows.summary(raw, from: 2)
-                known[summary.id] = KnownRow(
-                    key: sqlite3_column_int64(raw, 0), position: Int(sqlite3_column_int64(raw, 1)), summary: summary)
+                known[RawRows.text(raw, 2) ?? ""] = KnownRow(
+                    key: sqlite3_column_int64(raw, 0), position: Int(sqlite3_column_int64(raw, 1)))
             }
-            var listed = Set<String>()
-            listed.reserveCapacity(cards.count)
-            var ordered = cards
+            var order = Array(cards.indices)
             if keepingOrder {
-                let place = known.mapValues(\.position)
-                ordered = cards.enumerated().sorted { a, b in
-                    switch (place[a.element.id], place[b.element.id]) {
+                order.sort { a, b in
+                    switch (known[cards[a].id]?.position, known[cards[b].id]?.position) {
                     case (let x?, let y?): x < y
                     case (.some, nil): true
                     case (nil, .some): false
-                    case (nil, nil): a.offset < b.offset
+                    case (nil, nil): a < b
                     }
-                }.map(\.element)
+                }
             }
-            for (position, summary) in ordered.enumerated() {
-                listed.insert(summary.id)
+            for (position, index) in order.enumerated() {
+                let summary = cards[index]
                 guard let old = known[summary.id] else {
-                    try CardRows.insert(summary, position: position, confirmedAt: confirmedAt, db)
+                    let key = try CardRows.insert(summary, position: position, confirmedAt: confirmedAt, db)
+                    try SearchIndex.index(key: key, CardRows.fields(of: summary), db, isNew: true)
+                    known[summary.id] = KnownRow(key: key, position: position, listed: true)
                     continue
                 }
-                if old.summary != summary {
-                    try CardRows.update(summary, position: position, key: old.key, db)
+                known[summary.id]?.listed = true
+                if try CardRows.updateIfChanged(summary, position: position, key: old.key, db) {
                     try SearchIndex.reindex(key: old.key, db)
                 } else if old.position != position {
-                    try db.execute(sql: "UPDATE card SET position = ? WHERE key = ?", arguments: [position, old.key])
+                    try db.cachedStatement(sql: "UPDATE card SET position = ? WHERE key = ?").execute(
+                        arguments: [position, old.key])
                 }
             }
-            for (id, old) in known where !listed.contains(id) {
-                try CardRows.delete(key: old.key, db)
+            for row in known.values where !row.listed {
+                try CardRows.delete(key: row.key, db)
             }
             try db.execute(sql: "UPDATE wallet SET listConfirmedAt = ?", arguments: [confirmedAt.timeIntervalSince1970])
         }
@@ -82,30 +83,25 @@ extension CardCache {
     public func storeCards(_ cards: [Card], confirmedAt: Date) throws(CacheError) {
         try write { db in
             let time = confirmedAt.timeIntervalSince1970
+            let find = try db.cachedStatement(sql: "SELECT key, confirmedAt FROM card WHERE id = ?")
             var end: Int?
             for card in cards {
-                let detail = try CardRecord.text(card)
-                let key: Int64
-                if let old = try Row.fetchOne(
-                    db, sql: "SELECT key, confirmedAt FROM card WHERE id = ?", arguments: [card.id])
-                {
-                    key = old[0]
+                let stored = try CardRecord.stored(card)
+                let detail = CardRows.Detail(
+                    record: stored.detail, source: stored.source, revision: card.revision.rawValue, confirmedAt: time)
+                if let old = try Row.fetchOne(find, arguments: [card.id]) {
+                    let key: Int64 = old[0]
                     guard time >= old[1] as Double else { continue }
                     try CardRows.update(card.summary, position: nil, key: key, db)
-                    try db.execute(
-                        sql:
-                            "UPDATE card SET detail = ?, detailRevision = ?, detailConfirmedAt = ?, confirmedAt = ? WHERE key = ?",
-                        arguments: [detail, card.revision.rawValue, time, time, key])
+                    try CardRows.setDetail(detail, key: key, db)
+                    try SearchIndex.index(key: key, card.fields, db)
                 } else {
                     let position = try end ?? (Int.fetchOne(db, sql: "SELECT max(position) FROM card") ?? -1) + 1
                     end = position + 1
-                    key = try CardRows.insert(
-                        card.summary, position: position, confirmedAt: confirmedAt, db, index: false)
-                    try db.execute(
-                        sql: "UPDATE card SET detail = ?, detailRevision = ?, detailConfirmedAt = ? WHERE key = ?",
-                        arguments: [detail, card.revision.rawValue, time, key])
+                    let key = try CardRows.insert(
+                        card.summary, position: position, confirmedAt: confirmedAt, detail: detail, db)
+                    try SearchIndex.index(key: key, card.fields, db, isNew: true)
                 }
-                try SearchIndex.index(key: key, card.fields, db)
             }
         }
     }
@@ -123,12 +119,14 @@ extension CardCache {
                 guard
                     let row = try Row.fetchOne(
                         db,
-                        sql:
-                            "SELECT detail, detailConfirmedAt, revision, detailRevision FROM card WHERE id = ? AND detail IS NOT NULL",
+                        sql: """
+                            SELECT detail, detailConfirmedAt, revision, detailRevision, detailSource
+                            FROM card WHERE id = ? AND detail IS NOT NULL
+                            """,
                         arguments: [id])
                 else { return nil }
                 return CachedCard(
-                    card: try CardRecord.card(row[0]), confirmedAt: Date(timeIntervalSince1970: row[1]),
+                    card: try CardRecord.card(row[0], source: row[4]), confirmedAt: Date(timeIntervalSince1970: row[1]),
                     isCurrent: (row[2] as String) == (row[3] as String))
             }
         }
@@ -176,11 +174,12 @@ extension CardCache {
     }
 }
 
-/// A card row as `storeList` compares it.
+/// A card row as `storeList` knows it.
 private struct KnownRow {
     var key: Int64
     var position: Int
-    var summary: CardSummary
+    /// Whether the list names it (else it is removed).
+    var listed = false
 }
 
 extension CardCache {

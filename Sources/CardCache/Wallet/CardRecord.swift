@@ -36,14 +36,27 @@ struct CardRecord: Codable {
             source: source)
     }
 
-    /// The `detail` text of `card`.
+    /// The `detail` text of `card`, its source inside (as the v2 migration wrote every card).
     static func text(_ card: Card) throws -> String {
         String(decoding: try encoder.encode(CardRecord(card)), as: UTF8.self)
     }
 
-    /// The card a `detail` text holds.
-    static func card(_ text: String) throws -> Card {
-        try JSONDecoder().decode(CardRecord.self, from: Data(text.utf8)).card
+    /// The `detail` text of `card` and its source apart, for the `detailSource` column (v5): a
+    /// CardDAV card's vCard, photo included, is most of its bytes, and JSON would escape it
+    /// character by character on every write and scan it on every `json_extract`.
+    static func stored(_ card: Card) throws -> (detail: String, source: String?) {
+        var record = CardRecord(card)
+        let source = record.source
+        record.source = nil
+        return (String(decoding: try encoder.encode(record), as: UTF8.self), source)
+    }
+
+    /// The card a `detail` text holds, with the `detailSource` column's source when there is
+    /// one (a card stored before v5 has its source inside the text).
+    static func card(_ text: String, source: String? = nil) throws -> Card {
+        var record = try JSONDecoder().decode(CardRecord.self, from: Data(text.utf8))
+        if let source { record.source = source }
+        return record.card
     }
 
     private static var encoder: JSONEncoder {

@@ -30,39 +30,88 @@ enum CardRows {
         return cards
     }
 
-    /// Adds a card row (and, unless told otherwise, indexes its summary).
+    /// A whole card as its row keeps it: the `detail` columns.
+    struct Detail {
+        /// ``CardRecord/stored(_:)``'s record…
+        var record: String
+        /// …and source.
+        var source: String?
+        var revision: String
+        /// Seconds since 1970.
+        var confirmedAt: Double
+    }
+
+    /// Adds a card row, with its whole card when given. The caller indexes it.
     /// - Returns: its key.
     @discardableResult
     static func insert(
-        _ summary: CardSummary, position: Int, confirmedAt: Date, _ db: Database, index: Bool = true
+        _ summary: CardSummary, position: Int, confirmedAt: Date, detail: Detail? = nil, _ db: Database
     ) throws -> Int64 {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
-                INSERT INTO card (id, position, name, title, company, email, defaultImage, hasImage, updatedAt, revision, confirmedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                summary.id, position, summary.name, summary.title, summary.company, summary.email, summary.defaultImage,
-                summary.hasImage, summary.updatedAt.timeIntervalSinceReferenceDate, summary.revision.rawValue,
-                confirmedAt.timeIntervalSince1970,
-            ])
-        let key = db.lastInsertedRowID
-        if index { try SearchIndex.reindex(key: key, db) }
-        return key
+                INSERT INTO card (id, position, name, title, company, email, defaultImage, hasImage, updatedAt, revision,
+                    confirmedAt, detail, detailSource, detailRevision, detailConfirmedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            summary.id, position, summary.name, summary.title, summary.company, summary.email, summary.defaultImage,
+            summary.hasImage, summary.updatedAt.timeIntervalSinceReferenceDate, summary.revision.rawValue,
+            confirmedAt.timeIntervalSince1970, detail?.record, detail?.source, detail?.revision, detail?.confirmedAt,
+        ])
+        return db.lastInsertedRowID
+    }
+
+    /// Replaces a row's whole card (and marks the row confirmed when the card was).
+    static func setDetail(_ detail: Detail, key: Int64, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                UPDATE card SET detail = ?, detailSource = ?, detailRevision = ?, detailConfirmedAt = ?, confirmedAt = ?
+                WHERE key = ?
+                """
+        ).execute(arguments: [
+            detail.record, detail.source, detail.revision, detail.confirmedAt, detail.confirmedAt, key,
+        ])
+    }
+
+    /// The fields a summary alone gives (a row listed, never read whole): what it is indexed by.
+    static func fields(of summary: CardSummary) -> CardFields {
+        var fields = CardFields(name: summary.name)
+        fields.title = summary.title
+        fields.company = summary.company
+        fields.email = summary.email
+        return fields
     }
 
     /// Updates a card row's summary columns (and its position when given).
     static func update(_ summary: CardSummary, position: Int?, key: Int64, _ db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE card SET name = ?, title = ?, company = ?, email = ?, defaultImage = ?, hasImage = ?,
                     updatedAt = ?, revision = ?, position = coalesce(?, position)
                 WHERE key = ?
-                """,
+                """
+        ).execute(
             arguments: [
                 summary.name, summary.title, summary.company, summary.email, summary.defaultImage, summary.hasImage,
                 summary.updatedAt.timeIntervalSinceReferenceDate, summary.revision.rawValue, position, key,
             ])
+    }
+
+    /// Updates a card row's summary columns and position, only where the summary differs from
+    /// what the row holds. - Returns: whether it did (the row then needs indexing again).
+    static func updateIfChanged(_ summary: CardSummary, position: Int, key: Int64, _ db: Database) throws -> Bool {
+        try db.cachedStatement(
+            sql: """
+                UPDATE card SET name = ?1, title = ?2, company = ?3, email = ?4, defaultImage = ?5, hasImage = ?6,
+                    updatedAt = ?7, revision = ?8, position = ?9
+                WHERE key = ?10 AND (name IS NOT ?1 OR title IS NOT ?2 OR company IS NOT ?3 OR email IS NOT ?4
+                    OR defaultImage IS NOT ?5 OR hasImage IS NOT ?6 OR updatedAt IS NOT ?7 OR revision IS NOT ?8)
+                """
+        ).execute(arguments: [
+            summary.name, summary.title, summary.company, summary.email, summary.defaultImage, summary.hasImage,
+            summary.updatedAt.timeIntervalSinceReferenceDate, summary.revision.rawValue, position, key,
+        ])
+        return db.changesCount > 0
     }
 
     /// Removes a card row, its picture (by the foreign key) and its index entries.

@@ -1,3 +1,4 @@
+import AsyncAlgorithms
 public import CardModels
 public import Foundation
 import Networking
@@ -16,28 +17,60 @@ extension CardDAVClient {
     public func multiget(
         _ hrefs: [String], in book: AddressBook, batches handle: (MultigetResult) async throws -> Void
     ) async throws {
+        try await multiget(hrefs, in: book, reading: { $0 }, batches: handle)
+    }
+
+    /// ``multiget(_:in:batches:)`` with each batch turned into what the caller keeps by `read`.
+    ///
+    /// Three stages run at once, each in its own task, handing batches on in order through
+    /// channels that wait for the next stage to take them: the requests (the next one is sent
+    /// as soon as an answer is in), the parsing and `read`, and `handle` (the caller's storing).
+    /// So the server's time, the parsing and the storing overlap, and memory holds about three
+    /// batches, whatever the number of cards.
+    ///
+    /// - Throws: ``CardDAVError``, or what `read` or `handle` throw.
+    public func multiget<Batch: Sendable>(
+        _ hrefs: [String], in book: AddressBook, reading read: @escaping @Sendable (MultigetResult) throws -> Batch,
+        batches handle: (Batch) async throws -> Void
+    ) async throws {
         var seen = Set<String>()
         var paths: [String] = []
         for href in hrefs {
-            let path = Href.path(of: try url(of: href))
+            let path = try Href.plainAbsolutePath(href) ?? Href.path(of: url(of: href))
             if seen.insert(path).inserted { paths.append(path) }
         }
+        seen = []
         let size = configuration.multigetBatchSize
         let batches = stride(from: 0, to: paths.count, by: size).map { Array(paths[$0..<min($0 + size, paths.count)]) }
-        try await withThrowingTaskGroup(of: MultigetResult.self) { group in
-            var next = 0
-            // One request in flight at a time, so the group's results come in the batches' order.
-            func ask() {
-                guard next < batches.count else { return }
-                let batch = batches[next]
-                next += 1
-                group.addTask { try await multigetBatch(batch, in: book) }
+        paths = []
+        let answers = AsyncThrowingChannel<(Response, [String]), any Error>()
+        let readBatches = AsyncThrowingChannel<Batch, any Error>()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do {
+                    for batch in batches {
+                        try Task.checkCancellation()
+                        await answers.send((try await multigetAnswer(batch, in: book), batch))
+                    }
+                    answers.finish()
+                } catch {
+                    answers.fail(error)
+                }
             }
-            ask()
-            while let result = try await group.next() {
-                ask()
-                try await handle(result)
+            group.addTask {
+                do {
+                    for try await (response, batch) in answers {
+                        await readBatches.send(try read(try multigetResult(of: response, asked: batch)))
+                    }
+                    readBatches.finish()
+                } catch {
+                    readBatches.fail(error)
+                }
             }
+            for try await batch in readBatches {
+                try await handle(batch)
+            }
+            try await group.waitForAll()
         }
     }
 
@@ -60,11 +93,17 @@ extension CardDAVClient {
         return result
     }
 
-    private func multigetBatch(_ paths: [String], in book: AddressBook) async throws(CardDAVError) -> MultigetResult {
+    /// One `addressbook-multiget` of `paths`, its answer not yet read.
+    private func multigetAnswer(_ paths: [String], in book: AddressBook) async throws(CardDAVError) -> Response {
         let response = try await exchange(
             .multiget(hrefs: paths, properties: [.dav("getetag"), .dav("getlastmodified"), .cardDAV("address-data")]),
             to: book.url)
         guard (200..<300).contains(response.statusCode) else { throw Judge.status(response) }
+        return response
+    }
+
+    /// What a multiget's answer holds of the `paths` it asked for.
+    private func multigetResult(of response: Response, asked paths: [String]) throws(CardDAVError) -> MultigetResult {
         let asked = Set(paths)
         var answered = Set<String>()
         var result = MultigetResult()

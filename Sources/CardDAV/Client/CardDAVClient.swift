@@ -110,6 +110,9 @@ public struct CardDAVClient: Sendable {
     /// The canonical path of an href found in an answer to `response`, checked to be on the
     /// server's origin.
     func path(ofHref href: String, in response: Response) throws(CardDAVError) -> String {
+        // A plain absolute path is on the request's origin, the server's (requests go nowhere
+        // else, and the transport follows no redirects).
+        if let path = Href.plainAbsolutePath(href) { return path }
         guard let resolved = Href.resolve(href, against: response.request.url) else {
             throw Judge.badAnswer(response, "it holds the href “\(href)”, which is not a URL")
         }

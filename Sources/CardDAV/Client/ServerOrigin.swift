@@ -66,6 +66,44 @@ enum Href {
         return URL(string: escaped, relativeTo: base)?.absoluteURL
     }
 
+    /// The canonical form of `href` when it is a plain absolute path (`/alice/book/x.vcf`, what
+    /// servers send): no scheme or authority, no query or fragment, no `.` or `..` segment, and
+    /// nothing but path characters and escapes. Such an href names that path on the request's
+    /// own origin, so no URL needs to be built (a sync answer holds thousands). `nil` for any
+    /// other href, which ``resolve(_:against:)`` handles.
+    static func plainAbsolutePath(_ href: String) -> String? {
+        let bytes = Array(href.utf8)
+        guard bytes.first == UInt8(ascii: "/"), bytes.count == 1 || bytes[1] != UInt8(ascii: "/") else { return nil }
+        var segmentStart = true
+        var dots = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "/"):
+                if segmentStart && dots > 0 { return nil }
+                segmentStart = true
+                dots = 0
+                continue
+            case UInt8(ascii: "."):
+                if segmentStart { dots += 1 }
+                continue
+            case UInt8(ascii: "%"):
+                // A valid escape, and never of a dot (`%2E` segments are for the slow path).
+                guard index + 1 < bytes.count, let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1]),
+                    high << 4 | low != UInt8(ascii: ".")
+                else { return nil }
+                index += 2
+            default:
+                guard PathEscaping.isPathSafe(byte) else { return nil }
+            }
+            segmentStart = false
+        }
+        if segmentStart && dots > 0 { return nil }
+        return canonical(href)
+    }
+
     /// The canonical absolute path of `url`.
     static func path(of url: URL) -> String {
         let raw = url.path(percentEncoded: true)
@@ -74,6 +112,8 @@ enum Href {
 
     /// `path` (percent-encoded) in canonical form.
     static func canonical(_ path: String) -> String {
+        // Already canonical (no escapes, nothing to escape): the same string, its storage shared.
+        if path.utf8.allSatisfy(PathEscaping.isPathSafe) { return path }
         let bytes = Array(path.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)

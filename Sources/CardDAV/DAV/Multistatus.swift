@@ -115,11 +115,12 @@ enum MultistatusReader {
 
     /// The code in a status line such as `HTTP/1.1 404 Not Found`.
     static func statusCode(in line: String) -> Int? {
-        let parts = line.split(whereSeparator: \.isWhitespace)
-        guard parts.count >= 2, parts[0].uppercased().hasPrefix("HTTP/"), parts[1].count == 3,
-            let code = Int(parts[1]), (100..<600).contains(code)
+        let parts = line.utf8.split(maxSplits: 2, omittingEmptySubsequences: true, whereSeparator: XMLScanner.isSpace)
+        guard parts.count >= 2, String(decoding: parts[0].prefix(5), as: UTF8.self).uppercased() == "HTTP/",
+            parts[1].count == 3, parts[1].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
         else { return nil }
-        return code
+        let code = parts[1].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        return (100..<600).contains(code) ? code : nil
     }
 
     /// The condition names in a `DAV:error` body (`valid-sync-token`…); empty for any other body.

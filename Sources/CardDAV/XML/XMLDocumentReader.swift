@@ -97,7 +97,7 @@ struct SubtreeBuilder {
     /// Closes the innermost element; returns it when it was a child of the root.
     mutating func close() -> XMLTree? {
         guard var element = stack.popLast() else { return nil }
-        if !element.children.isEmpty, element.text.allSatisfy(\.isWhitespace) { element.text = "" }
+        if !element.children.isEmpty, element.isBlank { element.text = "" }
         guard !stack.isEmpty else { return element }
         stack[stack.count - 1].children.append(element)
         return nil

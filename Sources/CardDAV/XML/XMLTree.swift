@@ -31,8 +31,18 @@ struct XMLTree: Sendable, Hashable {
         children.filter { $0.name == name }
     }
 
-    /// The element's text with white space trimmed at both ends (hrefs, statuses, tokens).
+    /// The element's text with XML white space (space, tab, CR, LF) trimmed at both ends
+    /// (hrefs, statuses, tokens). Works on the UTF-8 bytes: a sync answer trims thousands.
     var trimmedText: String {
-        String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        let utf8 = text.utf8
+        guard let first = utf8.firstIndex(where: { !XMLScanner.isSpace($0) }) else { return "" }
+        let end = utf8.index(after: utf8.lastIndex(where: { !XMLScanner.isSpace($0) }) ?? first)
+        if first == utf8.startIndex && end == utf8.endIndex { return text }
+        return String(text[first..<end])
+    }
+
+    /// Whether the element's text is XML white space only (or empty).
+    var isBlank: Bool {
+        text.utf8.allSatisfy(XMLScanner.isSpace)
     }
 }

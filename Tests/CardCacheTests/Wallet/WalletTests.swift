@@ -1,6 +1,7 @@
 import CardCache
 import CardModels
 import Foundation
+import GRDB
 import Testing
 
 @Suite("The wallet in the cache: list, cards, pictures, order, wipe")
@@ -138,5 +139,55 @@ struct WalletTests {
         try CardCache.wipe(
             server: CacheWorld.server, account: CacheWorld.account, location: world.location, logger: world.logger)
         #expect(!FileManager.default.fileExists(atPath: world.path))
+    }
+}
+
+/// A whole card's source (a CardDAV card's vCard, photo included) is kept beside its record,
+/// in `detailSource` (v5), never escaped into the record's JSON.
+@Suite struct CardSourceColumnTests {
+    static let vcard =
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:u1\r\nFN:Ada Lovelace\r\nNOTE:a \"quoted\" note\\nwith a line\r\nEND:VCARD\r\n"
+
+    static func card() -> Card {
+        var card = Cards.card("u1.vcf", "Ada Lovelace")
+        card.source = vcard
+        card.revision = CardRevision(rawValue: "\"etag-1\"")
+        return card
+    }
+
+    @Test func theSourceIsStoredApartAndReadBackWhole() throws {
+        let world = try CacheWorld()
+        let cache = try world.open()
+        try cache.storeCard(Self.card(), confirmedAt: Cards.date)
+        #expect(try cache.card(id: "u1.vcf")?.card == Self.card())
+        cache.close()
+
+        let queue = try DatabaseQueue(path: world.path)
+        let row = try #require(
+            try queue.read { try Row.fetchOne($0, sql: "SELECT detail, detailSource FROM card WHERE id = 'u1.vcf'") })
+        #expect((row[1] as String?) == Self.vcard)
+        #expect(!(row[0] as String).contains("BEGIN:VCARD"), "the record's JSON holds no source")
+    }
+
+    @Test func aCardStoredBeforeTheColumnKeepsItsSource() throws {
+        let world = try CacheWorld()
+        let cache = try world.open()
+        try cache.storeCard(Self.card(), confirmedAt: Cards.date)
+        cache.close()
+        // As a cache written before v5 holds it: the source inside the record, no column.
+        let queue = try DatabaseQueue(path: world.path)
+        var record = try #require(
+            try queue.read { try String.fetchOne($0, sql: "SELECT detail FROM card WHERE id = 'u1.vcf'") })
+        let escaped = String(decoding: try JSONEncoder().encode(Self.vcard), as: UTF8.self)
+        record.removeLast()
+        record += ",\"source\":\(escaped)}"
+        try queue.write {
+            try $0.execute(sql: "UPDATE card SET detail = ?, detailSource = NULL", arguments: [record])
+        }
+        try queue.close()
+
+        let reopened = try world.open()
+        #expect(try reopened.card(id: "u1.vcf")?.card == Self.card())
+        #expect(try reopened.search("lovelace").hits.map(\.cardID) == ["u1.vcf"])
     }
 }

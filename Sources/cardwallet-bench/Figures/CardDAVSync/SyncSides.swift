@@ -57,10 +57,11 @@ struct OursSide: Sendable {
         return configuration
     }
 
-    /// A logger plugin configured as the scripting commands' (LiveBackends.loggerConfiguration).
+    /// A logger plugin configured as the scripting commands' (LiveBackends.loggerConfiguration,
+    /// with no ring of recent events: ClientCommandRunner keeps none).
     static func logPlugin() -> LoggerPlugin {
         LoggerPlugin(
-            configuration: LoggerPlugin.Configuration(recentCapacity: 500, tagExtractor: .jsonField("errorCode")))
+            configuration: LoggerPlugin.Configuration(recentCapacity: 0, tagExtractor: .jsonField("errorCode")))
     }
 
     /// A logged-in wallet with an empty cache in `folder` (the login's discovery is not timed).
