@@ -26,6 +26,9 @@ import GRDB
 ///   revision and the members' UIDs; a card shows the names of the groups its UID is in.
 /// - `card.detailSource` (v5): the whole card's source (a CardDAV card's vCard) apart from its
 ///   JSON record, which then stays small.
+/// - `searchBacklog` (v5): the card rows stored but not yet in the full-text indexes (a first
+///   sync defers them: docs/Cache.md, *Search*); a row here has no index entries, and every
+///   search indexes them first.
 ///
 /// Revisions (the card API's versions, a CardDAV server's `ETag`s) are opaque text since the
 /// second migration: the first stored them as integers, and it also compared them.
@@ -123,9 +126,13 @@ enum CacheSchema {
                 t.column("members", .text).notNull()
             }
         }
-        migrator.registerMigration("v5: a whole card's source beside its record") { db in
+        migrator.registerMigration("v5: a whole card's source beside its record; rows waiting to be indexed") { db in
             // Cards stored before keep their source inside `detail`; CardRecord reads both.
             try db.alter(table: "card") { t in t.add(column: "detailSource", .text) }
+            // The rows a first sync stored without indexing them: indexed before the next search.
+            try db.create(table: "searchBacklog") { t in
+                t.primaryKey("key", .integer)
+            }
         }
         return migrator
     }

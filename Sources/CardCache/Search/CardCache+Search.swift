@@ -72,6 +72,7 @@ extension CardCache {
         excerpts: Bool = false
     ) throws(CacheError) -> CardSearchResult {
         guard let query = SearchQuery(text) else { return .empty }
+        try indexBacklog()
         let searched = fields.map { wanted in SearchText.fields.filter(wanted.contains) } ?? SearchText.fields
         guard !searched.isEmpty else { return .empty }
         let expression = query.expression(columns: fields == nil ? nil : searched.map(\.rawValue))

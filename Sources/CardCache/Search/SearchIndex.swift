@@ -25,7 +25,7 @@ enum SearchIndex {
 
     /// Indexes the card row `key` again from what the row holds: its whole card when kept, with
     /// the summary's fields on top (a later list may have shown a newer name).
-    static func reindex(key: Int64, _ db: Database) throws {
+    static func reindex(key: Int64, _ db: Database, isNew: Bool = false) throws {
         guard
             let row = try Row.fetchOne(
                 db, sql: "SELECT name, title, company, email, detail, detailSource FROM card WHERE key = ?",
@@ -39,7 +39,7 @@ enum SearchIndex {
         fields.title = row[1]
         fields.company = row[2]
         fields.email = row[3]
-        try index(key: key, fields, db)
+        try index(key: key, fields, db, isNew: isNew)
     }
 
     /// Indexes the card row `key` again from `fields`, which the caller holds already (a whole
@@ -63,9 +63,31 @@ enum SearchIndex {
         return StatementArguments(values)
     }
 
-    /// Removes the card row `key` from both indexes.
+    /// Removes the card row `key` from both indexes (and from the backlog: a row is in one or
+    /// the other).
     static func remove(key: Int64, _ db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM cardSearch WHERE rowid = ?").execute(arguments: [key])
         try db.cachedStatement(sql: "DELETE FROM cardWords WHERE rowid = ?").execute(arguments: [key])
+        try db.cachedStatement(sql: "DELETE FROM searchBacklog WHERE key = ?").execute(arguments: [key])
+    }
+
+    /// Leaves the card row `key` out of the indexes for now: it goes to the backlog, which
+    /// ``indexBacklog(_:limit:)`` empties before any search. A row just added (`isNew`) has no
+    /// entries to remove first.
+    static func postpone(key: Int64, _ db: Database, isNew: Bool) throws {
+        if !isNew { try remove(key: key, db) }
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO searchBacklog (key) VALUES (?)").execute(arguments: [key])
+    }
+
+    /// Indexes up to `limit` rows of the backlog from what their rows hold (summary and whole
+    /// card), and takes them off it.
+    /// - Returns: how many it indexed (0: the backlog is empty).
+    static func indexBacklog(_ db: Database, limit: Int) throws -> Int {
+        let keys = try Int64.fetchAll(db, sql: "SELECT key FROM searchBacklog LIMIT ?", arguments: [limit])
+        for key in keys {
+            try db.cachedStatement(sql: "DELETE FROM searchBacklog WHERE key = ?").execute(arguments: [key])
+            try reindex(key: key, db, isNew: true)
+        }
+        return keys.count
     }
 }

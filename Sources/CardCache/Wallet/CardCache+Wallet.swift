@@ -79,8 +79,11 @@ extension CardCache {
     }
 
     /// ``storeCard(_:confirmedAt:)`` for many cards, in one transaction. Each card is indexed
-    /// from the fields it holds, once.
-    public func storeCards(_ cards: [Card], confirmedAt: Date) throws(CacheError) {
+    /// from the fields it holds, once — or, with `indexing: .later`, left for the next search to
+    /// index (a first sync of a large book: the list is there sooner; see ``SearchIndexing``).
+    public func storeCards(
+        _ cards: [Card], confirmedAt: Date, indexing: SearchIndexing = .now
+    ) throws(CacheError) {
         try write { db in
             let time = confirmedAt.timeIntervalSince1970
             let find = try db.cachedStatement(sql: "SELECT key, confirmedAt FROM card WHERE id = ?")
@@ -94,13 +97,19 @@ extension CardCache {
                     guard time >= old[1] as Double else { continue }
                     try CardRows.update(card.summary, position: nil, key: key, db)
                     try CardRows.setDetail(detail, key: key, db)
-                    try SearchIndex.index(key: key, card.fields, db)
+                    switch indexing {
+                    case .now: try SearchIndex.index(key: key, card.fields, db)
+                    case .later: try SearchIndex.postpone(key: key, db, isNew: false)
+                    }
                 } else {
                     let position = try end ?? (Int.fetchOne(db, sql: "SELECT max(position) FROM card") ?? -1) + 1
                     end = position + 1
                     let key = try CardRows.insert(
                         card.summary, position: position, confirmedAt: confirmedAt, detail: detail, db)
-                    try SearchIndex.index(key: key, card.fields, db, isNew: true)
+                    switch indexing {
+                    case .now: try SearchIndex.index(key: key, card.fields, db, isNew: true)
+                    case .later: try SearchIndex.postpone(key: key, db, isNew: true)
+                    }
                 }
             }
         }

@@ -25,7 +25,7 @@ extension CardCache {
                     try db.inTransaction {
                         try db.execute(sql: "DELETE FROM outbox WHERE state = 'sent'")
                         kept = try Int.fetchOne(db, sql: "SELECT count(*) FROM outbox") ?? 0
-                        for table in ["cardImage", "card", "cardSearch", "cardWords", "cardGroup"] {
+                        for table in ["cardImage", "card", "cardSearch", "cardWords", "cardGroup", "searchBacklog"] {
                             try db.execute(sql: "DELETE FROM \(table)")
                         }
                         try db.execute(sql: "UPDATE wallet SET listConfirmedAt = NULL, syncToken = NULL")

@@ -24,9 +24,9 @@ extension CardDAVClient {
     ///
     /// Three stages run at once, each in its own task, handing batches on in order through
     /// channels that wait for the next stage to take them: the requests (the next one is sent
-    /// as soon as an answer is in), the parsing and `read`, and `handle` (the caller's storing).
-    /// So the server's time, the parsing and the storing overlap, and memory holds about three
-    /// batches, whatever the number of cards.
+    /// as soon as an answer is in, while that answer waits to be taken), the parsing and `read`,
+    /// and `handle` (the caller's storing). So the server's time, the parsing and the storing
+    /// overlap, and memory holds about four batches, whatever the number of cards.
     ///
     /// - Throws: ``CardDAVError``, or what `read` or `handle` throw.
     public func multiget<Batch: Sendable>(
@@ -47,10 +47,25 @@ extension CardDAVClient {
         let readBatches = AsyncThrowingChannel<Batch, any Error>()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
+                // The next request is sent as soon as an answer is in, before that answer is
+                // handed on: the server never waits for our parsing to take it.
+                var next: Task<Response, any Error>?
+                defer { next?.cancel() }
                 do {
-                    for batch in batches {
+                    for (index, batch) in batches.enumerated() {
                         try Task.checkCancellation()
-                        await answers.send((try await multigetAnswer(batch, in: book), batch))
+                        let answer: Response
+                        if let pending = next {
+                            answer = try await pending.value
+                        } else {
+                            answer = try await multigetAnswer(batch, in: book)
+                        }
+                        next = nil
+                        if index + 1 < batches.count {
+                            let following = batches[index + 1]
+                            next = Task { try await multigetAnswer(following, in: book) }
+                        }
+                        await answers.send((answer, batch))
                     }
                     answers.finish()
                 } catch {

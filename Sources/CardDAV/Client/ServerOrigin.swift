@@ -145,7 +145,7 @@ enum Href {
     /// may come with or without its trailing slash).
     static func isInside(_ path: String, collection: String) -> Bool {
         let folder = collection.hasSuffix("/") ? collection : collection + "/"
-        return path.hasPrefix(folder) && path.count > folder.count
+        return path.utf8.count > folder.utf8.count && path.utf8.starts(with: folder.utf8)
     }
 
     /// Whether two canonical paths name the same collection (one may lack the trailing slash).

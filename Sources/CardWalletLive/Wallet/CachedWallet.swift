@@ -109,6 +109,11 @@ public final class CachedWallet: Sendable {
     /// its own.
     @TaskLocal public static var listingProgress: ListingProgress?
 
+    /// Told how many cards have been indexed for search so far, when a search first indexes
+    /// the cards a sync stored without indexing them (a first sync of a large CardDAV book):
+    /// what a command's progress line shows. Task-local, as ``listingProgress``.
+    @TaskLocal public static var indexingProgress: ListingProgress?
+
     /// The whole list from the server, recorded: the changes since the cache's sync token
     /// where the backend syncs by token, else every card. Whole cards that come with the
     /// listing are recorded batch by batch as they arrive, never held all at once.
@@ -132,7 +137,9 @@ public final class CachedWallet: Sendable {
                 progress?.update(handed)
                 groups.formUnion(batch.groups.map(\.id))
                 let kept = attempt { () throws -> Bool in
-                    try cache.storeCards(batch.cards, confirmedAt: Date())
+                    // Indexed for search afterwards (before the next search, or in the
+                    // interface's background): the list is there sooner.
+                    try cache.storeCards(batch.cards, confirmedAt: Date(), indexing: .later)
                     try cache.storeGroups(batch.groups)
                     return true
                 }
@@ -260,6 +267,13 @@ public final class CachedWallet: Sendable {
         let byID = Dictionary(cards.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let hits: CardSearchResult
         do {
+            let progress = Self.indexingProgress
+            var indexed = 0
+            defer { if indexed > 0 { progress?.finish() } }
+            try cache.indexBacklog { count in
+                indexed = count
+                progress?.update(count)
+            }
             hits = try cache.search(text, limit: nil)
         } catch {
             throw OfflineReadError("The card cache cannot be searched: \(Self.text(error))")

@@ -75,6 +75,12 @@ public final class WholeCardFiller: Sendable {
 
     private func run(_ cards: [CardSummary], _ wallet: CachedWallet) async {
         guard let cache = wallet.cache else { return }
+        // The cards a first sync stored without indexing them, a few hundred at a time, so the
+        // first search finds them indexed already.
+        while wallet.attempt({ try cache.hasBacklog() }) == true {
+            await waitForQuiet()
+            if Task.isCancelled || (wallet.attempt { try cache.indexSomeOfBacklog() } ?? 0) == 0 { break }
+        }
         let missing = wallet.lackingWholeCards(cards, cache)
         guard !missing.isEmpty else { return }
         var filled = 0

@@ -121,14 +121,19 @@ enum ClientCommandRunner {
         let interrupts = RefreshInterruptGuard(backend: backend)
         // A first sync of a large address book reads every card: a progress line on a terminal.
         let syncing = Progress("syncing cards")
+        // …and the first search after it indexes them.
+        let indexing = Progress("indexing cards for search")
         var status: Int32
         do {
             let progress = ListingProgress(update: { syncing.update($0, of: nil) }, finish: { syncing.finish() })
+            let indexed = ListingProgress(update: { indexing.update($0, of: nil) }, finish: { indexing.finish() })
             try await CachedWallet.$listingProgress.withValue(progress) {
-                try await body(
-                    CommandContext(
-                        live: live, accounts: accounts, resolved: resolved, offline: options.offline,
-                        environment: environment))
+                try await CachedWallet.$indexingProgress.withValue(indexed) {
+                    try await body(
+                        CommandContext(
+                            live: live, accounts: accounts, resolved: resolved, offline: options.offline,
+                            environment: environment))
+                }
             }
             status = 0
         } catch {

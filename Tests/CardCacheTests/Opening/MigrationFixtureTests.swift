@@ -12,7 +12,7 @@ enum CacheFixture {
         "v2: revisions are opaque text; the cache's own card encoding",
         "v3: outbox claims with a lease, idempotency keys of additions",
         "v4: groups of cards (a CardDAV book's group vCards)",
-        "v5: a whole card's source beside its record",
+        "v5: a whole card's source beside its record; rows waiting to be indexed",
     ]
 
     /// A cache written by the cardwallet before revisions were opaque (the first schema): six

@@ -1,6 +1,7 @@
 import CardDAV
 import Foundation
 import Networking
+import Synchronization
 import Testing
 
 /// Reading and writing cards through the client on a stub server: multiget batches and
@@ -46,6 +47,84 @@ import Testing
         #expect(all.found[0].vcard == "BEGIN:VCARD\r\nFN:/alice/contacts/1.vcf\r\nEND:VCARD\r\n")
         #expect(all.found[0].etag == "\"e\"")
         #expect(Set(all.missing) == ["/alice/contacts/gone.vcf", "/alice/contacts/silent.vcf"])
+    }
+
+    /// A stub that answers every multiget with each card it asks for, its FN the href; the
+    /// request numbered `failing` (from 1) gets a 500 instead.
+    static func echoingMultigets(failing: Int? = nil) -> StubTransport {
+        let asked = Mutex(0)
+        return StubTransport { request in
+            let number = asked.withLock { count in
+                count += 1
+                return count
+            }
+            if number == failing { return StubResponse(statusCode: 500) }
+            let hrefs = StubDAV.body(request).components(separatedBy: "<d:href>").dropFirst().map {
+                String($0.prefix { $0 != "<" })
+            }
+            return StubDAV.multistatus(
+                hrefs.map { Self.card($0, etag: "\"e\"", text: "BEGIN:VCARD&#13;\nFN:\($0)&#13;\nEND:VCARD&#13;\n") }
+                    .joined())
+        }
+    }
+
+    static let tenCards = (0..<10).map { "/alice/contacts/\($0).vcf" }
+
+    @Test func batchesAreReadAtOnceAndHandedOverInOrder() async throws {
+        let transport = Self.echoingMultigets()
+        let client = StubDAV.client(transport, batchSize: 2)
+        var handed: [[String]] = []
+        try await client.multiget(
+            Self.tenCards, in: StubDAV.book, reading: { result in result.found.map { $0.vcard } },
+            batches: { handed.append($0) })
+        #expect(handed.flatMap { $0 } == Self.tenCards.map { "BEGIN:VCARD\r\nFN:\($0)\r\nEND:VCARD\r\n" })
+        #expect(handed.count == 5)
+        #expect(transport.requests.count == 5)
+    }
+
+    @Test func whatTheHandlerThrowsStopsTheRequestsAndIsWhatTheCallerGets() async throws {
+        struct Full: Error {}
+        let transport = Self.echoingMultigets()
+        let client = StubDAV.client(transport, batchSize: 1)
+        var handed = 0
+        await #expect(throws: Full.self) {
+            try await client.multiget(Self.tenCards, in: StubDAV.book) { _ in
+                handed += 1
+                if handed == 2 { throw Full() }
+            }
+        }
+        #expect(handed == 2)
+        // The stages run at most a few batches ahead of the one that failed: never all ten.
+        #expect(transport.requests.count <= 5, "\(transport.requests.count) requests")
+    }
+
+    @Test func aFailedRequestStopsTheBatchesAfterIt() async throws {
+        let transport = Self.echoingMultigets(failing: 3)
+        let client = StubDAV.client(transport, batchSize: 2)
+        var handed: [String] = []
+        let error = try await #require(throws: CardDAVError.self) {
+            try await client.multiget(Self.tenCards, in: StubDAV.book) { batch in
+                handed += batch.found.map(\.href)
+            }
+        }
+        #expect(handed == Array(Self.tenCards.prefix(4)), "the batches before it, in order")
+        #expect(transport.requests.count == 3)
+        _ = error
+    }
+
+    @Test func whatTheReadingStepThrowsIsWhatTheCallerGets() async throws {
+        struct Unreadable: Error {}
+        let client = StubDAV.client(Self.echoingMultigets(), batchSize: 3)
+        var handed = 0
+        await #expect(throws: Unreadable.self) {
+            try await client.multiget(
+                Self.tenCards, in: StubDAV.book,
+                reading: { result in
+                    if result.found.contains(where: { $0.href.hasSuffix("/4.vcf") }) { throw Unreadable() }
+                    return result.found.count
+                }, batches: { handed += $0 })
+        }
+        #expect(handed == 3)
     }
 
     @Test func createPutsOnlyIfNothingIsThereAndTakesTheETag() async throws {

@@ -26,6 +26,8 @@ struct CardDAVSyncFigure: Figure {
     struct Samples {
         var ours: [Double] = []
         var oursRequests: [Double] = []
+        var oursIndexing: [Double] = []
+        var oursWithIndexing: [Double] = []
         var oursUnchanged: [Double] = []
         var oursUnchangedRequests: [Double] = []
         var floor: [Double] = []
@@ -101,6 +103,11 @@ struct CardDAVSyncFigure: Figure {
                         let wallet = try await ours.wallet(in: try folder.folder("ours-\(round)"))
                         let first = try await ours.sync(wallet)
                         let again = try await ours.sync(wallet)
+                        // The search index the first sync left for later, filled as the next
+                        // search (or the interface's background) does: timed on its own.
+                        let indexing = try Self.indexBacklog(wallet, cards: cards)
+                        samples.oursIndexing.append(indexing)
+                        samples.oursWithIndexing.append(first.seconds + indexing)
                         samples.ours.append(first.seconds)
                         samples.oursRequests.append(Double(first.requests))
                         samples.oursUnchanged.append(again.seconds)
@@ -158,6 +165,19 @@ struct CardDAVSyncFigure: Figure {
     }
 
     // MARK: Pieces
+
+    /// Indexes for search the cards a first sync stored without indexing them (what the first
+    /// search after it does first), in seconds; checks it indexed every card.
+    static func indexBacklog(_ wallet: CachedWallet, cards: Int) throws -> Double {
+        guard let cache = wallet.cache else { throw BenchError("the wallet has no cache") }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var indexed = 0
+        try cache.indexBacklog { indexed = $0 }
+        let elapsed = seconds(from: start, to: clock.now)
+        guard indexed == cards else { throw BenchError("the first search indexed \(indexed) cards of \(cards)") }
+        return elapsed
+    }
 
     /// The backend's listing alone, no cache (`CardDAVBackend.listing(.whole(since: nil))`: the
     /// same requests, every card parsed and mapped, nothing stored), in seconds.
@@ -239,6 +259,13 @@ struct CardDAVSyncFigure: Figure {
                 label: "floor: the same requests, AsyncHTTPClient, bytes read", size: size,
                 summary: Summary(samples.floor), quantity: .time),
             ResultRow(
+                label: "ours: the first search's indexing of those cards, once, after the sync", size: size,
+                summary: Summary(samples.oursIndexing), quantity: .time),
+            ResultRow(
+                label: "ours: first sync + that indexing, end to end", size: size,
+                summary: Summary(samples.oursWithIndexing), quantity: .time,
+                ratio: Summary.pairedRatios(samples.oursWithIndexing, samples.floor)),
+            ResultRow(
                 label: "CardDAVBackend.listing alone (parsed and mapped, no cache)", size: size,
                 summary: Summary(samples.backendAlone), quantity: .time,
                 ratio: Summary.pairedRatios(samples.backendAlone, samples.floor)),
@@ -256,7 +283,7 @@ struct CardDAVSyncFigure: Figure {
         ]
         first.notes = [
             "The book: \(size) written straight into Radicale's storage (multifilesystem, `collection-root/alice/contacts/*.vcf`), seeded; \(Formatting.grouped(book.photos)) carry a 15,000-byte JPEG PHOTO (base64, folded); \(Formatting.format(Double(book.bytes), as: .bytes)) of vCards. Radicale \(radicaleVersion() ?? "?") by scripts/carddav-server.py (wsgiref, HTTP/1.0: a connection per request), warmed by one untimed PROPFIND of every ETag.",
-            "Ours: the app's transport but waiting up to 600 s for an answer's next bytes (under load Radicale needed more than the app's 30 s to answer a login's discovery); a fresh TokenStore login (untimed) and an empty cache each round, then `CachedWallet.list(.online)` timed: one `sync-collection` REPORT, `addressbook-multiget` in batches of 100 in turn, every card mapped and stored with its search index. Floor: the very requests our warm-up sent (bodies, headers, the Basic credential), in the same order, by AsyncHTTPClient, each answer collected, nothing parsed.",
+            "Ours: the app's transport but waiting up to 600 s for an answer's next bytes (under load Radicale needed more than the app's 30 s to answer a login's discovery); a fresh TokenStore login (untimed) and an empty cache each round, then `CachedWallet.list(.online)` timed: one `sync-collection` REPORT, `addressbook-multiget` in batches of 100 (fetched, parsed and stored at once, one batch apart), every card mapped and stored whole; its search index is filled afterwards, before the first search (timed on its own, and end to end with the sync). Floor: the very requests our warm-up sent (bodies, headers, the Basic credential), in the same order, by AsyncHTTPClient, each answer collected, nothing parsed.",
             "vdirsyncer \(vdirsyncerVersion() ?? "0.19"): `python3 -m vdirsyncer sync`, a fresh status folder and an empty vdir each round (`discover` ran once beforehand; its status copied in), timed to its exit — its python start-up alone (`--version`) takes \(Formatting.format(startup, as: .time)).",
             "\(rounds) round\(rounds == 1 ? "" : "s") after one warm-up of ours and of the floor, the four sides (ours, floor, backend alone, vdirsyncer) in alternating order; a ratio is the median of the per-round ratios. The backend-alone row (ratio ÷ floor) uses the warm-up's logged-in backend: it splits our time into the requests, the parsing and mapping, and the cache.",
         ]
