@@ -51,10 +51,16 @@ public final class MemoryBackend: CardBackend {
     public let server: String
 
     /// A backend at `server` where `passwords` (account → password) can log in.
+    /// Hands a listing's whole cards over in batches of this many (as CardDAV does), or `nil`
+    /// to carry them in the answer.
+    public let batchSize: Int?
+
     public init(
-        server: String = "https://cards.memory.test/book", passwords: [String: String] = ["ann@example.com": "secret"]
+        server: String = "https://cards.memory.test/book", passwords: [String: String] = ["ann@example.com": "secret"],
+        batchSize: Int? = nil
     ) {
         self.server = server
+        self.batchSize = batchSize
         self.state = Mutex(State(passwords: passwords))
     }
 
@@ -155,6 +161,28 @@ public final class MemoryBackend: CardBackend {
             state.calls.wholeListings += 1
             let cards = state.order.compactMap { state.cards[$0] }
             return .whole(cards.map(\.summary), cards: cards, token: token)
+        }
+    }
+
+    public func listing(_ request: ListingRequest, receiving receive: (ListingBatch) async throws -> Void)
+        async throws -> CardListing
+    {
+        let listing = try await listing(request)
+        guard let batchSize else { return listing }
+        func hand(_ cards: [Card]) async throws {
+            for start in stride(from: 0, to: cards.count, by: batchSize) {
+                try await receive(ListingBatch(cards: Array(cards[start..<min(start + batchSize, cards.count)])))
+            }
+        }
+        switch listing {
+        case .whole(let summaries, let cards, let token):
+            try await hand(cards)
+            return .whole(summaries, cards: [], token: token)
+        case .changes(let changed, let removed, let token):
+            try await hand(changed)
+            return .changes(changed: [], removed: removed, token: token)
+        case .page:
+            return listing
         }
     }
 

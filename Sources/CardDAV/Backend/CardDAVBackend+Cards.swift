@@ -225,8 +225,8 @@ extension CardDAVBackend {
         var done = 0
         let origin = self.origin
         let logger = self.logger
-        // Each batch's vCards are read into cards in the task that fetched them, beside the
-        // handing over (storing) of the batch before.
+        // Each batch's vCards are read into cards in the multiget's parsing stage, while the
+        // batch before is handed over (stored) and the next one is asked for.
         try await client.multiget(
             hrefs, in: book,
             reading: { result in

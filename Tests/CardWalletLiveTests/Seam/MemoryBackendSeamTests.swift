@@ -28,6 +28,48 @@ import Testing
         return (backend, accounts)
     }
 
+    /// A listing that hands its cards over in batches (as CardDAV does) leaves their search
+    /// index for later: a search indexes them first, and the interface does it in the
+    /// background right after the list.
+    @Test func aBatchedListingIsIndexedBeforeTheFirstSearchAndInTheBackground() async throws {
+        let folder = try TemporaryFolder("seam-backlog")
+        defer { folder.remove() }
+        let backend = MemoryBackend(batchSize: 2)
+        _ = try await backend.logIn(account: Self.account, password: Self.password)
+        for number in 0..<5 {
+            backend.add(CardFields(name: "Person \(number)", bio: "likes number \(number * 11)"))
+        }
+        let accounts = WalletAccounts(
+            backend: backend, cacheEnvironment: nil, cacheLocation: CacheLocation(folder: folder.path("cache")),
+            logger: Self.logger
+        ) { _ in backend }
+        let wallet = await accounts.wallet()
+        let cache = try #require(wallet.cache)
+        _ = try await wallet.list(.online)
+        #expect(try cache.backlogCount() == 5, "stored, not yet indexed")
+        // A search (the scripting commands' path) indexes them first, and finds a whole-card field.
+        let found = try await wallet.search("number 33", .offline)
+        #expect(found.value.map(\.0.name) == ["Person 3"])
+        #expect(try cache.backlogCount() == 0)
+
+        // The interface: the list's answer, then the background indexes what a sync left.
+        backend.add(CardFields(name: "Person 5", bio: "likes number 55"))
+        backend.changeElsewhere(id: try #require(backend.cards.first?.id)) { $0.bio = "likes number 99" }
+        let performer = CallPerformer(accounts: accounts)
+        guard case .success = await performer.perform(.loadCards(offset: 0, limit: 100, query: nil)) else {
+            Issue.record("no list")
+            return
+        }
+        await accounts.settleBackgroundReads()
+        #expect(try cache.backlogCount() == 0, "indexed in the background")
+        guard case .success(.cacheMatches(_, let ids, _)) = await performer.perform(.searchCache(query: "number 99"))
+        else {
+            Issue.record("no search")
+            return
+        }
+        #expect(ids == [try #require(backend.cards.first?.id)])
+    }
+
     @Test func listingsSyncByTokenIntoTheCache() async throws {
         let folder = try TemporaryFolder("seam")
         defer { folder.remove() }
