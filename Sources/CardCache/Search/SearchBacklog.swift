@@ -28,8 +28,10 @@ extension CardCache {
     public func indexBacklog(progress: ((Int) -> Void)? = nil) throws(CacheError) {
         guard try hasBacklog() else { return }
         var done = 0
-        while true {
-            let indexed = try indexSomeOfBacklog()
+        var indexed = Self.backlogBatch
+        // A batch short of full was the last.
+        while indexed == Self.backlogBatch {
+            indexed = try indexSomeOfBacklog()
             guard indexed > 0 else { return }
             done += indexed
             progress?(done)

@@ -44,7 +44,7 @@ extension CardCache {
                     continue
                 }
                 known[summary.id]?.listed = true
-                if try CardRows.updateIfChanged(summary, position: position, key: old.key, db) {
+                if try CardRows.update(summary, position: position, key: old.key, onlyIfChanged: true, db) {
                     try SearchIndex.reindex(key: old.key, db)
                 } else if old.position != position {
                     try db.cachedStatement(sql: "UPDATE card SET position = ? WHERE key = ?").execute(

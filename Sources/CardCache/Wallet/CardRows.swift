@@ -82,31 +82,25 @@ enum CardRows {
         return fields
     }
 
-    /// Updates a card row's summary columns (and its position when given).
-    static func update(_ summary: CardSummary, position: Int?, key: Int64, _ db: Database) throws {
-        try db.cachedStatement(
-            sql: """
-                UPDATE card SET name = ?, title = ?, company = ?, email = ?, defaultImage = ?, hasImage = ?,
-                    updatedAt = ?, revision = ?, position = coalesce(?, position)
-                WHERE key = ?
-                """
-        ).execute(
-            arguments: [
-                summary.name, summary.title, summary.company, summary.email, summary.defaultImage, summary.hasImage,
-                summary.updatedAt.timeIntervalSinceReferenceDate, summary.revision.rawValue, position, key,
-            ])
-    }
-
-    /// Updates a card row's summary columns and position, only where the summary differs from
-    /// what the row holds. - Returns: whether it did (the row then needs indexing again).
-    static func updateIfChanged(_ summary: CardSummary, position: Int, key: Int64, _ db: Database) throws -> Bool {
+    /// Updates a card row's summary columns (and its position when given); with
+    /// `onlyIfChanged`, only where the summary differs from what the row holds.
+    /// - Returns: whether the row was written (a changed summary needs indexing again).
+    @discardableResult
+    static func update(
+        _ summary: CardSummary, position: Int?, key: Int64, onlyIfChanged: Bool = false, _ db: Database
+    ) throws -> Bool {
+        let changed =
+            onlyIfChanged
+            ? """
+             AND (name IS NOT ?1 OR title IS NOT ?2 OR company IS NOT ?3 OR email IS NOT ?4
+                OR defaultImage IS NOT ?5 OR hasImage IS NOT ?6 OR updatedAt IS NOT ?7 OR revision IS NOT ?8)
+            """ : ""
         try db.cachedStatement(
             sql: """
                 UPDATE card SET name = ?1, title = ?2, company = ?3, email = ?4, defaultImage = ?5, hasImage = ?6,
-                    updatedAt = ?7, revision = ?8, position = ?9
-                WHERE key = ?10 AND (name IS NOT ?1 OR title IS NOT ?2 OR company IS NOT ?3 OR email IS NOT ?4
-                    OR defaultImage IS NOT ?5 OR hasImage IS NOT ?6 OR updatedAt IS NOT ?7 OR revision IS NOT ?8)
-                """
+                    updatedAt = ?7, revision = ?8, position = coalesce(?9, position)
+                WHERE key = ?10
+                """ + changed
         ).execute(arguments: [
             summary.name, summary.title, summary.company, summary.email, summary.defaultImage, summary.hasImage,
             summary.updatedAt.timeIntervalSinceReferenceDate, summary.revision.rawValue, position, key,

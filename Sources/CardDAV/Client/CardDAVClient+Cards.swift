@@ -39,7 +39,7 @@ extension CardDAVClient {
             let path = try Href.plainAbsolutePath(href) ?? Href.path(of: url(of: href))
             if seen.insert(path).inserted { paths.append(path) }
         }
-        seen = []
+        seen = []  // not held through the reads: a first sync's paths number thousands
         let size = configuration.multigetBatchSize
         let batches = stride(from: 0, to: paths.count, by: size).map { Array(paths[$0..<min($0 + size, paths.count)]) }
         paths = []
@@ -49,22 +49,22 @@ extension CardDAVClient {
             group.addTask {
                 // The next request is sent as soon as an answer is in, before that answer is
                 // handed on: the server never waits for our parsing to take it.
-                var next: Task<Response, any Error>?
-                defer { next?.cancel() }
+                func ask(_ index: Int) -> Task<Response, any Error>? {
+                    guard index < batches.count else { return nil }
+                    let batch = batches[index]
+                    return Task { try await multigetAnswer(batch, in: book) }
+                }
+                var pending = ask(0)
+                defer { pending?.cancel() }
                 do {
                     for (index, batch) in batches.enumerated() {
-                        try Task.checkCancellation()
-                        let answer: Response
-                        if let pending = next {
-                            answer = try await pending.value
-                        } else {
-                            answer = try await multigetAnswer(batch, in: book)
+                        guard let current = pending else { break }
+                        let answer = try await withTaskCancellationHandler {
+                            try await current.value
+                        } onCancel: {
+                            current.cancel()
                         }
-                        next = nil
-                        if index + 1 < batches.count {
-                            let following = batches[index + 1]
-                            next = Task { try await multigetAnswer(following, in: book) }
-                        }
+                        pending = ask(index + 1)
                         await answers.send((answer, batch))
                     }
                     answers.finish()
