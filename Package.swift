@@ -10,10 +10,12 @@ let package = Package(
         .executable(name: "cardwallet", targets: ["cardwallet"]),
         .library(name: "Networking", targets: ["Networking"]),
         .library(name: "TokenStore", targets: ["TokenStore"]),
+        .library(name: "Secrets", targets: ["Secrets"]),
         .library(name: "TextSafety", targets: ["TextSafety"]),
         .library(name: "CardModels", targets: ["CardModels"]),
         .library(name: "CardAPIContract", targets: ["CardAPIContract"]),
         .library(name: "CardBackend", targets: ["CardBackend"]),
+        .library(name: "CardProviders", targets: ["CardProviders"]),
         .library(name: "CardAPI", targets: ["CardAPI"]),
         .library(name: "CardVCard", targets: ["CardVCard"]),
         .library(name: "CardWalletUI", targets: ["CardWalletUI"]),
@@ -71,12 +73,26 @@ let package = Package(
         // The seam: one protocol for a place where cards live (docs/Architecture.md). The card
         // API and CardDAV implement it; everything above holds `any CardBackend`.
         .target(name: "CardBackend", dependencies: ["CardModels"]),
+        // libsecret (the freedesktop Secret Service: GNOME Keyring, KeePassXC, KWallet), loaded with
+        // dlopen at the first use rather than linked, so a start never maps it and GLib behind it.
+        .target(name: "CSecretLoader"),
+        // Where an account's password lives: the keyring, a password command, the token file.
+        .target(name: "Secrets", dependencies: ["CSecretLoader", "TokenStore", "CardBackend", "TextSafety"]),
+        // How backends are registered: each backend module offers one provider (it probes an
+        // address, builds a backend from an account record, says which logins it takes); the
+        // composition root holds the list (docs/Architecture.md, "How to add a backend").
+        .target(
+            name: "CardProviders",
+            dependencies: [
+                "CardBackend", "CardModels", "TokenStore", "Networking",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // vCard 2.1/3.0/4.0 in and out, pure Swift; CHARSET conversion through glibc's iconv.
         .target(name: "CardVCard", dependencies: ["CardModels"]),
         .target(
             name: "CardAPI",
             dependencies: [
-                "Networking", "TokenStore", "CardModels", "CardAPIContract", "CardBackend",
+                "Networking", "TokenStore", "CardModels", "CardAPIContract", "CardBackend", "CardProviders",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -85,7 +101,7 @@ let package = Package(
         .target(
             name: "CardDAV",
             dependencies: [
-                "Networking", "TextSafety", "CardBackend", "CardModels", "CardVCard", "TokenStore",
+                "Networking", "TextSafety", "CardBackend", "CardProviders", "CardModels", "CardVCard", "TokenStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
@@ -150,8 +166,8 @@ let package = Package(
         .target(
             name: "CardWalletLive",
             dependencies: [
-                "CardWalletUI", "CardModels", "CardBackend", "CardAPI", "CardDAV", "Networking", "TokenStore",
-                "CardImages",
+                "CardWalletUI", "CardModels", "CardBackend", "CardProviders", "CardAPI", "CardDAV", "Networking",
+                "TokenStore", "Secrets", "CardImages",
                 "CardVCard", "CardScan", "CardScanCore", "CardCache",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -161,7 +177,7 @@ let package = Package(
         .executableTarget(
             name: "cardwallet",
             dependencies: [
-                "Networking", "TokenStore", "CardModels", "CardBackend", "CardVCard",
+                "Networking", "TokenStore", "Secrets", "CardModels", "CardBackend", "CardProviders", "CardVCard",
                 "CardWalletUI", "CardWalletLive", "CursesTerminal", "CardMockServer", "CardImages", "CardScanCore",
                 "CardScan",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -202,6 +218,8 @@ let package = Package(
         // MARK: Test helpers
         // The child process of TokenStoreTests' multi-process tests (not shipped).
         .executableTarget(name: "tokenstore-stress", dependencies: ["TokenStore"]),
+        // The keyring from the command line, for SecretsTests' private session bus (not shipped).
+        .executableTarget(name: "keyring-tool", dependencies: ["Secrets", "TokenStore"]),
         // CardImages from the command line, for scripts/image-peers.py (not shipped).
         .executableTarget(name: "cardimages-tool", dependencies: ["CardImages"]),
 
@@ -210,7 +228,9 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // A place where cards live, in memory: the backend seam's test double (string revisions,
         // sync tokens), driving the cache, the outbox, the interface's glue and the commands.
-        .target(name: "InMemoryBackend", dependencies: ["CardBackend", "CardModels"], path: "Tests/InMemoryBackend"),
+        .target(
+            name: "InMemoryBackend", dependencies: ["CardBackend", "CardProviders", "CardModels"],
+            path: "Tests/InMemoryBackend"),
         // The live tests' surroundings: the mock server on port 0, a live transport, a token file.
         .target(
             name: "LiveTestSupport", dependencies: ["TestSupport", "CardMockServer", "Networking", "TokenStore"],
@@ -234,6 +254,9 @@ let package = Package(
             name: "TokenStoreTests", dependencies: ["TokenStore", "TestSupport", "tokenstore-stress"],
             exclude: ["Fixtures"]),
         .testTarget(name: "CardModelsTests", dependencies: ["CardModels", "CardAPIContract"]),
+        // The keyring against a real GNOME Keyring on a private session bus (PrivateKeyring).
+        .testTarget(
+            name: "SecretsTests", dependencies: ["Secrets", "TokenStore", "CardBackend", "TestSupport", "keyring-tool"]),
         // The corpus in Fixtures/ is read through #filePath (the CLI tests and scripts use it too).
         .testTarget(name: "CardVCardTests", dependencies: ["CardVCard", "CardModels"], exclude: ["Fixtures"]),
         .testTarget(name: "CardImagesTests", dependencies: ["CardImages", "PseudoTerminalSupport"]),
@@ -302,7 +325,7 @@ let package = Package(
                 "cardwallet", "CardAPI", "CardAPIContract", "CardBackend", "CardModels", "CardMockServer", "CardVCard",
                 "CardWalletUI",
                 "CardWalletLive", "Networking", "TokenStore", "TestSupport", "PseudoTerminalSupport", "CardImages",
-                "CardCache", "InMemoryBackend",
+                "CardCache", "InMemoryBackend", "CardProviders", "Secrets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 // The hostile test server (Support/Hostile): raw bytes on a socket, no HTTP codec.

@@ -21,9 +21,13 @@ public protocol CardBackend: Sendable {
 
     // MARK: Session
 
-    /// Logs in as `account` with `password`; the credential or the tokens it earns are kept in
-    /// the token file for the next process.
-    func logIn(account: String, password: String) async throws -> SessionAccount
+    /// Logs in with `credential`. Tokens a login earns are kept in the token file for the next
+    /// process; a password the server needs on every request is handed back in the outcome
+    /// (``LoginOutcome/keepsPassword``) for the account's secret store to keep — never kept here.
+    ///
+    /// - Throws: a failure whose kind is ``BackendFailureKind/loginFailed`` for refused
+    ///   credentials, ``BackendFailureKind/other`` for a kind of login this server does not take.
+    func logIn(_ credential: LoginCredential) async throws -> LoginOutcome
     /// Logs out the account in use — every account stored for the server when `everyAccount`
     /// (they are all forgotten here even when the server cannot be told).
     func logOut(everyAccount: Bool) async throws -> [LogoutReport]
@@ -86,14 +90,31 @@ public protocol CardBackend: Sendable {
     func reorder(_ ids: [String]) async throws -> [String]
 }
 
-/// The kinds of server there are.
-public enum BackendKind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// CardWallet's own card server (docs/API.md).
-    case cardAPI = "card API"
-    /// A CardDAV address book (RFC 6352).
-    case cardDAV = "CardDAV"
+/// A kind of server: what an account record stores (``id``) and what people read (``name``).
+///
+/// An open set: each backend module's provider declares its own, and nothing above the
+/// composition root lists them.
+public struct BackendKind: Sendable, Hashable, CustomStringConvertible {
+    /// What account records store and `--kind` takes (`cardAPI`, `cardDAV`).
+    public let id: String
+    /// What people read (`card API`, `CardDAV`).
+    public let name: String
 
-    public var description: String { rawValue }
+    /// A kind.
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+    }
+
+    /// CardWallet's own card server (docs/API.md).
+    public static let cardAPI = BackendKind(id: "cardAPI", name: "card API")
+    /// A CardDAV address book (RFC 6352).
+    public static let cardDAV = BackendKind(id: "cardDAV", name: "CardDAV")
+
+    public var description: String { name }
+
+    public static func == (a: BackendKind, b: BackendKind) -> Bool { a.id == b.id }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 /// What a backend can do; the wallet above it adapts, never asking for the kind.
@@ -131,5 +152,15 @@ extension CardBackend {
         async throws -> CardListing
     {
         try await listing(request)
+    }
+}
+
+extension CardBackend {
+    /// Logs in with a user name and password (``logIn(_:)`` with ``LoginCredential/password(user:password:)``).
+    ///
+    /// - Returns: who is logged in.
+    @discardableResult
+    public func logIn(account: String, password: String) async throws -> SessionAccount {
+        try await logIn(.password(user: account, password: password)).account
     }
 }

@@ -43,16 +43,28 @@ public struct ClientSettings: Sendable, Equatable {
     /// The address book of a CardDAV server to use (`book`, `CARDWALLET_BOOK`, `--book`): its id,
     /// as `cardwallet books` lists it; `nil` for the one the login chose.
     public var book: String?
+    /// The stored account to use (`account`, `CARDWALLET_ACCOUNT`, `--account`), by name; `nil`
+    /// for the default account.
+    public var account: String?
+    /// The command that prints the password at a login (`passwordCommand`,
+    /// `CARDWALLET_PASSWORD_COMMAND`, `--password-command`), run by `/bin/sh -c`; `nil` to ask.
+    public var passwordCommand: String?
+    /// Whether ``server`` is the built-in default (no layer set it): then the default account's
+    /// server is used instead, when there is one.
+    public var serverIsDefault: Bool
 
     /// Settings with every value given.
     public init(
         server: String, tokenFile: String?, connectTimeout: Duration, requestTimeout: Duration,
         refreshMargin: Duration, logLevel: Logger.Level, logFile: Bool, logMaxBytes: Int, logBodyPreviewBytes: Int,
         pageSize: Int, authTimeout: Duration = .seconds(20), allowInsecureHTTP: Bool = false, images: String = "auto",
-        book: String? = nil
+        book: String? = nil, account: String? = nil, passwordCommand: String? = nil, serverIsDefault: Bool = false
     ) {
         self.images = images
         self.book = book
+        self.account = account
+        self.passwordCommand = passwordCommand
+        self.serverIsDefault = serverIsDefault
         self.authTimeout = authTimeout
         self.allowInsecureHTTP = allowInsecureHTTP
         self.server = server
@@ -83,7 +95,8 @@ public struct ClientSettings: Sendable, Equatable {
         pageSize: 50,
         authTimeout: .seconds(20),
         allowInsecureHTTP: false,
-        images: "auto")
+        images: "auto",
+        serverIsDefault: true)
 
     /// The accepted range of each numeric key, so a value can never stall or flood the program.
     public enum Limits {

@@ -24,10 +24,14 @@ struct CardWalletCommand: AsyncParsableCommand {
             With --log-level, swift-log messages go to cardwallet.stderr.log beside it while the \
             wallet is open.
 
-            The session (the server's tokens, never your password) is kept in \
+            Each login is remembered as an account (`cardwallet accounts`), side by side with the \
+            others; the default one is used unless --account or --server says otherwise. The \
+            accounts and the card server's tokens are kept in \
             $XDG_STATE_HOME/cardwallet/tokens.json (~/.local/state/cardwallet/ by default), a plain \
-            file of mode 0600 shared by the wallet and the scripting commands; `cardwallet status` \
-            says where and how. Scripting commands exit 0 on success, 3 when you must log in, 4 for \
+            file of mode 0600 shared by the wallet and the scripting commands. A CardDAV password \
+            goes to the system keyring, or is printed by a command each time (--password-command); \
+            only when no keyring answers is it kept in that file, and login says so. \
+            `cardwallet status` says where and how. Scripting commands exit 0 on success, 3 when you must log in, 4 for \
             no such card, 5 for a conflict, 6 when the server cannot be reached, 64 for a usage error, \
             65 when import skipped cards or refused a file.
 
@@ -35,7 +39,7 @@ struct CardWalletCommand: AsyncParsableCommand {
             """,
         subcommands: [
             DemoCommand.self, MockServerCommand.self,
-            LoginCommand.self, LogoutCommand.self, StatusCommand.self, BooksCommand.self,
+            LoginCommand.self, LogoutCommand.self, StatusCommand.self, AccountsCommand.self, BooksCommand.self,
             ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self,
             RemoveCommand.self, ReorderCommand.self, ImageCommand.self, QRCommand.self, ScanCommand.self,
             ImportCommand.self, ExportCommand.self, QueryCommand.self, SyncCommand.self,

@@ -64,7 +64,7 @@ public final class MemoryBackend: CardBackend {
         self.state = Mutex(State(passwords: passwords))
     }
 
-    public var kind: BackendKind { .cardDAV }
+    public var kind: BackendKind { MemoryProvider.kind }
     public var maximumImageBytes: Int { CardLimits.imageMaxBytes }
 
     public var capabilities: BackendCapabilities {
@@ -105,14 +105,15 @@ public final class MemoryBackend: CardBackend {
 
     // MARK: Session
 
-    public func logIn(account: String, password: String) async throws -> SessionAccount {
-        try state.withLock { state in
+    public func logIn(_ credential: LoginCredential) async throws -> LoginOutcome {
+        guard case .password(let account, let password) = credential else { throw MemoryFailure(.other) }
+        return try state.withLock { state in
             guard !state.offline else { throw MemoryFailure.offline(server) }
             guard state.passwords[account.lowercased()] == password else { throw MemoryFailure(.loginFailed) }
             state.account = account.lowercased()
             state.ended = false
             state.sink?.sessionChanged(.loggedIn(SessionAccount(server: server, email: account.lowercased())))
-            return SessionAccount(server: server, email: account.lowercased())
+            return LoginOutcome(account: SessionAccount(server: server, email: account.lowercased()))
         }
     }
 

@@ -63,7 +63,7 @@ struct CorruptCase: Sendable, CustomTestStringConvertible {
             .wrongFormat(detail: "`version` should be an integer")),
         CorruptCase(
             "version 0", "{\"version\": 0, \"items\": []}", .wrongFormat(detail: "format version 0 is invalid")),
-        CorruptCase("future version", "{\"version\": 3, \"items\": {\"new\": \"layout\"}}", .unsupportedVersion(3)),
+        CorruptCase("future version", "{\"version\": 4, \"items\": {\"new\": \"layout\"}}", .unsupportedVersion(4)),
         CorruptCase(
             "items as an object", "{\"version\": 1, \"items\": {}}", .wrongFormat(detail: "`items` should be an array")),
         CorruptCase("no items", "{\"version\": 1}", .wrongFormat(detail: "`items` is missing")),

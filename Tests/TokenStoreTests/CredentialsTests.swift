@@ -29,14 +29,14 @@ struct CredentialsTests {
         #expect(item.accessTokenLifetime == 299.348)
         #expect(try store.accounts(server: "http://127.0.0.1:46755/v1") == ["demo@cardwallet.dev"])
 
-        // Written again with token pairs only, it stays a version 1 file: an older cardwallet
-        // sharing the file keeps reading it.
+        // Written again, it becomes a version 3 file (accounts beside the tokens), its pair kept.
         try await store.save(Samples.item())
-        #expect(try Self.version(of: store) == 1)
+        #expect(try Self.version(of: store) == 3)
         #expect(try store.items().count == 2)
+        #expect(try store.read(server: "http://127.0.0.1:46755/v1", account: "demo@cardwallet.dev") == item)
     }
 
-    @Test("A password makes the file version 2; both kinds are kept, each by its key")
+    @Test("Passwords and token pairs live side by side, each by its key")
     func passwordsLiveBesideTokens() async throws {
         let folder = try TemporaryFolder("tokenstore")
         defer { folder.remove() }
@@ -44,20 +44,18 @@ struct CredentialsTests {
         try await store.save(Samples.item())
         let password = PasswordItem(server: "https://dav.example.com/", account: "Ann", password: "app-pass-1234")
         try await store.save(password)
-        #expect(try Self.version(of: store) == 2)
+        #expect(try Self.version(of: store) == 3)
         #expect(try store.password(server: "https://dav.example.com", account: "ann") == password)
         #expect(try store.items() == [Samples.item()], "the token pairs are as they were")
         #expect(try store.accounts(server: "https://dav.example.com") == ["Ann"])
         #expect(try store.passwords() == [password])
 
-        // A new password replaces the old one; removing it leaves the tokens, and a file of
-        // token pairs only is written as version 1 again.
+        // A new password replaces the old one; removing it leaves the tokens.
         let changed = PasswordItem(server: "https://dav.example.com", account: "ann", password: "app-pass-5678")
         try await store.save(changed)
         #expect(try store.passwords().map(\.password) == ["app-pass-5678"])
         #expect(try await store.deletePassword(server: "https://dav.example.com", account: "ANN"))
         #expect(try store.passwords().isEmpty)
-        #expect(try Self.version(of: store) == 1)
         #expect(try store.items() == [Samples.item()])
 
         // Removing a server's items removes both kinds.
@@ -87,11 +85,11 @@ struct CredentialsTests {
             #"{"version": 1, "items": [{"kind": "password", "server": "https://x", "account": "a", "password": "p"}]}"#
                 .utf8)
         #expect(throws: TokenStoreError.UnreadableReason.self) { try TokenFileFormat.decode(early) }
-        let newer = Data(#"{"version": 3, "items": []}"#.utf8)
-        #expect(throws: TokenStoreError.UnreadableReason.unsupportedVersion(3)) { try TokenFileFormat.decode(newer) }
+        let newer = Data(#"{"version": 4, "items": []}"#.utf8)
+        #expect(throws: TokenStoreError.UnreadableReason.unsupportedVersion(4)) { try TokenFileFormat.decode(newer) }
     }
 
-    private static func version(of store: TokenStore) throws -> Int {
+    static func version(of store: TokenStore) throws -> Int {
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: store.path)))
         return (object as? [String: Any])?["version"] as? Int ?? -1
     }

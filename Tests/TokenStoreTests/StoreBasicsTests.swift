@@ -114,7 +114,7 @@ struct StoreBasicsTests {
         }
     }
 
-    @Test("The file is version 1 JSON with ISO 8601 dates, sorted and stable")
+    @Test("The file is version 3 JSON with ISO 8601 dates, sorted and stable")
     func fileFormat() async throws {
         let folder = try TemporaryFolder("tokenstore")
         defer { folder.remove() }
@@ -123,7 +123,7 @@ struct StoreBasicsTests {
         try await store.save(Samples.item(account: "ann@example.com"))
         let data = try Data(contentsOf: URL(fileURLWithPath: store.path))
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(json["version"] as? Int == 1)
+        #expect(json["version"] as? Int == 3)
         let items = try #require(json["items"] as? [[String: Any]])
         #expect(items.map { $0["account"] as? String } == ["ann@example.com", "zoe@example.com"])
         #expect(items.first?["accessTokenExpiresAt"] as? String == "2030-03-17T17:46:40Z")

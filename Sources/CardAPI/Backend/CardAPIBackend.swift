@@ -34,9 +34,15 @@ public struct CardAPIBackend: CardBackend {
 
     // MARK: Session
 
-    public func logIn(account: String, password: String) async throws -> SessionAccount {
-        let user = try await client.login(email: account, password: password)
-        return SessionAccount(server: server, email: user.email, name: user.name, userID: user.id)
+    /// Logs in with an email and a password; the token pair it earns is kept in the token file
+    /// (the password is not: ``CardBackend/LoginOutcome/keepsPassword`` is `false`).
+    public func logIn(_ credential: LoginCredential) async throws -> LoginOutcome {
+        switch credential {
+        case .password(let email, let password):
+            let user = try await client.login(email: email, password: password)
+            return LoginOutcome(
+                account: SessionAccount(server: server, email: user.email, name: user.name, userID: user.id))
+        }
     }
 
     public func logOut(everyAccount: Bool) async throws -> [LogoutReport] {

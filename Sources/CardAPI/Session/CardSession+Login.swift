@@ -15,10 +15,10 @@ extension CardSession {
     /// cannot be saved after all, the server is asked to end that session again (best effort),
     /// so no live session is left behind that nobody holds.
     ///
-    /// One account per server: other accounts stored for this server are logged out after the
-    /// new pair is saved (their sessions ended on the server, best effort, and their tokens
-    /// deleted), so every later command and the interface know whose session to use. A failure
-    /// there does not undo the login; it is logged.
+    /// Accounts are kept side by side: other accounts stored for this server stay logged in.
+    /// One session per user: a pair this user held before is replaced, and the server is asked to
+    /// end that older session after the new pair is saved (best effort; a failure there does not
+    /// undo the login, it is logged).
     ///
     /// - Parameters:
     ///   - email: the account's email.
@@ -49,6 +49,7 @@ extension CardSession {
             accessTokenExpiresAt: grant.accessTokenExpiresAt, refreshToken: grant.refreshToken,
             refreshTokenExpiresAt: grant.refreshTokenExpiresAt, userID: grant.user.id, displayName: grant.user.name,
             accessTokenIssuedAt: wallClock.now)
+        let replaced = try? tokenStore.read(server: serverKey, account: item.account)
         do {
             try await tokenStore.save(item, replacingCorrupt: true)
         } catch {
@@ -63,8 +64,22 @@ extension CardSession {
         phase = .active(item)
         logger.info("Logged in", metadata: ["server": "\(serverKey)", "account": "\(item.account)"])
         publish(.loggedIn(Self.account(of: item)))
-        await logOutOtherAccounts(than: item.account)
+        if let replaced, replaced.refreshToken != item.refreshToken { await endReplacedSession(replaced) }
         return grant.user
+    }
+
+    /// Asks the server to end the session a new login of the same user replaced (best effort).
+    private func endReplacedSession(_ replaced: TokenItem) async {
+        let target = AuthService(
+            server: server, endpoint: .logout(accessToken: replaced.accessToken, refreshToken: replaced.refreshToken),
+            timeout: policy.authTimeout)
+        do {
+            _ = try await auth.request(target)
+        } catch {
+            logger.notice(
+                "The server could not be told to end the session this login replaced",
+                metadata: ["problem": "\(judge.error(from: error))"])
+        }
     }
 
     /// Asks the server to end a session whose tokens could not be saved (best effort: the

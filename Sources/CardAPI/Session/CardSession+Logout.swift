@@ -36,31 +36,6 @@ extension CardSession {
         return try await endStoredSession(of: account, held: held)
     }
 
-    /// Logs out every account stored for this server but `account` (the one just logged in):
-    /// the one-account-per-server rule that ``login(email:password:)`` keeps. Best effort: a
-    /// store or server problem is logged, never thrown, as the login itself succeeded.
-    func logOutOtherAccounts(than account: String) async {
-        let others: [String]
-        do throws(TokenStoreError) {
-            others = try tokenStore.accounts(server: serverKey).filter {
-                $0.caseInsensitiveCompare(account) != .orderedSame
-            }
-        } catch {
-            logger.warning(
-                "Could not look for other accounts to log out", metadata: ["problem": "\(error.description)"])
-            return
-        }
-        for other in others {
-            do {
-                _ = try await endStoredSession(of: other, held: nil)
-            } catch {
-                logger.warning(
-                    "Could not log out another account at this server",
-                    metadata: ["server": "\(serverKey)", "account": "\(other)", "problem": "\(error.description)"])
-            }
-        }
-    }
-
     /// Under the store's lock: asks the server to end `account`'s session with the stored pair
     /// (or `held` when none is stored; best effort), then deletes the stored tokens.
     ///

@@ -107,6 +107,19 @@ extension ServerAddress {
         return String(result)
     }
 
+    /// The wallet's identity (the cache's key) of an account at `server` on the address book
+    /// `book` (its id) where the server has books: `https://dav.example.com#book=contacts`, so
+    /// that each book has a cache of its own; the server's key where it has none.
+    public static func walletKey(server: String, book: String?) -> String {
+        guard let book else { return key(server) }
+        return key(server) + "#book=" + book
+    }
+
+    /// Whether two addresses name the same server (their keys are equal).
+    public static func sameServer(_ a: String, _ b: String) -> Bool {
+        key(a) == key(b)
+    }
+
     /// An address like the ones the messages give as examples.
     public static let example = "http://127.0.0.1:8080/v1"
 }

@@ -10,16 +10,19 @@ public import TokenStore
 /// A CardDAV address book as a ``CardBackend/CardBackend``: the wallet on the address book people
 /// already have (Radicale, Nextcloud, Fastmail, iCloud…; docs/CardDAV.md).
 ///
-/// - The credential is a user name and an (app) password kept in the token file beside the card
-///   API's tokens (``TokenStore/PasswordItem``), with the address book the login chose; it is
-///   sent as HTTP Basic, only to the server's own origin, only over https or to this computer.
+/// - The credential is a user name and an (app) password. The account's record (``TokenStore/AccountRecord``)
+///   names the user and the address book; the password comes from where the record says it lives
+///   (the keyring, a command, the token file), asked through the provider's context at each
+///   request. It is sent as HTTP Basic, only to the server's own origin, only over https or to
+///   this computer. A login hands the password back (``CardBackend/LoginOutcome/keepsPassword``)
+///   for the account's secret store; the backend keeps it only in memory, for its own session.
 /// - A card is a vCard resource: its id is the resource's name, its revision the `ETag`, its
 ///   ``CardModels/Card/source`` the vCard as the server stores it, so that an edit rewrites only
 ///   the properties that changed (``CardVCard/VCardResource``). Group vCards are not cards.
 /// - Listings sync by token (RFC 6578) into the cache, with a full listing of `ETag`s and a
 ///   multiget of only what differs when the server refuses the token or has none.
 /// - No order of its own (the wallet keeps it here) and no search (the cache answers).
-public final class CardDAVBackend: CardBackend, Sendable {
+public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
     /// How the backend is set up.
     public struct Setup: Sendable {
         /// The address the person gave (a server root, a principal or an address book).
@@ -54,6 +57,11 @@ public final class CardDAVBackend: CardBackend, Sendable {
     public let setup: Setup
     /// The address as the token file keys the credential.
     public let loginServer: String
+    /// The account stored for this backend (user, book, where its password lives); `nil` before
+    /// the first login.
+    public let account: AccountRecord?
+    /// Gives the stored account's password, from where its record says it lives.
+    let storedPassword: (@Sendable () async throws -> String)?
     let tokenStore: TokenStore
     let transport: any Transport
     let plugins: [any Plugin]
@@ -65,16 +73,32 @@ public final class CardDAVBackend: CardBackend, Sendable {
         var book: AddressBook?
         /// Card id → resource path, for the ids that are not the resource's own name.
         var hrefs: [String: String] = [:]
-        var loginNote: String?
+        /// The credential of a login made through this backend, in memory only.
+        var session: (user: String, password: String)?
+        /// The server refused the stored password: logged out until the next login.
+        var refused = false
     }
 
-    /// The backend of `setup`'s server, with the credential stored in `tokenStore`.
+    /// The backend of `setup`'s server for `account` (`nil` before its first login), its password
+    /// given by `password` at each request.
+    ///
+    /// - Parameters:
+    ///   - setup: the server and how to talk to it.
+    ///   - account: the account stored, or `nil` before the first login.
+    ///   - password: gives the stored account's password (the keyring, a command, the token file).
+    ///   - tokenStore: the token file (for `status`'s summary of where things are kept).
+    ///   - transport: the HTTP transport.
+    ///   - plugins: the plugins every request goes through.
+    ///   - logger: where the backend reports (never a password).
     public init(
-        setup: Setup, tokenStore: TokenStore, transport: any Transport, plugins: [any Plugin] = [],
+        setup: Setup, account: AccountRecord? = nil, password: (@Sendable () async throws -> String)? = nil,
+        tokenStore: TokenStore, transport: any Transport, plugins: [any Plugin] = [],
         logger: Logger = Logger(label: "cardwallet.carddav", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.setup = setup
         self.loginServer = ServerAddress.key(setup.server.absoluteString)
+        self.account = account
+        self.storedPassword = password
         self.tokenStore = tokenStore
         self.transport = transport
         self.plugins = plugins
@@ -94,12 +118,18 @@ public final class CardDAVBackend: CardBackend, Sendable {
     /// The wallet's identity (the cache's key): the address and the address book, so that each
     /// book has a cache of its own.
     public var server: String {
-        server(forBook: setup.book ?? storedItem().flatMap { Self.bookID(ofPath: $0.place) } ?? "")
+        server(forBook: bookID ?? "")
+    }
+
+    /// The id of the book in use: the one asked for, else the one of the login or the record.
+    var bookID: String? {
+        setup.book ?? state.withLock { $0.book }.flatMap { Self.bookID(ofPath: $0.href) }
+            ?? Self.bookID(ofPath: account?.book)
     }
 
     /// The wallet's identity when the book `id` is in use.
     public func server(forBook id: String) -> String {
-        loginServer + "#book=" + id
+        ServerAddress.walletKey(server: loginServer, book: id)
     }
 
     /// The id of the book at `path` (its last part), or `nil`.
@@ -116,32 +146,28 @@ public final class CardDAVBackend: CardBackend, Sendable {
     /// The address book in use, once known.
     public var book: AddressBook? { state.withLock { $0.book } }
 
-    /// What the last login chose and why (the books it did not choose), for the person.
-    public var loginNote: String? { state.withLock { $0.loginNote } }
-
     // MARK: The credential
 
-    /// The password stored for this server: the one account's, or `nil`.
-    func storedItem() -> PasswordItem? {
-        guard let items = try? tokenStore.passwords(server: loginServer), items.count == 1 else { return nil }
-        return items.first
+    /// The user whose credential this backend sends: the one of a login made here, else the
+    /// account stored; `nil` when there is neither (or the server refused the stored one).
+    var user: String? {
+        state.withLock { state in
+            if let session = state.session { return session.user }
+            return state.refused || storedPassword == nil ? nil : account?.user
+        }
     }
 
-    /// A client with the stored credential (or `user` and `password` when given).
+    /// A client with the session's credential (or `user` and `password` when given).
     func client(user: String? = nil, password: String? = nil) throws(CardDAVBackendFailure) -> CardDAVClient {
         let credentials: CardDAVCredentials
         if let user, let password {
             credentials = CardDAVCredentials(user: user, password: password)
+        } else if let session = state.withLock({ $0.session }) {
+            credentials = CardDAVCredentials(user: session.user, password: session.password)
         } else {
-            guard let item = storedItem() else { throw .notLoggedIn(loginServer) }
-            let (store, server, account) = (tokenStore, loginServer, item.account)
-            credentials = CardDAVCredentials(user: item.account) {
-                // Read at every request: a password changed by a login elsewhere is the one sent.
-                guard let current = try store.password(server: server, account: account) else {
-                    throw CardDAVBackendFailure.notLoggedIn(server)
-                }
-                return current.password
-            }
+            guard let user = self.user, let storedPassword else { throw .notLoggedIn(loginServer) }
+            // Read at every request: a password changed by a login elsewhere is the one sent.
+            credentials = CardDAVCredentials(user: user, password: storedPassword)
         }
         let configuration = CardDAVConfiguration(
             server: setup.server, requestTimeout: setup.requestTimeout, allowsInsecureHTTP: setup.allowsInsecureHTTP,
@@ -151,26 +177,35 @@ public final class CardDAVBackend: CardBackend, Sendable {
             logger: logger)
     }
 
-    /// Runs `body` with a client of the stored credential; a refused password is CardDAV's
-    /// "session ended": it is removed here, and the failure says so.
+    /// Runs `body` with a client of the session's credential; a refused password is CardDAV's
+    /// "session ended": this backend is logged out, the failure says so (the account's secret
+    /// store forgets the password: `WalletAccounts`).
     func withClient<T: Sendable>(_ body: (CardDAVClient) async throws -> T) async throws -> T {
         let client = try client()
         do {
             return try await body(client)
         } catch let error as CardDAVError where error.requiresLogin {
             let account = client.user
-            _ = try? await tokenStore.deletePassword(server: loginServer, account: account)
-            publish(
-                .expired(
-                    server: loginServer, account: SessionAccount(server: loginServer, email: account, place: bookInUse))
-            )
+            state.withLock {
+                $0.session = nil
+                $0.refused = true
+            }
+            publish(.expired(server: loginServer, account: sessionAccount(account)))
             throw CardDAVBackendFailure.passwordRefused(server, account)
         }
     }
 
+    /// `user`'s session account, with the book in use as its place (its display name).
+    func sessionAccount(_ user: String) -> SessionAccount {
+        SessionAccount(server: loginServer, email: user, place: bookInUse?.shownName)
+    }
+
     // MARK: Session
 
-    public func logIn(account: String, password: String) async throws -> SessionAccount {
+    public func logIn(_ credential: LoginCredential) async throws -> LoginOutcome {
+        guard case .password(let account, let password) = credential else {
+            throw CardDAVBackendFailure(.other, "A CardDAV server takes a user name and a password.")
+        }
         let client = try client(user: account, password: password)
         let found: CardDAVAccount
         do {
@@ -184,28 +219,26 @@ public final class CardDAVBackend: CardBackend, Sendable {
                 "Wrong user name or password for \(TerminalText.escaped(loginServer)) (401). Many servers want an "
                     + "app password here, not the account's own password (docs/CardDAV.md).")
         }
-        let book = try choose(from: found)
-        try await tokenStore.save(
-            PasswordItem(server: loginServer, account: account, password: password, place: book.href))
-        state.withLock { $0.book = book }
-        let session = SessionAccount(server: loginServer, email: account, place: bookInUse)
+        let (book, note) = try choose(from: found)
+        state.withLock {
+            $0.book = book
+            $0.session = (account, password)
+            $0.refused = false
+        }
+        let session = sessionAccount(account)
         publish(.loggedIn(session))
-        return session
+        return LoginOutcome(account: session, keepsPassword: true, book: Self.info(book), note: note)
     }
 
     /// The book to use: the one the address named, else the one asked for, else the only one,
     /// else the first (and a note naming the others).
-    private func choose(from found: CardDAVAccount) throws(CardDAVBackendFailure) -> AddressBook {
-        if let selected = found.selected {
-            state.withLock { $0.loginNote = nil }
-            return selected
-        }
+    private func choose(from found: CardDAVAccount) throws(CardDAVBackendFailure) -> (AddressBook, String?) {
+        if let selected = found.selected { return (selected, nil) }
         if let wanted = setup.book {
             guard let book = found.books.first(where: { Self.bookID(ofPath: $0.href) == wanted }) else {
                 throw Self.noSuchBook(wanted, in: found.books)
             }
-            state.withLock { $0.loginNote = nil }
-            return book
+            return (book, nil)
         }
         guard let first = found.books.first else {
             throw CardDAVBackendFailure(
@@ -213,16 +246,14 @@ public final class CardDAVBackend: CardBackend, Sendable {
                 "\(TerminalText.escaped(loginServer)) answers as a CardDAV server, but the account has no address "
                     + "book there. Make one (in the server's web interface) and log in again.")
         }
-        let others = found.books.dropFirst().compactMap { Self.bookID(ofPath: $0.href) }
-        state.withLock {
-            $0.loginNote =
-                others.isEmpty
-                ? nil
-                : "using the address book \(TerminalText.escaped(Self.bookID(ofPath: first.href) ?? first.href)); "
-                    + "the others: \(others.map(TerminalText.escaped).joined(separator: ", ")) (choose one with --book ID, "
-                    + "or CARDWALLET_BOOK; `cardwallet books` lists them)"
-        }
-        return first
+        let others = found.books.dropFirst().map { Self.info($0).shownName }
+        let note =
+            others.isEmpty
+            ? nil
+            : "using the address book “\(TerminalText.escaped(Self.info(first).shownName))”; the others: "
+                + others.map { "“\(TerminalText.escaped($0))”" }.joined(separator: ", ")
+                + " (choose one with --book ID, or CARDWALLET_BOOK; `cardwallet books` lists them)"
+        return (first, note)
     }
 
     static func noSuchBook(_ wanted: String, in books: [AddressBook]) -> CardDAVBackendFailure {
@@ -233,35 +264,35 @@ public final class CardDAVBackend: CardBackend, Sendable {
                 + (names.isEmpty ? "none" : names.joined(separator: ", ")) + " (see `cardwallet books`).")
     }
 
+    /// Basic credentials have no session on the server to end: forgetting them is all, and the
+    /// account's secret store does that (`WalletAccounts`).
     public func logOut(everyAccount: Bool) async throws -> [LogoutReport] {
-        let items = (try? tokenStore.passwords(server: loginServer)) ?? []
-        guard !items.isEmpty else { return [LogoutReport(account: nil, serverTold: false, serverProblem: nil)] }
-        var reports: [LogoutReport] = []
-        for item in items where everyAccount || items.count == 1 {
-            try await tokenStore.deletePassword(server: loginServer, account: item.account)
-            // Basic credentials have no session on the server to end: forgetting them is all.
-            reports.append(LogoutReport(account: item.account, serverTold: true, serverProblem: nil))
+        guard let user else { return [LogoutReport(account: nil, serverTold: false, serverProblem: nil)] }
+        state.withLock {
+            $0.session = nil
+            $0.refused = true
         }
         publish(.loggedOut(server: loginServer))
-        return reports
+        return [LogoutReport(account: user, serverTold: true, serverProblem: nil)]
     }
 
     public func status() async -> SessionStatusReport {
         let storage = tokenStore.storageSummary()
-        guard let item = storedItem() else {
+        let shownBook = bookInUse?.shownName ?? setup.book
+        guard let user else {
             return SessionStatusReport(
                 server: loginServer, state: .loggedOut(server: loginServer), storage: storage, kind: .cardDAV,
-                addressBook: setup.book)
+                addressBook: shownBook)
         }
-        let account = SessionAccount(server: loginServer, email: item.account, place: bookInUse)
+        let account = sessionAccount(user)
         return SessionStatusReport(
             server: loginServer, state: .loggedIn(account), account: account, storage: storage, kind: .cardDAV,
-            addressBook: setup.book ?? Self.bookID(ofPath: item.place))
+            addressBook: shownBook)
     }
 
     public var sessionState: SessionState {
-        guard let item = storedItem() else { return .loggedOut(server: loginServer) }
-        return .loggedIn(SessionAccount(server: loginServer, email: item.account, place: bookInUse))
+        guard let user else { return .loggedOut(server: loginServer) }
+        return .loggedIn(sessionAccount(user))
     }
 
     public func reportSession(to sink: (any SessionStateSink)?) { state.withLock { $0.sink = sink } }
@@ -289,48 +320,79 @@ public final class CardDAVBackend: CardBackend, Sendable {
         }
     }
 
-    /// The address books of the account.
-    public func books() async throws -> [AddressBook] {
+    /// The address books of the account, in the server's order.
+    public func addressBooks() async throws -> [AddressBook] {
         try await withClient { client in try await client.books() }
     }
 
-    /// The same account on the address book `book`, remembered as the one to use (the token
-    /// file's `place`), so that the next start opens it too.
+    /// The address books of the account, as the wallet names them.
+    public func books() async throws -> [AddressBookInfo] {
+        try await addressBooks().map(Self.info)
+    }
+
+    /// The same account on `book` (each book has a cache of its own). The account's record is
+    /// pointed at it by the caller (`WalletAccounts`), so the next start opens it too.
     ///
-    /// - Throws: ``CardDAVBackendFailure`` when nobody is logged in; the token store's error.
-    public func switching(to book: AddressBook) async throws -> CardDAVBackend {
-        guard let item = storedItem() else {
+    /// - Throws: ``CardDAVBackendFailure`` when nobody is logged in.
+    public func switching(to book: AddressBookInfo) async throws -> any CardBackend {
+        guard user != nil else {
             throw CardDAVBackendFailure(.notLoggedIn, "Not logged in at \(TerminalText.escaped(loginServer)).")
         }
-        try await tokenStore.save(
-            PasswordItem(server: loginServer, account: item.account, password: item.password, place: book.href))
         var setup = self.setup
-        setup.book = Self.bookID(ofPath: book.href)
+        setup.book = book.id
+        var account = self.account
+        account?.book = book.path
+        account?.bookName = book.displayName
         let switched = CardDAVBackend(
-            setup: setup, tokenStore: tokenStore, transport: transport, plugins: plugins, logger: logger)
-        switched.state.withLock { $0.book = book }
+            setup: setup, account: account, password: storedPassword, tokenStore: tokenStore, transport: transport,
+            plugins: plugins, logger: logger)
+        let session = state.withLock { $0.session }
+        switched.state.withLock {
+            $0.book = AddressBook(
+                url: URL(string: book.url) ?? setup.server, href: book.path, displayName: book.displayName,
+                summary: book.summary, supportsSyncCollection: book.syncsByToken)
+            $0.session = session
+        }
         return switched
     }
 
-    /// The id of the address book in use: the one asked for, else the one the login chose.
-    public var bookInUse: String? {
-        setup.book ?? storedItem().flatMap { Self.bookID(ofPath: $0.place) }
+    /// The address book in use, as the wallet names it: the one of the login, else the record's
+    /// (its id, path and display name); `nil` before either is known.
+    public var bookInUse: AddressBookInfo? {
+        if let book = state.withLock({ $0.book }) {
+            var info = Self.info(book)
+            if info.displayName == nil, account?.book == book.href { info.displayName = account?.bookName }
+            return info
+        }
+        guard let path = account?.book, let id = Self.bookID(ofPath: path),
+            setup.book == nil || setup.book == id
+        else { return setup.book.map { AddressBookInfo(id: $0, path: $0, url: "") } }
+        let url = URL(string: path, relativeTo: setup.server)?.absoluteURL.absoluteString ?? path
+        return AddressBookInfo(id: id, path: path, url: url, displayName: account?.bookName)
+    }
+
+    /// A book as the wallet names it.
+    static func info(_ book: AddressBook) -> AddressBookInfo {
+        AddressBookInfo(
+            id: bookID(ofPath: book.href) ?? book.href, path: book.href, url: book.url.absoluteString,
+            displayName: book.displayName, summary: book.summary, syncsByToken: book.supportsSyncCollection)
     }
 
     /// The address book in use: the one the login chose (or `setup.book`), found again on the
     /// server only when it is not the one remembered.
     func currentBook(_ client: CardDAVClient) async throws -> AddressBook {
         if let book = state.withLock({ $0.book }) { return book }
-        let stored = storedItem()?.place
+        let stored = account?.book
         if let stored, setup.book == nil || setup.book == Self.bookID(ofPath: stored),
             let url = URL(string: stored, relativeTo: setup.server)?.absoluteURL
         {
-            let book = AddressBook(url: url, href: stored, supportsSyncCollection: true)
+            let book = AddressBook(
+                url: url, href: stored, displayName: account?.bookName, supportsSyncCollection: true)
             state.withLock { $0.book = book }
             return book
         }
         let found = try await client.discover()
-        let book = try choose(from: found)
+        let (book, _) = try choose(from: found)
         state.withLock { $0.book = book }
         return book
     }

@@ -35,6 +35,13 @@ public struct EarlyWallet: Sendable {
     ) -> EarlyWallet? {
         guard let accounts = try? tokenStore.accounts(server: server), accounts.count == 1, let account = accounts.first
         else { return nil }
+        return read(server: server, account: account, location: location, logger: logger)
+    }
+
+    /// Reads the cache of `account` at `server` (the wallet's key); `nil` when none can be opened.
+    public static func read(
+        server: String, account: String, location: CacheLocation, logger: Logger
+    ) -> EarlyWallet? {
         guard let cache = try? CardCache.open(server: server, account: account, location: location, logger: logger)
         else { return nil }
         let firstFrame = CachedWallet.listWithPendingChanges(in: cache, logger: logger).map(CachedWallet.firstFrame)
@@ -54,6 +61,16 @@ public struct EarlyWallet: Sendable {
                 let tokenStore = try? LiveBackends.tokenStore(for: settings, environment: environment),
                 let location = try? CacheLocation(environment: environment)
             else { return nil }
+            // The account the interface will start on, chosen as the composition root chooses it.
+            let choice = AccountChoice(name: settings.account, server: settings.serverIsDefault ? nil : url)
+            if let chosen = try? AccountDirectory.choose(choice, in: tokenStore, fallback: url),
+                let record = chosen.account
+            {
+                let book = record.book == nil ? nil : settings.book ?? AccountDirectory.bookID(ofPath: record.book)
+                return read(
+                    server: ServerAddress.walletKey(server: record.server, book: book), account: record.user,
+                    location: location, logger: logger)
+            }
             let server = ServerAddress.key(url.absoluteString)
             return read(server: server, tokenStore: tokenStore, location: location, logger: logger)
         }

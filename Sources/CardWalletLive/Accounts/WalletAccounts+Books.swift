@@ -1,8 +1,8 @@
 public import CardBackend
 import CardCache
-import CardDAV
 import CardModels
 import Foundation
+import TokenStore
 
 /// One address book of a CardDAV account, as `cardwallet books` lists it.
 public struct AddressBookEntry: Sendable, Equatable, Encodable {
@@ -26,58 +26,63 @@ public struct AddressBookEntry: Sendable, Equatable, Encodable {
 }
 
 extension WalletAccounts {
-    /// The server in use as the person gave it (a CardDAV backend's
-    /// ``CardBackend/CardBackend/server`` also names its address book, for the cache's key).
+    /// The server in use as the person gave it (a backend's ``CardBackend/CardBackend/server``
+    /// may also name its address book, for the cache's key).
     public var shownServer: String {
+        if let record = account { return record.server }
         let backend = self.backend
-        return (backend as? CardDAVBackend)?.loginServer ?? backend.server
+        if let server = backend.sessionState.account?.server { return server }
+        return String(backend.server.prefix { $0 != "#" })
     }
 
     /// Switches to the account's next address book, in the server's order (after the last, the
-    /// first), and remembers it for the next start; each book has its own cache.
+    /// first), and remembers it for the next start (the account's record); each book has its own
+    /// cache.
     ///
-    /// - Returns: the id of the book now in use.
-    /// - Throws: a ``CardBackend/BackendFailure`` when the server is the card API or the account
-    ///   has one book only; the backend's failure reading the books.
-    public func switchToNextBook() async throws -> (book: String, session: SessionAccount?) {
-        guard let dav = backend as? CardDAVBackend else {
+    /// - Returns: the book now in use.
+    /// - Throws: a ``CardBackend/BackendFailure`` when the server keeps one wallet per account or
+    ///   the account has one book only; the backend's failure reading the books.
+    public func switchToNextBook() async throws -> (book: AddressBookInfo, session: SessionAccount?) {
+        guard let books = backend as? any AddressBooks else {
             throw BookSwitchFailure(
                 "This server keeps one wallet per account: there are no address books to switch between.")
         }
-        let books = try await dav.books()
-        let ids = books.map { CardDAVBackend.bookID(ofPath: $0.href) ?? $0.href }
-        guard books.count > 1 else {
+        let all = try await books.books()
+        guard all.count > 1 else {
             throw BookSwitchFailure(
                 "This account has one address book only"
-                    + (ids.first.map { " (“\(TerminalText.escaped($0))”)" } ?? "") + ": nothing to switch to.")
+                    + (all.first.map { " (“\(TerminalText.escaped($0.shownName))”)" } ?? "") + ": nothing to switch to."
+            )
         }
-        let index = dav.bookInUse.flatMap { ids.firstIndex(of: $0) } ?? -1
-        let next = (index + 1) % books.count
-        let switched = try await dav.switching(to: books[next])
-        use(switched)
-        return (ids[next], await switched.status().account)
+        let index = books.bookInUse.flatMap { inUse in all.firstIndex { $0.id == inUse.id } } ?? -1
+        let next = all[(index + 1) % all.count]
+        let switched = try await books.switching(to: next)
+        var record = account
+        record?.book = next.path
+        record?.bookName = next.displayName
+        if let record, let directory { try await directory.tokenStore.saveAccount(record, makeDefault: false) }
+        use(switched, record: record)
+        return (next, await switched.status().account)
     }
 
-    /// The address books of the account logged in at a CardDAV server, in the server's order;
-    /// `nil` on the card API, which keeps one wallet per account.
+    /// The address books of the account logged in, in the server's order; `nil` when its server
+    /// keeps one wallet per account (the card API).
     ///
     /// - Throws: the backend's failure (not logged in, the network…).
     public func addressBooks() async throws -> [AddressBookEntry]? {
-        guard let dav = backend as? CardDAVBackend else { return nil }
-        let inUse = dav.bookInUse
-        let account = await dav.status().account?.email
+        guard let books = backend as? any AddressBooks else { return nil }
+        let inUse = books.bookInUse?.id
+        let account = await books.status().account?.email
         let folder = cacheFolder()
-        return try await dav.books().map { book in
-            let id = CardDAVBackend.bookID(ofPath: book.href) ?? book.href
+        return try await books.books().map { book in
             let cards = account.flatMap { account in
                 folder.flatMap {
-                    CardCache.listedCards(server: dav.server(forBook: id), account: account, location: $0)
+                    CardCache.listedCards(server: books.server(forBook: book.id), account: account, location: $0)
                 }
             }
             return AddressBookEntry(
-                id: id, path: book.href, url: book.url.absoluteString, name: book.displayName,
-                description: book.summary, inUse: id == inUse,
-                syncsByToken: book.supportsSyncCollection, cards: cards)
+                id: book.id, path: book.path, url: book.url, name: book.displayName, description: book.summary,
+                inUse: book.id == inUse, syncsByToken: book.syncsByToken, cards: cards)
         }
     }
 }

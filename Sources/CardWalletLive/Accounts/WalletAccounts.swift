@@ -1,11 +1,13 @@
 public import CardBackend
 public import CardCache
-import CardDAV
 import CardModels
+import CardProviders
 public import CardWalletUI
 public import Foundation
 public import Logging
+public import Secrets
 import Synchronization
+public import TokenStore
 
 /// What a login did.
 public struct LoginReport: Sendable {
@@ -19,10 +21,43 @@ public struct LoginReport: Sendable {
     /// The server as the person gave it (a CardDAV backend's ``CardBackend/CardBackend/server``
     /// also names its address book).
     public var server: String
-    /// On a CardDAV server, the address book the login chose (its id).
+    /// On a server with address books, the one the login chose (its display name, else its id).
     public var addressBook: String?
     /// What the login chose and why, for the person (the address books it did not choose).
     public var note: String?
+    /// The account as stored, when accounts are remembered (its name, kind, where its secret lives).
+    public var record: AccountRecord?
+    /// What the person should know about where the password went (plain text, no keyring).
+    public var secretNote: String?
+}
+
+/// What a login is given.
+public struct LoginRequest: Sendable {
+    /// The address typed (`--server`, the login form); `nil` for the account's or the program's.
+    public var server: String?
+    /// The user name (the email on the card API).
+    public var user: String
+    /// The password (typed, piped, or printed by ``passwordCommand``).
+    public var password: String
+    /// The command that printed the password, to run again each time it is needed.
+    public var passwordCommand: PasswordCommand?
+    /// The kind of server, when the person said (`--kind`): nothing is probed then.
+    public var kind: String?
+    /// The account's name (`--name`); derived when `nil`.
+    public var name: String?
+
+    /// A request.
+    public init(
+        server: String? = nil, user: String, password: String, passwordCommand: PasswordCommand? = nil,
+        kind: String? = nil, name: String? = nil
+    ) {
+        self.server = server
+        self.user = user
+        self.password = password
+        self.passwordCommand = passwordCommand
+        self.kind = kind
+        self.name = name
+    }
 }
 
 /// The accounts' lifecycle, in one place (docs/Architecture.md): which backend is in use (the
@@ -58,6 +93,10 @@ public final class WalletAccounts: Sendable {
     }
 
     private let current: Mutex<any CardBackend>
+    /// The stored account of the backend in use, when accounts are remembered.
+    private let currentRecord: Mutex<AccountRecord?>
+    /// The accounts, their providers and secrets; `nil` for a wallet on one backend (tests).
+    public let directory: AccountDirectory?
     private let makeBackend: BackendFactory
     private let detect: BackendDetector?
     /// The server the program was started on (where a login without an address goes).
@@ -104,6 +143,8 @@ public final class WalletAccounts: Sendable {
         makeBackend: @escaping BackendFactory
     ) {
         self.current = Mutex(backend)
+        self.currentRecord = Mutex(nil)
+        self.directory = nil
         self.makeBackend = makeBackend
         self.detect = detect
         self.home = home
@@ -118,8 +159,59 @@ public final class WalletAccounts: Sendable {
         backend.reportSession(to: sessionSink)
     }
 
+    /// The accounts the composition root remembers, starting on `account` (its backend `backend`,
+    /// or `backend` of the settings' server when no account is stored there).
+    ///
+    /// - Parameters:
+    ///   - directory: the accounts, their providers and secrets.
+    ///   - account: the account in use at the start.
+    ///   - backend: its backend.
+    ///   - sessionSink: where the backend in use reports its session's changes.
+    ///   - cacheEnvironment: the environment whose XDG cache folder holds the caches.
+    ///   - cacheLocation: the cache folder, overriding the environment's.
+    ///   - logger: where cache problems go (never a card's text).
+    ///   - allowsInsecureHTTP: whether the login form may name plain `http://` to another computer.
+    ///   - early: the interface's cache read at its very start.
+    ///   - home: the server the program was started on; a login without an address goes there.
+    public convenience init(
+        directory: AccountDirectory, account: AccountRecord?, backend: any CardBackend,
+        sessionSink: (any SessionStateSink)? = nil, cacheEnvironment: [String: String]?,
+        cacheLocation: CacheLocation? = nil, logger: Logger, allowsInsecureHTTP: Bool = false,
+        early: Task<EarlyWallet?, Never>? = nil, home: URL? = nil
+    ) {
+        self.init(
+            backend: backend, directory: directory, account: account, sessionSink: sessionSink,
+            cacheEnvironment: cacheEnvironment, cacheLocation: cacheLocation, logger: logger,
+            allowsInsecureHTTP: allowsInsecureHTTP, early: early, home: home)
+    }
+
+    private init(
+        backend: any CardBackend, directory: AccountDirectory, account: AccountRecord?,
+        sessionSink: (any SessionStateSink)?, cacheEnvironment: [String: String]?, cacheLocation: CacheLocation?,
+        logger: Logger, allowsInsecureHTTP: Bool, early: Task<EarlyWallet?, Never>?, home: URL?
+    ) {
+        self.current = Mutex(backend)
+        self.currentRecord = Mutex(account)
+        self.directory = directory
+        self.makeBackend = { url in (try? directory.backend(at: url)) ?? backend }
+        self.detect = nil
+        self.home = home
+        self.sessionSink = sessionSink
+        self.environment = cacheEnvironment
+        self.location = cacheLocation
+        self.logger = logger
+        self.allowsInsecureHTTP = allowsInsecureHTTP
+        self.early = early
+        self.earlyState = Mutex(early == nil ? .done : .waiting)
+        self.filler = WholeCardFiller(logger: logger)
+        backend.reportSession(to: sessionSink)
+    }
+
     /// The backend in use.
     public var backend: any CardBackend { current.withLock { $0 } }
+
+    /// The stored account in use, when accounts are remembered and one is stored for it.
+    public var account: AccountRecord? { currentRecord.withLock { $0 } }
 
     /// Whether the accounts have a cache folder at all.
     public var hasCache: Bool { environment != nil || location != nil }
@@ -140,11 +232,12 @@ public final class WalletAccounts: Sendable {
     }
 
     /// Makes `backend` the one in use: the session sink follows it.
-    func use(_ backend: any CardBackend) {
+    func use(_ backend: any CardBackend, record: AccountRecord? = nil) {
         current.withLock { current in
             current.reportSession(to: nil)
             backend.reportSession(to: sessionSink)
             current = backend
+            currentRecord.withLock { $0 = record }
         }
     }
 
@@ -162,19 +255,92 @@ public final class WalletAccounts: Sendable {
     /// - Throws: the backend's failure, or ``CardBackend/ServerAddressError`` for an address
     ///   that cannot be used.
     public func logIn(server: String? = nil, account: String, password: String) async throws -> LoginReport {
+        try await logIn(LoginRequest(server: server, user: account, password: password))
+    }
+
+    /// Logs in as the request says. With remembered accounts, the kind of server is the one
+    /// asked for, else the stored account's, else found by asking the server once; the password
+    /// goes where ``Secrets/AccountSecrets/keep(_:for:command:)`` decides when the server needs it
+    /// on every request; the account is stored and becomes the default. Other accounts stay
+    /// logged in.
+    ///
+    /// - Throws: the backend's failure, ``AccountProblem`` for a name or kind that cannot be
+    ///   used, ``Secrets/SecretError`` for a keyring that refused the password (nothing stored),
+    ///   or ``CardBackend/ServerAddressError`` for an address that cannot be used.
+    public func logIn(_ request: LoginRequest) async throws -> LoginReport {
+        guard let directory else { return try await logInWithoutRecords(request) }
+        let url: URL
+        if let server = request.server {
+            url = try ServerAddress.url(server, allowingInsecureHTTP: allowsInsecureHTTP)
+        } else if let record = account, let stored = URL(string: record.server) {
+            url = stored
+        } else if let home {
+            url = home
+        } else {
+            url = try ServerAddress.url(backend.server, allowingInsecureHTTP: allowsInsecureHTTP)
+        }
+        let records = try directory.records()
+        let existing = records.first { $0.matches(server: url.absoluteString, user: request.user) }
+        if let name = request.name, let taken = records.first(where: { $0.isNamed(name) }), taken != existing {
+            throw AccountProblem(
+                "There is already an account called “\(TerminalText.escaped(taken.name))” "
+                    + "(\(TerminalText.escaped(taken.user)) at \(TerminalText.escaped(taken.server))): choose another --name."
+            )
+        }
+        let provider: any BackendProvider
+        if let kind = request.kind {
+            provider = try directory.provider(forKind: kind)
+        } else if let existing {
+            provider = try directory.provider(for: existing)
+        } else {
+            provider = try await directory.detect(url)
+        }
+        guard provider.logins.contains(.password) else {
+            throw AccountProblem("A \(provider.kind.name) server does not take a password login.")
+        }
+        let loginBackend = try provider.makeBackend(
+            BackendTarget(
+                server: url, book: directory.book ?? AccountDirectory.bookID(ofPath: existing?.book)),
+            context: directory.context)
+        use(loginBackend, record: nil)
+        let outcome = try await loginBackend.logIn(.password(user: request.user, password: request.password))
+        var record = AccountRecord(
+            name: request.name ?? existing?.name
+                ?? AccountRecord.derivedName(user: outcome.account.email, server: url.absoluteString, taken: records),
+            kind: provider.kind.id, server: url.absoluteString, user: outcome.account.email,
+            book: outcome.book?.path, bookName: outcome.book?.displayName)
+        var secretNote: String?
+        if outcome.keepsPassword {
+            let kept = try await directory.secrets.keep(request.password, for: record, command: request.passwordCommand)
+            record.secret = kept.location
+            secretNote = kept.note
+        }
+        try await directory.tokenStore.saveAccount(record, makeDefault: true, replacingCorrupt: true)
+        // From now on the account's backend is built from its record, as the next process builds it.
+        let stored = (try? directory.backend(for: record)) ?? loginBackend
+        use(stored, record: record)
+        let others = cacheFolder().map { CardCache.waitingOutboxes(server: stored.server, location: $0) } ?? []
+        return LoginReport(
+            account: outcome.account, kind: provider.kind,
+            othersWaiting: others.filter { $0.account.lowercased() != outcome.account.email.lowercased() }.map {
+                ($0.account, $0.changes)
+            }, server: record.server, addressBook: outcome.book?.shownName, note: outcome.note, record: record,
+            secretNote: secretNote)
+    }
+
+    /// A login on one backend, nothing remembered (a wallet built for one backend: tests).
+    private func logInWithoutRecords(_ request: LoginRequest) async throws -> LoginReport {
         var backend = self.backend
+        let server = request.server
         let url: URL? =
             if let server, ServerAddress.key(server) != backend.server {
                 try ServerAddress.url(server, allowingInsecureHTTP: allowsInsecureHTTP)
             } else if let server, detect != nil, backend.sessionState.account == nil {
-                // The same address, nobody logged in there: which kind of server it is may have
-                // been known only by a credential now gone (a CardDAV password the server refused).
                 try ServerAddress.url(server, allowingInsecureHTTP: allowsInsecureHTTP)
             } else {
                 server == nil ? home : nil
             }
         if let url {
-            // The kind of server is found by asking it (a login may be the first time it is met).
             if let detect {
                 backend = await detect(url)
                 use(backend)
@@ -182,25 +348,74 @@ public final class WalletAccounts: Sendable {
                 backend = self.backend(for: url)
             }
         }
-        let session = try await backend.logIn(account: account, password: password)
+        let outcome = try await backend.logIn(.password(user: request.user, password: request.password))
         let others = cacheFolder().map { CardCache.waitingOutboxes(server: backend.server, location: $0) } ?? []
-        let dav = backend as? CardDAVBackend
         return LoginReport(
-            account: session, kind: backend.kind,
-            othersWaiting: others.filter { $0.account.lowercased() != session.email.lowercased() }.map {
+            account: outcome.account, kind: backend.kind,
+            othersWaiting: others.filter { $0.account.lowercased() != outcome.account.email.lowercased() }.map {
                 ($0.account, $0.changes)
-            }, server: dav?.loginServer ?? backend.server, addressBook: dav?.bookInUse, note: dav?.loginNote)
+            }, server: outcome.account.server, addressBook: outcome.book?.shownName, note: outcome.note)
     }
 
-    /// Logs out the account in use (every account stored for the server when `everyAccount`);
-    /// the cached cards of each go with its session, its outbox stays.
+    /// Logs out the account in use (every account stored for the server when `everyAccount`, on
+    /// a wallet that remembers none); the cached cards of each go with its session, its outbox
+    /// stays. A remembered account is forgotten: its tokens, its password (keyring or file) and
+    /// its record.
     public func logOut(everyAccount: Bool = false) async throws -> [LogoutReport] {
+        if directory != nil {
+            guard let record = account else {
+                return [LogoutReport(account: nil, serverTold: false, serverProblem: nil)]
+            }
+            return [try await logOut(record)]
+        }
         let backend = self.backend
         let reports = try await backend.logOut(everyAccount: everyAccount)
         for report in reports {
             if let account = report.account { wipe(server: backend.server, account: account) }
         }
         return reports
+    }
+
+    /// Logs out `record`: the server is told where it has a session, the tokens and password kept
+    /// here go, its cached cards are wiped (its outbox kept), and the account is forgotten. When
+    /// it was the account in use, the new default one (if any) is used from now on.
+    ///
+    /// - Returns: what the logout did.
+    public func logOut(_ record: AccountRecord) async throws -> LogoutReport {
+        guard let directory else { throw AccountProblem("This wallet remembers no accounts.") }
+        let inUse = account?.isNamed(record.name) == true
+        let backend = inUse ? self.backend : ((try? directory.backend(for: record)) ?? self.backend)
+        var report =
+            (try? await backend.logOut(everyAccount: false).first)
+            ?? LogoutReport(account: record.user, serverTold: false, serverProblem: nil)
+        if report.account == nil { report = LogoutReport(account: record.user, serverTold: true, serverProblem: nil) }
+        if let problem = await directory.secrets.forget(record) {
+            logger.warning("The keyring could not be told to forget the password: \(problem.description)")
+        }
+        let (_, newDefault) = try await directory.tokenStore.removeAccount(named: record.name)
+        wipe(server: backend.server, account: record.user)
+        if inUse, let name = newDefault, let next = try? directory.tokenStore.accountRecord(named: name),
+            let nextBackend = try? directory.backend(for: next)
+        {
+            use(nextBackend, record: next)
+        } else if inUse {
+            currentRecord.withLock { $0 = nil }
+        }
+        return report
+    }
+
+    /// Uses the stored account `record` from now on (its backend, its cache, its outbox).
+    ///
+    /// - Throws: ``AccountProblem`` when its backend cannot be built.
+    public func switchAccount(to record: AccountRecord) throws {
+        guard let directory else { throw AccountProblem("This wallet remembers no accounts.") }
+        let backend = try directory.backend(for: record)
+        use(backend, record: record)
+    }
+
+    /// The accounts stored, sorted by name (empty when none are remembered).
+    public func records() -> [AccountRecord] {
+        (try? directory?.records()) ?? []
     }
 
     /// The server ended the session of `account` at `server` (E06, a refused password): its
@@ -211,11 +426,22 @@ public final class WalletAccounts: Sendable {
         wipe(server: server, account: account)
     }
 
-    /// Handles `error` when it says the session ended; `true` when it did.
+    /// Handles `error` when it says the session ended; `true` when it did. A password the
+    /// server refused is forgotten where it was kept (the keyring, the token file); the account
+    /// stays remembered, to log in again.
     @discardableResult
     public func handleSessionEnd(_ error: any Error) async -> Bool {
         guard let ended = (error as? any BackendFailure)?.endedSession else { return false }
         await sessionEnded(server: ended.server, account: ended.account)
+        if let directory, var record = account, let user = ended.account,
+            record.matches(server: record.server, user: user),
+            record.secret == .keyring || record.secret == .file
+        {
+            await directory.secrets.forget(record)
+            record.secret = nil
+            try? await directory.tokenStore.saveAccount(record, makeDefault: false)
+            currentRecord.withLock { $0 = record }
+        }
         return true
     }
 

@@ -1,15 +1,16 @@
 public import CardAPI
 public import CardBackend
-public import CardDAV
+public import CardProviders
 public import Foundation
 public import Logging
 public import Networking
+public import Secrets
 public import TokenStore
 
-/// The composition root of the live pieces: the one place that knows which kind of server a
-/// wallet is on and builds its ``CardBackend/CardBackend`` (docs/Architecture.md). One set of
-/// ``ClientSettings`` describes the token store, one `LiveTransport`, one `LoggerPlugin`, and the
-/// backend of the configured server built on them; everything above holds `any CardBackend`.
+/// The composition root of the live pieces: the one place that builds backends, from the list
+/// of providers (docs/Architecture.md). One set of ``ClientSettings`` describes the token store,
+/// one `LiveTransport`, one `LoggerPlugin`, the accounts' secrets, and the backend of the account
+/// in use built on them; everything above holds `any CardBackend`.
 ///
 /// ```swift
 /// let resolved = try await options.resolveSettings()
@@ -18,15 +19,16 @@ public import TokenStore
 /// let cards = try await live.backend.listing(.whole(since: nil))
 /// ```
 ///
-/// The interactive interface builds its pieces with ``makeForTerminal(settings:environment:sessionLogger:sink:)``.
+/// The interactive interface builds its pieces with ``makeForTerminal(settings:environment:sessionLogger:sink:providers:keyring:)``.
 ///
 /// Call ``shutdown()`` when done: it shuts the transport's HTTP client down.
 public struct LiveBackends: Sendable {
     /// The settings the pieces were built from.
     public let settings: ClientSettings
-    /// The server's base URL (checked, trailing slashes removed).
+    /// The server in use: the account's, else the one the settings name (checked, trailing
+    /// slashes removed).
     public let server: URL
-    /// The token file shared by every cardwallet process of the user.
+    /// The token file shared by every cardwallet process of the user: tokens and account records.
     public let tokenStore: TokenStore
     /// The HTTP transport (one per process; pooled connections).
     public let transport: LiveTransport
@@ -34,15 +36,21 @@ public struct LiveBackends: Sendable {
     public let log: LoggerPlugin
     /// The logger the session reports to.
     public let sessionLogger: Logger
-    /// The backend of ``server``, for the account stored there.
-    public private(set) var backend: any CardBackend
+    /// The accounts: the registered providers, what backends are built on, the secrets.
+    public let directory: AccountDirectory
+    /// The stored account in use (``ClientSettings/account``, the one at an explicit server, else
+    /// the default one); `nil` when none is stored for the server in use.
+    public let account: AccountRecord?
+    /// The backend of ``account`` (or of ``server`` before any login there).
+    public let backend: any CardBackend
 
     /// Builds the live pieces.
     ///
     /// - Parameters:
     ///   - settings: resolved settings.
     ///   - environment: the process environment, for the default token location
-    ///     (`XDG_STATE_HOME`, `HOME`) and `~` in `tokenFile`.
+    ///     (`XDG_STATE_HOME`, `HOME`), `~` in `tokenFile`, the session bus of the keyring, and
+    ///     password commands.
     ///   - networkLogger: also receives every network event as a one-line message at its
     ///     level (the `LoggerPlugin`'s swift-log bridge); `nil` for none.
     ///   - sessionLogger: where the session reports logins, refreshes and expiry (never a token);
@@ -51,17 +59,23 @@ public struct LiveBackends: Sendable {
     ///   - recordsCreated: whether the plugin records `created` events (a request built, not yet
     ///     adapted); the TUI shows none, the scripting commands' debug log does.
     ///   - recentCapacity: how many events the plugin keeps for `recent()`.
+    ///   - providers: the kinds of server the wallet knows (``Providers/standard``; tests add theirs).
+    ///   - keyring: where passwords go; `nil` for the session's keyring through libsecret.
+    ///   - choosingAccount: whether an account must be chosen (`false` for commands about every
+    ///     account: none is then when the choice is unclear).
     /// - Throws: ``ClientSetupError`` for a server that is not an http(s) URL with a host (or
     ///   holds a password, or is plain http to another computer without
-    ///   ``ClientSettings/allowInsecureHTTP``), or no usable token location.
+    ///   ``ClientSettings/allowInsecureHTTP``), no usable token location, or an account that
+    ///   cannot be chosen.
     public static func make(
         settings: ClientSettings, environment: [String: String], networkLogger: Logger? = nil,
         sessionLogger: Logger? = nil, eventSink: (any NetworkEventSink)? = nil, recordsCreated: Bool = true,
-        recentCapacity: Int = 500
+        recentCapacity: Int = 500, providers: [any BackendProvider] = Providers.standard,
+        keyring: (any SecretStore)? = nil, choosingAccount: Bool = true
     ) throws(ClientSetupError) -> LiveBackends {
-        let server: URL
+        let configured: URL
         do {
-            server = try ServerAddress.url(settings.server, allowingInsecureHTTP: settings.allowInsecureHTTP)
+            configured = try ServerAddress.url(settings.server, allowingInsecureHTTP: settings.allowInsecureHTTP)
         } catch {
             switch error.problem {
             case .insecure(let url): throw .insecureServer(url)
@@ -77,15 +91,35 @@ public struct LiveBackends: Sendable {
             logger: networkLogger, sink: eventSink)
         let sessionLogger =
             sessionLogger ?? Logger(label: "cardwallet.session", factory: { _ in SwiftLogNoOpLogHandler() })
-        var live = LiveBackends(
-            settings: settings, server: server, tokenStore: store, transport: transport, log: log,
-            sessionLogger: sessionLogger,
-            backend: CardAPIBackend(
-                client: cardAPIClient(
-                    server: server, settings: settings, store: store, transport: transport, log: log,
-                    logger: sessionLogger)))
-        live.backend = live.backend(for: server)
-        return live
+        let secrets = AccountSecrets(
+            keyring: keyring ?? KeyringSecretStore(environment: environment), tokenStore: store,
+            environment: environment)
+        let context = ProviderContext(
+            tokenStore: store, transport: transport, plugins: [log], logger: sessionLogger,
+            settings: providerSettings(for: settings), password: { try await secrets.password(for: $0) })
+        let directory = AccountDirectory(
+            providers: providers, context: context, secrets: secrets, book: settings.book)
+        let choice = AccountChoice(name: settings.account, server: settings.serverIsDefault ? nil : configured)
+        let chosen: (server: URL, account: AccountRecord?)
+        if choosingAccount {
+            chosen = try directory.choose(choice, fallback: configured)
+        } else {
+            // A command about every account (`accounts`, `logout --all`): none must be chosen.
+            chosen = (try? directory.choose(choice, fallback: configured)) ?? (configured, nil)
+        }
+        let backend: any CardBackend
+        do throws(AccountProblem) {
+            if let account = chosen.account {
+                backend = try directory.backend(for: account)
+            } else {
+                backend = try directory.backend(at: chosen.server)
+            }
+        } catch {
+            throw .account(error.description)
+        }
+        return LiveBackends(
+            settings: settings, server: chosen.server, tokenStore: store, transport: transport, log: log,
+            sessionLogger: sessionLogger, directory: directory, account: chosen.account, backend: backend)
     }
 
     /// Whether the interface's plugin records `created` events: no, the pane shows `sent`.
@@ -98,6 +132,14 @@ public struct LiveBackends: Sendable {
         configuration.readTimeout = min(configuration.readTimeout, settings.requestTimeout)
         configuration.requestTimeout = settings.requestTimeout
         return configuration
+    }
+
+    /// What a backend is built with under `settings`.
+    public static func providerSettings(for settings: ClientSettings) -> ProviderSettings {
+        ProviderSettings(
+            allowsInsecureHTTP: settings.allowInsecureHTTP, requestTimeout: settings.requestTimeout,
+            probeTimeout: min(ProviderSettings.defaultProbeTimeout, settings.requestTimeout),
+            refreshMargin: settings.refreshMargin, authTimeout: settings.authTimeout)
     }
 
     /// The logger plugin's configuration for `settings`: the server's `errorCode` as each
@@ -114,60 +156,21 @@ public struct LiveBackends: Sendable {
     /// log pane, in order with the session's news), `created` events are not recorded (the pane
     /// shows `sent`), and the plugin keeps no ring of recent events (the pane keeps its lines).
     ///
-    /// - Throws: ``ClientSetupError``, as ``make(settings:environment:networkLogger:sessionLogger:eventSink:recordsCreated:recentCapacity:)``.
+    /// - Throws: ``ClientSetupError``, as ``make(settings:environment:networkLogger:sessionLogger:eventSink:recordsCreated:recentCapacity:providers:keyring:)``.
     public static func makeForTerminal(
         settings: ClientSettings, environment: [String: String], sessionLogger: Logger? = nil,
-        sink: LiveEventSink
+        sink: LiveEventSink, providers: [any BackendProvider] = Providers.standard, keyring: (any SecretStore)? = nil
     ) throws(ClientSetupError) -> LiveBackends {
         try make(
             settings: settings, environment: environment, sessionLogger: sessionLogger, eventSink: sink,
-            recordsCreated: terminalRecordsCreated, recentCapacity: 0)
-    }
-
-    /// The backend of `server` (the configured one, or one typed into the TUI's login form), on
-    /// the same transport, plugin and token store: a CardDAV address book when a CardDAV login
-    /// is stored for it (a password), else the card API.
-    ///
-    /// - Parameters:
-    ///   - server: the server's base URL (checked with `ServerAddress.url(_:allowingInsecureHTTP:)`).
-    ///   - account: the account to use; `nil` for the only one stored for `server`.
-    public func backend(for server: URL, account: String? = nil) -> any CardBackend {
-        let key = ServerAddress.key(server.absoluteString)
-        if let passwords = try? tokenStore.passwords(server: key), !passwords.isEmpty {
-            return cardDAVBackend(for: server)
-        }
-        return CardAPIBackend(client: cardAPIClient(for: server, account: account))
-    }
-
-    /// The backend a login at `server` talks to, found by asking it: the card API answers at its
-    /// base URL with its JSON envelopes; any other answer is taken for a CardDAV server (whose
-    /// login then finds its address books, or says it found none). A server that cannot be
-    /// reached gets the card API's backend, whose login says so.
-    /// Nothing is asked while the token file is unsafe to use: the card API's login says why.
-    public func detectBackend(for server: URL) async -> any CardBackend {
-        let api = cardAPIClient(for: server)
-        guard (try? tokenStore.checkSafety()) != nil else { return CardAPIBackend(client: api) }
-        switch await api.answersAsCardAPI() {
-        case false?: return cardDAVBackend(for: server)
-        case true?, nil: return CardAPIBackend(client: api)
-        }
-    }
-
-    /// The CardDAV backend of `server` on these pieces.
-    public func cardDAVBackend(for server: URL) -> CardDAVBackend {
-        CardDAVBackend(
-            setup: CardDAVBackend.Setup(
-                server: server, book: settings.book, allowsInsecureHTTP: settings.allowInsecureHTTP,
-                requestTimeout: settings.requestTimeout),
-            tokenStore: tokenStore, transport: transport, plugins: [log], logger: sessionLogger)
+            recordsCreated: terminalRecordsCreated, recentCapacity: 0, providers: providers, keyring: keyring)
     }
 
     /// The card API client of `server` on these pieces: for the benchmarks, which measure the
-    /// client itself. Everything else goes through ``backend(for:account:)``.
+    /// client itself. Everything else goes through backends.
     public func cardAPIClient(for server: URL, account: String? = nil) -> CardAPIClient {
-        Self.cardAPIClient(
-            server: server, account: account, settings: settings, store: tokenStore, transport: transport, log: log,
-            logger: sessionLogger)
+        CardAPIProvider.client(
+            server: server, account: account, context: directory.context, settings: directory.context.settings)
     }
 
     /// Shuts the transport down; call once, after the last request.
@@ -193,15 +196,6 @@ public struct LiveBackends: Sendable {
         }
     }
 
-    private static func cardAPIClient(
-        server: URL, account: String? = nil, settings: ClientSettings, store: TokenStore, transport: LiveTransport,
-        log: LoggerPlugin, logger: Logger
-    ) -> CardAPIClient {
-        CardAPIClient(
-            configuration: apiConfiguration(server: server, account: account, settings: settings), tokenStore: store,
-            transport: transport, plugins: [log], logger: logger)
-    }
-
     /// The card API configuration for `server` under `settings` (the benchmarks build clients
     /// with it as the interface does).
     public static func apiConfiguration(
@@ -224,6 +218,9 @@ public enum ClientSetupError: Error, Sendable, Equatable, CustomStringConvertibl
     case insecureServer(String)
     /// There is no usable place for the token file.
     case tokenStore(TokenStoreError)
+    /// The account asked for cannot be used (no such account, several and none chosen, a kind
+    /// this cardwallet does not know); the text says which and what to do.
+    case account(String)
 
     /// Where the server address is set, for messages about a wrong one.
     public static let whereToSetTheServer = "Set it with --server, CARDWALLET_SERVER or \"server\" in the config file."
@@ -244,6 +241,8 @@ public enum ClientSetupError: Error, Sendable, Equatable, CustomStringConvertibl
                 + "or name a file with CARDWALLET_TOKEN_FILE."
         case .tokenStore(let error):
             error.description
+        case .account(let text):
+            text
         }
     }
 }

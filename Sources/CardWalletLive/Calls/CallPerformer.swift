@@ -89,7 +89,7 @@ public final class CallPerformer: Sendable {
             let switched = try await accounts.switchToNextBook()
             let session: SessionStatus =
                 switched.session.map { .loggedIn(email: $0.email, server: $0.shownServer) } ?? .loggedOut
-            return .switchedBook(switched.book, session: session)
+            return .switchedBook(switched.book.shownName, session: session)
         case .logOut:
             let reports = try await accounts.logOut()
             // The session is over here either way; the interface says the server was not told.

@@ -22,14 +22,27 @@ import Foundation
 /// while it holds token pairs only, so an older cardwallet keeps reading it; version 2 only once
 /// a password is stored. Both versions are read.
 ///
+/// Version 3 adds the accounts the wallet remembers (`accounts`: ``AccountRecord``s, each with its
+/// kind of server and where its secret lives) and which one is the default (`defaultAccount`).
+/// Every file this code writes is version 3. A version 1 or 2 file is migrated as it is
+/// read, without loss: each token pair is an account on the card API (token pairs came only from
+/// there), each password an account on a CardDAV server whose secret is in this file; the next
+/// write keeps them as records.
+///
 /// Unknown keys are ignored (a later writer may add optional fields); a higher `version` is
 /// refused as "written by a newer cardwallet". `accessTokenLifetime` (seconds, a number) is such
 /// an optional field: files written before it existed read with `nil`.
 enum TokenFileFormat {
     /// The highest version this code reads and writes.
-    static let currentVersion = 2
+    static let currentVersion = 3
+    /// The version of a file that holds token pairs and passwords, without account records.
+    static let passwordsVersion = 2
     /// The version of a file that holds token pairs only.
     static let tokensOnlyVersion = 1
+    /// The kind a version 1 or 2 file's token pair is migrated to: the card API's.
+    static let migratedTokensKind = "cardAPI"
+    /// The kind a version 2 file's password is migrated to: CardDAV's.
+    static let migratedPasswordKind = "cardDAV"
     /// Files above this size are refused unread; real ones are a few hundred bytes per account.
     static let maximumSize = 4 * 1024 * 1024
 
@@ -37,8 +50,12 @@ enum TokenFileFormat {
     static func encode(_ credentials: StoredCredentials) throws(TokenStoreError) -> Data {
         let tokens = credentials.tokens.sorted { ($0.server, $0.account) < ($1.server, $1.account) }
         let passwords = credentials.passwords.sorted { ($0.server, $0.account) < ($1.server, $1.account) }
+        let accounts = credentials.accounts.sorted { $0.name.lowercased() < $1.name.lowercased() }
+        // Always the current version once written by this code: a version 1 or 2 file is
+        // migrated as it is read, and tokens without a record must not become accounts again.
         let file = StoredFile(
-            version: passwords.isEmpty ? tokensOnlyVersion : currentVersion,
+            version: currentVersion, defaultAccount: accounts.isEmpty ? nil : credentials.defaultAccount,
+            accounts: accounts.isEmpty ? nil : accounts,
             items: tokens.map(StoredItem.init) + passwords.map(StoredItem.init))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -84,7 +101,38 @@ enum TokenFileFormat {
                 credentials.passwords.append(item)
             }
         }
+        if header.version >= currentVersion {
+            for record in file.accounts ?? [] {
+                // A duplicate name or account (only in a hand-edited file): the later entry wins.
+                credentials.accounts.removeAll {
+                    $0.isNamed(record.name) || $0.matches(server: record.server, user: record.user)
+                }
+                credentials.accounts.append(record)
+            }
+            credentials.defaultAccount = file.defaultAccount
+        } else {
+            credentials.accounts = migratedRecords(credentials)
+        }
         return credentials
+    }
+
+    /// The records of a version 1 or 2 file: an account per token pair (the card API) and per
+    /// password (CardDAV, its password in this file, its book the password's place).
+    static func migratedRecords(_ credentials: StoredCredentials) -> [AccountRecord] {
+        var records: [AccountRecord] = []
+        for item in credentials.tokens {
+            let name = AccountRecord.derivedName(user: item.account, server: item.server, taken: records)
+            records.append(
+                AccountRecord(name: name, kind: migratedTokensKind, server: item.server, user: item.account))
+        }
+        for item in credentials.passwords {
+            let name = AccountRecord.derivedName(user: item.account, server: item.server, taken: records)
+            records.append(
+                AccountRecord(
+                    name: name, kind: migratedPasswordKind, server: item.server, user: item.account, book: item.place,
+                    secret: .file))
+        }
+        return records
     }
 
     /// `2026-11-21T09:30:00Z`.
@@ -147,6 +195,8 @@ extension TokenFileFormat {
     /// The whole file.
     struct StoredFile: Codable {
         var version: Int
+        var defaultAccount: String?
+        var accounts: [AccountRecord]?
         var items: [StoredItem]
     }
 

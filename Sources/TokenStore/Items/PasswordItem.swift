@@ -52,10 +52,19 @@ extension PasswordItem: CustomStringConvertible, CustomDebugStringConvertible, C
     }
 }
 
-/// Everything a token file holds: token pairs and passwords.
+/// Everything a token file holds: token pairs, passwords, the accounts' records and which
+/// account is the default.
 struct StoredCredentials: Sendable, Equatable {
     var tokens: [TokenItem] = []
     var passwords: [PasswordItem] = []
+    var accounts: [AccountRecord] = []
+    var defaultAccount: String?
 
-    var isEmpty: Bool { tokens.isEmpty && passwords.isEmpty }
+    var isEmpty: Bool { tokens.isEmpty && passwords.isEmpty && accounts.isEmpty }
+
+    /// The default account's record: the one named default, else the only one.
+    var defaultRecord: AccountRecord? {
+        if let name = defaultAccount, let record = accounts.first(where: { $0.isNamed(name) }) { return record }
+        return accounts.count == 1 ? accounts.first : nil
+    }
 }

@@ -171,6 +171,30 @@ public final class LockedTokenFile: Sendable {
         }
     }
 
+    /// Reads the file, lets `body` change what it holds, and writes it back when it changed.
+    ///
+    /// - Parameter replacingCorrupt: start from nothing when the file is unreadable (a login's
+    ///   own write only).
+    func modify<Result: Sendable>(
+        replacingCorrupt: Bool = false, _ body: (inout StoredCredentials) -> Result
+    ) throws(TokenStoreError) -> Result {
+        try whileHeld { () throws(TokenStoreError) -> Result in
+            var credentials: StoredCredentials
+            let stored: StoredCredentials?
+            do throws(TokenStoreError) {
+                stored = try store.loadCredentials()
+                credentials = stored ?? StoredCredentials()
+            } catch {
+                guard case .unreadable = error, replacingCorrupt else { throw error }
+                stored = nil
+                credentials = StoredCredentials()
+            }
+            let result = body(&credentials)
+            if credentials != stored { try store.replaceFile(with: credentials) }
+            return result
+        }
+    }
+
     /// Releases the lock (idempotent).
     func release() {
         lock.withLock { descriptor in

@@ -14,11 +14,21 @@ struct ClientOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The server: the card API's base URL (e.g. http://127.0.0.1:8080/v1) or a CardDAV server's address "
-                + "(e.g. https://dav.example.com/). Overrides CARDWALLET_SERVER and the config file. "
-                + "(default: \(ClientSettings.defaults.server))",
+            "The server, for one command: the card API's base URL (e.g. http://127.0.0.1:8080/v1) or a CardDAV "
+                + "server's address (e.g. https://dav.example.com/); the account stored there is used. Overrides "
+                + "CARDWALLET_SERVER and the config file. (default: the default account's server, else "
+                + "\(ClientSettings.defaults.server))",
             valueName: "url"))
     var server: String?
+
+    /// `--account NAME`.
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The stored account to use, by name (`cardwallet accounts` lists them). Also CARDWALLET_ACCOUNT and "
+                + "\"account\" in the config file. (default: the default account, marked * in `cardwallet accounts`)",
+            valueName: "name"))
+    var account: String?
 
     /// `--book ID`.
     @Option(
@@ -88,7 +98,7 @@ struct ClientOptions: ParsableArguments {
     var overrides: ClientSettingsOverrides {
         ClientSettingsOverrides(
             server: server, logLevel: logLevel, configFile: config, allowInsecureHTTP: allowInsecureHTTP ? true : nil,
-            book: book)
+            book: book, account: account)
     }
 
     /// The settings for these options in `environment`: flags, then environment, then the

@@ -1,10 +1,12 @@
 import ArgumentParser
 import CardBackend
 import CardModels
+import CardProviders
 import CardWalletLive
 import CardWalletUI
 import Foundation
 import Logging
+import Secrets
 import Synchronization
 
 /// What a scripting command's body gets: the account's backend and wallet, and the settings
@@ -75,7 +77,7 @@ enum ClientCommandRunner {
     /// - Throws: `ExitCode` with the status for the failure, after printing its message.
     static func run(
         _ options: ClientOptions, environment: [String: String]? = nil, reads: Bool = false,
-        _ body: (CommandContext) async throws -> Void
+        choosingAccount: Bool = true, _ body: (CommandContext) async throws -> Void
     ) async throws {
         let environment = environment ?? environmentOverride ?? ProcessInfo.processInfo.environment
         let resolved: ResolvedClientSettings
@@ -102,20 +104,17 @@ enum ClientCommandRunner {
                 // A command reads no recent events (-v and the log are written as events happen):
                 // a ring of 500 would keep up to 64 KiB of each of the last answers alive, 13 MB
                 // through a first sync of 20,000 CardDAV cards.
-                recentCapacity: 0)
+                recentCapacity: 0, providers: Self.providersOverride ?? Providers.standard,
+                keyring: Self.keyringOverride, choosingAccount: choosingAccount)
         } catch {
             Console.error(error.description)
             throw ExitCode(CLIExitCode.usage)
         }
-        let override = Self.backendOverride
-        let backend = override?(live) ?? live.backend
-        var detect: WalletAccounts.BackendDetector?
-        if override == nil { detect = { url in await live.detectBackend(for: url) } }
-        let makeBackend: WalletAccounts.BackendFactory = { url in override?(live) ?? live.backend(for: url) }
+        let backend = live.backend
         let accounts = WalletAccounts(
-            backend: backend, cacheEnvironment: environment, logger: Logger(label: "cardwallet.cache"),
-            allowsInsecureHTTP: resolved.settings.allowInsecureHTTP, home: override == nil ? live.server : nil,
-            detect: detect, makeBackend: makeBackend)
+            directory: live.directory, account: live.account, backend: backend, cacheEnvironment: environment,
+            logger: Logger(label: "cardwallet.cache"), allowsInsecureHTTP: resolved.settings.allowInsecureHTTP,
+            home: live.server)
         // Ctrl-C during a token refresh waits for the new pair to be saved, so it cannot end
         // the session; at any other moment it stops the command at once.
         let interrupts = RefreshInterruptGuard(backend: backend)
@@ -160,9 +159,13 @@ enum ClientCommandRunner {
         return await backend.serverProblem() ?? error
     }
 
-    /// The backend the commands run on instead of the live one: a test's, for as long as its
-    /// task runs (a task-local value, so tests running side by side never see each other's).
-    @TaskLocal static var backendOverride: (@Sendable (LiveBackends) -> any CardBackend)?
+    /// The providers the commands know instead of ``CardWalletLive/Providers/standard``: a test's
+    /// list with its own added, for as long as its task runs (task-local, so tests running side by
+    /// side never see each other's).
+    @TaskLocal static var providersOverride: [any BackendProvider]?
+
+    /// The keyring the commands keep passwords in instead of the session's: a test's (task-local).
+    @TaskLocal static var keyringOverride: (any SecretStore)?
 
     /// The environment the commands run in instead of the process's: a test's (task-local).
     @TaskLocal static var environmentOverride: [String: String]?
@@ -210,11 +213,9 @@ enum ClientCommandRunner {
             return error.description + (inUse ?? "") + " " + ClientSetupError.whereToSetTheServer
         }
         guard case .multipleAccounts(let server, let accounts) = error.failureKind else { return error.description }
-        // The commands take no account option: a login picks the account and logs the others out.
         let list = accounts.map(TerminalText.escaped).joined(separator: ", ")
-        return "Several accounts are logged in at \(TerminalText.escaped(server)) (\(list)). Log in as the one to use "
-            + "(cardwallet login --email EMAIL), which logs the others out there, or log them all out with "
-            + "cardwallet logout."
+        return "Several accounts are logged in at \(TerminalText.escaped(server)) (\(list)). Choose one with "
+            + "--account NAME (`cardwallet accounts` lists them)."
     }
 
     private static let bootstrapped = Mutex(false)

@@ -4,42 +4,66 @@ import CardModels
 import CardWalletLive
 import CardWalletUI
 import Foundation
+import Secrets
+import TokenStore
 
-/// `cardwallet login`: logs in and stores the tokens for the other commands.
+/// `cardwallet login`: logs in and remembers the account for the other commands.
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
-        abstract: "Log in to the card server or a CardDAV server, for the other commands.",
+        abstract: "Log in to the card server or a CardDAV server, and remember the account.",
         discussion: """
-            The password is asked at the terminal without echo, or read from standard input with \
-            --password-stdin (the first line; for scripts). On the card API it is never stored, \
-            logged or shown: only the server's tokens are kept, in the token file (see \
-            `cardwallet status`). Logging in as another account at the same server logs the \
-            previous one out.
+            The account is remembered and becomes the default: every later command and the \
+            wallet use it with no --server. Accounts are kept side by side, on the same server or \
+            on different ones: logging in adds or refreshes one and logs no other out \
+            (`cardwallet accounts` lists them, --account NAME picks one, `cardwallet accounts \
+            default NAME` changes the default). Without --server, the login goes to the server \
+            of the account in use (or the one --account names), as its user unless --email says \
+            otherwise.
 
-            The kind of server is found by asking it. A CardDAV server (Radicale, Nextcloud, \
-            Fastmail, iCloud…) has no tokens: its user name (--email takes it) and password — an \
-            app password where the provider has them — are kept in the token file instead \
-            (mode 0600, not encrypted), sent only to that server, only over https or to this \
+            The kind of server is asked once, here, within a few seconds (or not at all with \
+            --kind), and kept with the account. On the card API the password is never stored: \
+            only the server's tokens are kept, in the token file (see `cardwallet status`). A \
+            CardDAV server (Radicale, Nextcloud, Fastmail, iCloud…) takes its user name (--email \
+            takes it) and password — an app password where the provider has them — on every \
+            request, so the password is kept where Linux keeps secrets: in the system keyring \
+            (GNOME Keyring, KeePassXC, KWallet, through libsecret), or nowhere when \
+            --password-command gives it (run each time it is needed, e.g. `pass show dav/alice`; \
+            the first line of its output is the password). Only when no keyring answers does it \
+            go to the token file (mode 0600, not encrypted), and the login says so. A locked \
+            keyring that cannot be unlocked here is an error: the password never falls back to \
+            plain text in silence. It is sent only to that server, only over https or to this \
             computer. The login finds the account's address books (from the address given, or \
             /.well-known/carddav) and uses the one --book names, else the first; `cardwallet \
-            books` lists them. Give the same --server (or CARDWALLET_SERVER) to the other commands.
+            books` lists them.
+
+            The password is asked at the terminal without echo, read from standard input with \
+            --password-stdin (the first line; for scripts), or printed by --password-command.
 
             Examples:
               cardwallet login --email demo@cardwallet.dev
               printf '%s\\n' "$PASSWORD" | cardwallet login --email demo@cardwallet.dev --password-stdin
               cardwallet login --server http://127.0.0.1:9000/v1 --email minji@cardwallet.dev
               cardwallet login --server https://dav.example.com/ --email alice --book work
+              cardwallet login --server https://dav.example.com/ --email alice --password-command 'pass show dav/alice'
+              cardwallet login --server https://dav.example.com/ --kind cardDAV --email bob --name work
+              cardwallet login --account work          # log in again as a stored account
 
-            Exit status: 0 logged in; 3 wrong email or password; 6 server unreachable; 64 usage \
-            error (no terminal for the prompts, say, or a server address that is not the API's base \
-            URL, which usually ends in /v1); 130 cancelled with Ctrl-C.
+            Exit status: 0 logged in; 3 wrong email or password, a locked keyring or a failing \
+            password command; 6 server unreachable; 64 usage error (no terminal for the prompts, \
+            say, a name already taken, or a server address that is not the API's base URL, \
+            which usually ends in /v1); 130 cancelled with Ctrl-C.
             """)
 
     @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
     /// `--email`.
-    @Option(help: ArgumentHelp("The account's email. Asked at the terminal when not given.", valueName: "email"))
+    @Option(
+        name: [.customLong("email"), .customLong("user")],
+        help: ArgumentHelp(
+            "The account's user name: the email on the card API, the user name on a CardDAV server. Asked at the "
+                + "terminal when not given (the account in use's, when logging in again).",
+            valueName: "email"))
     var email: String?
 
     /// `--password-stdin`.
@@ -48,36 +72,58 @@ struct LoginCommand: AsyncParsableCommand {
         help: "Read the password from the first line of standard input instead of asking at the terminal.")
     var passwordStdin = false
 
+    /// `--password-command`.
+    @Option(
+        name: .customLong("password-command"),
+        help: ArgumentHelp(
+            "A command that prints the password (first line of its output), run by /bin/sh each time the password "
+                + "is needed; nothing is stored then. Also CARDWALLET_PASSWORD_COMMAND and \"passwordCommand\" in "
+                + "the config file.",
+            valueName: "command"))
+    var passwordCommand: String?
+
+    /// `--kind`.
+    @Option(
+        help: ArgumentHelp(
+            "The kind of server: cardAPI or cardDAV. Nothing is asked of the server to find out then.",
+            valueName: "kind"))
+    var kind: String?
+
+    /// `--name`.
+    @Option(
+        help: ArgumentHelp(
+            "The account's name, for --account (default: the email, or user@host).", valueName: "name"))
+    var name: String?
+
     func validate() throws {
         guard ArgumentChecks.apply else { return }
-        if passwordStdin, (email ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
+        if passwordStdin, passwordCommand != nil {
+            throw ValidationError("--password-stdin and --password-command both give the password: choose one.")
+        }
+        if passwordStdin, (email ?? "").trimmingCharacters(in: .whitespaces).isEmpty, client.account == nil {
             throw ValidationError("--password-stdin needs --email: there is no terminal to ask for it on.")
+        }
+        if let name, name.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--name is empty.")
         }
     }
 
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
-            let credentials = try readCredentials()
-            // The session logs out any other account stored for this server (one per server).
-            let report = try await context.accounts.logIn(account: credentials.email, password: credentials.password)
-            let user = report.account
-            let name = (user.name ?? "").isEmpty ? "" : "\(TerminalText.escaped(user.name ?? "")) "
-            let place =
-                report.kind == .cardAPI
-                ? ""
-                : " (\(report.kind)"
-                    + (report.addressBook.map { ", address book “\(TerminalText.escaped($0))”" } ?? "") + ")"
-            Console.out(
-                "Logged in as \(name)<\(TerminalText.escaped(user.email))> at "
-                    + "\(TerminalText.escaped(report.server))\(place).\n")
-            if let note = report.note { Console.note(note) }
-            for other in report.othersWaiting {
-                Console.warning(
-                    "\(other.changes) change\(other.changes == 1 ? "" : "s") made offline as "
-                        + "\(TerminalText.escaped(other.account)) \(other.changes == 1 ? "is" : "are") kept on this "
-                        + "computer, unsent: \(other.changes == 1 ? "it is" : "they are") sent when "
-                        + "\(TerminalText.escaped(other.account)) logs in here again (`cardwallet sync`).")
+            let settings = context.resolved.settings
+            // Logging in again as the account in use (or the one --account names) needs no email.
+            let stored = context.accounts.account
+            let user = email ?? stored?.user
+            let command = (passwordCommand ?? (passwordStdin ? nil : settings.passwordCommand)).map {
+                PasswordCommand(shell: $0)
             }
+            let credentials = try await readCredentials(user: user, command: command, environment: context.environment)
+            let report = try await context.accounts.logIn(
+                LoginRequest(
+                    server: settings.serverIsDefault ? nil : settings.server,
+                    user: credentials.user, password: credentials.password, passwordCommand: command,
+                    kind: kind, name: name))
+            Self.say(report)
             // Changes this account made offline before its session ended go now.
             if let sent = await context.accounts.sendWaitingChanges() {
                 Console.out(
@@ -88,10 +134,51 @@ struct LoginCommand: AsyncParsableCommand {
         }
     }
 
-    /// The email and password, from the options, standard input or the terminal.
-    private func readCredentials() throws -> (email: String, password: String) {
+    /// What the login did, for the person.
+    static func say(_ report: LoginReport) {
+        let user = report.account
+        let name = (user.name ?? "").isEmpty ? "" : "\(TerminalText.escaped(user.name ?? "")) "
+        let place =
+            report.kind == .cardAPI
+            ? ""
+            : " (\(report.kind)"
+                + (report.addressBook.map { ", address book “\(TerminalText.escaped($0))”" } ?? "") + ")"
+        Console.out(
+            "Logged in as \(name)<\(TerminalText.escaped(user.email))> at "
+                + "\(TerminalText.escaped(report.server))\(place).\n")
+        if let record = report.record {
+            var line = "Account “\(TerminalText.escaped(record.name))”, the default now"
+            switch record.secret {
+            case .keyring?: line += "; its password is kept in the system keyring"
+            case .command(let argv)?:
+                line +=
+                    "; its password comes from `\(TerminalText.escaped(PasswordCommand(arguments: argv).description))`"
+            case .file?, nil: break
+            }
+            Console.out(line + ".\n")
+        }
+        if let note = report.note { Console.note(note) }
+        if let note = report.secretNote { Console.warning(note) }
+        for other in report.othersWaiting {
+            Console.warning(
+                "\(other.changes) change\(other.changes == 1 ? "" : "s") made offline as "
+                    + "\(TerminalText.escaped(other.account)) \(other.changes == 1 ? "is" : "are") kept on this "
+                    + "computer, unsent: \(other.changes == 1 ? "it is" : "they are") sent when "
+                    + "\(TerminalText.escaped(other.account)) logs in here again (`cardwallet sync`).")
+        }
+    }
+
+    /// The user and password, from the options, the password command, standard input or the terminal.
+    private func readCredentials(
+        user: String?, command: PasswordCommand?, environment: [String: String]
+    ) async throws -> (user: String, password: String) {
+        if let command {
+            guard let user, !user.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw usage("--password-command needs --email: the user name to log in as.")
+            }
+            return (user, try await command.password(environment: environment))
+        }
         if passwordStdin {
-            let email = email ?? ""
             let line = FileHandle.standardInput.readLine(maximumBytes: Self.maximumPasswordBytes + 1)
             guard let password = line, !password.isEmpty else {
                 throw usage("No password on standard input: --password-stdin reads the first line.")
@@ -102,16 +189,17 @@ struct LoginCommand: AsyncParsableCommand {
                     "The first line of standard input is longer than \(Self.maximumPasswordBytes) bytes; "
                         + "it cannot be a password. Nothing was sent.")
             }
-            return (email, password)
+            return (user ?? "", password)
         }
         guard let terminal = TerminalPrompt.openControllingTerminal() else {
             throw usage(
-                "There is no terminal to ask for the password on. Use --email with --password-stdin in scripts.")
+                "There is no terminal to ask for the password on. Use --email with --password-stdin or "
+                    + "--password-command in scripts.")
         }
         defer { terminal.close() }
-        var address = email ?? ""
+        var address = user ?? ""
         while address.trimmingCharacters(in: .whitespaces).isEmpty {
-            address = try terminal.readLine(prompt: "Email: ")
+            address = try terminal.readLine(prompt: "Email or user name: ")
         }
         let password = try terminal.readSecret(prompt: "Password for \(TerminalText.escaped(address)): ")
         guard !password.isEmpty else { throw usage("The password is empty; nothing was sent.") }

@@ -4,50 +4,81 @@ import CardModels
 import CardWalletLive
 import CardWalletUI
 import Foundation
+import Secrets
 import TokenStore
 
-/// `cardwallet logout`: ends the session on the server and removes the stored tokens.
+/// `cardwallet logout`: ends the session on the server and forgets the account here.
 struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
-        abstract: "Log out: end the session on the server and remove the stored tokens.",
+        abstract: "Log out: end the session on the server and forget the account here.",
         discussion: """
-            The tokens are removed from the token file even when the server cannot be told \
-            (it is then said so). Logging out when nobody is logged in is not an error. When \
-            several accounts are logged in at the server, all of them are logged out. A token \
-            file that cannot be read or is unsafe is reported and left as it is.
+            Logs out the account in use (the default one, or the one --account or --server names), \
+            or every account with --all: the server is told where it has a session, the stored \
+            tokens go, the password goes from the keyring or the token file (a password command \
+            keeps nothing), and the account is forgotten. Its cached cards are wiped; changes made \
+            offline stay for its next login. Other accounts stay logged in; when the default one \
+            goes, the first remaining one becomes the default (and logout says so).
+
+            The tokens are removed even when the server cannot be told (it is then said so). \
+            Logging out when nobody is logged in is not an error. A token file that cannot be read \
+            or is unsafe is reported and left as it is.
 
             Examples:
               cardwallet logout
-              cardwallet logout --server http://127.0.0.1:9000/v1
+              cardwallet logout --account work
+              cardwallet logout --all
 
             Exit status: 0 logged out (or nobody was); 1 the token file cannot be read, is unsafe \
-            or could not be changed.
+            or could not be changed; 64 no such account.
             """)
 
     @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
+    /// `--all`.
+    @Flag(help: "Log out every stored account.")
+    var all = false
+
+    func validate() throws {
+        guard ArgumentChecks.apply else { return }
+        if all, client.account != nil { throw ValidationError("--all and --account: choose one.") }
+    }
+
     func run() async throws {
-        try await ClientCommandRunner.run(client) { context in
-            // The cached cards of each account go with its session (never left behind); changes
-            // made offline stay for its next login.
-            let results = try await context.accounts.logOut(everyAccount: true)
-            let server = TerminalText.escaped(context.accounts.shownServer)
-            for result in results { Self.report(result, server: server) }
+        try await ClientCommandRunner.run(client, reads: true, choosingAccount: !all) { context in
+            let accounts = context.accounts
+            let records = all ? accounts.records() : accounts.account.map { [$0] } ?? []
+            guard !records.isEmpty else {
+                // Nothing remembered: a backend at the server may still hold tokens of an older file.
+                let results = try await accounts.logOut(everyAccount: true)
+                let server = TerminalText.escaped(accounts.shownServer)
+                for result in results { Self.report(result, name: nil, server: server) }
+                return
+            }
+            let wasDefault = (try? context.live.tokenStore.defaultAccountRecord())?.name
+            for record in records {
+                let result = try await accounts.logOut(record)
+                Self.report(result, name: record.name, server: TerminalText.escaped(record.server))
+            }
+            let now = try? context.live.tokenStore.defaultAccountRecord()
+            if let now, now.name != wasDefault {
+                Console.out("The default account is now “\(TerminalText.escaped(now.name))”.\n")
+            }
         }
     }
 
     /// Says what one logout did.
-    private static func report(_ result: LogoutReport, server: String) {
+    private static func report(_ result: LogoutReport, name: String?, server: String) {
         guard let account = result.account else {
             Console.out("Not logged in at \(server); nothing to do.\n")
             return
         }
+        let who = name.map { "“\(TerminalText.escaped($0))”" } ?? TerminalText.escaped(account)
         if result.serverTold {
-            Console.out("Logged out \(TerminalText.escaped(account)) at \(server).\n")
+            Console.out("Logged out \(who) at \(server).\n")
         } else {
             let reason = result.serverProblem.map { " \($0.description)" } ?? ""
-            Console.out("Logged out \(TerminalText.escaped(account)) here; the stored tokens are removed.\n")
+            Console.out("Logged out \(who) here; the stored tokens are removed.\n")
             Console.warning("the server could not be told to end the session.\(reason)")
         }
     }
@@ -63,11 +94,16 @@ struct StatusCommand: AsyncParsableCommand {
             never shown. The token file is a plain JSON file protected by its permissions (mode \
             0600 in a 0700 folder), not encrypted; status says so.
 
+            The account is the one in use: the default one, or the one --account or --server \
+            names (`cardwallet accounts` lists them all).
+
             With --json, prints the same as one JSON object: state (loggedIn, refreshing, \
-            loggedOut or expired), kind (cardAPI or cardDAV), server, serverFrom, addressBook \
-            (CardDAV), email, name, userId, accessTokenExpiresAt, refreshTokenExpiresAt, \
-            tokenFile, storage, problem and configFile; values that are not known are left out. \
-            Never a token or a password.
+            loggedOut or expired), account (its name), kind (cardAPI, cardDAV…: from the stored \
+            account), server, serverFrom, addressBook (its display name, on a server with books), \
+            addressBookId, secret (keyring, command or file: where the password lives), email, \
+            name, userId, accessTokenExpiresAt, refreshTokenExpiresAt, tokenFile, storage, \
+            problem and configFile; values that are not known are left out. Never a token or a \
+            password.
 
             Examples:
               cardwallet status
@@ -87,15 +123,22 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
             let report = await context.backend.status()
-            let serverFrom = context.resolved.origin(of: .server).description
+            let record = context.accounts.account
+            let serverFrom =
+                record != nil && context.resolved.settings.serverIsDefault
+                ? "the account" : context.resolved.origin(of: .server).description
             if json {
                 Console.out(
                     try CardText.json(
                         StatusJSON(
-                            report, serverFrom: serverFrom, tokenFile: context.live.tokenStore.path,
+                            report, record: record, serverFrom: serverFrom, tokenFile: context.live.tokenStore.path,
                             configFile: context.resolved.configFile)))
             } else {
                 var lines = [report.description]
+                if let record {
+                    lines.append("account: \(TerminalText.escaped(record.name)) (\(report.kind))")
+                    if let secret = record.secret { lines.append("password: \(SecretText.describe(secret))") }
+                }
                 lines.append(
                     "server: \(TerminalText.escaped(report.server)) (from \(TerminalText.escaped(serverFrom)))")
                 if let file = context.resolved.configFile { lines.append("config file: \(TerminalText.escaped(file))") }

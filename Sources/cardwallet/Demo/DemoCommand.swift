@@ -60,6 +60,7 @@ struct DemoCommand: AsyncParsableCommand {
         var settings = ClientSettings.defaults
         settings.server = running.baseURLString
         settings.tokenFile = folder.tokenFilePath
+        settings.serverIsDefault = false
         let live: LiveBackends
         let sink: LiveEventSink
         do {

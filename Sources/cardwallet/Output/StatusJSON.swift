@@ -1,5 +1,6 @@
 import CardBackend
 import Foundation
+import TokenStore
 
 /// What `cardwallet status --json` prints: the session's state and where things are, never a
 /// token. Absent values (no account, no expiry, no config file, no problem) are left out.
@@ -45,13 +46,22 @@ struct StatusJSON: Encodable, Equatable {
     var problem: String?
     /// The config file that was read, if any.
     var configFile: String?
-    /// `cardAPI` or `cardDAV`.
+    /// The kind of server: the stored account's (`cardAPI`, `cardDAV`, …).
     var kind: String
-    /// On a CardDAV server, the address book in use.
+    /// On a server with address books, the one in use (its display name, else its id).
     var addressBook: String?
+    /// Its id, what `--book` takes.
+    var addressBookId: String?
+    /// The stored account's name.
+    var account: String?
+    /// Where the password lives: `keyring`, `command` or `file`; absent for a token-based account.
+    var secret: String?
 
-    /// The JSON form of `report`.
-    init(_ report: SessionStatusReport, serverFrom: String, tokenFile: String, configFile: String?) {
+    /// The JSON form of `report`, for the stored account `record`.
+    init(
+        _ report: SessionStatusReport, record: AccountRecord? = nil, serverFrom: String, tokenFile: String,
+        configFile: String?
+    ) {
         switch report.state {
         case .loggedIn: state = "loggedIn"
         case .refreshing: state = "refreshing"
@@ -70,11 +80,10 @@ struct StatusJSON: Encodable, Equatable {
         storage = report.storage
         problem = report.problem
         self.configFile = configFile
-        kind =
-            switch report.kind {
-            case .cardAPI: "cardAPI"
-            case .cardDAV: "cardDAV"
-            }
+        kind = record?.kind ?? report.kind.id
         addressBook = report.addressBook
+        addressBookId = record?.book.flatMap { path in path.split(separator: "/").last.map(String.init) }
+        self.account = record?.name
+        secret = record?.secret.map(SecretText.short)
     }
 }

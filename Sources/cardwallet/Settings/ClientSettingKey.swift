@@ -6,7 +6,9 @@
 /// `EnvironmentVariablesProvider` naming, behind the `cardwallet` prefix).
 enum ClientSettingKey: String, CaseIterable, Sendable, Hashable, Comparable {
     case server
+    case account
     case book
+    case passwordCommand
     case tokenFile
     case connectTimeout = "timeouts.connect"
     case requestTimeout = "timeouts.request"
@@ -55,7 +57,7 @@ enum ClientSettingKey: String, CaseIterable, Sendable, Hashable, Comparable {
     /// What the value is.
     var kind: Kind {
         switch self {
-        case .server, .book, .tokenFile, .images: .text
+        case .server, .account, .book, .passwordCommand, .tokenFile, .images: .text
         case .connectTimeout, .requestTimeout, .authTimeout, .refreshMargin: .duration
         case .logLevel: .logLevel
         case .logFile, .allowInsecureHTTP: .boolean

@@ -40,6 +40,14 @@ enum ClientSettingsLoader {
             flagValues[AbsoluteConfigKey(ClientSettingKey.logLevel.components)] = ConfigValue(
                 .string(level.rawValue), isSecret: false)
         }
+        if let account = overrides.account {
+            flagValues[AbsoluteConfigKey(ClientSettingKey.account.components)] = ConfigValue(
+                .string(account), isSecret: false)
+        }
+        if let command = overrides.passwordCommand {
+            flagValues[AbsoluteConfigKey(ClientSettingKey.passwordCommand.components)] = ConfigValue(
+                .string(command), isSecret: false)
+        }
         if let book = overrides.book {
             flagValues[AbsoluteConfigKey(ClientSettingKey.book.components)] = ConfigValue(
                 .string(book), isSecret: false)
@@ -73,6 +81,8 @@ enum ClientSettingsLoader {
         let defaults = ClientSettings.defaults
         let tokenFile = try resolution.text(.tokenFile) ?? ""
         let book = try resolution.text(.book) ?? ""
+        let account = try resolution.text(.account)?.trimmingCharacters(in: .whitespaces) ?? ""
+        let passwordCommand = try resolution.text(.passwordCommand)?.trimmingCharacters(in: .whitespaces) ?? ""
         let settings = ClientSettings(
             server: try resolution.server() ?? defaults.server,
             tokenFile: tokenFile.isEmpty ? nil : tokenFile,
@@ -92,7 +102,9 @@ enum ClientSettingsLoader {
             authTimeout: try resolution.duration(.authTimeout, in: ClientSettings.Limits.authTimeout)
                 ?? defaults.authTimeout,
             allowInsecureHTTP: try resolution.boolean(.allowInsecureHTTP) ?? defaults.allowInsecureHTTP,
-            images: try resolution.images() ?? defaults.images, book: book.isEmpty ? nil : book)
+            images: try resolution.images() ?? defaults.images, book: book.isEmpty ? nil : book,
+            account: account.isEmpty ? nil : account, passwordCommand: passwordCommand.isEmpty ? nil : passwordCommand,
+            serverIsDefault: resolution.found[.server] == nil)
         if settings.allowInsecureHTTP,
             let url = try? ServerAddress.url(settings.server, allowingInsecureHTTP: true), ServerAddress.isInsecure(url)
         {
@@ -115,6 +127,7 @@ extension ClientSettingsLoader {
         case .server: "--server"
         case .logLevel: "--log-level"
         case .allowInsecureHTTP: "--allow-insecure-http"
+        case .passwordCommand: "--password-command"
         default: "--" + key.key
         }
     }

@@ -82,11 +82,10 @@ enum TerminalApp {
         // list loading, not the login form. From here on the session's news comes through the sink.
         let restored = live.backend.sessionState
         let accounts = WalletAccounts(
-            backend: live.backend, sessionSink: sink, cacheEnvironment: setup.cacheEnvironment,
-            logger: Logger(label: "cardwallet.cache"), allowsInsecureHTTP: live.settings.allowInsecureHTTP,
-            early: setup.cacheEnvironment == nil ? nil : setup.earlyWallet,
-            detect: { await live.detectBackend(for: $0) }
-        ) { live.backend(for: $0) }
+            directory: live.directory, account: live.account, backend: live.backend, sessionSink: sink,
+            cacheEnvironment: setup.cacheEnvironment, logger: Logger(label: "cardwallet.cache"),
+            allowsInsecureHTTP: live.settings.allowInsecureHTTP,
+            early: setup.cacheEnvironment == nil ? nil : setup.earlyWallet, home: live.server)
         // The cached wallet (the first frame's cards) is read on another thread while the log
         // files open, the terminal is asked about pictures and curses starts (docs/BENCHMARKS.md #17).
         // Detached: a task of this (main) actor would only start when the main actor first
@@ -127,7 +126,7 @@ enum TerminalApp {
             performer.removeFiles()
         }
         var state = AppState(
-            server: live.backend.server, email: setup.email, password: setup.password,
+            server: accounts.shownServer, email: setup.email, password: setup.password,
             pageSize: live.settings.pageSize, utcOffsetSeconds: TimeZone.current.secondsFromGMT(),
             pictures: pictures.support)
         state.searchesCache = accounts.hasCache

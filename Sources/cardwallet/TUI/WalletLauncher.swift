@@ -44,7 +44,7 @@ enum WalletLauncher {
         let stored = (try? live.tokenStore.accounts(server: live.backend.server)) ?? []
         let setup = TerminalAppSetup(
             live: live, sink: sink, stateDirectory: try? StateDirectory(environment: environment),
-            email: stored.first ?? "", notes: resolved.warnings, cacheEnvironment: environment,
+            email: live.account?.user ?? stored.first ?? "", notes: resolved.warnings, cacheEnvironment: environment,
             earlyWallet: early)
         let outcome = await TerminalApp.runCatching(setup)
         await live.shutdown()

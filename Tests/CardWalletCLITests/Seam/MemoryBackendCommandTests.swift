@@ -6,6 +6,7 @@ import Foundation
 import InMemoryBackend
 import TestSupport
 import Testing
+import TokenStore
 
 @testable import cardwallet
 
@@ -24,12 +25,14 @@ import Testing
             "XDG_CONFIG_HOME": folder.path("config"),
         ]
         var status: Int32 = 0
+        // The memory backend is registered as a backend module would be: its provider in the
+        // composition root's list, nothing else.
+        let providers = Providers.standard + [MemoryProvider(backend)]
         await Console.$capture.withValue(capture) {
             await ClientCommandRunner.$environmentOverride.withValue(environment) {
-                await ClientCommandRunner.$backendOverride.withValue({ _ in backend }) {
+                await ClientCommandRunner.$providersOverride.withValue(providers) {
                     do {
-                        var command = try CardWalletCommand.parseAsRoot(
-                            arguments + ["--server", "http://127.0.0.1:1/v1"])
+                        var command = try CardWalletCommand.parseAsRoot(arguments)
                         if var asyncCommand = command as? any AsyncParsableCommand {
                             try await asyncCommand.run()
                         } else {
@@ -47,12 +50,31 @@ import Testing
         return (status, capture.out, capture.err)
     }
 
+    /// Remembers the memory backend's account as the default one, as a login there would.
+    private static func rememberAccount(of backend: MemoryBackend, in folder: TemporaryFolder) async throws {
+        let store = TokenStore(path: folder.path("state/cardwallet/tokens.json"))
+        try await store.saveAccount(
+            AccountRecord(name: "ann", kind: MemoryProvider.kind.id, server: backend.server, user: "ann@example.com"),
+            makeDefault: true)
+    }
+
     @Test func theCommandsWorkOnABackendThatIsNotTheCardAPI() async throws {
         let folder = try TemporaryFolder("seam-cli")
         defer { folder.remove() }
         let backend = MemoryBackend()
         _ = try await backend.logIn(account: "ann@example.com", password: "secret")
         backend.add(CardFields(name: "Ada Lovelace", company: "Analytical Engines"))
+        try await Self.rememberAccount(of: backend, in: folder)
+
+        // The stored account's kind comes from its record, read back; no --server anywhere.
+        let status = await Self.run(["status", "--json"], on: backend, folder: folder)
+        #expect(status.status == 0, "\(status.err)")
+        let statusObject = try JSONSerialization.jsonObject(with: Data(status.out.utf8)) as? [String: Any]
+        #expect(statusObject?["kind"] as? String == "memory")
+        #expect(statusObject?["account"] as? String == "ann")
+        let accounts = await Self.run(["accounts"], on: backend, folder: folder)
+        #expect(accounts.out.contains("* "), "\(accounts.out)")
+        #expect(accounts.out.contains("memory"), "\(accounts.out)")
 
         let listed = await Self.run(["list", "--json"], on: backend, folder: folder)
         #expect(listed.status == 0, "\(listed.err)")

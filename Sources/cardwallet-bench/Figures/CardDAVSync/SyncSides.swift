@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CardBackend
 import CardCache
 import CardDAV
 import CardWalletLive
