@@ -66,6 +66,8 @@ public final class CardDAVBackend: CardBackend, Sendable {
         /// Card id → resource path, for the ids that are not the resource's own name.
         var hrefs: [String: String] = [:]
         var loginNote: String?
+        /// The hosts besides the address's own that the last login sent the password to.
+        var passwordHosts: [String] = []
     }
 
     /// The backend of `setup`'s server, with the credential stored in `tokenStore`.
@@ -109,15 +111,42 @@ public final class CardDAVBackend: CardBackend, Sendable {
         return last.map { $0.removingPercentEncoding ?? $0 }
     }
 
-    /// The server's origin: where every request goes, and the only place a card's picture given
-    /// by URI is loaded from.
-    var origin: ServerOrigin? { ServerOrigin(setup.server) }
+    /// The origin of the address book in use: where its requests go (the server's, or another
+    /// `https` host of its registrable domain that discovery was led to, as iCloud's partition
+    /// hosts), and the only place a card's picture given by URI is loaded from.
+    var origin: ServerOrigin? { ServerOrigin(workingServer()) }
 
     /// The address book in use, once known.
     public var book: AddressBook? { state.withLock { $0.book } }
 
-    /// What the last login chose and why (the books it did not choose), for the person.
-    public var loginNote: String? { state.withLock { $0.loginNote } }
+    /// What the last login chose and why (the books it did not choose), for the person; with
+    /// ``passwordHostNote`` after it when there is one, so that a login that prints this note
+    /// says both.
+    public var loginNote: String? {
+        let (book, hosts) = state.withLock { ($0.loginNote, $0.passwordHosts) }
+        let notes = [book, Self.passwordHostNote(hosts, server: setup.server)].compactMap { $0 }
+        return notes.isEmpty ? nil : notes.joined(separator: "; ")
+    }
+
+    /// The hosts other than the address's own that the last login sent the password to, in the
+    /// order first sent: another `https` host of the address's registrable domain that the
+    /// server led discovery to (`fastmail.com` → `carddav.fastmail.com`; iCloud's
+    /// `p42-contacts.icloud.com`). Empty when the password went to the address's host only.
+    public var passwordHosts: [String] { state.withLock { $0.passwordHosts } }
+
+    /// The sentence that tells the person which host the password went to, when the last login
+    /// sent it beyond the address's own host (``passwordHosts``); `nil` otherwise. Say it once,
+    /// in the login's output (``loginNote`` carries it too).
+    public var passwordHostNote: String? { Self.passwordHostNote(passwordHosts, server: setup.server) }
+
+    static func passwordHostNote(_ hosts: [String], server: URL) -> String? {
+        guard !hosts.isEmpty else { return nil }
+        let given = ServerOrigin(server)?.host ?? server.absoluteString
+        let domain = ServerOrigin(server).flatMap { CredentialScope(server: $0).serverDomain }
+        let named = hosts.map(TerminalText.escaped).joined(separator: ", ")
+        return "the password also went to \(named) (over https, within \(TerminalText.escaped(domain ?? given))), "
+            + "where \(TerminalText.escaped(given)) keeps the address books"
+    }
 
     // MARK: The credential
 
@@ -127,8 +156,43 @@ public final class CardDAVBackend: CardBackend, Sendable {
         return items.first
     }
 
-    /// A client with the stored credential (or `user` and `password` when given).
-    func client(user: String? = nil, password: String? = nil) throws(CardDAVBackendFailure) -> CardDAVClient {
+    /// Where the requests of the address book in use go: the address given, or — when the book
+    /// is on another host the address led to (its URL kept as the token file's `place`) — that
+    /// host's root, with the address given still deciding where the password may go.
+    func workingServer() -> URL {
+        if let url = state.withLock({ $0.book?.url }) {
+            return ServerOrigin(url) == ServerOrigin(setup.server) ? setup.server : Self.root(of: url)
+        }
+        if let place = storedItem()?.place, setup.book == nil || setup.book == Self.bookID(ofPath: place),
+            let url = Self.absoluteURL(place), ServerOrigin(url) != ServerOrigin(setup.server)
+        {
+            return Self.root(of: url)
+        }
+        return setup.server
+    }
+
+    /// `https://host:port/` of `url`.
+    static func root(of url: URL) -> URL {
+        ServerOrigin(url)?.url(path: "/") ?? url
+    }
+
+    /// `text` as a URL when it is an absolute one (a book kept on another host), else `nil` (a path).
+    static func absoluteURL(_ text: String) -> URL? {
+        guard !text.hasPrefix("/"), let url = URL(string: text), url.scheme != nil, url.host != nil else { return nil }
+        return url
+    }
+
+    /// What the token file keeps of `book` as the `place`: its path on the address's origin,
+    /// else its whole URL (a book on another host of the same domain).
+    func place(of book: AddressBook) -> String {
+        ServerOrigin(book.url) == ServerOrigin(setup.server) ? book.href : book.url.absoluteString
+    }
+
+    /// A client with the stored credential (or `user` and `password` when given), for the
+    /// address book in use (``workingServer()``), or for the address given (`discovery`).
+    func client(user: String? = nil, password: String? = nil, discovery: Bool = false)
+        throws(CardDAVBackendFailure) -> CardDAVClient
+    {
         let credentials: CardDAVCredentials
         if let user, let password {
             credentials = CardDAVCredentials(user: user, password: password)
@@ -143,9 +207,10 @@ public final class CardDAVBackend: CardBackend, Sendable {
                 return current.password
             }
         }
+        let server = discovery || user != nil ? setup.server : workingServer()
         let configuration = CardDAVConfiguration(
-            server: setup.server, requestTimeout: setup.requestTimeout, allowsInsecureHTTP: setup.allowsInsecureHTTP,
-            multigetBatchSize: setup.multigetBatchSize)
+            server: server, requestTimeout: setup.requestTimeout, allowsInsecureHTTP: setup.allowsInsecureHTTP,
+            multigetBatchSize: setup.multigetBatchSize, givenAddress: server == setup.server ? nil : setup.server)
         return CardDAVClient(
             configuration: configuration, credentials: credentials, transport: transport, plugins: plugins,
             logger: logger)
@@ -153,8 +218,8 @@ public final class CardDAVBackend: CardBackend, Sendable {
 
     /// Runs `body` with a client of the stored credential; a refused password is CardDAV's
     /// "session ended": it is removed here, and the failure says so.
-    func withClient<T: Sendable>(_ body: (CardDAVClient) async throws -> T) async throws -> T {
-        let client = try client()
+    func withClient<T: Sendable>(discovery: Bool = false, _ body: (CardDAVClient) async throws -> T) async throws -> T {
+        let client = try client(discovery: discovery)
         do {
             return try await body(client)
         } catch let error as CardDAVError where error.requiresLogin {
@@ -165,6 +230,16 @@ public final class CardDAVBackend: CardBackend, Sendable {
                     server: loginServer, account: SessionAccount(server: loginServer, email: account, place: bookInUse))
             )
             throw CardDAVBackendFailure.passwordRefused(server, account)
+        }
+    }
+
+    /// Runs `body` with the address book in use and a client for it (``withClient(discovery:_:)``):
+    /// a book found on another host of the address's domain gets a client of that host.
+    func withBook<T: Sendable>(_ body: (CardDAVClient, AddressBook) async throws -> T) async throws -> T {
+        try await withClient { client in
+            let book = try await currentBook(client)
+            guard ServerOrigin(book.url) != client.origin else { return try await body(client, book) }
+            return try await body(try self.client(), book)
         }
     }
 
@@ -186,8 +261,11 @@ public final class CardDAVBackend: CardBackend, Sendable {
         }
         let book = try choose(from: found)
         try await tokenStore.save(
-            PasswordItem(server: loginServer, account: account, password: password, place: book.href))
-        state.withLock { $0.book = book }
+            PasswordItem(server: loginServer, account: account, password: password, place: place(of: book)))
+        state.withLock {
+            $0.book = book
+            $0.passwordHosts = client.passwordHosts
+        }
         let session = SessionAccount(server: loginServer, email: account, place: bookInUse)
         publish(.loggedIn(session))
         return session
@@ -289,9 +367,9 @@ public final class CardDAVBackend: CardBackend, Sendable {
         }
     }
 
-    /// The address books of the account.
+    /// The address books of the account (found from the address given, as at the login).
     public func books() async throws -> [AddressBook] {
-        try await withClient { client in try await client.books() }
+        try await withClient(discovery: true) { client in try await client.books() }
     }
 
     /// The same account on the address book `book`, remembered as the one to use (the token
@@ -303,7 +381,7 @@ public final class CardDAVBackend: CardBackend, Sendable {
             throw CardDAVBackendFailure(.notLoggedIn, "Not logged in at \(TerminalText.escaped(loginServer)).")
         }
         try await tokenStore.save(
-            PasswordItem(server: loginServer, account: item.account, password: item.password, place: book.href))
+            PasswordItem(server: loginServer, account: item.account, password: item.password, place: place(of: book)))
         var setup = self.setup
         setup.book = Self.bookID(ofPath: book.href)
         let switched = CardDAVBackend(
@@ -323,13 +401,17 @@ public final class CardDAVBackend: CardBackend, Sendable {
         if let book = state.withLock({ $0.book }) { return book }
         let stored = storedItem()?.place
         if let stored, setup.book == nil || setup.book == Self.bookID(ofPath: stored),
-            let url = URL(string: stored, relativeTo: setup.server)?.absoluteURL
+            let url = Self.absoluteURL(stored) ?? URL(string: stored, relativeTo: setup.server)?.absoluteURL
         {
-            let book = AddressBook(url: url, href: stored, supportsSyncCollection: true)
+            // A book on another host (its whole URL kept) is reached only within the scope of the
+            // address given: the client refuses any other place before sending anything.
+            let href = Self.absoluteURL(stored).map { Href.path(of: $0) } ?? stored
+            let book = AddressBook(url: url, href: href, supportsSyncCollection: true)
             state.withLock { $0.book = book }
             return book
         }
-        let found = try await client.discover()
+        let found = try await (client.origin == ServerOrigin(setup.server) ? client : self.client(discovery: true))
+            .discover()
         let book = try choose(from: found)
         state.withLock { $0.book = book }
         return book
