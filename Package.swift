@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "CardMockServer", targets: ["CardMockServer"]),
         .library(name: "CardImages", targets: ["CardImages"]),
 
+        .library(name: "DomainNames", targets: ["DomainNames"]),
         .library(name: "CardScanCore", targets: ["CardScanCore"]),
         .library(name: "CardScan", targets: ["CardScan"]),
         .library(name: "CardCache", targets: ["CardCache"]),
@@ -36,6 +37,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // Trust roots for the CardDAV redirect tests' certificate authority (CardDAVTests only;
+        // AsyncHTTPClient depends on it already).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
@@ -67,6 +71,9 @@ let package = Package(
         ),
         .target(name: "TokenStore"),
         .target(name: "CardModels", dependencies: ["TextSafety"]),
+        // The Public Suffix List (Debian's `publicsuffix`): endings and registrable domains, for
+        // the scanner's host names and for where the CardDAV client may send the password.
+        .target(name: "DomainNames"),
         // The card API's wire format (envelopes, error codes, the multipart form, the JSON of a
         // card with its integer version): shared by the client (CardAPI) and the mock server.
         .target(name: "CardAPIContract", dependencies: ["CardModels"]),
@@ -102,6 +109,7 @@ let package = Package(
             name: "CardDAV",
             dependencies: [
                 "Networking", "TextSafety", "CardBackend", "CardProviders", "CardModels", "CardVCard", "TokenStore",
+                "DomainNames",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
@@ -152,7 +160,7 @@ let package = Package(
 
         // Reading a photo of a paper card (docs/Scan.md): the pure field extraction, and the
         // Tesseract and Leptonica wrapper that owns every C pointer.
-        .target(name: "CardScanCore", dependencies: ["CardModels"]),
+        .target(name: "CardScanCore", dependencies: ["CardModels", "DomainNames"]),
         // Tesseract's and Leptonica's headers only: the libraries are not linked, so that
         // `cardwallet` starts without them; CTesseractLoader defines the functions CardScan
         // calls and loads libtesseract with dlopen at the first scan.
@@ -262,6 +270,7 @@ let package = Package(
         .testTarget(name: "CardImagesTests", dependencies: ["CardImages", "PseudoTerminalSupport"]),
 
         .testTarget(name: "CardScanCoreTests", dependencies: ["CardScanCore", "CardModels"]),
+        .testTarget(name: "DomainNamesTests", dependencies: ["DomainNames"]),
         // Runs the real OCR on cards scripts/make-scan-cards.py renders at test time.
         .testTarget(name: "CardScanTests", dependencies: ["CardScan", "CardScanCore", "CardModels", "CardImages"]),
         .testTarget(
@@ -284,12 +293,16 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         // Unit tests on the stub transport, and live tests against Radicale and Xandikos, which
-        // scripts/carddav-server.py starts (scripts/requirements-carddav.txt).
+        // scripts/carddav-server.py starts (scripts/requirements-carddav.txt); the redirect tests
+        // reach them over https under several host names (AsyncHTTPClient's DNS override, NIOSSL
+        // trust roots).
         .testTarget(
             name: "CardDAVTests",
             dependencies: [
                 "CardDAV", "Networking", "TestSupport", "CardBackend", "CardModels", "CardCache", "CardWalletLive",
                 "CardVCard", "TokenStore", .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .testTarget(name: "CardWalletUITests", dependencies: ["CardWalletUI", "CardModels", "TestSupport"]),

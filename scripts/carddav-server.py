@@ -19,12 +19,33 @@ Logins:
   /.well-known/carddav redirects to / with 302, as Xandikos' own server does.
 
 Both are served by wsgiref with one thread per connection (HTTP/1.0, one request per connection).
+
+Other hosts of one domain (the CardDAV redirect tests): with --front ROLE=HOST (repeatable), the
+script also serves over https, on a port of its own, under those host names, which the client
+maps to 127.0.0.1 (no DNS is involved): a certificate authority is made for the run with
+openssl (DATA/tls/ca.pem, which the client trusts) and one certificate names every HOST. The
+second line on standard output is then `https-port PORT DATA/tls/ca.pem`. The roles:
+- books=HOST   the server itself, as it is, over https (iCloud's partition host, Fastmail's
+               carddav.fastmail.com);
+- home=HOST    the server, but the principal names its address book home on the books host
+               (`https://BOOKS:PORT/alice/`), as contacts.icloud.com names pNN-contacts.icloud.com;
+- redirect=HOST  nothing but /.well-known/carddav, which redirects (301) to the books host's
+               (`https://BOOKS:PORT/.well-known/carddav`), as fastmail.com's does;
+- plain=HOST   the same, but to the server's plain http port under the books host's name
+               (`http://BOOKS:HTTPPORT/`): an https server sending the client to http.
+Every request that carries an Authorization header is written to DATA/tls/authorized.txt as
+`HOST METHOD PATH`, one a line, so that a test can tell which hosts the password reached.
 """
 import argparse
 import base64
 import hmac
+import http.client
+import http.server
 import os
+import re
 import socketserver
+import ssl
+import subprocess
 import sys
 import threading
 import urllib.request
@@ -181,13 +202,141 @@ def make_radicale_book(root, users, book):
                 raise
 
 
+def make_certificates(folder, hosts):
+    """A certificate authority made for this run, and a certificate for every host signed by it."""
+    os.makedirs(folder, exist_ok=True)
+
+    def run(*arguments):
+        try:
+            subprocess.run(["openssl", *arguments], check=True, cwd=folder, capture_output=True)
+        except FileNotFoundError:
+            sys.exit("carddav-server: openssl is not installed; run scripts/bootstrap")
+        except subprocess.CalledProcessError as error:
+            sys.exit(f"carddav-server: openssl failed: {error.stderr.decode(errors='replace')}")
+
+    run(
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
+        "-subj", "/CN=CardWallet test authority", "-addext", "basicConstraints=critical,CA:TRUE",
+        "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+    )
+    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "host.key", "-out", "host.csr", "-subj", f"/CN={hosts[0]}")
+    with open(os.path.join(folder, "host.ext"), "w", encoding="utf-8") as file:
+        file.write("subjectAltName=" + ",".join(f"DNS:{host}" for host in hosts) + "\n")
+        file.write("basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\n")
+        file.write("extendedKeyUsage=serverAuth\n")
+    run(
+        "x509", "-req", "-in", "host.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+        "-out", "host.pem", "-days", "2", "-extfile", "host.ext",
+    )
+    return os.path.join(folder, "ca.pem"), os.path.join(folder, "host.pem"), os.path.join(folder, "host.key")
+
+
+HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "upgrade", "proxy-connection", "host"}
+# Headers the front writes itself.
+OWN = {"content-length", "date", "server"}
+HOME_SET = re.compile(rb"(addressbook-home-set[^>]*>\s*<(?:[A-Za-z0-9_-]+:)?href>)(/)")
+
+
+def start_front(roles, backend_port, folder):
+    """The https front of --front: one port, the host names told apart by the Host header."""
+    books = next((host for role, host in roles if role == "books"), None)
+    if books is None:
+        sys.exit("carddav-server: --front needs a books=HOST")
+    by_host = {host: role for role, host in roles}
+    ca, certificate, key = make_certificates(folder, [host for _, host in roles])
+    log_path = os.path.join(folder, "authorized.txt")
+    log_lock = threading.Lock()
+    open(log_path, "w", encoding="utf-8").close()
+    port_box = {}
+
+    class Front(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format, *args):  # noqa: A002 - the base class's name
+            pass
+
+        def answer(self, status, headers=(), body=b""):
+            self.send_response(status)
+            for name, value in headers:
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def handle_any(self):
+            host = (self.headers.get("Host") or "").rsplit(":", 1)[0].lower()
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length > 0 else b""
+            if self.headers.get("Authorization"):
+                with log_lock, open(log_path, "a", encoding="utf-8") as file:
+                    file.write(f"{host} {self.command} {self.path}\n")
+            role = by_host.get(host)
+            port = port_box["port"]
+            if role is None:
+                return self.answer(421, body=b"Not a host of this server.\n")
+            if role in ("redirect", "plain"):
+                if self.path.rstrip("/") != "/.well-known/carddav":
+                    return self.answer(404)
+                target = (
+                    f"https://{books}:{port}/.well-known/carddav" if role == "redirect"
+                    else f"http://{books}:{backend_port}/"
+                )
+                return self.answer(301, [("Location", target)])
+            headers = {name: value for name, value in self.headers.items() if name.lower() not in HOP_BY_HOP}
+            headers["Host"] = f"127.0.0.1:{backend_port}"
+            connection = http.client.HTTPConnection("127.0.0.1", backend_port, timeout=60)
+            try:
+                connection.request(self.command, self.path, body=body, headers=headers)
+                response = connection.getresponse()
+                data = response.read()
+            finally:
+                connection.close()
+            if role == "home":
+                data = HOME_SET.sub(lambda match: match.group(1) + f"https://{books}:{port}/".encode(), data)
+            backend = f"http://127.0.0.1:{backend_port}"
+            out = []
+            for name, value in response.getheaders():
+                if name.lower() in HOP_BY_HOP or name.lower() in OWN:
+                    continue
+                if name.lower() == "location" and value.startswith(backend):
+                    value = f"https://{host}:{port}" + value[len(backend):]
+                out.append((name, value))
+            self.answer(response.status, out, data)
+
+        def __getattr__(self, name):
+            if name.startswith("do_"):
+                return self.handle_any
+            raise AttributeError(name)
+
+    class FrontServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
+        daemon_threads = True
+
+    server = FrontServer(("127.0.0.1", 0), Front)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certificate, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    port_box["port"] = server.server_address[1]
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, ca
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("server", choices=["radicale", "xandikos"])
     parser.add_argument("--data", required=True, help="the folder the server keeps its data in")
     parser.add_argument("--user", action="append", help="NAME:PASSWORD, repeatable (default alice:secret)")
     parser.add_argument("--book", default="contacts", help="the address book made for each Radicale user")
+    parser.add_argument(
+        "--front", action="append", default=[], metavar="ROLE=HOST",
+        help="also serve over https under HOST in ROLE: books, home, redirect or plain (see above)",
+    )
     options = parser.parse_args()
+    roles = []
+    for value in options.front:
+        role, _, host = value.partition("=")
+        if role not in ("books", "home", "redirect", "plain") or not host:
+            sys.exit(f"carddav-server: --front takes ROLE=HOST (books, home, redirect, plain), not {value!r}")
+        roles.append((role, host.lower()))
     os.makedirs(options.data, exist_ok=True)
     users = parse_users(options.user)
     try:
@@ -203,13 +352,21 @@ def main():
     thread.start()
     if options.server == "radicale":
         make_radicale_book(root, users, options.book)
-    print(root, flush=True)
+    front = None
+    if roles:
+        front, ca = start_front(roles, server.server_port, os.path.join(options.data, "tls"))
+        print(root, flush=True)
+        print(f"https-port {front.server_address[1]} {ca}", flush=True)
+    else:
+        print(root, flush=True)
     # Runs until standard input closes: the parent ended, whether it stopped us or not.
     try:
         sys.stdin.buffer.read()
     except KeyboardInterrupt:
         pass
     server.shutdown()
+    if front is not None:
+        front.shutdown()
 
 
 if __name__ == "__main__":

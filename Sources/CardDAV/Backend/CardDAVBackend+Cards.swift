@@ -30,15 +30,20 @@ extension CardDAVBackend {
             since = token.flatMap { CardDAVSyncToken(rawValue: $0.rawValue) }
             known = cached
         }
-        return try await withClient { client in
-            let book = try await currentBook(client)
+        return try await withBook { client, book in
             var delta = try await client.sync(book, since: since)
             let token = delta.token.map { SyncToken(rawValue: $0.rawValue) }
             switch delta.kind {
             case .changes:
+                // Only the cards whose ETag the cache does not hold are read: a card this wallet
+                // wrote itself is recorded with the ETag its write left, and is not read back.
                 // Only the paths are read on; the ETags (a 20,000-card first sync holds 20,000)
                 // are let go before the cards are.
-                let changed = delta.changed.map(\.href)
+                var changed: [String] = []
+                for member in delta.changed {
+                    if let etag = member.etag, known[Self.id(ofHref: member.href)]?.rawValue == etag { continue }
+                    changed.append(member.href)
+                }
                 delta.changed = []
                 try await read(changed, in: book, client, handing: receive)
                 return .changes(changed: [], removed: delta.removed.map(remember), token: token)
@@ -66,8 +71,7 @@ extension CardDAVBackend {
     }
 
     public func card(id: String) async throws -> Card {
-        try await withClient { client in
-            let book = try await currentBook(client)
+        try await withBook { client, book in
             let resource = try await client.get(try await href(of: id, in: book, client))
             guard let card = try card(from: resource, id: id) else {
                 throw CardDAVBackendFailure(.notFound, "\(TerminalText.escaped(id)) is a group, not a card.")
@@ -77,8 +81,7 @@ extension CardDAVBackend {
     }
 
     public func cards(ids: [String], progress: (@Sendable (Int) -> Void)?) async throws -> [Card] {
-        try await withClient { client in
-            let book = try await currentBook(client)
+        try await withBook { client, book in
             var hrefs: [String] = []
             for id in ids { hrefs.append(try await href(of: id, in: book, client)) }
             var cards: [Card] = []
@@ -97,8 +100,7 @@ extension CardDAVBackend {
                 data: Data(photo.bytes), contentType: photo.format.contentType, format: photo.format,
                 revision: card.revision)
         case .uri(let uri):
-            return try await withClient { client in
-                let book = try await currentBook(client)
+            return try await withBook { client, book in
                 guard let url = Self.linkedPicture(uri, of: try await href(of: id, in: book, client), on: origin) else {
                     throw CardDAVBackendFailure(
                         .notFound,
@@ -120,26 +122,56 @@ extension CardDAVBackend {
 
     public func create(_ fields: CardFields, image: ImageUpload?, key: IdempotencyKey) async throws -> Card {
         let photo = try image.map(Self.photo)
-        // The resource's name and the card's UID both come from the key made when the person
-        // asked for the card: a create sent again after a lost answer finds its name taken
-        // (If-None-Match: *) and is the same card.
-        let name = Self.resourceName(for: key)
-        let vcard = try VCardResource.new(uid: name, fields: fields, photo: photo, revision: Date())
-        return try await withClient { client in
-            let book = try await currentBook(client)
-            let stored: StoredCard
+        // A card that arrives with a UID of its own (an import) keeps it, byte for byte, and is
+        // named after it when it is a safe name; any other card's UID and name come from the key
+        // made when the person asked for it. Either way a create sent again after a lost answer
+        // finds its name taken (If-None-Match: *) and is the same card.
+        let ownUID = VCardResource.keptUID(of: fields)
+        let keyName = Self.resourceName(for: key)
+        let name = ownUID.flatMap(Self.resourceName(forUID:)) ?? keyName
+        let vcard: VCardResource
+        do {
+            vcard = try VCardResource.new(uid: ownUID ?? name, fields: fields, photo: photo, revision: Date())
+        } catch {
+            throw Self.failure(error)
+        }
+        return try await withBook { client, book in
             do {
-                stored = try await client.create(vcard.text, key: name, in: book)
+                return try await written(
+                    try await client.create(vcard.text, key: name, in: book), vcard: vcard.text, client)
             } catch let error as CardDAVError where error.isConflict {
-                // Made already by this very create, sent before: the card the name holds.
+                // The name is taken: by this very create, sent before (the same card), or, for a
+                // name made from the card's UID, by a card with another UID: then the key names it.
                 let existing = try await client.get(Self.path(of: name, in: book))
+                let resource = try? VCardResource(text: existing.vcard)
+                if name != keyName, let resource, resource.uid != ownUID {
+                    let stored = try await client.create(vcard.text, key: keyName, in: book)
+                    return try await written(stored, vcard: vcard.text, client)
+                }
                 guard let card = try card(from: existing, id: remember(existing.href)),
-                    card.fields == fields
+                    Self.sameFields(card.fields, resource?.keepingWholeValues(of: fields) ?? fields)
                 else { throw error }
                 return card
             }
-            return try await written(stored, vcard: vcard.text, client)
         }
+    }
+
+    /// A card the vCard cannot hold as asked, as a failure of this card alone (an import skips
+    /// it and goes on with the others).
+    static func failure(_ error: VCardResourceError) -> CardDAVBackendFailure {
+        if case .invalidField(let field, let message) = error {
+            return CardDAVBackendFailure(.invalid(fields: [field.key: message]), error.description)
+        }
+        return CardDAVBackendFailure(.other, "The card cannot be written as a vCard: \(error.description).")
+    }
+
+    /// Whether two cards' fields say the same, the lines kept from an import aside (a card read
+    /// from the server keeps them in its vCard, not in its fields).
+    static func sameFields(_ one: CardFields, _ other: CardFields) -> Bool {
+        var (one, other) = (one.normalized(), other.normalized())
+        one.vcardProperties = []
+        other.vcardProperties = []
+        return one == other
     }
 
     public func update(_ base: Card, to fields: CardFields) async throws -> Card {
@@ -154,8 +186,7 @@ extension CardDAVBackend {
     }
 
     public func delete(id: String, revision: CardRevision?) async throws {
-        try await withClient { client in
-            let book = try await currentBook(client)
+        try await withBook { client, book in
             try await client.delete(try await href(of: id, in: book, client), etag: revision?.rawValue)
         }
     }
@@ -170,8 +201,7 @@ extension CardDAVBackend {
     /// Writes `base` changed by `change` back, only if it is still at its revision (`If-Match`):
     /// from what the server stores of it (its source; read again when the caller has none).
     private func rewrite(_ base: Card, _ change: (VCardResource) throws -> VCardResource) async throws -> Card {
-        try await withClient { client in
-            let book = try await currentBook(client)
+        try await withBook { client, book in
             let href = try await href(of: base.id, in: book, client)
             var source = base.source
             if source == nil {
@@ -181,8 +211,14 @@ extension CardDAVBackend {
                 }
                 source = current.vcard
             }
-            let original = try VCardResource(text: source ?? "")
-            let edited = try change(original)
+            let original: VCardResource
+            let edited: VCardResource
+            do {
+                original = try VCardResource(text: source ?? "")
+                edited = try change(original)
+            } catch let error as VCardResourceError {
+                throw Self.failure(error)
+            }
             if edited == original,
                 let card = try card(
                     from: DAVResource(href: href, etag: base.revision.rawValue, vcard: original.text), id: base.id)

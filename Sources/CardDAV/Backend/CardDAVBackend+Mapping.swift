@@ -45,6 +45,16 @@ extension CardDAVBackend {
         key.text.lowercased()
     }
 
+    /// The resource name (the stem before `.vcf`) of a card whose own `UID` is `uid`: the UID
+    /// itself, when it is a name a command line can carry as the card's id (see
+    /// ``id(ofHref:)``), else `nil` (the card gets a fresh name; its UID stays its own).
+    static func resourceName(forUID uid: String) -> String? {
+        guard (1...124).contains(uid.utf8.count), !uid.hasPrefix("."), !uid.hasPrefix(hashedIDPrefix),
+            uid.utf8.allSatisfy(isIDByte)
+        else { return nil }
+        return uid
+    }
+
     /// The card a vCard resource holds; `nil` for a group vCard (kept, never shown as a card).
     /// A picture given by URI counts as the card's picture when it is on `origin` (the server's
     /// own; see ``linkedPicture(_:of:on:)``).

@@ -77,6 +77,8 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
         var session: (user: String, password: String)?
         /// The server refused the stored password: logged out until the next login.
         var refused = false
+        /// The hosts besides the address's own that the last login sent the password to.
+        var passwordHosts: [String] = []
     }
 
     /// The backend of `setup`'s server for `account` (`nil` before its first login), its password
@@ -139,12 +141,33 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
         return last.map { $0.removingPercentEncoding ?? $0 }
     }
 
-    /// The server's origin: where every request goes, and the only place a card's picture given
-    /// by URI is loaded from.
-    var origin: ServerOrigin? { ServerOrigin(setup.server) }
+    /// The origin of the address book in use: where its requests go (the server's, or another
+    /// `https` host of its registrable domain that discovery was led to, as iCloud's partition
+    /// hosts), and the only place a card's picture given by URI is loaded from.
+    var origin: ServerOrigin? { ServerOrigin(workingServer()) }
 
     /// The address book in use, once known.
     public var book: AddressBook? { state.withLock { $0.book } }
+
+    /// The hosts other than the address's own that the last login sent the password to, in the
+    /// order first sent: another `https` host of the address's registrable domain that the
+    /// server led discovery to (`fastmail.com` → `carddav.fastmail.com`; iCloud's
+    /// `p42-contacts.icloud.com`). Empty when the password went to the address's host only.
+    public var passwordHosts: [String] { state.withLock { $0.passwordHosts } }
+
+    /// The sentence that tells the person which host the password went to, when the last login
+    /// sent it beyond the address's own host (``passwordHosts``); `nil` otherwise. The login's
+    /// outcome carries it in its note, said once.
+    public var passwordHostNote: String? { Self.passwordHostNote(passwordHosts, server: setup.server) }
+
+    static func passwordHostNote(_ hosts: [String], server: URL) -> String? {
+        guard !hosts.isEmpty else { return nil }
+        let given = ServerOrigin(server)?.host ?? server.absoluteString
+        let domain = ServerOrigin(server).flatMap { CredentialScope(server: $0).serverDomain }
+        let named = hosts.map(TerminalText.escaped).joined(separator: ", ")
+        return "the password also went to \(named) (over https, within \(TerminalText.escaped(domain ?? given))), "
+            + "where \(TerminalText.escaped(given)) keeps the address books"
+    }
 
     // MARK: The credential
 
@@ -157,8 +180,43 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
         }
     }
 
-    /// A client with the session's credential (or `user` and `password` when given).
-    func client(user: String? = nil, password: String? = nil) throws(CardDAVBackendFailure) -> CardDAVClient {
+    /// Where the requests of the address book in use go: the address given, or — when the book
+    /// is on another host the address led to (its URL kept as the token file's `place`) — that
+    /// host's root, with the address given still deciding where the password may go.
+    func workingServer() -> URL {
+        if let url = state.withLock({ $0.book?.url }) {
+            return ServerOrigin(url) == ServerOrigin(setup.server) ? setup.server : Self.root(of: url)
+        }
+        if let place = account?.book, setup.book == nil || setup.book == Self.bookID(ofPath: place),
+            let url = Self.absoluteURL(place), ServerOrigin(url) != ServerOrigin(setup.server)
+        {
+            return Self.root(of: url)
+        }
+        return setup.server
+    }
+
+    /// `https://host:port/` of `url`.
+    static func root(of url: URL) -> URL {
+        ServerOrigin(url)?.url(path: "/") ?? url
+    }
+
+    /// `text` as a URL when it is an absolute one (a book kept on another host), else `nil` (a path).
+    static func absoluteURL(_ text: String) -> URL? {
+        guard !text.hasPrefix("/"), let url = URL(string: text), url.scheme != nil, url.host != nil else { return nil }
+        return url
+    }
+
+    /// What the account's record keeps of `book`: its path on the address's origin, else its
+    /// whole URL (a book on another host of the same domain).
+    func place(of book: AddressBook) -> String {
+        ServerOrigin(book.url) == ServerOrigin(setup.server) ? book.href : book.url.absoluteString
+    }
+
+    /// A client with the session's credential (or `user` and `password` when given), for the
+    /// address book in use (``workingServer()``), or for the address given (`discovery`).
+    func client(user: String? = nil, password: String? = nil, discovery: Bool = false)
+        throws(CardDAVBackendFailure) -> CardDAVClient
+    {
         let credentials: CardDAVCredentials
         if let user, let password {
             credentials = CardDAVCredentials(user: user, password: password)
@@ -169,9 +227,10 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
             // Read at every request: a password changed by a login elsewhere is the one sent.
             credentials = CardDAVCredentials(user: user, password: storedPassword)
         }
+        let server = discovery || user != nil ? setup.server : workingServer()
         let configuration = CardDAVConfiguration(
-            server: setup.server, requestTimeout: setup.requestTimeout, allowsInsecureHTTP: setup.allowsInsecureHTTP,
-            multigetBatchSize: setup.multigetBatchSize)
+            server: server, requestTimeout: setup.requestTimeout, allowsInsecureHTTP: setup.allowsInsecureHTTP,
+            multigetBatchSize: setup.multigetBatchSize, givenAddress: server == setup.server ? nil : setup.server)
         return CardDAVClient(
             configuration: configuration, credentials: credentials, transport: transport, plugins: plugins,
             logger: logger)
@@ -180,8 +239,8 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
     /// Runs `body` with a client of the session's credential; a refused password is CardDAV's
     /// "session ended": this backend is logged out, the failure says so (the account's secret
     /// store forgets the password: `WalletAccounts`).
-    func withClient<T: Sendable>(_ body: (CardDAVClient) async throws -> T) async throws -> T {
-        let client = try client()
+    func withClient<T: Sendable>(discovery: Bool = false, _ body: (CardDAVClient) async throws -> T) async throws -> T {
+        let client = try client(discovery: discovery)
         do {
             return try await body(client)
         } catch let error as CardDAVError where error.requiresLogin {
@@ -192,6 +251,16 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
             }
             publish(.expired(server: loginServer, account: sessionAccount(account)))
             throw CardDAVBackendFailure.passwordRefused(server, account)
+        }
+    }
+
+    /// Runs `body` with the address book in use and a client for it (``withClient(discovery:_:)``):
+    /// a book found on another host of the address's domain gets a client of that host.
+    func withBook<T: Sendable>(_ body: (CardDAVClient, AddressBook) async throws -> T) async throws -> T {
+        try await withClient { client in
+            let book = try await currentBook(client)
+            guard ServerOrigin(book.url) != client.origin else { return try await body(client, book) }
+            return try await body(try self.client(), book)
         }
     }
 
@@ -224,10 +293,14 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
             $0.book = book
             $0.session = (account, password)
             $0.refused = false
+            $0.passwordHosts = client.passwordHosts
         }
         let session = sessionAccount(account)
+        let notes = [note, passwordHostNote].compactMap { $0 }
         publish(.loggedIn(session))
-        return LoginOutcome(account: session, keepsPassword: true, book: Self.info(book), note: note)
+        return LoginOutcome(
+            account: session, keepsPassword: true, book: info(book),
+            note: notes.isEmpty ? nil : notes.joined(separator: "; "))
     }
 
     /// The book to use: the one the address named, else the one asked for, else the only one,
@@ -246,11 +319,11 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
                 "\(TerminalText.escaped(loginServer)) answers as a CardDAV server, but the account has no address "
                     + "book there. Make one (in the server's web interface) and log in again.")
         }
-        let others = found.books.dropFirst().map { Self.info($0).shownName }
+        let others = found.books.dropFirst().map { info($0).shownName }
         let note =
             others.isEmpty
             ? nil
-            : "using the address book “\(TerminalText.escaped(Self.info(first).shownName))”; the others: "
+            : "using the address book “\(TerminalText.escaped(info(first).shownName))”; the others: "
                 + others.map { "“\(TerminalText.escaped($0))”" }.joined(separator: ", ")
                 + " (choose one with --book ID, or CARDWALLET_BOOK; `cardwallet books` lists them)"
         return (first, note)
@@ -320,14 +393,15 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
         }
     }
 
-    /// The address books of the account, in the server's order.
+    /// The address books of the account, in the server's order (found from the address given,
+    /// as at the login).
     public func addressBooks() async throws -> [AddressBook] {
-        try await withClient { client in try await client.books() }
+        try await withClient(discovery: true) { client in try await client.books() }
     }
 
     /// The address books of the account, as the wallet names them.
     public func books() async throws -> [AddressBookInfo] {
-        try await addressBooks().map(Self.info)
+        try await addressBooks().map { info($0) }
     }
 
     /// The same account on `book` (each book has a cache of its own). The account's record is
@@ -360,9 +434,9 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
     /// (its id, path and display name); `nil` before either is known.
     public var bookInUse: AddressBookInfo? {
         if let book = state.withLock({ $0.book }) {
-            var info = Self.info(book)
-            if info.displayName == nil, account?.book == book.href { info.displayName = account?.bookName }
-            return info
+            var shown = info(book)
+            if shown.displayName == nil, account?.book == shown.path { shown.displayName = account?.bookName }
+            return shown
         }
         guard let path = account?.book, let id = Self.bookID(ofPath: path),
             setup.book == nil || setup.book == id
@@ -371,10 +445,10 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
         return AddressBookInfo(id: id, path: path, url: url, displayName: account?.bookName)
     }
 
-    /// A book as the wallet names it.
-    static func info(_ book: AddressBook) -> AddressBookInfo {
+    /// A book as the wallet names it; its path is what the account's record keeps (``place(of:)``).
+    func info(_ book: AddressBook) -> AddressBookInfo {
         AddressBookInfo(
-            id: bookID(ofPath: book.href) ?? book.href, path: book.href, url: book.url.absoluteString,
+            id: Self.bookID(ofPath: book.href) ?? book.href, path: place(of: book), url: book.url.absoluteString,
             displayName: book.displayName, summary: book.summary, syncsByToken: book.supportsSyncCollection)
     }
 
@@ -384,14 +458,18 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
         if let book = state.withLock({ $0.book }) { return book }
         let stored = account?.book
         if let stored, setup.book == nil || setup.book == Self.bookID(ofPath: stored),
-            let url = URL(string: stored, relativeTo: setup.server)?.absoluteURL
+            let url = Self.absoluteURL(stored) ?? URL(string: stored, relativeTo: setup.server)?.absoluteURL
         {
+            // A book on another host (its whole URL kept) is reached only within the scope of the
+            // address given: the client refuses any other place before sending anything.
+            let href = Self.absoluteURL(stored).map { Href.path(of: $0) } ?? stored
             let book = AddressBook(
-                url: url, href: stored, displayName: account?.bookName, supportsSyncCollection: true)
+                url: url, href: href, displayName: account?.bookName, supportsSyncCollection: true)
             state.withLock { $0.book = book }
             return book
         }
-        let found = try await client.discover()
+        let found = try await (client.origin == ServerOrigin(setup.server) ? client : self.client(discovery: true))
+            .discover()
         let (book, _) = try choose(from: found)
         state.withLock { $0.book = book }
         return book

@@ -2,17 +2,21 @@ import Foundation
 import Networking
 
 /// Puts the user's Basic credentials on each attempt of a DAV request, after checking where it
-/// goes: only to the server's own origin, and only over `https` or to this computer unless
-/// plain `http` was allowed. A request anywhere else fails before it is sent.
+/// goes: only where the ``CredentialScope`` admits (the address's own origin, or another `https`
+/// host of its registrable domain, which is recorded in the ledger for the person to be told),
+/// and only over `https` or to this computer unless plain `http` was allowed. A request
+/// anywhere else fails before it is sent.
 struct BasicAuthInterceptor: Interceptor {
     let credentials: CardDAVCredentials
-    let origin: ServerOrigin
+    let scope: CredentialScope
+    let ledger: PasswordLedger
     let allowsInsecureHTTP: Bool
 
     func adapt(_ request: Request, for target: any TargetType) async throws -> Request {
         guard target.authorizationType == .basic else { return request }
-        guard origin.contains(request.url) else {
-            throw CardDAVError.foreignLocation(server: origin.description, location: request.url.absoluteString)
+        let verdict = scope.verdict(for: request.url)
+        guard verdict != .refused, let origin = ServerOrigin(request.url) else {
+            throw CardDAVError.foreignLocation(server: scope.server.description, location: request.url.absoluteString)
         }
         if origin.isInsecure && !allowsInsecureHTTP { throw CardDAVError.insecureServer(origin.description) }
         guard !credentials.user.contains(":") else {
@@ -26,6 +30,7 @@ struct BasicAuthInterceptor: Interceptor {
         } catch {
             throw CardDAVError.credentialUnavailable(reason: String(describing: error))
         }
+        if case .sameDomain(let host, _) = verdict { ledger.record(host) }
         var request = request
         request.headers["Authorization"] = Self.header(user: credentials.user, password: password)
         return request

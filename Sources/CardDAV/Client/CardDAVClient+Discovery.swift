@@ -11,7 +11,7 @@ extension CardDAVClient {
     /// - Throws: ``CardDAVError``: ``CardDAVError/notCardDAV(server:)`` when nothing was found,
     ///   ``CardDAVError/requiresLogin`` for a refused password.
     public func discover() async throws(CardDAVError) -> CardDAVAccount {
-        var machine = DiscoveryMachine(start: configuration.server)
+        var machine = DiscoveryMachine(start: configuration.server, scope: scope)
         var action = machine.begin()
         while true {
             let event: DiscoveryMachine.Event
@@ -40,7 +40,7 @@ extension CardDAVClient {
     }
 
     /// Whether the configured address is a CardDAV server: its `OPTIONS` answer (or that of
-    /// `/.well-known/carddav` and where it redirects, on the same origin) has a `DAV` header
+    /// `/.well-known/carddav` and where it redirects, within the ``CredentialScope``) has a `DAV` header
     /// naming `addressbook` (RFC 6352 §6.1). For telling a CardDAV server from the card API.
     ///
     /// - Throws: ``CardDAVError`` when the server cannot be reached or refuses the password.
@@ -54,7 +54,7 @@ extension CardDAVClient {
                 return true
             }
             if (300..<400).contains(response.statusCode), let location = response.headers["Location"],
-                let target = Href.resolve(location, against: response.request.url), origin.contains(target)
+                let target = Href.resolve(location, against: response.request.url), scope.admits(target)
             {
                 url = target
                 continue
@@ -103,8 +103,8 @@ extension CardDAVClient {
                     found.homes = entry.hrefs(in: .cardDAV("addressbook-home-set")).compactMap {
                         Href.resolve($0, against: base)
                     }
-                    if entry.resourceTypes.contains(.cardDAV("addressbook")) {
-                        found.book = book(from: entry, at: Href.path(of: url))
+                    if entry.resourceTypes.contains(.cardDAV("addressbook")), let place = ServerOrigin(url) {
+                        found.book = book(from: entry, at: Href.path(of: url), on: place)
                     }
                 }
             } catch {
@@ -133,8 +133,10 @@ extension CardDAVClient {
             do {
                 _ = try MultistatusReader.read(response.body, limits: configuration.xmlLimits) { entry in
                     let path = try path(ofHref: entry.hrefs[0], in: response)
-                    guard entry.resourceTypes.contains(.cardDAV("addressbook")) else { return }
-                    books.append(book(from: entry, at: path))
+                    guard entry.resourceTypes.contains(.cardDAV("addressbook")), let place = ServerOrigin(home) else {
+                        return
+                    }
+                    books.append(book(from: entry, at: path, on: place))
                 }
             } catch {
                 throw Judge.reading(error, in: response)
@@ -149,13 +151,14 @@ extension CardDAVClient {
         }
     }
 
-    /// The address book a response describes, at `path` on the server's origin.
-    private func book(from entry: DAVResponse, at path: String) -> AddressBook {
+    /// The address book a response describes, at `path` on `place` (the origin that answered:
+    /// the server's, or another host of its domain that discovery was led to).
+    private func book(from entry: DAVResponse, at path: String, on place: ServerOrigin) -> AddressBook {
         let folder = path.hasSuffix("/") ? path : path + "/"
         let syncToken = entry.text(.dav("sync-token")).flatMap { $0.isEmpty ? nil : $0 }
         let reports = entry.property(.dav("supported-report-set"))
         return AddressBook(
-            url: origin.url(path: folder) ?? configuration.server, href: folder,
+            url: place.url(path: folder) ?? configuration.server, href: folder,
             displayName: entry.text(.dav("displayname")).flatMap { $0.isEmpty ? nil : $0 },
             summary: entry.text(.cardDAV("addressbook-description")).flatMap { $0.isEmpty ? nil : $0 },
             syncToken: syncToken, ctag: entry.text(.calendarServer("getctag")).flatMap { $0.isEmpty ? nil : $0 },

@@ -18,19 +18,24 @@ public import Networking
 /// let cards = try await client.multiget(fetch, in: book)
 /// ```
 ///
-/// The password goes only to the configured server's origin, over `https` or to this computer
-/// (unless plain `http` is allowed), as `Basic` credentials; hrefs, redirects and principals on
-/// another origin are refused with ``CardDAVError/foreignLocation(server:location:)``.
-/// docs/CardDAV.md describes discovery and sync as state machines.
+/// The password goes only where the ``CredentialScope`` admits — the configured server's
+/// origin, or another `https` host of its registrable domain (iCloud's partition hosts, kept in
+/// ``passwordHosts`` for the person to be told) — over `https` or to this computer (unless plain
+/// `http` is allowed), as `Basic` credentials; hrefs, redirects and principals anywhere else are
+/// refused with ``CardDAVError/foreignLocation(server:location:)``. docs/CardDAV.md describes
+/// discovery and sync as state machines.
 public struct CardDAVClient: Sendable {
     /// The configuration.
     public let configuration: CardDAVConfiguration
     /// The user name.
     public let user: String
-    /// The origin every request goes to.
+    /// The origin requests go to (``CardDAVConfiguration/server``'s): paths are resolved on it.
     public let origin: ServerOrigin
+    /// Where the password may go: the rule, from the address the person gave.
+    public let scope: CredentialScope
 
     let provider: Provider<CardDAVTarget>
+    let ledger = PasswordLedger()
     let logger: Logger
     /// Why no call may be made (an insecure or unusable server address), or `nil`: decided once.
     private let refusal: CardDAVError?
@@ -52,18 +57,25 @@ public struct CardDAVClient: Sendable {
     ) {
         self.configuration = configuration
         self.user = credentials.user
+        let invalid = ServerOrigin(URL(string: "http://invalid.invalid/")!)!
         let origin = ServerOrigin(configuration.server)
-        self.origin = origin ?? ServerOrigin(URL(string: "http://invalid.invalid/")!)!
-        if origin == nil {
-            refusal = .invalidServerURL(CardDAVConfiguration.maskingUserInfo(configuration.server.absoluteString))
+        let given = configuration.givenAddress.map { ServerOrigin($0) } ?? origin
+        self.origin = origin ?? invalid
+        self.scope = CredentialScope(server: given ?? invalid)
+        if origin == nil || given == nil {
+            let address = configuration.givenAddress ?? configuration.server
+            refusal = .invalidServerURL(CardDAVConfiguration.maskingUserInfo(address.absoluteString))
         } else if origin?.isInsecure == true && !configuration.allowsInsecureHTTP {
             refusal = .insecureServer(configuration.server.absoluteString)
+        } else if !scope.admits(configuration.server) {
+            refusal = .foreignLocation(server: scope.server.description, location: configuration.server.absoluteString)
         } else {
             refusal = nil
         }
         self.logger = logger
         let interceptor = BasicAuthInterceptor(
-            credentials: credentials, origin: self.origin, allowsInsecureHTTP: configuration.allowsInsecureHTTP)
+            credentials: credentials, scope: scope, ledger: ledger,
+            allowsInsecureHTTP: configuration.allowsInsecureHTTP)
         // The card API's rules: at most K requests per host adapted and sent at once (K the
         // transport's connections per host unless configured), no retries (Basic credentials
         // have nothing to refresh: a 401 goes back to the caller).
@@ -72,14 +84,19 @@ public struct CardDAVClient: Sendable {
             admission: Admission(limit: configuration.requestsPerHost ?? transport.connectionsPerHost))
     }
 
+    /// The hosts other than the given address's own that this client sent the password to
+    /// (another `https` host of its registrable domain, which discovery was led to), in the
+    /// order first sent: what the person must be told.
+    public var passwordHosts: [String] { ledger.recorded }
+
     // MARK: Sending
 
     /// Sends `endpoint` to `url` and returns the answer whatever its status; only failures with
     /// no answer (transport, refusals before sending, cancellation) throw.
     func exchange(_ endpoint: CardDAVTarget.Endpoint, to url: URL) async throws(CardDAVError) -> Response {
         if let refusal { throw refusal }
-        guard origin.contains(url) else {
-            throw .foreignLocation(server: origin.description, location: url.absoluteString)
+        guard scope.admits(url) else {
+            throw .foreignLocation(server: scope.server.description, location: url.absoluteString)
         }
         let target = CardDAVTarget(url: url, endpoint: endpoint, timeout: configuration.requestTimeout)
         do {
@@ -90,34 +107,35 @@ public struct CardDAVClient: Sendable {
         }
     }
 
-    /// The URL of `href` (an absolute path, or a URL on the server's origin).
+    /// The URL of `href` (an absolute path on the server's origin, or a URL the scope admits).
     ///
     /// - Throws: ``CardDAVError/invalidRequest(_:)`` for text that is not one, and
-    ///   ``CardDAVError/foreignLocation(server:location:)`` for a URL on another origin.
+    ///   ``CardDAVError/foreignLocation(server:location:)`` for a URL outside the scope.
     func url(of href: String) throws(CardDAVError) -> URL {
-        guard let resolved = Href.resolve(href, against: configuration.server), ServerOrigin(resolved) != nil else {
+        if let refusal { throw refusal }
+        guard let resolved = Href.resolve(href, against: configuration.server), let target = ServerOrigin(resolved)
+        else {
             throw .invalidRequest("“\(href)” is not a path on the CardDAV server.")
         }
-        guard origin.contains(resolved) else {
-            throw .foreignLocation(server: origin.description, location: resolved.absoluteString)
+        guard scope.admits(resolved) else {
+            throw .foreignLocation(server: scope.server.description, location: resolved.absoluteString)
         }
-        guard let url = origin.url(path: Href.path(of: resolved)) else {
+        guard let url = target.url(path: Href.path(of: resolved)) else {
             throw .invalidRequest("“\(href)” is not a path on the CardDAV server.")
         }
         return url
     }
 
     /// The canonical path of an href found in an answer to `response`, checked to be on the
-    /// server's origin.
+    /// origin the request went to (a path names a place on it; the transport follows no
+    /// redirects).
     func path(ofHref href: String, in response: Response) throws(CardDAVError) -> String {
-        // A plain absolute path is on the request's origin, the server's (requests go nowhere
-        // else, and the transport follows no redirects).
         if let path = Href.plainAbsolutePath(href) { return path }
         guard let resolved = Href.resolve(href, against: response.request.url) else {
             throw Judge.badAnswer(response, "it holds the href “\(href)”, which is not a URL")
         }
-        guard origin.contains(resolved) else {
-            throw .foreignLocation(server: origin.description, location: resolved.absoluteString)
+        guard ServerOrigin(resolved) == ServerOrigin(response.request.url) else {
+            throw .foreignLocation(server: scope.server.description, location: resolved.absoluteString)
         }
         return Href.path(of: resolved)
     }

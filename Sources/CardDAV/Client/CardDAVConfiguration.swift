@@ -2,9 +2,15 @@ public import Foundation
 
 /// How a ``CardDAVClient`` talks to one server.
 public struct CardDAVConfiguration: Sendable, Hashable {
-    /// The address given: a server root, a principal or an address book. Every request goes to
-    /// its origin (scheme, host, port) and nowhere else.
+    /// The address given: a server root, a principal or an address book. Requests go to its
+    /// origin (scheme, host, port), and elsewhere only within the ``CredentialScope`` of
+    /// ``givenAddress`` (or of this address when that is `nil`).
     public var server: URL
+    /// The address the person gave, when ``server`` is another host that address led to (an
+    /// address book on iCloud's partition host, `https://p42-contacts.icloud.com/…`): where the
+    /// password may go is decided from it (``CredentialScope``). `nil`: ``server`` is the
+    /// address given.
+    public var givenAddress: URL?
     /// The most time one request may take, or `nil` for the transport's default.
     public var requestTimeout: Duration?
     /// Whether the password may go to a plain `http://` server that is not this computer.
@@ -30,11 +36,14 @@ public struct CardDAVConfiguration: Sendable, Hashable {
     ///   - multigetBatchSize: the most cards per multiget (at least 1).
     ///   - xmlLimits: the caps on answers' XML.
     ///   - maximumSyncRounds: the most `sync-collection` requests per sync (at least 1).
+    ///   - givenAddress: the address the person gave, when `server` is another host it led to.
     public init(
         server: URL, requestTimeout: Duration? = nil, allowsInsecureHTTP: Bool = false, requestsPerHost: Int? = nil,
-        multigetBatchSize: Int = 100, xmlLimits: XMLLimits = XMLLimits(), maximumSyncRounds: Int = 100
+        multigetBatchSize: Int = 100, xmlLimits: XMLLimits = XMLLimits(), maximumSyncRounds: Int = 100,
+        givenAddress: URL? = nil
     ) {
         self.server = server
+        self.givenAddress = givenAddress
         self.requestTimeout = requestTimeout
         self.allowsInsecureHTTP = allowsInsecureHTTP
         self.requestsPerHost = requestsPerHost
@@ -92,7 +101,7 @@ public struct CardDAVConfiguration: Sendable, Hashable {
 
 /// The user name and app password a client logs in with. The password is asked for on each
 /// request (from the token file, say), never kept by the client, and sent only as `Basic`
-/// credentials to the server's own origin, over `https` or to this computer.
+/// credentials where the ``CredentialScope`` admits, over `https` or to this computer.
 public struct CardDAVCredentials: Sendable {
     /// The user name (no `:`, which Basic credentials cannot carry).
     public let user: String

@@ -8,8 +8,9 @@ public import Foundation
 ///    a principal gives its `addressbook-home-set`; anything else may name the
 ///    `current-user-principal`, which is inspected next.
 /// 2. Nothing there (404, 405, no DAV properties): try `/.well-known/carddav` once.
-/// 3. Redirects are followed on the server's origin only (at most 5, never in a loop); a
-///    redirect, principal or home on another origin ends discovery with
+/// 3. Redirects are followed within the ``CredentialScope`` only (the server's origin, or
+///    another `https` host of its registrable domain; at most 5, never in a loop); a redirect,
+///    principal or home anywhere else ends discovery with
 ///    ``CardDAVError/foreignLocation(server:location:)``.
 /// 4. List each home (`PROPFIND Depth: 1`): its address books are the account's books.
 public struct DiscoveryMachine: Sendable {
@@ -61,6 +62,7 @@ public struct DiscoveryMachine: Sendable {
     }
 
     private let origin: ServerOrigin
+    private let scope: CredentialScope
     private let start: URL
     private var purpose = Purpose.given
     private var visited: Set<String> = []
@@ -74,10 +76,18 @@ public struct DiscoveryMachine: Sendable {
     private var selected: AddressBook?
     private var finished = false
 
-    /// Discovery from `start` (a server root, a principal or an address book) on `start`'s origin.
+    /// Discovery from `start` (a server root, a principal or an address book), within the scope
+    /// of `start`'s own origin (with the system's Public Suffix List).
     public init(start: URL) {
+        let origin = ServerOrigin(start) ?? ServerOrigin(URL(string: "http://invalid.invalid/")!)!
+        self.init(start: start, scope: CredentialScope(server: origin))
+    }
+
+    /// Discovery from `start`, following redirects, principals and homes within `scope`.
+    public init(start: URL, scope: CredentialScope) {
         self.start = start
         self.origin = ServerOrigin(start) ?? ServerOrigin(URL(string: "http://invalid.invalid/")!)!
+        self.scope = scope
     }
 
     /// The first request.
@@ -95,11 +105,11 @@ public struct DiscoveryMachine: Sendable {
         case .failed(let error):
             return end(.fail(error))
         case .redirected(let target):
-            guard origin.contains(target) else {
-                return end(.fail(.foreignLocation(server: origin.description, location: target.absoluteString)))
+            guard scope.admits(target) else {
+                return end(.fail(.foreignLocation(server: scope.server.description, location: target.absoluteString)))
             }
             redirects += 1
-            guard redirects <= 5, !visited.contains(Href.path(of: target)) else { return nothingHere() }
+            guard redirects <= 5, !visited.contains(Self.place(of: target)) else { return nothingHere() }
             return inspect(target, for: purpose)
         case .missing:
             return nothingHere()
@@ -112,8 +122,8 @@ public struct DiscoveryMachine: Sendable {
     }
 
     private mutating func inspected(_ found: Inspected) -> Action {
-        for url in [found.principal].compactMap({ $0 }) + found.homes where !origin.contains(url) {
-            return end(.fail(.foreignLocation(server: origin.description, location: url.absoluteString)))
+        for url in [found.principal].compactMap({ $0 }) + found.homes where !scope.admits(url) {
+            return end(.fail(.foreignLocation(server: scope.server.description, location: url.absoluteString)))
         }
         if let book = found.book, purpose != .principal, selected == nil { selected = book }
         if !found.homes.isEmpty {
@@ -122,7 +132,7 @@ public struct DiscoveryMachine: Sendable {
             pending = found.homes
             return nextHome()
         }
-        if let next = found.principal, !visited.contains(Href.path(of: next)) {
+        if let next = found.principal, !visited.contains(Self.place(of: next)) {
             principal = next
             return inspect(next, for: .principal)
         }
@@ -149,8 +159,13 @@ public struct DiscoveryMachine: Sendable {
 
     private mutating func inspect(_ url: URL, for purpose: Purpose) -> Action {
         self.purpose = purpose
-        visited.insert(Href.path(of: url))
+        visited.insert(Self.place(of: url))
         return .inspect(url)
+    }
+
+    /// A URL as discovery remembers it was there: its origin and canonical path.
+    private static func place(of url: URL) -> String {
+        (ServerOrigin(url)?.description ?? "") + Href.path(of: url)
     }
 
     private func account(books: [AddressBook]) -> CardDAVAccount {

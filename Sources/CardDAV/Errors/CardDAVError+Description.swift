@@ -37,8 +37,8 @@ extension CardDAVError: CustomStringConvertible, LocalizedError {
                 + "(without a user name or password in it)."
         case .foreignLocation(let server, let location):
             return "The CardDAV server at \(Shown.text(server)) points to \(Shown.text(location)), another server; "
-                + "cardwallet sends your password only to the server you named, so it did not follow. If you "
-                + "trust that address, use it as the server instead."
+                + "cardwallet sends your password only to the server you named, or over https to another host of "
+                + "its domain, so it did not follow. If you trust that address, use it as the server instead."
         case .notCardDAV(let server):
             return "No CardDAV address book service was found at \(Shown.text(server)) (neither there nor at "
                 + "/.well-known/carddav). Give the address your provider documents for CardDAV."

@@ -36,9 +36,10 @@ public enum CardDAVError: Error, Sendable, Hashable {
     /// The server address is not an `http` or `https` URL with a host, or holds a user name or
     /// password (shown as `<private>`).
     case invalidServerURL(String)
-    /// The server pointed elsewhere (a redirect, a principal, an address book or a card on
-    /// another origin). The password is only ever sent to the server given, so nothing was
-    /// sent there; `location` is where it pointed, for the user to give instead if they trust it.
+    /// The server pointed elsewhere (a redirect, a principal, an address book or a card) outside
+    /// the ``CredentialScope``: another domain, or plain `http`. The password is only ever sent
+    /// within it, so nothing was sent there; `location` is where it pointed, for the user to give
+    /// instead if they trust it.
     case foreignLocation(server: String, location: String)
     /// Discovery found no CardDAV service at the address (no principal, no address book,
     /// neither at the address nor at `/.well-known/carddav`).

@@ -10,8 +10,8 @@ import Foundation
 /// as a ``ImportPlan/Duplicate``, merged or unchanged. The same across the files of a folder.
 ///
 /// Then each card read is matched with a card of the wallet by `UID` when it has one (the
-/// wallet card's UID is the one kept from its own import, else the one the writer derives from
-/// its id); otherwise, or when no wallet card has that UID, by name and email (folded the same
+/// wallet card's UID is the one kept from its own import, else the one its vCard holds on a
+/// CardDAV server, else the one the writer derives from its id); otherwise, or when no wallet card has that UID, by name and email (folded the same
 /// way) among wallet cards that do not carry a different UID of their own. Each wallet card
 /// matches at most one card read, in order, so twins of the wallet stay twins.
 public enum ImportPlanner {
@@ -24,6 +24,8 @@ public enum ImportPlanner {
         for (index, match) in plan.enumerated() {
             guard case .matched(let existingIndex) = match, let photo = incoming[index].card.photo else { continue }
             let card = existing[existingIndex]
+            // A card whose vCard the wallet holds (CardDAV) has its picture in it: nothing to fetch.
+            guard card.source == nil else { continue }
             if card.hasImage, card.image?.size == photo.bytes.count, card.image?.contentType == photo.format.contentType
             {
                 ids.append(card.id)
@@ -131,6 +133,9 @@ public enum ImportPlanner {
             fields.tmi = existing.fields.tmi
             fields.defaultImage = existing.fields.defaultImage
         }
+        if let source = existing.source, let resource = try? VCardResource(text: source) {
+            return decide(fields, photo: card.photo, against: existing, stored: resource)
+        }
         let fieldsChange = fields.normalized() != existing.fields.normalized()
         var photoChange = false
         if let photo = card.photo {
@@ -148,6 +153,38 @@ public enum ImportPlanner {
             photo: photoChange ? card.photo : nil)
     }
 
+    /// The decision for a card whose vCard the server keeps (CardDAV: ``CardModels/Card/source``),
+    /// which an update edits in place (``VCardResource/edited(fields:picture:revision:)``): the
+    /// fields change when that edit would change the vCard, the photo when the vCard's picture
+    /// is not the same bytes. The lines an import keeps are the stored vCard's own business
+    /// there (an edit never rewrites them), so they are not compared; nothing is fetched.
+    private static func decide(_ fields: CardFields, photo: VCardPhoto?, against existing: Card, stored: VCardResource)
+        -> ImportPlan.Action
+    {
+        // An edit the vCard cannot take (a 2.1 card, a value it cannot hold) is a change: the
+        // update says why it fails.
+        // A value the import clipped to its field is the stored card's whole value, not a change.
+        let fields = stored.keepingWholeValues(of: fields)
+        let fieldsChange = (try? stored.edited(fields: fields)).map { $0 != stored } ?? true
+        let photoChange = photo.map { stored.picture != VCardPicture.image($0) } ?? false
+        guard fieldsChange || photoChange else { return .unchanged(cardID: existing.id) }
+        return .update(
+            cardID: existing.id, revision: existing.revision, fields: fieldsChange ? fields : nil,
+            photo: photoChange ? photo : nil)
+    }
+
+    /// The `UID` a wallet card is matched by: the one kept from its import, else the one its
+    /// vCard holds (a CardDAV card, made here or elsewhere), else the one the writer derives
+    /// from its id (`cardwallet-<id>`).
+    static func uid(of card: Card) -> String {
+        if VCardResource.keptUID(of: card.fields) == nil, let source = card.source,
+            let uid = VCardResource.uid(inText: source)
+        {
+            return uid
+        }
+        return VCardWriter.uid(of: card)
+    }
+
     private enum Match {
         case new
         case matched(Int)
@@ -158,9 +195,12 @@ public enum ImportPlanner {
         var byNameAndEmail: [String: [Int]] = [:]
         var explicitUID: [Bool] = []
         for (index, card) in existing.enumerated() {
-            let uid = VCardWriter.uid(of: card)
+            let uid = uid(of: card)
             byUID[uid, default: []].append(index)
-            byNameAndEmail[key(card.fields), default: []].append(index)
+            // A CardDAV card keeps a long name whole; the import clips it to the field.
+            var fields = card.fields
+            fields.name = FieldClip.text(fields.name, to: CardField.name.maxLength)
+            byNameAndEmail[key(fields), default: []].append(index)
             explicitUID.append(!uid.hasPrefix(WalletProperty.uidPrefix))
         }
         var taken = Set<Int>()

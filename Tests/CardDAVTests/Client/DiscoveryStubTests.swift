@@ -86,18 +86,18 @@ import Testing
         #expect(error.isBadServerAnswer)
     }
 
-    @Test func aPrincipalOnAnotherHostIsNamedNotFollowed() async throws {
+    @Test func aPrincipalOnAnotherDomainIsNamedNotFollowed() async throws {
         let transport = StubTransport { request in
             StubDAV.multistatus(
                 "<d:response><d:href>/</d:href><d:propstat><d:prop><d:current-user-principal>"
-                    + "<d:href>https://p42-contacts.example.com/123/principal/</d:href></d:current-user-principal>"
+                    + "<d:href>https://p42-contacts.example.net/123/principal/</d:href></d:current-user-principal>"
                     + "</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>")
         }
         let error = try await #require(throws: CardDAVError.self) { try await StubDAV.client(transport).discover() }
         #expect(
             error
                 == .foreignLocation(
-                    server: "https://dav.example.com", location: "https://p42-contacts.example.com/123/principal/"))
+                    server: "https://dav.example.com", location: "https://p42-contacts.example.net/123/principal/"))
         #expect(transport.requests.count == 1)
     }
 }

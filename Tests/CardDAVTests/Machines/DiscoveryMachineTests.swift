@@ -104,13 +104,18 @@ import Testing
                 == .fail(.foreignLocation(server: "https://dav.example.com", location: "http://dav.example.com/")))
     }
 
-    @Test func aHomeOnAnotherOriginIsNotFollowed() {
+    @Test func aHomeOnAnotherHostOfTheDomainIsListedAndOneOfAnotherDomainIsNot() {
         var machine = DiscoveryMachine(start: Self.root)
         _ = machine.begin()
         let partition = URL(string: "https://p42-contacts.example.com:443/123/carddavhome/")!
         #expect(
-            machine.receive(.inspected(.init(principal: Self.root, homes: [partition])))
-                == .fail(.foreignLocation(server: "https://dav.example.com", location: partition.absoluteString)))
+            machine.receive(.inspected(.init(principal: Self.root, homes: [partition]))) == .listBooks(home: partition))
+        var other = DiscoveryMachine(start: Self.root)
+        _ = other.begin()
+        let elsewhere = URL(string: "https://p42-contacts.example.net/123/carddavhome/")!
+        #expect(
+            other.receive(.inspected(.init(principal: Self.root, homes: [elsewhere])))
+                == .fail(.foreignLocation(server: "https://dav.example.com", location: elsewhere.absoluteString)))
     }
 
     @Test func redirectsAreBounded() {

@@ -21,6 +21,9 @@ final class DAVServerProcess: Sendable {
     /// The server's root URL, for example `http://127.0.0.1:40123/`.
     let root: URL
     let kind: Kind
+    /// The https front (`--front ROLE=HOST`): its port and the certificate authority made for
+    /// the run, or `nil` without one.
+    let front: (port: Int, authority: String)?
     let user = "alice"
     let password = "app-password-7f3e9b"
     private let process: Process
@@ -33,8 +36,10 @@ final class DAVServerProcess: Sendable {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     /// Starts a server of `kind`, runs `body`, and always stops it and removes its data.
-    static func with<Result>(_ kind: Kind, _ body: (DAVServerProcess) async throws -> Result) async throws -> Result {
-        let server = try await DAVServerProcess(kind)
+    static func with<Result>(
+        _ kind: Kind, front: [String] = [], _ body: (DAVServerProcess) async throws -> Result
+    ) async throws -> Result {
+        let server = try await DAVServerProcess(kind, front: front)
         let outcome: Swift.Result<Result, any Error>
         do {
             outcome = .success(try await body(server))
@@ -45,16 +50,17 @@ final class DAVServerProcess: Sendable {
         return try outcome.get()
     }
 
-    private init(_ kind: Kind) async throws {
+    private init(_ kind: Kind, front: [String]) async throws {
         try Self.checkPeers()
         self.kind = kind
         folder = try TemporaryFolder("carddav-\(kind)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", Self.repository.appending(path: "scripts/carddav-server.py").path, kind.rawValue,
-            "--data", folder.path("data"), "--user", "alice:\(password)",
-        ]
+        process.arguments =
+            [
+                "python3", Self.repository.appending(path: "scripts/carddav-server.py").path, kind.rawValue,
+                "--data", folder.path("data"), "--user", "alice:\(password)",
+            ] + front.flatMap { ["--front", $0] }
         let stdin = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()
@@ -75,14 +81,17 @@ final class DAVServerProcess: Sendable {
         self.process = process
         self.input = stdin.fileHandleForWriting
         self.errorOutput = stderr.fileHandleForReading
-        let firstLine: @Sendable () -> String? = {
+        let lines: @Sendable () -> [String] = {
             output.withLock { data in
-                data.firstIndex(of: 0x0A).map { String(decoding: data[..<$0], as: UTF8.self) }
+                guard let last = data.lastIndex(of: 0x0A) else { return [] }
+                return String(decoding: data[..<last], as: UTF8.self).split(separator: "\n").map(String.init)
             }
         }
+        let firstLine: @Sendable () -> String? = { lines().first }
+        let wanted = front.isEmpty ? 1 : 2
         do {
             try await waitUntil(timeout: .seconds(60), "\(kind) to print its URL") {
-                firstLine() != nil || !process.isRunning
+                lines().count >= wanted || !process.isRunning
             }
         } catch {
             process.terminate()
@@ -98,6 +107,17 @@ final class DAVServerProcess: Sendable {
         }
         stdout.fileHandleForReading.readabilityHandler = nil
         root = url
+        // `https-port PORT CA-FILE`
+        let words = lines().dropFirst().first?.split(separator: " ").map(String.init) ?? []
+        if words.count == 3, words[0] == "https-port", let port = Int(words[1]) {
+            self.front = (port, words[2])
+        } else if !front.isEmpty {
+            process.terminate()
+            folder.remove()
+            throw TestFailure("scripts/carddav-server.py started no https front: \(lines())")
+        } else {
+            self.front = nil
+        }
     }
 
     /// Fails with a clear message when the pinned peers are not installed.
@@ -139,6 +159,18 @@ final class DAVServerProcess: Sendable {
 
     /// The URL of `path` on the server.
     func url(_ path: String) -> URL { root.appending(path: path.hasPrefix("/") ? String(path.dropFirst()) : path) }
+
+    /// `https://HOST:PORT/PATH` on the https front.
+    func frontURL(_ host: String, _ path: String = "/") -> URL {
+        URL(string: "https://\(host):\(front?.port ?? 0)\(path)")!
+    }
+
+    /// The hosts of the front that received a request with an Authorization header, in order
+    /// (`DATA/tls/authorized.txt`), one entry per request.
+    func authorizedHosts() -> [String] {
+        let text = (try? String(contentsOfFile: folder.path("data/tls/authorized.txt"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+    }
 
     /// The address book the server starts with.
     var bookPath: String { kind == .radicale ? "/alice/contacts/" : "/user/contacts/addressbook/" }
