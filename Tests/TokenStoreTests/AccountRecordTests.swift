@@ -101,7 +101,7 @@ struct AccountRecordTests {
         try await store.save(Samples.item(server: "http://127.0.0.1:8080/v1", account: "ann@x.dev"))
         try await store.save(Samples.item(server: "http://127.0.0.1:8080/v1", account: "bob@x.dev"))
         let (removed, newDefault) = try await store.removeAccount(named: "ann again")
-        #expect(removed?.user == "ann@x.dev")
+        #expect(removed?.user == "Ann@x.dev", "kept as given; matched without regard to case")
         #expect(newDefault == "bob")
         #expect(try store.items().map(\.account) == ["bob@x.dev"])
         #expect(try await store.removeAccount(named: "nobody").removed == nil)

@@ -279,7 +279,8 @@ public final class WalletAccounts: Sendable {
         } else {
             url = try ServerAddress.url(backend.server, allowingInsecureHTTP: allowsInsecureHTTP)
         }
-        let records = try directory.records()
+        // A damaged token file: a login may replace it (as the card API's does), nothing else.
+        let records = try Self.recordsForLogin(directory)
         let existing = records.first { $0.matches(server: url.absoluteString, user: request.user) }
         if let name = request.name, let taken = records.first(where: { $0.isNamed(name) }), taken != existing {
             throw AccountProblem(
@@ -328,6 +329,17 @@ public final class WalletAccounts: Sendable {
             secretNote: secretNote)
     }
 
+    /// The records a login sees: none in a damaged (unreadable) token file, which the login
+    /// replaces; an unsafe one is refused before anything is sent.
+    private static func recordsForLogin(_ directory: AccountDirectory) throws(TokenStoreError) -> [AccountRecord] {
+        do {
+            return try directory.records()
+        } catch {
+            if case .unreadable = error { return [] }
+            throw error
+        }
+    }
+
     /// A login on one backend, nothing remembered (a wallet built for one backend: tests).
     private func logInWithoutRecords(_ request: LoginRequest) async throws -> LoginReport {
         var backend = self.backend
@@ -362,12 +374,9 @@ public final class WalletAccounts: Sendable {
     /// stays. A remembered account is forgotten: its tokens, its password (keyring or file) and
     /// its record.
     public func logOut(everyAccount: Bool = false) async throws -> [LogoutReport] {
-        if directory != nil {
-            guard let record = account else {
-                return [LogoutReport(account: nil, serverTold: false, serverProblem: nil)]
-            }
-            return [try await logOut(record)]
-        }
+        if directory != nil, let record = account { return [try await logOut(record)] }
+        // No account remembered here: the backend logs out whoever its server's tokens name (and
+        // says why it cannot when the token file cannot be used).
         let backend = self.backend
         let reports = try await backend.logOut(everyAccount: everyAccount)
         for report in reports {

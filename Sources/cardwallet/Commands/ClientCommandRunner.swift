@@ -8,6 +8,7 @@ import Foundation
 import Logging
 import Secrets
 import Synchronization
+import TokenStore
 
 /// What a scripting command's body gets: the account's backend and wallet, and the settings
 /// they were built from.
@@ -190,6 +191,9 @@ enum ClientCommandRunner {
         case let error as ClientSetupError:
             Console.error(error.description)
             return CLIExitCode.usage
+        case let error as TokenStoreError:
+            Console.error(error.description)
+            return CLIExitCode.failure
         case let error as PromptError:
             Console.error(error.description)
             return error.status

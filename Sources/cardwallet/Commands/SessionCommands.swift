@@ -73,7 +73,7 @@ struct LogoutCommand: AsyncParsableCommand {
             Console.out("Not logged in at \(server); nothing to do.\n")
             return
         }
-        let who = name.map { "“\(TerminalText.escaped($0))”" } ?? TerminalText.escaped(account)
+        let who = TerminalText.escaped(name ?? account)
         if result.serverTold {
             Console.out("Logged out \(who) at \(server).\n")
         } else {

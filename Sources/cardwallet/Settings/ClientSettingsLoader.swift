@@ -83,8 +83,9 @@ enum ClientSettingsLoader {
         let book = try resolution.text(.book) ?? ""
         let account = try resolution.text(.account)?.trimmingCharacters(in: .whitespaces) ?? ""
         let passwordCommand = try resolution.text(.passwordCommand)?.trimmingCharacters(in: .whitespaces) ?? ""
+        let server = try resolution.server()
         let settings = ClientSettings(
-            server: try resolution.server() ?? defaults.server,
+            server: server ?? defaults.server,
             tokenFile: tokenFile.isEmpty ? nil : tokenFile,
             connectTimeout: try resolution.duration(.connectTimeout, in: ClientSettings.Limits.connectTimeout)
                 ?? defaults.connectTimeout,
@@ -104,7 +105,7 @@ enum ClientSettingsLoader {
             allowInsecureHTTP: try resolution.boolean(.allowInsecureHTTP) ?? defaults.allowInsecureHTTP,
             images: try resolution.images() ?? defaults.images, book: book.isEmpty ? nil : book,
             account: account.isEmpty ? nil : account, passwordCommand: passwordCommand.isEmpty ? nil : passwordCommand,
-            serverIsDefault: resolution.found[.server] == nil)
+            serverIsDefault: server == nil)
         if settings.allowInsecureHTTP,
             let url = try? ServerAddress.url(settings.server, allowingInsecureHTTP: true), ServerAddress.isInsecure(url)
         {
@@ -167,9 +168,12 @@ private struct Resolution {
         try read(key) { $0.string(forKey: $1) }?.value
     }
 
+    /// The server, or `nil` when no layer sets it — or the config file sets it to `""`, as
+    /// `Config/cardwallet.json` does: the default account's server is used then.
     mutating func server() throws(ClientSettingsError) -> String? {
         guard let (value, origin) = try read(.server, { $0.string(forKey: $1) }) else { return nil }
         if value.trimmingCharacters(in: .whitespaces).isEmpty {
+            if case .file = origin { return nil }
             throw .invalidValue(
                 key: .server, origin: origin, problem: "is empty; give a URL such as http://127.0.0.1:8080/v1")
         }

@@ -48,42 +48,44 @@ import TokenStore
         }
     }
 
-    /// One account per server: logging in as another account ends the stored one's session on
-    /// the server and deletes its tokens; other servers' sessions stay.
-    @Test func loggingInAsAnotherAccountLogsTheStoredOneOut() async throws {
+    /// Accounts side by side: logging in as another account at the same server keeps the stored
+    /// one's session; each is used by naming it.
+    @Test func loggingInAsAnotherAccountKeepsTheStoredOne() async throws {
         try await Harness.with { harness in
             let now = harness.wallClock.now
             let other = TokenItem(
                 server: Harness.server.absoluteString + "/", account: "Minji@cardwallet.dev", accessToken: "cwa_minji",
                 accessTokenExpiresAt: now.addingTimeInterval(300), refreshToken: "cwr_minji",
                 refreshTokenExpiresAt: now.addingTimeInterval(9000))
-            let elsewhere = TokenItem(
-                server: "http://elsewhere.test/v1", account: "minji@cardwallet.dev", accessToken: "cwa_far",
-                accessTokenExpiresAt: now.addingTimeInterval(300), refreshToken: "cwr_far",
-                refreshTokenExpiresAt: now.addingTimeInterval(9000))
             try await harness.store.save(other)
-            try await harness.store.save(elsewhere)
 
             try await harness.client().login(email: "demo@cardwallet.dev", password: FakeCardServer.password)
 
-            #expect(try harness.store.accounts(server: Harness.server.absoluteString) == ["demo@cardwallet.dev"])
-            #expect(try harness.store.items(server: "http://elsewhere.test/v1") == [elsewhere])
-            let logouts = await harness.fake.logoutRequests
-            #expect(logouts.count == 1)
-            #expect(logouts.first?.headers["Authorization"] == "Bearer cwa_minji")
-            #expect(logouts.first?.headers[CardWalletHeader.refreshToken] == "Bearer cwr_minji")
-            // The account just logged in is usable without naming it.
-            _ = try await harness.client().card(id: "a")
+            #expect(
+                try harness.store.accounts(server: Harness.server.absoluteString) == [
+                    "Minji@cardwallet.dev", "demo@cardwallet.dev",
+                ])
+            #expect(
+                try harness.store.read(server: Harness.server.absoluteString, account: "minji@cardwallet.dev") == other)
+            #expect(await harness.fake.logoutRequests.isEmpty)
+            // The account just logged in is used by naming it.
+            _ = try await harness.client(account: "demo@cardwallet.dev").card(id: "a")
         }
     }
 
-    /// Logging in again as the same account (in another letter case) logs nobody out.
-    @Test func loggingInAgainAsTheSameAccountLogsNobodyOut() async throws {
+    /// One session per user: logging in again as the same account (in another letter case) ends
+    /// that account's previous session on the server; nobody else is logged out.
+    @Test func loggingInAgainAsTheSameAccountEndsItsPreviousSession() async throws {
         try await Harness.with { harness in
-            try await harness.seedTokens()
+            let old = try await harness.seedTokens()
             try await harness.client().login(email: "DEMO@cardwallet.dev", password: FakeCardServer.password)
             #expect(try harness.store.accounts(server: Harness.server.absoluteString) == ["demo@cardwallet.dev"])
-            #expect(await harness.fake.logoutRequests.isEmpty)
+            let stored = try #require(
+                try harness.store.read(server: Harness.server.absoluteString, account: "demo@cardwallet.dev"))
+            #expect(stored.refreshToken != old.refreshToken)
+            let logouts = await harness.fake.logoutRequests
+            #expect(logouts.count == 1)
+            #expect(logouts.first?.headers[CardWalletHeader.refreshToken] == "Bearer \(old.refreshToken)")
         }
     }
 

@@ -31,16 +31,23 @@ import TokenStore
         return (backend, wallet)
     }
 
-    @Test("login keeps the password in the token file, never in the cache", arguments: DAVServerProcess.Kind.allCases)
+    @Test(
+        "login hands the password back for the account's secret store and keeps it nowhere, not in the cache",
+        arguments: DAVServerProcess.Kind.allCases)
     func login(kind: DAVServerProcess.Kind) async throws {
         try await DAVServerProcess.with(kind) { server in
             try await LiveTransport.withTransport { transport in
                 let folder = try TemporaryFolder("dav-backend")
                 defer { folder.remove() }
-                let (backend, wallet) = try await Self.wallet(server, transport, folder)
                 let store = TokenStore(path: folder.path("state/tokens.json"))
-                let item = try #require(try store.password(server: server.root.absoluteString, account: server.user))
-                #expect(item.place == server.bookPath)
+                let probe = CardDAVBackend(
+                    setup: CardDAVBackend.Setup(server: server.root), tokenStore: store, transport: transport)
+                let outcome = try await probe.logIn(.password(user: server.user, password: server.password))
+                #expect(outcome.keepsPassword, "the server needs it on every request")
+                #expect(outcome.book?.path == server.bookPath)
+                #expect(outcome.account.email == server.user)
+                #expect(!FileManager.default.fileExists(atPath: store.path), "the backend itself stores nothing")
+                let (backend, wallet) = try await Self.wallet(server, transport, folder)
                 #expect(backend.server.hasSuffix("#book=" + (server.bookPath.split(separator: "/").last ?? "")))
                 guard case .loggedIn(let account) = await backend.status().state else {
                     Issue.record("not logged in")

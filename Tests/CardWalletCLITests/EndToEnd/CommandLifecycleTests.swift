@@ -180,19 +180,32 @@ extension EndToEndTests {
         }
     }
 
-    @Test func loggingInAsAnotherAccountLogsThePreviousOneOut() async throws {
+    @Test func loggingInAsAnotherAccountKeepsThePreviousOneSideBySide() async throws {
         try await CLIWorld.with { world in
             try await world.login()
             let firstTokens = try world.storedTokens()
             let minji = try await world.run(
                 "login", "--email", "minji@cardwallet.dev", "--password-stdin", input: "minji1234\n")
             #expect(minji.status == 0, "\(minji)")
-            #expect(try world.storedTokens().count == 2)
-            #expect(Set(try world.storedTokens()).isDisjoint(with: firstTokens))
-            #expect(world.server.statistics.count("POST /auth/logout", status: 200) == 1)
+            #expect(minji.stdout.contains("the default now"), "\(minji)")
+            #expect(try world.storedTokens().count == 4)
+            #expect(Set(firstTokens).isSubset(of: Set(try world.storedTokens())))
+            #expect(world.server.statistics.count("POST /auth/logout", status: 200) == 0)
+            // The new account is the default; the first is used by naming it.
             let cards = try Self.decode([CardSummary].self, from: try await world.run("list", "--json"))
             #expect(cards.count == 3)
             #expect(try await world.run("status").stdout.contains("logged in as minji@cardwallet.dev"))
+            let demo = try Self.decode(
+                [CardSummary].self, from: try await world.run("--account", CLIWorld.email, "list", "--json"))
+            #expect(demo.count == 12)
+            let accounts = try await world.run("accounts")
+            #expect(accounts.stdout.contains("*  minji@cardwallet.dev"), "\(accounts)")
+            #expect(accounts.stdout.contains("   demo@cardwallet.dev"), "\(accounts)")
+            // Logging one out leaves the other logged in, and says which is the default now.
+            let logout = try await world.run("logout")
+            #expect(logout.stdout.contains("Logged out minji@cardwallet.dev"), "\(logout)")
+            #expect(logout.stdout.contains("The default account is now “demo@cardwallet.dev”"), "\(logout)")
+            #expect(try await world.run("list").status == 0)
         }
     }
 

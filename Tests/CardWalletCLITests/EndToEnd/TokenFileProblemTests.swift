@@ -9,8 +9,9 @@ import TokenStore
 #endif
 
 extension EndToEndTests {
-    /// Two accounts stored for one server (the TUI can leave that behind): the commands say how
-    /// to choose, with the exit status for "log in", and `logout` logs both out.
+    /// Two accounts stored for one server, no record of which is the default (a token file of
+    /// the cardwallet before accounts): the commands say how to choose, with the exit status for
+    /// "log in"; `logout --all` logs both out.
     @Test func severalAccountsAtOneServerAreExplainedAndAllLoggedOut() async throws {
         try await CLIWorld.with { world in
             try await world.login()
@@ -20,18 +21,40 @@ extension EndToEndTests {
                 TokenItem(
                     server: world.server.baseURLString, account: "minji@cardwallet.dev", accessToken: "cwa_unknown_1",
                     accessTokenExpiresAt: now + 300, refreshToken: "cwr_unknown_1", refreshTokenExpiresAt: now + 900))
+            // The file of an older cardwallet: token pairs only, no accounts recorded.
+            let items = try store.items()
+            try FileManager.default.removeItem(atPath: world.tokenFile)
+            try await writeVersionOne(items, to: world.tokenFile)
 
             let list = try await world.run("list")
-            #expect(list.status == 3, "\(list)")
-            #expect(list.stderr.contains("(demo@cardwallet.dev, minji@cardwallet.dev)"), "\(list)")
-            #expect(list.stderr.contains("cardwallet login --email EMAIL"), "\(list)")
+            #expect(list.status == 64, "\(list)")
+            #expect(list.stderr.contains("demo@cardwallet.dev, minji@cardwallet.dev"), "\(list)")
+            #expect(list.stderr.contains("--account NAME"), "\(list)")
+            let named = try await world.run("--account", "demo@cardwallet.dev", "list")
+            #expect(named.status == 0, "\(named)")
 
-            let logout = try await world.run("logout")
+            let logout = try await world.run("logout", "--all")
             #expect(logout.status == 0, "\(logout)")
             #expect(logout.stdout.contains("Logged out demo@cardwallet.dev at"), "\(logout)")
             #expect(logout.stdout.contains("Logged out minji@cardwallet.dev here"), "\(logout)")  // unknown tokens
             #expect(try store.items().isEmpty)
+            #expect(try store.accountRecords().isEmpty)
         }
+    }
+
+    /// Writes `items` as a version 1 token file (what the cardwallet before accounts wrote).
+    private func writeVersionOne(_ items: [TokenItem], to path: String) async throws {
+        let formatter = ISO8601DateFormatter()
+        let objects: [[String: Any]] = items.map {
+            [
+                "server": $0.server, "account": $0.account, "accessToken": $0.accessToken,
+                "accessTokenExpiresAt": formatter.string(from: $0.accessTokenExpiresAt),
+                "refreshToken": $0.refreshToken,
+                "refreshTokenExpiresAt": formatter.string(from: $0.refreshTokenExpiresAt),
+            ]
+        }
+        let data = try JSONSerialization.data(withJSONObject: ["version": 1, "items": objects])
+        #expect(FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]))
     }
 
     /// `logout` with a token file it cannot read says so, exits 1 and leaves the file alone.
