@@ -209,7 +209,8 @@ class Wallet:
 def book_files(scratch, user):
     """The vCards Radicale keeps in `user`'s books, by file name."""
     root = scratch / "radicale" / "collections" / "collection-root" / user
-    return {path.name: path.read_text(encoding="utf-8") for path in root.rglob("*.vcf")}
+    return {path.name: path.read_text(encoding="utf-8") for path in root.rglob("*.vcf")
+            if not any(part.startswith(".Radicale") for part in path.parts)}
 
 
 def run_checks(binary, scratch, root, processes):

@@ -53,6 +53,9 @@ public struct AccountSecrets: Sendable {
     /// - Throws: ``SecretError``: nothing kept (`missing`: log in again), a locked keyring, a
     ///   password command that failed.
     public func password(for record: AccountRecord) async throws(SecretError) -> String {
+        // The record as stored now: its password may have moved (into the keyring, by this
+        // process or another) since the backend was built.
+        let record = Self.current(record, in: file.tokenStore)
         let key = Self.key(of: record)
         switch record.secret {
         case nil:
@@ -75,6 +78,14 @@ public struct AccountSecrets: Sendable {
             await migrate(record, password: password)
             return password
         }
+    }
+
+    /// `record` as the token file holds it now, when it is still the same account there.
+    static func current(_ record: AccountRecord, in tokenStore: TokenStore) -> AccountRecord {
+        guard let stored = try? tokenStore.accountRecord(named: record.name),
+            stored.matches(server: record.server, user: record.user)
+        else { return record }
+        return stored
     }
 
     /// What ``keep(_:for:command:)`` did.

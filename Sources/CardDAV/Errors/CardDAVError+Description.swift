@@ -20,7 +20,8 @@ extension CardDAVError: CustomStringConvertible, LocalizedError {
             return "The CardDAV server at \(Shown.text(server)) refused the password of \(Shown.text(user)) (401). "
                 + "Log in again with an app password made for cardwallet in the server's settings."
         case .credentialUnavailable(let reason):
-            return "The CardDAV password could not be read: \(Shown.text(reason)). Nothing was sent; log in again."
+            let said = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
+            return "The CardDAV password could not be read: \(Shown.text(said)). Nothing was sent."
         case .forbidden(let request):
             return "The CardDAV server does not allow \(Shown.text(request)) for this account (403)."
         case .notFound(let url):
