@@ -311,6 +311,7 @@ let package = Package(
             dependencies: [
                 "CardWalletLive", "CardWalletUI", "CardModels", "CardAPI", "CardBackend", "Networking", "TokenStore",
                 "CardMockServer", "TestSupport", "LiveTestSupport", "CardCache", "InMemoryBackend", "CardVCard",
+                "CardProviders", "Secrets",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

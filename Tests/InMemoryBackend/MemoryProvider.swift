@@ -9,23 +9,29 @@ public struct MemoryProvider: BackendProvider {
     /// The kind: `memory`.
     public static let kind = BackendKind(id: "memory", name: "memory")
 
-    /// The one backend every account of this kind is on (the tests' server).
-    public let backend: MemoryBackend
+    /// The backends, one per server (the tests' servers).
+    public let backends: [MemoryBackend]
 
-    /// The provider of `backend`.
-    public init(_ backend: MemoryBackend) {
-        self.backend = backend
+    /// The provider of `backends`, each at its own server.
+    public init(_ backends: MemoryBackend...) {
+        self.backends = backends
+    }
+
+    /// The backend at `server`.
+    func backend(at server: URL) -> MemoryBackend? {
+        backends.first { ServerAddress.sameServer($0.server, server.absoluteString) }
     }
 
     public var kind: BackendKind { Self.kind }
     public var logins: Set<LoginMethod> { [.password] }
 
-    /// Claims the memory backend's own address only.
+    /// Claims the memory backends' own addresses only.
     public func probe(_ server: URL, context: ProviderContext) async -> ProbeAnswer {
-        ServerAddress.sameServer(server.absoluteString, backend.server) ? .yes : .no
+        backend(at: server) == nil ? .no : .yes
     }
 
     public func makeBackend(_ target: BackendTarget, context: ProviderContext) throws -> any CardBackend {
-        backend
+        guard let backend = backend(at: target.server) else { throw MemoryFailure(.badAddress) }
+        return backend
     }
 }
