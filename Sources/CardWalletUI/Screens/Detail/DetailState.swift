@@ -191,7 +191,7 @@ extension DetailState {
     static func text(of card: Card) -> String {
         CardField.allCases.compactMap { field in
             let value = card.fields[field]
-            guard !value.isEmpty, field != .defaultImage else { return nil }
+            guard !value.isEmpty, field.descriptor.detail != .avatar else { return nil }
             return "\(field.label): \(value)"
         }.joined(separator: "\n")
     }

@@ -32,7 +32,7 @@ public struct FormState: Equatable, Sendable {
 
         /// Whether the field holds several lines (Enter starts a new line there).
         public var isMultiline: Bool {
-            self == .card(.bio) || self == .card(.address)
+            if case .card(let field) = self { field.kind == .longText } else { false }
         }
 
         /// The expected format.
