@@ -58,6 +58,8 @@ extension AppState {
             return reduceForm(.finished(tag, outcome))
         case .transfer(let tag):
             return reduceTransfer(.finished(tag, outcome))
+        case .overlay(let name, let tag):
+            return overlayFinished(name, tag: tag, outcome)
         case .login:
             return reduceLogin(.finished(outcome))
         case .reauth:
@@ -144,7 +146,7 @@ extension CallRoute {
     var replaysAfterLogin: Bool {
         switch self {
         case .login, .reauth, .logOut, .outbox, .book: false
-        case .list, .detail, .form, .transfer: true
+        case .list, .detail, .form, .transfer, .overlay: true
         }
     }
 }

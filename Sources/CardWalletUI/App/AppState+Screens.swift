@@ -23,7 +23,7 @@ extension AppState {
                 result += reduceDetail(.command(.reload))
             case .edit(let card):
                 // The user may have moved on while the card loaded.
-                guard screen == .list, modal == nil else { break }
+                guard screen == .list, modal == nil, overlay == nil else { break }
                 form = FormState(editing: card, returnsToDetail: false)
                 screen = .form
                 message = nil
@@ -249,6 +249,7 @@ extension AppState {
         detail = nil
         form = nil
         modal = nil
+        overlay = nil
         transfer = nil
         list = ListState(pageSize: list.pageSize)
         connection = .online
@@ -264,6 +265,7 @@ extension AppState {
         detail = nil
         form = nil
         modal = nil
+        overlay = nil
         reauth = nil
         transfer = nil
         list = ListState(pageSize: list.pageSize)

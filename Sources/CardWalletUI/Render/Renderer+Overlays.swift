@@ -49,20 +49,6 @@ extension Renderer {
         }
     }
 
-    static func drawLogDetail(_ grid: inout Grid, _ state: AppState, _ layout: Layout, id: UInt64, scroll: Int) {
-        let top = layout.content.lowerBound
-        grid.fill(x: 0, y: top, width: grid.width, height: layout.content.count)
-        grid.draw("Log line (Esc closes)", x: 1, y: top, style: Theme.columnTitle)
-        let lines = state.logDetailLines(id: id).flatMap {
-            TextLayout.wrap(TerminalText.escaped($0), width: grid.width - 2)
-        }
-        let viewport = layout.pageViewport
-        let scroll = min(scroll, max(0, lines.count - viewport))
-        for (offset, line) in lines.dropFirst(scroll).prefix(viewport).enumerated() {
-            grid.draw(line, x: 1, y: top + 1 + offset)
-        }
-    }
-
     static func drawLogPane(_ grid: inout Grid, _ state: AppState, _ layout: Layout) {
         guard let pane = layout.logPane else { return }
         let log = state.log

@@ -55,8 +55,6 @@ public enum Modal: Equatable, Sendable {
     case confirm(ConfirmState)
     /// The keys of the screen beneath, scrolled to `scroll`.
     case help(scroll: Int)
-    /// The detail of one log line.
-    case logDetail(lineID: UInt64, scroll: Int)
 }
 
 /// Scrolling a page of `lineCount` lines in a `viewport`.
