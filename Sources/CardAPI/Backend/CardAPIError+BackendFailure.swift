@@ -2,6 +2,10 @@ import CardAPIContract
 public import CardBackend
 
 extension CardAPIError: BackendFailure {
+    /// The contract's error code the server answered with (terminal-safe), or the session's end
+    /// (E06) it learnt from one.
+    public var serverCode: String? { errorCode?.description }
+
     /// The kind of failure above the backend seam: the server's error code decides it, never
     /// its message.
     public var failureKind: BackendFailureKind {

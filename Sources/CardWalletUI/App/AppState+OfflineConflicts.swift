@@ -25,7 +25,7 @@ extension AppState {
         screen = .form
         showMessage(
             .warning,
-            "Your offline edit of “\(conflict.server.fields.name)” met a newer version (E07): "
+            "Your offline edit of “\(conflict.server.fields.name)” met a newer version: "
                 + "Enter sends yours, Esc keeps theirs",
             topic: .form)
         // Keys typed for the list must not land in the form.

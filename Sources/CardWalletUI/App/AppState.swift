@@ -30,6 +30,9 @@ public struct AppState: Equatable, Sendable {
         public var replay: [PendingCall]
         /// The account that was logged in, to tell a different login apart.
         public var previousEmail: String?
+        /// The code the server ended the session with (the card API's E06), once a failed call
+        /// said it; `nil` for a server that sends none.
+        public var serverCode: String?
     }
 
     /// Terminal columns.

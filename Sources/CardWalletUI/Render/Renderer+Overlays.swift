@@ -17,7 +17,8 @@ extension Renderer {
         // The dialog needs 13 rows; when the log pane leaves the screen fewer, it covers the pane.
         let height = 13
         let area = layout.content.count >= height ? layout.content : 1..<layout.statusRow
-        let box = drawBox(&grid, title: "Session expired (E06)", width: 72, height: height, layout: layout, area: area)
+        let title = "Session expired" + UIFailure.note(reauth.serverCode)
+        let box = drawBox(&grid, title: title, width: 72, height: height, layout: layout, area: area)
         let bottom = box.y + box.height
         grid.draw("Log in again to carry on; nothing you typed is lost.", x: box.x, y: box.y, width: box.width)
         if !reauth.replay.isEmpty {
