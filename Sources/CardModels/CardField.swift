@@ -6,7 +6,9 @@
 /// flag can treat them alike: lists (`tmi`, `tags`) are joined with `; ` and `, `.
 public enum CardField: String, CaseIterable, Sendable, Hashable, Codable {
     case name, title, company, department, email, phone, website, address, bio, birthday
-    case tmi, tags, defaultImage
+    /// Up to three short fun facts ("too much information"): `tmi` in JSON, forms and vCards.
+    case funFacts = "tmi"
+    case tags, defaultImage
 
     /// The field's row of the table: everything about it.
     public var descriptor: FieldDescriptor { Self.descriptors[self]! }
@@ -67,13 +69,15 @@ public enum CardField: String, CaseIterable, Sendable, Hashable, Codable {
                 .birthday, "Birthday", .date, maxLength: 10,
                 vCard: .init("BDAY", order: 80), searchRank: nil, detail: .row(50),
                 option: .init(["birthday"], "date", "Birthday as YYYY-MM-DD."))
-        case .tmi:
+        case .funFacts:
             FieldDescriptor(
-                .tmi, "TMI",
+                .funFacts, "TMI",
                 .list(
-                    .init(separator: ";", maximumCount: CardLimits.tmiMaxCount, noun: "facts", eachOnItsOwnLine: true)),
-                maxLength: CardLimits.tmiItemMaxLength,
-                hint: "up to \(CardLimits.tmiMaxCount) fun facts, separated by ;",
+                    .init(
+                        separator: ";", maximumCount: CardLimits.funFactsMaxCount, noun: "facts", eachOnItsOwnLine: true
+                    )),
+                maxLength: CardLimits.funFactMaxLength,
+                hint: "up to \(CardLimits.funFactsMaxCount) fun facts, separated by ;",
                 vCard: .init("X-CARDWALLET-TMI", .each, order: 110), searchRank: 100, detail: .row(70),
                 option: .init(
                     ["tmi"], "fact",

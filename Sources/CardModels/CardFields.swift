@@ -24,7 +24,7 @@ public struct CardFields: Codable, Sendable, Equatable, Hashable {
     /// `YYYY-MM-DD`.
     public var birthday: String?
     /// Up to three short fun facts ("too much information").
-    public var tmi: [String]
+    public var funFacts: [String]
     /// Free-form tags, up to ten.
     public var tags: [String]
     /// The avatar (0–7) shown when the card has no image.
@@ -41,7 +41,7 @@ public struct CardFields: Codable, Sendable, Equatable, Hashable {
     public init(
         name: String, title: String? = nil, company: String? = nil, department: String? = nil,
         email: String? = nil, phone: String? = nil, website: String? = nil, address: String? = nil,
-        bio: String? = nil, birthday: String? = nil, tmi: [String] = [], tags: [String] = [],
+        bio: String? = nil, birthday: String? = nil, funFacts: [String] = [], tags: [String] = [],
         defaultImage: Int = 0, vcardProperties: [String] = []
     ) {
         self.name = name
@@ -54,7 +54,7 @@ public struct CardFields: Codable, Sendable, Equatable, Hashable {
         self.address = address
         self.bio = bio
         self.birthday = birthday
-        self.tmi = tmi
+        self.funFacts = funFacts
         self.tags = tags
         self.defaultImage = defaultImage
         self.vcardProperties = vcardProperties
@@ -75,7 +75,7 @@ public struct CardFields: Codable, Sendable, Equatable, Hashable {
             case .address: .text(address)
             case .bio: .text(bio)
             case .birthday: .text(birthday)
-            case .tmi: .list(tmi)
+            case .funFacts: .list(funFacts)
             case .tags: .list(tags)
             case .defaultImage: .number(defaultImage)
             }
@@ -92,7 +92,7 @@ public struct CardFields: Codable, Sendable, Equatable, Hashable {
             case .address: address = newValue.text
             case .bio: bio = newValue.text
             case .birthday: birthday = newValue.text
-            case .tmi: tmi = newValue.list
+            case .funFacts: funFacts = newValue.list
             case .tags: tags = newValue.list
             case .defaultImage: defaultImage = newValue.number
             }

@@ -15,9 +15,9 @@ public enum CardLimits {
     /// Longest bio, in characters.
     public static let bioMaxLength = 500
     /// Most fun facts.
-    public static let tmiMaxCount = 3
+    public static let funFactsMaxCount = 3
     /// Longest fun fact, in characters.
-    public static let tmiItemMaxLength = 100
+    public static let funFactMaxLength = 100
     /// Most tags.
     public static let tagsMaxCount = 10
     /// Longest tag, in characters.

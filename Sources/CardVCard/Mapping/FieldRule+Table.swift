@@ -203,8 +203,8 @@ extension FieldRule {
 
 /// The properties CardWallet writes for what vCard has no property for.
 public enum WalletProperty {
-    /// One fun fact per line (the property of ``CardModels/CardField/tmi``'s descriptor).
-    public static let tmi = CardField.tmi.descriptor.vCard!.property
+    /// One fun fact per line (the property of ``CardModels/CardField/funFacts``'s descriptor).
+    public static let funFacts = CardField.funFacts.descriptor.vCard!.property
     /// The avatar number (1–7) shown when the card has no image.
     public static let avatar = CardField.defaultImage.descriptor.vCard!.property
     /// The `PRODID` of every card CardWallet writes: how the vdir writer knows its own files.

@@ -47,7 +47,7 @@ struct FieldValues: Sendable, Equatable {
     enum Value: Sendable, Equatable {
         /// A text field (`nil`: absent).
         case text(String?)
-        /// A list field (tmi, tags).
+        /// A list field (fun facts, tags).
         case list([String])
 
         var isEmpty: Bool {

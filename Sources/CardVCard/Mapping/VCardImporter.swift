@@ -103,26 +103,27 @@ public struct VCardImporter: Sendable {
         // Fun facts: the first ones the card holds (clipped), the rest kept as lines.
         var clippedFacts: [Int] = []
         for (number, entry) in facts.enumerated() {
-            guard number < CardLimits.tmiMaxCount else {
+            guard number < CardLimits.funFactsMaxCount else {
                 extras.append(entry.index)
                 continue
             }
-            let fact = FieldClip.text(entry.fact, to: CardField.tmi.maxLength)
-            fields.tmi.append(fact)
+            let fact = FieldClip.text(entry.fact, to: CardField.funFacts.maxLength)
+            fields.funFacts.append(fact)
             if fact != entry.fact {
                 clippedFacts.append(entry.index)
                 clips.append(
                     Clip(
-                        line: properties[entry.index].line, property: WalletProperty.tmi, field: .tmi, original: .tmi,
-                        detail: "is \(entry.fact.count) characters, more than the \(CardField.tmi.maxLength)"))
+                        line: properties[entry.index].line, property: WalletProperty.funFacts, field: .funFacts,
+                        original: .funFacts,
+                        detail: "is \(entry.fact.count) characters, more than the \(CardField.funFacts.maxLength)"))
             }
         }
-        if facts.count > CardLimits.tmiMaxCount {
-            let other = facts.count - CardLimits.tmiMaxCount
+        if facts.count > CardLimits.funFactsMaxCount {
+            let other = facts.count - CardLimits.funFactsMaxCount
             warnings.append(
                 VCardProblem(
-                    line: properties[facts[CardLimits.tmiMaxCount].index].line,
-                    "\(WalletProperty.tmi) (tmi): a card holds \(CardLimits.tmiMaxCount) fun facts; the other \(other) \(other == 1 ? "is" : "are") kept for export only"
+                    line: properties[facts[CardLimits.funFactsMaxCount].index].line,
+                    "\(WalletProperty.funFacts) (tmi): a card holds \(CardLimits.funFactsMaxCount) fun facts; the other \(other) \(other == 1 ? "is" : "are") kept for export only"
                 ))
         }
 
@@ -214,12 +215,12 @@ public struct VCardImporter: Sendable {
                     role: .original(rule.fields[0])))
         }
         for index in clippedFacts {
-            let marker = VCardParameter(name: WalletProperty.fieldParameter, values: [CardField.tmi.key])
+            let marker = VCardParameter(name: WalletProperty.fieldParameter, values: [CardField.funFacts.key])
             kept.append(
                 Kept(
                     line: properties[index].line,
                     text: ContentLine.render(Self.escaped(properties[index], vcard.version), marker: marker),
-                    role: .original(.tmi)))
+                    role: .original(.funFacts)))
         }
         for index in extras.sorted() {
             if index == keptN {

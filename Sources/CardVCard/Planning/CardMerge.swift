@@ -39,11 +39,11 @@ enum CardMerge {
                 added.append(line)
             }
         }
-        for fact in later.fields.tmi where !fields.tmi.contains(fact) {
-            if fields.tmi.count < CardLimits.tmiMaxCount {
-                fields.tmi.append(fact)
+        for fact in later.fields.funFacts where !fields.funFacts.contains(fact) {
+            if fields.funFacts.count < CardLimits.funFactsMaxCount {
+                fields.funFacts.append(fact)
             } else {
-                added.append(WalletProperty.tmi + ":" + VCardText.escape(fact))
+                added.append(WalletProperty.funFacts + ":" + VCardText.escape(fact))
             }
         }
         let mineKept = Set(first.fields.vcardProperties)

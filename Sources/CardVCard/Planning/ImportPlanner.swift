@@ -128,7 +128,7 @@ public enum ImportPlanner {
         var fields = card.fields
         // vCard cannot carry fun facts and avatars unless CardWallet wrote it: keep the wallet's.
         if !card.carriesWalletFields {
-            fields.tmi = existing.fields.tmi
+            fields.funFacts = existing.fields.funFacts
             fields.defaultImage = existing.fields.defaultImage
         }
         let fieldsChange = fields.normalized() != existing.fields.normalized()

@@ -20,7 +20,7 @@ struct CardFieldOptions: ParsableArguments {
     @Option(name: .field(.address), help: .field(.address)) var address: String?
     @Option(name: .field(.bio), help: .field(.bio)) var bio: String?
     @Option(name: .field(.birthday), help: .field(.birthday)) var birthday: String?
-    @Option(name: .field(.tmi), help: .field(.tmi)) var tmi: [String] = []
+    @Option(name: .field(.funFacts), help: .field(.funFacts)) var funFacts: [String] = []
     @Option(name: .field(.tags), help: .field(.tags)) var tags: [String] = []
     @Option(name: .field(.defaultImage), help: .field(.defaultImage)) var avatar: Int?
 
@@ -31,7 +31,7 @@ struct CardFieldOptions: ParsableArguments {
             (.name, .text(name)), (.title, .text(title)), (.company, .text(company)),
             (.department, .text(department)), (.email, .text(email)), (.phone, .text(phone)),
             (.website, .text(website)), (.address, .text(address)), (.bio, .text(bio)), (.birthday, .text(birthday)),
-            (.tmi, .list(tmi)), (.tags, .list(tags)), (.defaultImage, .text(avatar.map(String.init))),
+            (.funFacts, .list(funFacts)), (.tags, .list(tags)), (.defaultImage, .text(avatar.map(String.init))),
         ]
         return given.compactMap { field, value in value.text(for: field).map { (field, $0) } }
     }
