@@ -1,7 +1,7 @@
 import CardModels
 
 /// One row of the mapping between vCard properties and card fields: how a property is read
-/// into fields and how fields are written as a property. The table (``FieldRule/table``) drives
+/// into fields and how fields are written as a property. The table (``FieldRule/mapping``) drives
 /// both the importer and the writer, so they cannot disagree.
 struct FieldRule: Sendable {
     /// Which property of several of the same name fills the fields.

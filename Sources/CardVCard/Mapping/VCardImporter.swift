@@ -1,6 +1,6 @@
 import CardModels
 
-/// Maps a ``VCard`` onto a card (issue 15's table, in ``FieldRule/table``), losslessly: every
+/// Maps a ``VCard`` onto a card (issue 15's table, in ``FieldRule/mapping``), losslessly: every
 /// property the card does not model is kept as a content line in
 /// ``CardModels/CardFields/vcardProperties``, and so is a modelled property whose line the
 /// writer would not reproduce exactly (a grouped `item1.EMAIL`, a typed `TEL;TYPE=CELL`, an ADR
@@ -52,7 +52,7 @@ public struct VCardImporter: Sendable {
     public func card(from vcard: VCard) -> Result<ImportedCard, VCardProblem> {
         var fields = CardFields(name: "")
         var extras: [Int] = []
-        var candidates = [[(index: Int, values: FieldValues)]](repeating: [], count: FieldRule.table.count)
+        var candidates = [[(index: Int, values: FieldValues)]](repeating: [], count: FieldRule.mapping.count)
         var facts: [(index: Int, fact: String)] = []
         var nameIndex: Int?
         var photo: VCardPhoto?
@@ -129,7 +129,7 @@ public struct VCardImporter: Sendable {
 
         // The chosen property of each rule fills its fields (clipped to fit); the others are kept.
         var chosen: [(rule: FieldRule, index: Int)] = []
-        for (position, rule) in FieldRule.table.enumerated() where rule.choice != .every {
+        for (position, rule) in FieldRule.mapping.enumerated() where rule.choice != .every {
             var list = candidates[position]
             guard !list.isEmpty else { continue }
             if rule.choice == .preferred, list.count > 1 {
@@ -249,7 +249,7 @@ public struct VCardImporter: Sendable {
                 return (properties[pick.index].line, pick.rule.property)
             }
             if field == .name, let nameIndex { return (properties[nameIndex].line, "N") }
-            guard let rule = FieldRule.table.first(where: { $0.fields.contains(field) }),
+            guard let rule = FieldRule.mapping.first(where: { $0.fields.contains(field) }),
                 let last = properties.last(where: { $0.key == rule.property })
             else { return nil }
             return (last.line, rule.property)

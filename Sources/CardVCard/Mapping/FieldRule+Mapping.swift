@@ -4,7 +4,7 @@ extension FieldRule {
     /// The mapping of issue 15, RFC 6350 names, in the order the writer emits them: one row per
     /// property, built from the fields' descriptors (``CardModels/FieldDescriptor/vCard``), so a
     /// field with a vCard place needs nothing here.
-    static let table: [FieldRule] = {
+    static let mapping: [FieldRule] = {
         var byProperty: [String: [FieldDescriptor]] = [:]
         for descriptor in CardField.table {
             guard let place = descriptor.vCard else { continue }
@@ -17,10 +17,10 @@ extension FieldRule {
 
     /// The rules by property name.
     static let byProperty: [String: FieldRule] = Dictionary(
-        table.map { ($0.property, $0) }, uniquingKeysWith: { a, _ in a })
-    /// The position of each rule in ``table``, by property name.
+        mapping.map { ($0.property, $0) }, uniquingKeysWith: { a, _ in a })
+    /// The position of each rule in ``mapping``, by property name.
     static let position: [String: Int] = Dictionary(
-        table.enumerated().map { ($1.property, $0) }, uniquingKeysWith: { a, _ in a })
+        mapping.enumerated().map { ($1.property, $0) }, uniquingKeysWith: { a, _ in a })
 
     /// How a vCard 2.1 value of a modelled property is written again as 3.0 or 4.0 escape text
     /// (``VCardImporter/escaped(_:_:)``), by property: text is escaped, structured values and
