@@ -111,7 +111,7 @@ import Testing
             #expect(card.createdAt == before.createdAt)
             #expect(card.hasImage, "the image is kept")
             let listed = try await api.send(.get, "/cards?q=king", token: token).data(APICardPage.self)
-            #expect(listed.cards.map(\.version) == [2])
+            #expect(listed.cards.map(\.revision) == [CardRevision(2)])
         }
     }
 
