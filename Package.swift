@@ -168,9 +168,10 @@ let package = Package(
         .target(name: "CTesseractLoader", dependencies: ["CTesseract"]),
         .target(name: "CardScan", dependencies: ["CTesseract", "CTesseractLoader", "CardScanCore", "CardImages"]),
 
-        // The live glue: performs the core's calls through CardAPI (and pictures, QR codes,
-        // vCard import and export, scans through their libraries), makes its log lines, feeds
-        // its inbox through one ordered sink, writes the log file.
+        // The live glue: performs the core's calls through the account's backend (the card API's
+        // or a CardDAV server's, behind CardBackend) and the cache (and pictures, QR codes, vCard
+        // import and export, scans through their libraries), makes its log lines, feeds its inbox
+        // through one ordered sink, writes the log file.
         .target(
             name: "CardWalletLive",
             dependencies: [

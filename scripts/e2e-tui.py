@@ -465,7 +465,7 @@ def run(arguments) -> int:
         session.wait_text("Added “Replay Me”", "CardWallet · card", absent=("Session expired",))
         tokens |= demo_tokens(tmpdir)
         session.keys("l")
-        session.wait_text("Network log", "401 E06", "session expired (E06)", "POST /v1/card 201")
+        session.wait_text("Network log", "401 E06", "session expired for", "POST /v1/card 201")
         session.keys("l", "q")
         session.wait_text("14 cards", "Replay Me", absent=("Network log",))
 
@@ -561,7 +561,7 @@ def run(arguments) -> int:
         for needle in ("POST /v1/auth/login 200", "GET /v1/cards?", "POST /v1/card ", "PUT /v1/card/",
                        "DELETE /v1/card/", "POST /v1/auth/refresh 200", "demo server: " + base_url,
                        "PUT /v1/card/" + hostile_id + " 412 E07", "POST /v1/auth/refresh 401 E06",
-                       "session expired (E06)"):
+                       "session expired for"):
             if needle not in written:
                 raise StepFailed(f"the log file lacks {needle!r}")
         deletes = written.count("→ DELETE /v1/card/")

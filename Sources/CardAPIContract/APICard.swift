@@ -55,13 +55,8 @@ public struct APICard: Codable, Sendable, Equatable, Hashable, Identifiable {
     /// The `ETag` / `If-Match` value for this version, quotes included.
     public var entityTag: String { EntityTag.make(version: version) }
 
-    /// A summary of the card, as the list endpoint returns it.
-    public var summary: APICardSummary {
-        APICardSummary(
-            id: id, name: fields.name, title: fields.title, company: fields.company,
-            email: fields.email, defaultImage: fields.defaultImage, hasImage: hasImage,
-            updatedAt: updatedAt, version: version)
-    }
+    /// A summary of the card, as the list endpoint returns it (its revision the version).
+    public var summary: CardSummary { card.summary }
 
     enum MetaKeys: String, CodingKey {
         case id, hasImage, image, createdAt, updatedAt, version
@@ -92,55 +87,15 @@ public struct APICard: Codable, Sendable, Equatable, Hashable, Identifiable {
     }
 }
 
-/// One row of `GET /cards`.
-public struct APICardSummary: Codable, Sendable, Equatable, Hashable, Identifiable {
-    /// The card id.
-    public var id: String
-    /// The name.
-    public var name: String
-    /// Job title.
-    public var title: String?
-    /// Company.
-    public var company: String?
-    /// Email address.
-    public var email: String?
-    /// The avatar (0–7) shown when there is no image.
-    public var defaultImage: Int
-    /// Whether the card has an image.
-    public var hasImage: Bool
-    /// When the card last changed.
-    public var updatedAt: Date
-    /// The card version (its `ETag`).
-    public var version: Int
-
-    /// Creates a summary.
-    public init(
-        id: String, name: String, title: String? = nil, company: String? = nil, email: String? = nil,
-        defaultImage: Int = 0, hasImage: Bool = false, updatedAt: Date, version: Int = 1
-    ) {
-        self.id = id
-        self.name = name
-        self.title = title
-        self.company = company
-        self.email = email
-        self.defaultImage = defaultImage
-        self.hasImage = hasImage
-        self.updatedAt = updatedAt
-        self.version = version
-    }
-
-    /// The summary as the wallet holds it.
-    public var summary: CardSummary {
-        CardSummary(
-            id: id, name: name, title: title, company: company, email: email, defaultImage: defaultImage,
-            hasImage: hasImage, updatedAt: updatedAt, revision: CardRevision(version))
-    }
-}
-
 /// The `data` of `GET /cards`: one page of the wallet, in the user's order.
+///
+/// Its rows are the wallet's own ``CardModels/CardSummary``: the same JSON (`id`, `name`,
+/// `title`, `company`, `email`, `defaultImage`, `hasImage`, `updatedAt`, `version`), the version
+/// the card API's integer (``CardModels/CardRevision`` writes a number as a number; the client
+/// refuses a page with any other: `PageCheck`).
 public struct APICardPage: Codable, Sendable, Equatable {
     /// The cards of this page, in wallet order.
-    public var cards: [APICardSummary]
+    public var cards: [CardSummary]
     /// How many cards match in all (not just on this page).
     public var total: Int
     /// The index of the first card of this page.
@@ -149,7 +104,7 @@ public struct APICardPage: Codable, Sendable, Equatable {
     public var limit: Int
 
     /// Creates a page.
-    public init(cards: [APICardSummary], total: Int, offset: Int, limit: Int) {
+    public init(cards: [CardSummary], total: Int, offset: Int, limit: Int) {
         self.cards = cards
         self.total = total
         self.offset = offset
@@ -158,7 +113,7 @@ public struct APICardPage: Codable, Sendable, Equatable {
 
     /// The page as the wallet holds it.
     public var page: CardPage {
-        CardPage(cards: cards.map(\.summary), total: total, offset: offset, limit: limit)
+        CardPage(cards: cards, total: total, offset: offset, limit: limit)
     }
 }
 

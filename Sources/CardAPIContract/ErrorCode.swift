@@ -4,6 +4,8 @@ import TextSafety
 ///
 /// Clients key their behaviour on the code, never on the message. The type is an open set:
 /// a code this build does not know still decodes, keeps its raw value and reads as unknown.
+/// The codes the contract defines, and what each means, are the rows of ``table``
+/// (`ErrorCode+Table.swift`).
 public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// The code as sent, e.g. `E04`.
     public let rawValue: String
@@ -11,71 +13,23 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// A code from its text; unknown codes are kept as they are.
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// Malformed request or validation failed (400).
-    public static let badRequest = ErrorCode(rawValue: "E01")
-    /// Login failed: wrong email or password (401).
-    public static let loginFailed = ErrorCode(rawValue: "E02")
-    /// Access token missing, malformed or unknown (401).
-    public static let accessTokenInvalid = ErrorCode(rawValue: "E03")
-    /// Access token expired (401).
-    public static let accessTokenExpired = ErrorCode(rawValue: "E04")
-    /// No such card, or not yours (404).
-    public static let cardNotFound = ErrorCode(rawValue: "E05")
-    /// Refresh token expired, revoked or reused (401).
-    public static let refreshTokenExpired = ErrorCode(rawValue: "E06")
-    /// The card changed since it was read: `If-Match` mismatch (412).
-    public static let versionConflict = ErrorCode(rawValue: "E07")
-    /// Upload too large (413).
-    public static let payloadTooLarge = ErrorCode(rawValue: "E08")
-    /// Unsupported media type, or the image is not PNG/JPEG (415).
-    public static let unsupportedMediaType = ErrorCode(rawValue: "E09")
-    /// Too many requests; see `Retry-After` (429).
-    public static let tooManyRequests = ErrorCode(rawValue: "E10")
-    /// Internal error (500).
-    public static let internalError = ErrorCode(rawValue: "E99")
+    /// The contract's row for this code (``table``), or `nil` for a code this build does not know.
+    public var row: ErrorCodeRow? { Self.rows[self] }
+
+    private static let rows: [ErrorCode: ErrorCodeRow] = Dictionary(
+        table.map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// Every code of the contract, in order.
-    public static let allKnown: [ErrorCode] = [
-        .badRequest, .loginFailed, .accessTokenInvalid, .accessTokenExpired, .cardNotFound,
-        .refreshTokenExpired, .versionConflict, .payloadTooLarge, .unsupportedMediaType,
-        .tooManyRequests, .internalError,
-    ]
+    public static var allKnown: [ErrorCode] { table.map(\.code) }
 
     /// Whether this build knows the code.
-    public var isKnown: Bool { Self.allKnown.contains(self) }
+    public var isKnown: Bool { row != nil }
 
     /// The HTTP status the contract pairs with this code, or `nil` for an unknown code.
-    public var httpStatus: Int? {
-        switch self {
-        case .badRequest: 400
-        case .loginFailed, .accessTokenInvalid, .accessTokenExpired, .refreshTokenExpired: 401
-        case .cardNotFound: 404
-        case .versionConflict: 412
-        case .payloadTooLarge: 413
-        case .unsupportedMediaType: 415
-        case .tooManyRequests: 429
-        case .internalError: 500
-        default: nil
-        }
-    }
+    public var httpStatus: Int? { row?.httpStatus }
 
     /// A short, human summary of what the code means.
-    public var summary: String {
-        switch self {
-        case .badRequest: "malformed request or validation failed"
-        case .loginFailed: "wrong email or password"
-        case .accessTokenInvalid: "access token missing, malformed or unknown"
-        case .accessTokenExpired: "access token expired"
-        case .cardNotFound: "no such card"
-        case .refreshTokenExpired: "session expired; log in again"
-        case .versionConflict: "the card changed since you read it"
-        case .payloadTooLarge: "upload too large"
-        case .unsupportedMediaType: "unsupported media type"
-        case .tooManyRequests: "too many requests"
-        case .internalError: "internal server error"
-        default: "unknown error code \(description)"
-        }
-    }
+    public var summary: String { row?.summary ?? "unknown error code \(description)" }
 
     /// The code as it may be shown, e.g. `E04`: a code from the server is untrusted text, so
     /// control characters are escaped (``TerminalText/escaped(_:)``) and a code longer than

@@ -15,12 +15,11 @@ public enum CardForm {
     public static func parts(for fields: CardFields) -> [(name: String, value: String)] {
         var parts: [(name: String, value: String)] = []
         for field in CardField.allCases {
-            switch field {
-            case .tmi: parts += fields.tmi.map { (field.formPartName, $0) }
-            case .tags: parts += fields.tags.map { (field.formPartName, $0) }
-            default:
+            if field.kind.list != nil {
+                parts += fields[value: field].list.map { (field.formPartName, $0) }
+            } else {
                 let value = fields[field]
-                if !value.isEmpty || field == .name { parts.append((field.formPartName, value)) }
+                if !value.isEmpty || field.descriptor.isRequired { parts.append((field.formPartName, value)) }
             }
         }
         parts += fields.vcardProperties.map { (vcardPropertiesPartName, $0) }
@@ -34,8 +33,7 @@ public enum CardForm {
     public static func fields(from parts: [(name: String, value: String)]) -> (CardFields, [String: String]) {
         var fields = CardFields(name: "")
         var problems: [String: String] = [:]
-        var tmi: [String] = []
-        var tags: [String] = []
+        var lists: [CardField: [String]] = [:]
         var vcardProperties: [String] = []
         for (name, value) in parts where name.hasPrefix("card.") {
             if name == vcardPropertiesPartName {
@@ -46,20 +44,18 @@ public enum CardForm {
                 problems[name] = "is not a card field"
                 continue
             }
-            switch field {
-            case .tmi: tmi.append(value)
-            case .tags: tags.append(value)
-            case .defaultImage:
+            switch field.kind {
+            case .list: lists[field, default: []].append(value)
+            case .number(let range):
                 guard let number = Int(value.trimmedForCard) else {
-                    problems[field.key] = "must be a number from 0 to \(CardLimits.defaultImageRange.upperBound)"
+                    problems[field.key] = "must be a number from \(range.lowerBound) to \(range.upperBound)"
                     continue
                 }
-                fields.defaultImage = number
-            default: fields[field] = value
+                fields[value: field] = .number(number)
+            case .shortText, .longText, .email, .phone, .url, .date: fields[field] = value
             }
         }
-        fields.tmi = tmi
-        fields.tags = tags
+        for (field, list) in lists { fields[value: field] = .list(list) }
         fields.vcardProperties = vcardProperties
         return (fields, problems)
     }

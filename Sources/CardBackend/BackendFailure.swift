@@ -6,6 +6,17 @@
 public protocol BackendFailure: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is.
     var failureKind: BackendFailureKind { get }
+    /// The error code the server sent with it, as it may be shown (the card API's `E07`);
+    /// `nil` for a server whose protocol has none (CardDAV) and failures found here. Messages
+    /// name a code only when there is one. `nil` unless a backend says otherwise.
+    var serverCode: String? { get }
+}
+
+extension BackendFailure {
+    public var serverCode: String? { nil }
+
+    /// The server's code as a message adds it after what failed: ` (E07)`, or nothing.
+    public var codeNote: String { serverCode.map { " (\($0))" } ?? "" }
 }
 
 /// The failures callers above the seam treat differently.

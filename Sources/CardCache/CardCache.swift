@@ -116,7 +116,7 @@ public final class CardCache: Sendable {
             let migrator = CacheSchema.migrator
             let ready = try pool.read { db in
                 try Int32.fetchOne(db, sql: "PRAGMA application_id") == CacheSchema.applicationID
-                    && migrator.hasCompletedMigrations(db) && !migrator.hasBeenSuperseded(db)
+                    && CacheSchema.isCurrent(db)
                     && CacheDatabase.isIdentity(try CacheDatabase.identity(db), server: server, account: account)
             }
             if ready {
@@ -135,7 +135,7 @@ public final class CardCache: Sendable {
             if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
                 throw CacheOpeningProblem(reason: "it was written by a newer version of cardwallet")
             }
-            try migrator.migrate(pool)
+            try CacheSchema.migrate(pool)
             try pool.write { db in
                 let stored = try CacheDatabase.identity(db)
                 if stored.isEmpty {

@@ -24,7 +24,7 @@ public struct CardFields: Codable, Sendable, Equatable, Hashable {
     /// `YYYY-MM-DD`.
     public var birthday: String?
     /// Up to three short fun facts ("too much information").
-    public var tmi: [String]
+    public var funFacts: [String]
     /// Free-form tags, up to ten.
     public var tags: [String]
     /// The avatar (0–7) shown when the card has no image.
@@ -41,7 +41,7 @@ public struct CardFields: Codable, Sendable, Equatable, Hashable {
     public init(
         name: String, title: String? = nil, company: String? = nil, department: String? = nil,
         email: String? = nil, phone: String? = nil, website: String? = nil, address: String? = nil,
-        bio: String? = nil, birthday: String? = nil, tmi: [String] = [], tags: [String] = [],
+        bio: String? = nil, birthday: String? = nil, funFacts: [String] = [], tags: [String] = [],
         defaultImage: Int = 0, vcardProperties: [String] = []
     ) {
         self.name = name
@@ -54,65 +54,65 @@ public struct CardFields: Codable, Sendable, Equatable, Hashable {
         self.address = address
         self.bio = bio
         self.birthday = birthday
-        self.tmi = tmi
+        self.funFacts = funFacts
         self.tags = tags
         self.defaultImage = defaultImage
         self.vcardProperties = vcardProperties
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case name, title, company, department, email, phone, website, address, bio, birthday
-        case tmi, tags, defaultImage, vcardProperties
-    }
-
-    /// Decodes the fields; absent lists are empty and an absent `defaultImage` is 0.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        name = try c.decode(String.self, forKey: .name)
-        title = try c.decodeIfPresent(String.self, forKey: .title)
-        company = try c.decodeIfPresent(String.self, forKey: .company)
-        department = try c.decodeIfPresent(String.self, forKey: .department)
-        email = try c.decodeIfPresent(String.self, forKey: .email)
-        phone = try c.decodeIfPresent(String.self, forKey: .phone)
-        website = try c.decodeIfPresent(String.self, forKey: .website)
-        address = try c.decodeIfPresent(String.self, forKey: .address)
-        bio = try c.decodeIfPresent(String.self, forKey: .bio)
-        birthday = try c.decodeIfPresent(String.self, forKey: .birthday)
-        tmi = try c.decodeIfPresent([String].self, forKey: .tmi) ?? []
-        tags = try c.decodeIfPresent([String].self, forKey: .tags) ?? []
-        defaultImage = try c.decodeIfPresent(Int.self, forKey: .defaultImage) ?? 0
-        vcardProperties = try c.decodeIfPresent([String].self, forKey: .vcardProperties) ?? []
-    }
-
-    /// Encodes the fields, leaving out absent optional text.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(name, forKey: .name)
-        try c.encodeIfPresent(title, forKey: .title)
-        try c.encodeIfPresent(company, forKey: .company)
-        try c.encodeIfPresent(department, forKey: .department)
-        try c.encodeIfPresent(email, forKey: .email)
-        try c.encodeIfPresent(phone, forKey: .phone)
-        try c.encodeIfPresent(website, forKey: .website)
-        try c.encodeIfPresent(address, forKey: .address)
-        try c.encodeIfPresent(bio, forKey: .bio)
-        try c.encodeIfPresent(birthday, forKey: .birthday)
-        try c.encode(tmi, forKey: .tmi)
-        try c.encode(tags, forKey: .tags)
-        try c.encode(defaultImage, forKey: .defaultImage)
-        // Left out when empty, so cards without an imported vCard look as they always did.
-        if !vcardProperties.isEmpty { try c.encode(vcardProperties, forKey: .vcardProperties) }
+    /// A field's stored value. The one place that knows which property holds which field:
+    /// everything else goes through it (or through the text of ``subscript(_:)``).
+    public subscript(value field: CardField) -> FieldValue {
+        get {
+            switch field {
+            case .name: .text(name)
+            case .title: .text(title)
+            case .company: .text(company)
+            case .department: .text(department)
+            case .email: .text(email)
+            case .phone: .text(phone)
+            case .website: .text(website)
+            case .address: .text(address)
+            case .bio: .text(bio)
+            case .birthday: .text(birthday)
+            case .funFacts: .list(funFacts)
+            case .tags: .list(tags)
+            case .defaultImage: .number(defaultImage)
+            }
+        }
+        set {
+            switch field {
+            case .name: name = newValue.text ?? ""
+            case .title: title = newValue.text
+            case .company: company = newValue.text
+            case .department: department = newValue.text
+            case .email: email = newValue.text
+            case .phone: phone = newValue.text
+            case .website: website = newValue.text
+            case .address: address = newValue.text
+            case .bio: bio = newValue.text
+            case .birthday: birthday = newValue.text
+            case .funFacts: funFacts = newValue.list
+            case .tags: tags = newValue.list
+            case .defaultImage: defaultImage = newValue.number
+            }
+        }
     }
 
     /// The same fields with surrounding whitespace trimmed and empty values removed.
     public func normalized() -> CardFields {
         var copy = self
         for field in CardField.allCases {
-            copy[field] = self[field]
+            switch self[value: field] {
+            case .text(let text):
+                let trimmed = text?.trimmedForCard ?? ""
+                copy[value: field] = .text(trimmed.isEmpty && !field.descriptor.isRequired ? nil : trimmed)
+            case .list(let list):
+                copy[value: field] = .list(list.map(\.trimmedForCard).filter { !$0.isEmpty })
+            case .number:
+                break
+            }
         }
-        copy.name = name.trimmedForCard
-        copy.tmi = tmi.map(\.trimmedForCard).filter { !$0.isEmpty }
-        copy.tags = tags.map(\.trimmedForCard).filter { !$0.isEmpty }
         return copy
     }
 }

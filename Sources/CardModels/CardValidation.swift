@@ -15,9 +15,9 @@ public enum CardLimits {
     /// Longest bio, in characters.
     public static let bioMaxLength = 500
     /// Most fun facts.
-    public static let tmiMaxCount = 3
+    public static let funFactsMaxCount = 3
     /// Longest fun fact, in characters.
-    public static let tmiItemMaxLength = 100
+    public static let funFactMaxLength = 100
     /// Most tags.
     public static let tagsMaxCount = 10
     /// Longest tag, in characters.
@@ -88,39 +88,40 @@ extension CardFields {
         return nil
     }
 
-    /// The problem with one field, or `nil` when it is fine.
+    /// The problem with one field, or `nil` when it is fine: what its kind requires
+    /// (``FieldDescriptor/Kind``), within its length.
     public func problem(for field: CardField) -> String? {
-        switch field {
-        case .name:
-            let trimmed = name.trimmedForCard
-            if trimmed.isEmpty { return "is required" }
-            return textProblem(trimmed, field: field)
-        case .title, .company, .department, .address, .bio:
-            return self[field].isEmpty ? nil : textProblem(self[field], field: field)
-        case .email:
-            guard let email, !email.isEmpty else { return nil }
-            if let problem = textProblem(email, field: field) { return problem }
-            return CardFormat.isEmail(email) ? nil : "is not an email address"
-        case .phone:
-            guard let phone, !phone.isEmpty else { return nil }
-            if let problem = textProblem(phone, field: field) { return problem }
-            return CardFormat.isPhone(phone) ? nil : "may hold only digits, spaces and + - ( ) ."
-        case .website:
-            guard let website, !website.isEmpty else { return nil }
-            if let problem = textProblem(website, field: field) { return problem }
-            return CardFormat.isWebURL(website) ? nil : "must be an http:// or https:// address"
-        case .birthday:
-            guard let birthday, !birthday.isEmpty else { return nil }
-            return CardFormat.isCalendarDate(birthday) ? nil : "must be a real date as YYYY-MM-DD"
-        case .tmi:
-            if tmi.count > CardLimits.tmiMaxCount { return "may hold at most \(CardLimits.tmiMaxCount) facts" }
-            return tmi.lazy.compactMap { textProblem($0, field: field) }.first
-        case .tags:
-            if tags.count > CardLimits.tagsMaxCount { return "may hold at most \(CardLimits.tagsMaxCount) tags" }
-            return tags.lazy.compactMap { textProblem($0, field: field) }.first
-        case .defaultImage:
-            return CardLimits.defaultImageRange.contains(defaultImage)
-                ? nil : "must be a number from 0 to \(CardLimits.defaultImageRange.upperBound)"
+        let descriptor = field.descriptor
+        switch (descriptor.kind, self[value: field]) {
+        case (.list(let style), .list(let items)):
+            if items.count > style.maximumCount { return "may hold at most \(style.maximumCount) \(style.noun)" }
+            return items.lazy.compactMap { textProblem($0, field: field) }.first
+        case (.number(let range), .number(let number)):
+            return range.contains(number) ? nil : "must be a number from \(range.lowerBound) to \(range.upperBound)"
+        case (let kind, .text(let text)):
+            if descriptor.isRequired {
+                let trimmed = (text ?? "").trimmedForCard
+                if trimmed.isEmpty { return "is required" }
+                return textProblem(trimmed, field: field)
+            }
+            guard let text, !text.isEmpty else { return nil }
+            // A date's form says everything; other values must first fit their length, so a
+            // 1 MB "email" is refused without being parsed.
+            if kind == .date { return Self.formatProblem(text, kind) }
+            return textProblem(text, field: field) ?? Self.formatProblem(text, kind)
+        default:
+            return nil
+        }
+    }
+
+    /// What is wrong with `text` as a value of `kind`'s format, if anything.
+    private static func formatProblem(_ text: String, _ kind: FieldDescriptor.Kind) -> String? {
+        switch kind {
+        case .email: CardFormat.isEmail(text) ? nil : "is not an email address"
+        case .phone: CardFormat.isPhone(text) ? nil : "may hold only digits, spaces and + - ( ) ."
+        case .url: CardFormat.isWebURL(text) ? nil : "must be an http:// or https:// address"
+        case .date: CardFormat.isCalendarDate(text) ? nil : "must be a real date as YYYY-MM-DD"
+        case .shortText, .longText, .list, .number: nil
         }
     }
 

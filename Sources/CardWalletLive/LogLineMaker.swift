@@ -76,14 +76,15 @@ public final class LogLineMaker: Sendable {
     }
 
     /// The line for a session change, or `nil` when it is not worth a line: logins, logouts
-    /// and the end of a refresh show as their own exchanges. A refresh starting and E06 get one.
+    /// and the end of a refresh show as their own exchanges. A refresh starting and the session's
+    /// end get one (the exchange that ended it shows the server's code, when it sent one).
     public func line(for state: SessionState, at time: Date) -> LogLine? {
         switch state {
         case .refreshing(let account):
             return note("refreshing the access token of \(account.email)", at: time)
         case .expired(let server, let account):
             let whose = account.map { " for \($0.email)" } ?? " at \(server)"
-            return note("session expired (E06)\(whose): log in again", isFailure: true, at: time)
+            return note("session expired\(whose): log in again", isFailure: true, at: time)
         case .loggedIn, .loggedOut:
             return nil
         }

@@ -8,7 +8,7 @@ import Testing
         id: "c_abc123",
         fields: CardFields(
             name: "김민지", title: "Engineer", company: "Acme", email: "minji@example.com",
-            tmi: ["likes tea"], tags: ["work"], defaultImage: 3),
+            funFacts: ["likes tea"], tags: ["work"], defaultImage: 3),
         hasImage: true, image: CardImageInfo(contentType: "image/png", size: 1234),
         createdAt: Date(timeIntervalSince1970: 1_700_000_000),
         updatedAt: Date(timeIntervalSince1970: 1_700_000_000.5), revision: CardRevision(7))

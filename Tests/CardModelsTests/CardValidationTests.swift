@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func listsAreBounded() {
-        #expect(CardFields(name: "A", tmi: ["1", "2", "3", "4"]).validate()["tmi"] == "may hold at most 3 facts")
+        #expect(CardFields(name: "A", funFacts: ["1", "2", "3", "4"]).validate()["tmi"] == "may hold at most 3 facts")
         #expect(CardFields(name: "A", tags: Array(repeating: "t", count: 11)).validate()["tags"] != nil)
     }
 
@@ -55,13 +55,13 @@ import Testing
 
     @Test func textSubscriptTrimsAndSplitsLists() {
         var fields = CardFields(name: "A")
-        fields[.tmi] = " likes tea ;; runs marathons; "
+        fields[.funFacts] = " likes tea ;; runs marathons; "
         fields[.tags] = "work, , friends"
         fields[.company] = "   "
-        #expect(fields.tmi == ["likes tea", "runs marathons"])
+        #expect(fields.funFacts == ["likes tea", "runs marathons"])
         #expect(fields.tags == ["work", "friends"])
         #expect(fields.company == nil)
-        #expect(fields[.tmi] == "likes tea; runs marathons")
+        #expect(fields[.funFacts] == "likes tea; runs marathons")
     }
 
     @Test func normalizedTrimsEverything() {
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func formPartsRoundTrip() {
-        let fields = CardFields(name: "Ada", company: "Acme", tmi: ["a", "b"], tags: ["t"], defaultImage: 5)
+        let fields = CardFields(name: "Ada", company: "Acme", funFacts: ["a", "b"], tags: ["t"], defaultImage: 5)
         let parts = CardForm.parts(for: fields)
         #expect(
             parts.map(\.name) == [

@@ -154,7 +154,7 @@ import Testing
     @Test func walletFieldsComeBackFromTheirXProperties() throws {
         let card = try Self.imported(
             "FN:A\nX-CARDWALLET-TMI:Collects stamps\nX-CARDWALLET-TMI:Likes tea\\; a lot\nX-CARDWALLET-AVATAR:5")
-        #expect(card.fields.tmi == ["Collects stamps", "Likes tea; a lot"])
+        #expect(card.fields.funFacts == ["Collects stamps", "Likes tea; a lot"])
         #expect(card.fields.defaultImage == 5)
         #expect(card.carriesWalletFields)
         #expect(try Self.imported("FN:A").carriesWalletFields == false)
@@ -205,7 +205,7 @@ import Testing
     @Test func funFactsPastTheThirdAreKeptForExport() throws {
         let facts = (1...5).map { "X-CARDWALLET-TMI:fact \($0)" }.joined(separator: "\n")
         let card = try Self.imported("FN:A\n\(facts)\nX-CARDWALLET-TMI:\(String(repeating: "f", count: 120))")
-        #expect(card.fields.tmi == ["fact 1", "fact 2", "fact 3"])
+        #expect(card.fields.funFacts == ["fact 1", "fact 2", "fact 3"])
         #expect(
             card.fields.vcardProperties == [
                 "X-CARDWALLET-TMI:fact 4", "X-CARDWALLET-TMI:fact 5",
@@ -217,7 +217,7 @@ import Testing
                     line: 7, "X-CARDWALLET-TMI (tmi): a card holds 3 fun facts; the other 3 are kept for export only")
             ])
         let long = try Self.imported("FN:A\nX-CARDWALLET-TMI:\(String(repeating: "f", count: 120))")
-        #expect(long.fields.tmi == [String(repeating: "f", count: 99) + "…"])
+        #expect(long.fields.funFacts == [String(repeating: "f", count: 99) + "…"])
         #expect(
             long.fields.vcardProperties == [
                 "X-CARDWALLET-TMI;X-CARDWALLET-FIELD=tmi:" + String(repeating: "f", count: 120)

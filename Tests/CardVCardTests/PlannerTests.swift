@@ -134,7 +134,7 @@ import Testing
 
     @Test func walletOnlyFieldsSurviveAForeignUpdate() {
         var wallet = Self.existing("BEGIN:VCARD\nFN:Ada\nEND:VCARD\n")
-        wallet[0].fields.tmi = ["Poet's daughter"]
+        wallet[0].fields.funFacts = ["Poet's daughter"]
         wallet[0].fields.defaultImage = 4
         let foreign = ImportPlanner.plan(
             Self.incoming("BEGIN:VCARD\nFN:Ada\nTITLE:Countess\nEND:VCARD\n"), existing: wallet)
@@ -142,14 +142,14 @@ import Testing
             Issue.record("not an update")
             return
         }
-        #expect(fields.tmi == ["Poet's daughter"] && fields.defaultImage == 4 && fields.title == "Countess")
+        #expect(fields.funFacts == ["Poet's daughter"] && fields.defaultImage == 4 && fields.title == "Countess")
         let ours = ImportPlanner.plan(
             Self.incoming("BEGIN:VCARD\nFN:Ada\nX-CARDWALLET-AVATAR:2\nEND:VCARD\n"), existing: wallet)
         guard case .update(_, _, let replaced?, _) = ours.entries[0].action else {
             Issue.record("not an update")
             return
         }
-        #expect(replaced.tmi == [] && replaced.defaultImage == 2)
+        #expect(replaced.funFacts == [] && replaced.defaultImage == 2)
     }
 
     @Test func aChangedPhotoReplacesTheImage() throws {

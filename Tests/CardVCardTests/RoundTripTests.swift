@@ -39,7 +39,8 @@ import Testing
             WriterTests.ada,
             CardFields(name: "김민지", company: "카드월렛", tags: ["디자인", "서울"]),
             CardFields(
-                name: "Zoë \"Z\" O'Brien, Jr.", bio: "semi;colon, comma \\ backslash\nnew line", tmi: ["a; b", "c, d"]),
+                name: "Zoë \"Z\" O'Brien, Jr.", bio: "semi;colon, comma \\ backslash\nnew line",
+                funFacts: ["a; b", "c, d"]),
             CardFields(name: "Single"),
         ]
         for version in [VCardVersion.v30, .v40] {

@@ -9,7 +9,7 @@ import Testing
         name: "Ada Lovelace", title: "Programmer", company: "Analytical Engines", department: "Research",
         email: "ada@example.com", phone: "+44 20 7946 0000", website: "https://ada.example.com",
         address: "12 St James's Square, London", bio: "Wrote; the first\nprogram, really", birthday: "1815-12-10",
-        tmi: ["Poet's daughter"], tags: ["math", "history"], defaultImage: 3)
+        funFacts: ["Poet's daughter"], tags: ["math", "history"], defaultImage: 3)
 
     static func text(
         _ fields: CardFields, version: VCardVersion = .v30, photo: VCardPhoto? = nil, id: String = "card_test"

@@ -170,10 +170,10 @@ struct SessionMappingTests {
         #expect(refreshing?.kind == .session)
         #expect(refreshing?.time == time)
         let expired = maker.line(for: .expired(server: "http://a.test/v1", account: Self.account), at: time)
-        #expect(expired?.text == "session expired (E06) for demo@cardwallet.dev: log in again")
+        #expect(expired?.text == "session expired for demo@cardwallet.dev: log in again")
         #expect(expired?.isFailure == true)
         let anonymous = maker.line(for: .expired(server: "http://a.test/v1", account: nil), at: time)
-        #expect(anonymous?.text == "session expired (E06) at http://a.test/v1: log in again")
+        #expect(anonymous?.text == "session expired at http://a.test/v1: log in again")
         #expect(maker.line(for: .loggedIn(Self.account), at: time) == nil)
         #expect(maker.line(for: .loggedOut(server: "http://a.test/v1"), at: time) == nil)
     }
@@ -200,7 +200,7 @@ struct SessionMappingTests {
                 "log: refreshing the access token of demo@cardwallet.dev",
                 "session: refreshing(email: \"demo@cardwallet.dev\", server: \"http://a.test/v1\")",
                 "session: loggedIn(email: \"demo@cardwallet.dev\", server: \"http://a.test/v1\")",
-                "log: session expired (E06) for demo@cardwallet.dev: log in again",
+                "log: session expired for demo@cardwallet.dev: log in again",
                 "session: expired(email: Optional(\"demo@cardwallet.dev\"), server: Optional(\"http://a.test/v1\"))",
             ])
         // Ids increase in the order the lines were made.

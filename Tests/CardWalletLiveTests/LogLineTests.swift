@@ -149,7 +149,7 @@ struct LogLineTests {
             // Everything reached the one channel before the calls returned.
             let all = harness.actions.compactMap(\.line)
             #expect(all.contains { $0.errorCode == "E06" })
-            #expect(all.contains { $0.text.contains("session expired (E06)") })
+            #expect(all.contains { $0.text.contains("session expired") })
             let texts = all.map { LogFormat.summary($0, utcOffsetSeconds: 0) } + all.flatMap(\.detail)
             for secret in secrets {
                 #expect(!texts.contains { $0.contains(secret) }, "a secret reached the pane")
@@ -164,7 +164,7 @@ struct LogLineTests {
             for secret in secrets { #expect(!written.contains(secret), "a secret reached the log file") }
             #expect(written.contains("→ POST /v1/auth/login"))
             #expect(written.contains("POST /v1/auth/refresh 401 E06"))
-            #expect(written.contains("session expired (E06)"))
+            #expect(written.contains("session expired"))
             #expect(written.split(separator: "\n").count >= all.count)
         }
     }

@@ -53,10 +53,15 @@ import Testing
         var state = AppState.loggedIn(cards: 5)
         let effects = state.press(.enter)
         let (id, _) = try #require(AppState.lastRequest(effects))
-        state.send(.completed(id, .failure(UIFailure(.notFound, message: "no such card"))))
+        state.send(.completed(id, .failure(UIFailure(.notFound, message: "no such card", serverCode: "E05"))))
         #expect(state.screen == .list)
         #expect(state.list.cards.loadedCount == 4)
         #expect(state.message?.text == "That card no longer exists (E05)")
+        // A CardDAV server's 404 carries no code: none is named.
+        let next = state.press(.enter)
+        let (other, _) = try #require(AppState.lastRequest(next))
+        state.send(.completed(other, .failure(UIFailure(.notFound, message: "404"))))
+        #expect(state.message?.text == "That card no longer exists")
     }
 
     @Test func deleteAsksFirstAndDefaultsToNo() throws {
@@ -196,7 +201,7 @@ import Testing
         state.type("bad")
         let effects = state.press(.enter)
         let (id, _) = try #require(AppState.lastRequest(effects))
-        state.send(.completed(id, .failure(UIFailure(.loginFailed, message: "nope"))))
+        state.send(.completed(id, .failure(UIFailure(.loginFailed, message: "nope", serverCode: "E02"))))
         #expect(state.reauth?.login.error == .init(.password, "Wrong email or password (E02). Try again."))
         #expect(state.screen == .list)
     }
@@ -426,8 +431,9 @@ import Testing
         let save = state.press(.ctrl("s"))
         let (id, _) = try #require(AppState.lastRequest(save))
         state.send(.session(.expired(email: testEmail, server: testServer)))
-        state.send(.completed(id, .failure(UIFailure(.sessionExpired, message: "E06"))))
+        state.send(.completed(id, .failure(UIFailure(.sessionExpired, message: "E06", serverCode: "E06"))))
         #expect(state.reauth != nil)
+        #expect(Renderer.render(state).text.contains("Session expired (E06)"))
         state.press(.escape)
         #expect(state.reauth == nil)
         #expect(state.screen == .form)
@@ -533,9 +539,9 @@ import Testing
         state.press(.char("k"))
         #expect(state.log.selectedLine?.id == 3)
         state.press(.enter)
-        #expect(state.modal == .logDetail(lineID: 3, scroll: 0))
+        #expect(state.overlay?.as(LogDetailPage.self) == LogDetailPage(lineID: 3))
         state.press(.escape)
-        #expect(state.modal == nil)
+        #expect(state.overlay == nil)
         state.press(.escape)
         #expect(state.focus == .screen)
         state.press(.char("l"))

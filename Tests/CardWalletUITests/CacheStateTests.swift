@@ -141,6 +141,33 @@ import Testing
         #expect(state.offlineChanges.count == 0)
         #expect(state.message?.text.contains("changes made offline were sent") == true)
     }
+
+    /// A delete made offline waits in the outbox like any change, and `u` brings the card back
+    /// from the copy the glue read (from the cache): as an addition waiting too.
+    @Test func aDeleteMadeOfflineWaitsAndCanBeUndone() throws {
+        var state = AppState.loggedIn(cards: 3)
+        let card = SampleCards.card(SampleCards.summaries(count: 3)[1])
+        state.press(.char("j"))
+        var effects = state.press(.char("d"), .char("y"))
+        var (id, call) = try #require(AppState.lastRequest(effects))
+        #expect(call == .deleteCard(id: card.id))
+        let backup = DeletedCard(card: card, image: nil)
+        state.send(.completed(id, .success(.queued(.deleted(id: card.id, backup: backup)))))
+        #expect(state.offlineChanges.count == 1)
+        #expect(!state.list.cards.walletIDs.contains(card.id))
+        #expect(state.message?.text == "Deleted “\(card.fields.name)” · u brings it back")
+
+        effects = state.press(.char("u"))
+        (id, call) = try #require(AppState.lastRequest(effects))
+        #expect(call == .restoreCard(backup))
+        var local = card
+        local.id = "local-1"
+        state.send(.completed(id, .success(.queued(.card(local)))))
+        #expect(state.list.cards.walletIDs.contains("local-1"))
+        #expect(state.offlineChanges.count == 2)
+        let row = Renderer.render(state).text.split(separator: "\n").first { $0.contains(card.fields.name) }
+        #expect(row?.hasPrefix("↑") == true, "pending: \(row ?? "")")
+    }
 }
 
 @Suite struct CacheSearchTests {

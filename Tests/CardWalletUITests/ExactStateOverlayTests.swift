@@ -177,12 +177,12 @@ import Testing
         check(&state, .char("g")) { $0.log.selectedID = 1 }
         check(&state, .char("j")) { $0.log.selectedID = 2 }
         check(&state, .char("G")) { $0.log.selectedID = nil }
-        check(&state, .enter) { $0.modal = .logDetail(lineID: 10, scroll: 0) }
+        check(&state, .enter) { $0.overlay = OpenOverlay(LogDetailPage.opener, LogDetailPage(lineID: 10)) }
         check(&state, .char("j"))
-        check(&state, .escape) { $0.modal = nil }
+        check(&state, .escape) { $0.overlay = nil }
         check(&state, .char("f")) { $0.log.failuresOnly = true }
-        check(&state, .enter) { $0.modal = .logDetail(lineID: 4, scroll: 0) }
-        check(&state, .char("q")) { $0.modal = nil }
+        check(&state, .enter) { $0.overlay = OpenOverlay(LogDetailPage.opener, LogDetailPage(lineID: 4)) }
+        check(&state, .char("q")) { $0.overlay = nil }
         check(&state, .char("f")) { $0.log.failuresOnly = false }
         check(&state, .escape) { $0.focus = .screen }
         check(&state, .tab) { $0.focus = .log }

@@ -233,12 +233,15 @@ import Testing
         var form = FormState()
         type("Kim", into: &form)
         _ = form.reduce(.command(.save))
-        _ = form.reduce(.saveFailed(UIFailure(.unsupportedMedia, message: "not an image")))
+        _ = form.reduce(.saveFailed(UIFailure(.unsupportedMedia, message: "not an image", serverCode: "E09")))
         let image = form.fields.count - 1
         #expect(form.focus == image)
         #expect(form.visibleProblem(at: image) == "must be a PNG or JPEG image (E09)")
-        _ = form.reduce(.saveFailed(UIFailure(.tooLarge, message: "too big")))
+        _ = form.reduce(.saveFailed(UIFailure(.tooLarge, message: "too big", serverCode: "E08")))
         #expect(form.visibleProblem(at: image) == "is too large for the server (E08)")
+        // A server that sends no code (CardDAV) is named no code.
+        _ = form.reduce(.saveFailed(UIFailure(.tooLarge, message: "413")))
+        #expect(form.visibleProblem(at: image) == "is too large for the server")
     }
 }
 

@@ -59,10 +59,20 @@ import Testing
     @Test func wrongPasswordStaysOnTheFormWithTheEmailKept() {
         var login = LoginState(server: testServer, email: testEmail, password: "wrong")
         _ = login.reduce(.command(.submit))
-        _ = login.reduce(.failed(UIFailure(.loginFailed, message: "wrong email or password")))
+        _ = login.reduce(.failed(UIFailure(.loginFailed, message: "wrong email or password", serverCode: "E02")))
         var expected = LoginState(server: testServer, email: testEmail, password: "")
         expected.error = .init(.password, "Wrong email or password (E02). Try again.")
         #expect(login == expected)
+    }
+
+    /// A code shows only when the server sent one: a CardDAV server refusing a password sends none.
+    @Test func aRefusalWithoutACodeNamesNone() {
+        var login = LoginState(server: testServer, email: testEmail, password: "wrong")
+        _ = login.reduce(.command(.submit))
+        _ = login.reduce(.failed(UIFailure(.loginFailed, message: "the password was refused")))
+        #expect(login.error == .init(.password, "Wrong email or password. Try again."))
+        _ = login.reduce(.failed(UIFailure(.rateLimited(retryAfterSeconds: nil), message: "slow down")))
+        #expect(login.error == .init(nil, "Too many attempts. Try again in a minute."))
     }
 
     @Test func cannotConnectNamesTheURL() {
@@ -93,7 +103,8 @@ import Testing
 
     @Test func rateLimitedSaysWhenToRetry() {
         var login = LoginState(server: testServer, email: testEmail, password: "pw")
-        _ = login.reduce(.failed(UIFailure(.rateLimited(retryAfterSeconds: 30), message: "slow down")))
+        _ = login.reduce(
+            .failed(UIFailure(.rateLimited(retryAfterSeconds: 30), message: "slow down", serverCode: "E10")))
         #expect(login.error == .init(nil, "Too many attempts (E10). Try again in 30 s."))
     }
 

@@ -51,7 +51,7 @@ import Testing
         #expect(state.list.cards.loadedCount == 3, "the list loaded as usual beneath")
         let text = Renderer.render(state).text
         #expect(text.contains("Server, version \(conflict.server.revision)"))
-        #expect(text.contains("Changed on the server while you were offline (E07): your edit was not sent"))
+        #expect(text.contains("Changed on the server while you were offline: your edit was not sent"))
         #expect(state.message?.text.contains("Enter sends yours, Esc keeps theirs") == true)
         #expect(state.offlineConflicts.isEmpty)
     }

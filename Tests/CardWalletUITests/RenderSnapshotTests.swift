@@ -102,7 +102,9 @@ import Testing
         var theirs = base
         theirs.revision = CardRevision(9)
         theirs.fields.company = "Their Co"
-        conflict.answer(save) { _ in .failure(UIFailure(.conflict(current: theirs), message: "changed")) }
+        conflict.answer(save) { _ in
+            .failure(UIFailure(.conflict(current: theirs), message: "changed", serverCode: "E07"))
+        }
         result.append(("conflict 80x24", conflict))
 
         var logDetail = list(width: 80, height: 24)
@@ -112,6 +114,7 @@ import Testing
 
         var reauth = list(width: 80, height: 24)
         reauth.send(.session(.expired(email: testEmail, server: testServer)))
+        reauth.reauth?.serverCode = "E06"
         reauth.type("pw")
         result.append(("reauth 80x24", reauth))
 
@@ -121,9 +124,10 @@ import Testing
         tight.send(.log(hostileLogLine()))
         tight.press(.char("l"))
         tight.send(.session(.expired(email: testEmail, server: testServer)))
+        tight.reauth?.serverCode = "E06"
         tight.type("pw")
         let relogin = tight.press(.enter)
-        tight.answer(relogin) { _ in .failure(UIFailure(.loginFailed, message: "wrong")) }
+        tight.answer(relogin) { _ in .failure(UIFailure(.loginFailed, message: "wrong", serverCode: "E02")) }
         result.append(("reauth with log 60x15", tight))
         result.append(("filter every field 80x24", everyField(width: 80, height: 24)))
         result.append(("filter every field 64x16", everyField(width: 64, height: 16)))

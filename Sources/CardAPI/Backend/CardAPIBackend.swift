@@ -140,7 +140,7 @@ public struct CardAPIBackend: CardBackend {
 
     private func cardsOneByOne(ids: [String], progress: (@Sendable (Int) -> Void)?) async throws -> [Card] {
         let client = client
-        return try await InOrder.map(ids, concurrency: Self.readConcurrency, progress: progress) { id in
+        return try await ids.concurrentMap(concurrency: Self.readConcurrency, progress: progress) { id in
             do {
                 return try await client.card(id: id)
             } catch let error as CardAPIError where error.isNotFound {

@@ -2,6 +2,10 @@ import CardAPIContract
 public import CardBackend
 
 extension CardAPIError: BackendFailure {
+    /// The contract's error code the server answered with (terminal-safe), or the session's end
+    /// (E06) it learnt from one.
+    public var serverCode: String? { errorCode?.description }
+
     /// The kind of failure above the backend seam: the server's error code decides it, never
     /// its message.
     public var failureKind: BackendFailureKind {
@@ -26,17 +30,21 @@ extension CardAPIError: BackendFailure {
     private static func kind(of error: ServerError) -> BackendFailureKind {
         // No such endpoint is the address's fault, not the fields'.
         if error.isUnknownEndpoint { return .wrongAddress }
-        return switch error.code {
-        case .badRequest?: .invalid(fields: error.fields)
-        case .loginFailed?: .loginFailed
-        // E03/E04 reach the caller only when a refresh and a retry did not help.
-        case .accessTokenInvalid?, .accessTokenExpired?, .refreshTokenExpired?: .loginRequired
-        case .cardNotFound?: .notFound
-        case .versionConflict?: .conflict
-        case .payloadTooLarge?: .tooLarge
-        case .unsupportedMediaType?: .unsupportedMedia
-        case .tooManyRequests?: .rateLimited(retryAfterSeconds: error.retryAfter.map { Int($0.components.seconds) })
-        default: .server(status: error.statusCode)
+        // What the contract says the code means (its row of ErrorCode.table); a code this build
+        // does not know is the server's failure.
+        guard let meaning = error.code?.row?.meaning else { return .server(status: error.statusCode) }
+        return switch meaning {
+        case .invalid: .invalid(fields: error.fields)
+        case .loginFailed: .loginFailed
+        // E03/E04 reach the caller only when a refresh and a retry did not help; E06 ends the
+        // session in the session itself (CardAPIError.sessionExpired).
+        case .accessRefused, .sessionEnded: .loginRequired
+        case .notFound: .notFound
+        case .conflict: .conflict
+        case .tooLarge: .tooLarge
+        case .unsupportedMedia: .unsupportedMedia
+        case .rateLimited: .rateLimited(retryAfterSeconds: error.retryAfter.map { Int($0.components.seconds) })
+        case .serverFailure: .server(status: error.statusCode)
         }
     }
 }

@@ -28,11 +28,14 @@ struct PageCheck: Sendable {
     }
 
     /// What is wrong with `card`, or `nil`.
-    static func problem(with card: APICardSummary) -> String? {
+    static func problem(with card: CardSummary) -> String? {
         do {
             _ = try CardAPIClient.checked(card.id)
         } catch {
             return "has an id that cannot be a card id (letters, digits, - and _, at most 64)"
+        }
+        guard card.revision.number != nil else {
+            return "has a version that is not a whole number, as the card API's versions are"
         }
         let texts: [(CardField, String?)] = [
             (.name, card.name), (.title, card.title), (.company, card.company), (.email, card.email),

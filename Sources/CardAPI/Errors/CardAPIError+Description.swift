@@ -21,23 +21,9 @@ extension ServerError: CustomStringConvertible {
             let problems = fields.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
             let list = problems.isEmpty ? "" : " Problems: " + problems.joined(separator: "; ") + "."
             return "The server refused \(request) as invalid (E01).\(list)\(said)"
-        case .loginFailed:
-            what = "Wrong email or password (E02). Check both and try again."
-        case .accessTokenInvalid:
-            what = "The server did not accept the access token (E03). Log in again."
-        case .accessTokenExpired:
-            what = "The access token has expired (E04) and could not be renewed. Log in again."
-        case .cardNotFound:
-            what = "No such card (E05): it does not exist, was deleted, or is not yours. Reload the list."
-        case .refreshTokenExpired:
-            what = "The session has ended (E06): the refresh token expired or was revoked. Log in again."
-        case .versionConflict:
-            what = "The card changed since you read it (E07). Reload it, then apply your changes again."
         case .payloadTooLarge:
             what =
                 "The upload is too large (E08). Card images may be at most \(ByteText.format(CardLimits.imageMaxBytes))."
-        case .unsupportedMediaType:
-            what = "The server does not accept this content (E09). Card images must be PNG or JPEG files."
         case .tooManyRequests:
             let wait = retryAfter.map { "in \(Seconds.text($0))" } ?? "in a moment"
             what = "Too many requests (E10). Try again \(wait)."
@@ -45,11 +31,16 @@ extension ServerError: CustomStringConvertible {
             let wait = retryAfter.map { "in \(Seconds.text($0))" } ?? "later"
             what = "The server failed (E99, status \(statusCode)) on \(request). Try again \(wait)."
         default:
-            // The code is the server's text: its description escapes control characters and
-            // cuts it short, so an OSC 52 or a bidi override in it shows as text.
-            what =
-                "The server answered \(statusCode) to \(request) with error code \(TerminalText.escaped(code.description)), "
-                + "which this cardwallet does not know."
+            if let row = code.row {
+                // The contract's sentence for the code (its row of ErrorCode.table).
+                what = row.advice(code.description)
+            } else {
+                // The code is the server's text: its description escapes control characters and
+                // cuts it short, so an OSC 52 or a bidi override in it shows as text.
+                what =
+                    "The server answered \(statusCode) to \(request) with error code \(TerminalText.escaped(code.description)), "
+                    + "which this cardwallet does not know."
+            }
         }
         return what + said
     }

@@ -8,6 +8,15 @@ import GRDB
 /// `DatabaseMigrator` applies what a file lacks when it is opened. A file written by a newer
 /// version (a migration this one does not know) is not touched: it is moved aside and a new
 /// cache is started, as for a damaged one — the cache only holds copies of what the server said.
+/// Each migration reads only what it writes down itself (the first one's search columns are
+/// listed in ``firstSearchColumns``), never the field list of the code that runs it.
+///
+/// The one part of the schema that follows the code is the full-text tables' columns: one per
+/// searched field of the descriptors (`CardField.searched`). After the migrations, the opening
+/// compares them and, when a field was added or removed, makes both tables again and puts every
+/// card on the search backlog (``SearchIndex/rebuildIfStale(_:)``) — so a new field needs no
+/// migration. (A cardwallet from before this rule names the columns it writes and reads, so it
+/// still works with tables that have a column more.)
 ///
 /// - `cacheInfo`: which server and account the file belongs to.
 /// - `card`: one row per card of the wallet: the summary `GET /cards` gives, its place in the
@@ -37,8 +46,24 @@ enum CacheSchema {
     /// SQLite opens it: a database of another program is moved aside, never changed.
     static let applicationID: Int32 = 0x4357_6361
 
-    /// The searched columns of `cardSearch` and `cardWords`, in the order a match is reported.
-    static let searchColumns = SearchIndex.columns
+    /// The searched columns of `cardSearch` and `cardWords` as the first migration made them.
+    /// Never changed: today's columns are the descriptors' (``SearchIndex/columns``), and the
+    /// opening makes the tables again when they differ (``SearchIndex/rebuildIfStale(_:)``).
+    static let firstSearchColumns = [
+        "name", "company", "department", "title", "email", "phone", "website", "address", "bio", "tmi", "tags",
+    ]
+
+    /// Brings a file up to date: the numbered migrations, then the full-text tables' columns.
+    static func migrate(_ writer: some DatabaseWriter) throws {
+        try migrator.migrate(writer)
+        _ = try writer.write { db in try SearchIndex.rebuildIfStale(db) }
+    }
+
+    /// Whether a file needs nothing of ``migrate(_:)``.
+    static func isCurrent(_ db: Database) throws -> Bool {
+        let migrator = migrator
+        return try migrator.hasCompletedMigrations(db) && !migrator.hasBeenSuperseded(db) && SearchIndex.isCurrent(db)
+    }
 
     /// The migrations, oldest first.
     static var migrator: DatabaseMigrator {
@@ -90,14 +115,9 @@ enum CacheSchema {
                         "CREATE TRIGGER \(name) AFTER \(event) ON card BEGIN UPDATE wallet SET generation = generation + 1; END"
                 )
             }
-            let columns = searchColumns.joined(separator: ", ")
-            // Substrings of three characters or more, in every script (docs/Cache.md).
-            try db.execute(sql: "CREATE VIRTUAL TABLE cardSearch USING fts5(\(columns), tokenize = 'trigram')")
-            // The first two keystrokes: word starts, and single CJK characters as words.
-            try db.execute(
-                sql:
-                    "CREATE VIRTUAL TABLE cardWords USING fts5(\(columns), tokenize = 'unicode61 remove_diacritics 0', prefix = '1 2')"
-            )
+            // The searched fields of the first version, as they were: the tables follow today's
+            // fields after the migrations (`SearchIndex.rebuildIfStale`).
+            try SearchIndex.create(columns: firstSearchColumns, db)
             try db.create(table: "outbox") { t in
                 t.autoIncrementedPrimaryKey("id")
                 t.column("kind", .text).notNull()

@@ -214,7 +214,7 @@ extension CardCache {
         sqlite3_bind_int64(raw, 1, key)
         guard sqlite3_step(raw) == SQLITE_ROW, let text = sqlite3_column_text(raw, 0) else { return nil }
         let string = String(cString: text)
-        guard field == .tmi || field == .tags else { return string }
+        guard field.kind.list != nil else { return string }
         // A list comes out as its JSON array.
         return (try? JSONDecoder().decode([String].self, from: Data(string.utf8)))?.joined(separator: "\n")
     }

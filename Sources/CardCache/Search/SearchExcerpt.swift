@@ -30,7 +30,7 @@ enum SearchExcerpt {
     ) -> String? {
         let needle = self.needle(query, field: field)
         let lines = lines(of: original)
-        if field == .phone {
+        if field.kind == .phone {
             for line in lines {
                 // A line may hold several numbers: the one whose digits match, else the line.
                 // The phone's word index holds every suffix of its digits: a word-start match is
@@ -77,9 +77,9 @@ enum SearchExcerpt {
     private static func needle(_ query: SearchQuery, field: CardField) -> String {
         switch query.kind {
         case .substring:
-            field == .phone ? (query.phoneDigits ?? query.folded) : query.folded
+            field.kind == .phone ? (query.phoneDigits ?? query.folded) : query.folded
         case .wordStart:
-            field == .phone ? (query.phoneDigits ?? query.words.first ?? "") : (query.words.first ?? "")
+            field.kind == .phone ? (query.phoneDigits ?? query.words.first ?? "") : (query.words.first ?? "")
         }
     }
 

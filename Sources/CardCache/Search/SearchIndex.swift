@@ -17,6 +17,45 @@ enum SearchIndex {
     /// The columns, in ``SearchText/fields`` order.
     static let columns = SearchText.fields.map(\.rawValue)
 
+    /// Whether the full-text tables have exactly ``columns``, in order. A cache written by a
+    /// cardwallet with other searched fields (an older one, before a field was added) has
+    /// others: ``rebuildIfStale(_:)`` makes them again.
+    static func isCurrent(_ db: Database) throws -> Bool {
+        for table in ["cardSearch", "cardWords"] {
+            let present = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
+            if present != columns { return false }
+        }
+        return true
+    }
+
+    /// Makes both full-text tables again with ``columns`` when they have other columns, and puts
+    /// every card row on the backlog, which the next search indexes (docs/Cache.md, *Search*).
+    /// Not a numbered migration: the searched fields are the descriptors' (``SearchText/fields``),
+    /// so the tables follow the code that opens the file, written the same way every time.
+    /// - Returns: whether it rebuilt them.
+    @discardableResult
+    static func rebuildIfStale(_ db: Database) throws -> Bool {
+        guard try !isCurrent(db) else { return false }
+        try db.execute(sql: "DROP TABLE IF EXISTS cardSearch")
+        try db.execute(sql: "DROP TABLE IF EXISTS cardWords")
+        try create(columns: columns, db)
+        try db.execute(sql: "INSERT OR IGNORE INTO searchBacklog (key) SELECT key FROM card")
+        return true
+    }
+
+    /// Creates the two full-text tables with `columns`: the migrations' first version (with the
+    /// columns of their time) and ``rebuildIfStale(_:)`` (with today's).
+    static func create(columns: [String], _ db: Database) throws {
+        let list = columns.joined(separator: ", ")
+        // Substrings of three characters or more, in every script (docs/Cache.md).
+        try db.execute(sql: "CREATE VIRTUAL TABLE cardSearch USING fts5(\(list), tokenize = 'trigram')")
+        // The first two keystrokes: word starts, and single CJK characters as words.
+        try db.execute(
+            sql:
+                "CREATE VIRTUAL TABLE cardWords USING fts5(\(list), tokenize = 'unicode61 remove_diacritics 0', prefix = '1 2')"
+        )
+    }
+
     private static let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
     private static let insertSearch =
         "INSERT INTO cardSearch (rowid, \(columns.joined(separator: ", "))) VALUES (\(placeholders))"
@@ -50,7 +89,7 @@ enum SearchIndex {
         let folded = SearchText.fields.map { SearchText.indexed($0, of: fields) }
         try db.cachedStatement(sql: insertSearch).execute(arguments: row(key, folded))
         let words = zip(SearchText.fields, folded).map { field, text in
-            field == .phone ? SearchText.phoneWords(text) : SearchText.words(text)
+            field.kind == .phone ? SearchText.phoneWords(text) : SearchText.words(text)
         }
         try db.cachedStatement(sql: insertWords).execute(arguments: row(key, words))
     }

@@ -87,10 +87,11 @@ struct SearchQuery {
     func matches(_ text: String, field: CardField) -> Bool {
         switch kind {
         case .substring:
-            if field == .phone, let phoneDigits, phoneDigits.count >= 3 { return Self.holds(text, phoneDigits) }
+            if field.kind == .phone, let phoneDigits, phoneDigits.count >= 3 { return Self.holds(text, phoneDigits) }
             return Self.holds(text, folded)
         case .wordStart:
-            let tokens = field == .phone ? Self.split(SearchText.phoneWords(text)) : Self.split(SearchText.words(text))
+            let tokens =
+                field.kind == .phone ? Self.split(SearchText.phoneWords(text)) : Self.split(SearchText.words(text))
             return Self.containsPhrase(tokens, words)
         }
     }

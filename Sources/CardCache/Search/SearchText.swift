@@ -10,10 +10,8 @@ import Foundation
 /// indexes and the "which field matched" check in agreement.
 public enum SearchText {
     /// The fields a search looks at, in the order a match is reported: the first one that
-    /// matches is the hit's field.
-    public static let fields: [CardField] = [
-        .name, .company, .department, .title, .email, .phone, .website, .address, .bio, .tmi, .tags,
-    ]
+    /// matches is the hit's field (the descriptors' ``CardModels/FieldDescriptor/searchRank``).
+    public static let fields: [CardField] = CardField.searched
 
     /// `text` lowercased, in compatibility form (full-width `Ａ` is `a`, `ﬁ` is `fi`), without the
     /// diacritics of Latin, Greek and Cyrillic letters (`é` is `e`, `ł` stays `ł`), and composed
@@ -72,11 +70,10 @@ public enum SearchText {
     /// The one text a field contributes to the indexes: list fields joined with a line break
     /// (so a match never spans two items), the phone as its digits.
     static func indexed(_ field: CardField, of fields: CardFields) -> String {
-        switch field {
-        case .phone: return digits(fields.phone ?? "")
-        case .tmi: return fold(fields.tmi.joined(separator: "\n"))
-        case .tags: return fold(fields.tags.joined(separator: "\n"))
-        default: return fold(fields[field])
+        switch field.kind {
+        case .phone: return digits(fields[field])
+        case .list: return fold(fields[value: field].list.joined(separator: "\n"))
+        case .shortText, .longText, .email, .url, .date, .number: return fold(fields[field])
         }
     }
 

@@ -30,7 +30,7 @@ extension MockServerConfiguration {
                 bio:
                     "Writes programs for machines that do not exist yet. Happy to talk about Bernoulli numbers over tea.",
                 birthday: "1815-12-10",
-                tmi: ["Wrote the first published algorithm", "Daughter of Lord Byron"],
+                funFacts: ["Wrote the first published algorithm", "Daughter of Lord Byron"],
                 tags: ["history", "math"],
                 defaultImage: 1
             ),
@@ -49,7 +49,7 @@ extension MockServerConfiguration {
                 address: "서울특별시 강남구 테헤란로 152, 12층",
                 bio: "서버와 데이터 파이프라인을 만듭니다. Swift와 Go를 좋아해요.",
                 birthday: "1992-04-17",
-                tmi: ["매운 음식을 좋아함", "주말마다 북한산 등산", "고양이 두 마리와 삶"],
+                funFacts: ["매운 음식을 좋아함", "주말마다 북한산 등산", "고양이 두 마리와 삶"],
                 tags: ["backend", "swift", "seoul"],
                 defaultImage: 2
             )
@@ -63,7 +63,7 @@ extension MockServerConfiguration {
                 email: "hanako.sato@sakura-tech.example",
                 phone: "+81 3-1234-5678",
                 address: "東京都渋谷区神南1-2-3",
-                tmi: ["猫が好き"],
+                funFacts: ["猫が好き"],
                 tags: ["design", "tokyo"],
                 defaultImage: 3
             )
@@ -104,7 +104,7 @@ extension MockServerConfiguration {
                 email: "zoe@fjord.example",
                 website: "http://fjord.example",
                 birthday: "1988-02-29",
-                tmi: ["Has swum in all five Great Lakes", "Owns 41 houseplants", "Speaks Esperanto"],
+                funFacts: ["Has swum in all five Great Lakes", "Owns 41 houseplants", "Speaks Esperanto"],
                 tags: ["people", "culture"],
                 defaultImage: 6
             ),
@@ -126,7 +126,7 @@ extension MockServerConfiguration {
                 bio:
                     "Twenty-five years of building platforms that outlive their roadmaps. I care about boring technology, readable code, honest estimates and teams that go home on time. Previously led the migration of a forty-year-old mainframe billing system to a set of services nobody has to be afraid of. Outside work: restoring a 1974 sailing boat, baking sourdough with questionable success, and collecting fountain pens. Ask me about the time we rewrote the scheduler in a weekend, but only if you have an hour.",
                 birthday: "1970-01-01",
-                tmi: [
+                funFacts: [
                     "Has a name that does not fit on most forms", "Restores old sailing boats",
                     "Bakes sourdough every Sunday",
                 ],
@@ -146,7 +146,7 @@ extension MockServerConfiguration {
                 email: "xiaoming.wang@yunduan.example",
                 phone: "+86 21 5555 0123",
                 address: "上海市浦东新区世纪大道100号",
-                tmi: ["喜欢喝茶"],
+                funFacts: ["喜欢喝茶"],
                 tags: ["product"],
                 defaultImage: 0
             )
@@ -192,7 +192,7 @@ extension MockServerConfiguration {
                 company: "Rocket Science Inc.",
                 email: "chris@rocket.example",
                 website: "https://rocket.example/chris",
-                tmi: ["Has launched 12 model rockets"],
+                funFacts: ["Has launched 12 model rockets"],
                 tags: ["devrel", "rockets"],
                 defaultImage: 4
             )
@@ -216,7 +216,7 @@ extension MockServerConfiguration {
                 title: "Freelance Photographer",
                 email: "jordan@jsmith-photo.example",
                 website: "https://jsmith-photo.example",
-                tmi: ["Shoots only on film"],
+                funFacts: ["Shoots only on film"],
                 tags: ["photo"],
                 defaultImage: 6
             )

@@ -206,7 +206,7 @@ private final class PartCollector {
             problems[Self.printable(name)] = "is not a card field"
             return
         }
-        if field != .tmi && field != .tags && !seenSingleFields.insert(field.key).inserted {
+        if field.kind.list == nil && !seenSingleFields.insert(field.key).inserted {
             problems[field.key] = "is given more than once"
             return
         }

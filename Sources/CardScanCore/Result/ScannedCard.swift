@@ -41,12 +41,9 @@ public struct ScannedCard: Sendable, Equatable {
     /// The fields found, in the card's order, as (field, value) pairs; lists left out.
     public var foundFields: [(field: CardField, value: String)] {
         CardField.allCases.compactMap { field in
-            switch field {
-            case .tmi, .tags, .defaultImage: return nil
-            default:
-                let value = fields[field]
-                return value.isEmpty ? nil : (field, value)
-            }
+            guard field.kind.isText else { return nil }
+            let value = fields[field]
+            return value.isEmpty ? nil : (field, value)
         }
     }
 }

@@ -4,7 +4,7 @@ import CardModels
 /// and the lines an edit needs to find again (N, REV, the photos, blank lines it may reuse).
 ///
 /// Built by reading every line with the reader's own parser and choosing among lines of the
-/// same property with the mapping table (``FieldRule/table``), as the importer does: the
+/// same property with the mapping table (``FieldRule/mapping``), as the importer does: the
 /// preferred (`PREF=1`, `TYPE=pref`) or else the first usable EMAIL, TEL and ADR; the first
 /// usable line of the others.
 struct ResourceIndex: Sendable, Hashable {
@@ -97,7 +97,7 @@ struct ResourceIndex: Sendable, Hashable {
         }
 
         var fields = CardFields(name: "")
-        for rule in FieldRule.table {
+        for rule in FieldRule.mapping {
             guard let list = candidates[rule.property], !list.isEmpty else { continue }
             switch rule.choice {
             case .every:

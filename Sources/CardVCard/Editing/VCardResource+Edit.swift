@@ -36,7 +36,7 @@ extension VCardResource {
             try Self.check(.name, in: wanted)
             planName(wanted.name, into: &plan)
         }
-        for rule in FieldRule.table where rule.property != "FN" {
+        for rule in FieldRule.mapping where rule.property != "FN" {
             let new = rule.values(in: wanted)
             guard new != rule.values(in: self.fields) else { continue }
             for field in rule.fields { try Self.check(field, in: wanted) }

@@ -1,7 +1,7 @@
 import CardModels
 
 /// One row of the mapping between vCard properties and card fields: how a property is read
-/// into fields and how fields are written as a property. The table (``FieldRule/table``) drives
+/// into fields and how fields are written as a property. The table (``FieldRule/mapping``) drives
 /// both the importer and the writer, so they cannot disagree.
 struct FieldRule: Sendable {
     /// Which property of several of the same name fills the fields.
@@ -47,7 +47,7 @@ struct FieldValues: Sendable, Equatable {
     enum Value: Sendable, Equatable {
         /// A text field (`nil`: absent).
         case text(String?)
-        /// A list field (tmi, tags).
+        /// A list field (fun facts, tags).
         case list([String])
 
         var isEmpty: Bool {
@@ -93,19 +93,17 @@ struct FieldValues: Sendable, Equatable {
 }
 
 extension CardFields {
-    /// A field as a ``FieldValues/Value``.
+    /// A field as a ``FieldValues/Value``: a list as it is, text and numbers as text (absent
+    /// when empty, or 0).
     func value(of field: CardField) -> FieldValues.Value {
-        switch field {
-        case .tmi: return .list(tmi)
-        case .tags: return .list(tags)
-        case .defaultImage: return .text(defaultImage == 0 ? nil : String(defaultImage))
-        default:
-            let text = self[field]
-            return .text(text.isEmpty ? nil : text)
+        switch self[value: field] {
+        case .list(let list): return .list(list)
+        case .number(let number): return .text(number == 0 ? nil : String(number))
+        case .text(let text): return .text(text?.isEmpty == false ? text : nil)
         }
     }
 
-    /// A field as a list: tmi and tags as they are, other fields as one value or none.
+    /// A field as a list: a list as it is, other fields as one value or none.
     func values(of field: CardField) -> [String] {
         switch value(of: field) {
         case .list(let list): list
@@ -115,19 +113,13 @@ extension CardFields {
 
     /// Sets a field from a ``FieldValues/Value``.
     mutating func set(_ value: FieldValues.Value, of field: CardField) {
-        switch value {
-        case .list(let list):
-            switch field {
-            case .tmi: tmi = list
-            case .tags: tags = list
-            default: self[field] = list.first ?? ""
-            }
-        case .text(let text):
-            if field == .defaultImage {
-                defaultImage = text.flatMap { Int($0) } ?? 0
-            } else {
-                self[field] = text ?? ""
-            }
+        switch (field.kind, value) {
+        case (.list, .list(let list)): self[value: field] = .list(list)
+        case (.list, .text(let text)): self[value: field] = .list(text.map { [$0] } ?? [])
+        case (.number, .text(let text)): self[value: field] = .number(text.flatMap { Int($0) } ?? 0)
+        case (.number, .list(let list)): self[value: field] = .number(list.first.flatMap { Int($0) } ?? 0)
+        case (_, .list(let list)): self[field] = list.first ?? ""
+        case (_, .text(let text)): self[field] = text ?? ""
         }
     }
 }
@@ -142,21 +134,10 @@ enum FieldClip {
 
     /// Whether a field's values may be clipped: free text and lists. A value with a format (an
     /// email, a phone number, a web address, a date) cut short would be another value.
-    static func clips(_ field: CardField) -> Bool {
-        switch field {
-        case .email, .phone, .website, .birthday, .defaultImage: false
-        default: true
-        }
-    }
+    static func clips(_ field: CardField) -> Bool { field.kind.isClippable }
 
     /// The most entries of a list field.
-    static func maximumCount(_ field: CardField) -> Int? {
-        switch field {
-        case .tmi: CardLimits.tmiMaxCount
-        case .tags: CardLimits.tagsMaxCount
-        default: nil
-        }
-    }
+    static func maximumCount(_ field: CardField) -> Int? { field.kind.list?.maximumCount }
 
     /// The length of `text` in characters when it is over `limit`, else `nil` (short text is
     /// never counted: it has at most as many characters as bytes).

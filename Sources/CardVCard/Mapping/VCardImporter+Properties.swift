@@ -7,11 +7,11 @@ extension VCardImporter {
     static func escaped(_ property: VCardProperty, _ version: VCardVersion) -> VCardProperty {
         guard version == .v21, property.binary == nil else { return property }
         var copy = property
-        switch property.key {
-        case "FN", "TITLE", "NOTE", WalletProperty.tmi: copy.value = VCardText.escape(property.text)
-        case "N", "ORG", "ADR": copy.value = VCardText.join(property.components, separator: ";")
-        case "CATEGORIES": copy.value = VCardText.join(property.listValues, separator: ",")
-        default: break
+        switch FieldRule.versionTwoForms[property.key] {
+        case .text?: copy.value = VCardText.escape(property.text)
+        case .components?: copy.value = VCardText.join(property.components, separator: ";")
+        case .list?: copy.value = VCardText.join(property.listValues, separator: ",")
+        case nil: break
         }
         return copy
     }

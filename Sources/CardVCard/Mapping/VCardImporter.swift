@@ -1,6 +1,6 @@
 import CardModels
 
-/// Maps a ``VCard`` onto a card (issue 15's table, in ``FieldRule/table``), losslessly: every
+/// Maps a ``VCard`` onto a card (issue 15's table, in ``FieldRule/mapping``), losslessly: every
 /// property the card does not model is kept as a content line in
 /// ``CardModels/CardFields/vcardProperties``, and so is a modelled property whose line the
 /// writer would not reproduce exactly (a grouped `item1.EMAIL`, a typed `TEL;TYPE=CELL`, an ADR
@@ -52,7 +52,7 @@ public struct VCardImporter: Sendable {
     public func card(from vcard: VCard) -> Result<ImportedCard, VCardProblem> {
         var fields = CardFields(name: "")
         var extras: [Int] = []
-        var candidates = [[(index: Int, values: FieldValues)]](repeating: [], count: FieldRule.table.count)
+        var candidates = [[(index: Int, values: FieldValues)]](repeating: [], count: FieldRule.mapping.count)
         var facts: [(index: Int, fact: String)] = []
         var nameIndex: Int?
         var photo: VCardPhoto?
@@ -103,32 +103,33 @@ public struct VCardImporter: Sendable {
         // Fun facts: the first ones the card holds (clipped), the rest kept as lines.
         var clippedFacts: [Int] = []
         for (number, entry) in facts.enumerated() {
-            guard number < CardLimits.tmiMaxCount else {
+            guard number < CardLimits.funFactsMaxCount else {
                 extras.append(entry.index)
                 continue
             }
-            let fact = FieldClip.text(entry.fact, to: CardField.tmi.maxLength)
-            fields.tmi.append(fact)
+            let fact = FieldClip.text(entry.fact, to: CardField.funFacts.maxLength)
+            fields.funFacts.append(fact)
             if fact != entry.fact {
                 clippedFacts.append(entry.index)
                 clips.append(
                     Clip(
-                        line: properties[entry.index].line, property: WalletProperty.tmi, field: .tmi, original: .tmi,
-                        detail: "is \(entry.fact.count) characters, more than the \(CardField.tmi.maxLength)"))
+                        line: properties[entry.index].line, property: WalletProperty.funFacts, field: .funFacts,
+                        original: .funFacts,
+                        detail: "is \(entry.fact.count) characters, more than the \(CardField.funFacts.maxLength)"))
             }
         }
-        if facts.count > CardLimits.tmiMaxCount {
-            let other = facts.count - CardLimits.tmiMaxCount
+        if facts.count > CardLimits.funFactsMaxCount {
+            let other = facts.count - CardLimits.funFactsMaxCount
             warnings.append(
                 VCardProblem(
-                    line: properties[facts[CardLimits.tmiMaxCount].index].line,
-                    "\(WalletProperty.tmi) (tmi): a card holds \(CardLimits.tmiMaxCount) fun facts; the other \(other) \(other == 1 ? "is" : "are") kept for export only"
+                    line: properties[facts[CardLimits.funFactsMaxCount].index].line,
+                    "\(WalletProperty.funFacts) (tmi): a card holds \(CardLimits.funFactsMaxCount) fun facts; the other \(other) \(other == 1 ? "is" : "are") kept for export only"
                 ))
         }
 
         // The chosen property of each rule fills its fields (clipped to fit); the others are kept.
         var chosen: [(rule: FieldRule, index: Int)] = []
-        for (position, rule) in FieldRule.table.enumerated() where rule.choice != .every {
+        for (position, rule) in FieldRule.mapping.enumerated() where rule.choice != .every {
             var list = candidates[position]
             guard !list.isEmpty else { continue }
             if rule.choice == .preferred, list.count > 1 {
@@ -214,12 +215,12 @@ public struct VCardImporter: Sendable {
                     role: .original(rule.fields[0])))
         }
         for index in clippedFacts {
-            let marker = VCardParameter(name: WalletProperty.fieldParameter, values: [CardField.tmi.key])
+            let marker = VCardParameter(name: WalletProperty.fieldParameter, values: [CardField.funFacts.key])
             kept.append(
                 Kept(
                     line: properties[index].line,
                     text: ContentLine.render(Self.escaped(properties[index], vcard.version), marker: marker),
-                    role: .original(.tmi)))
+                    role: .original(.funFacts)))
         }
         for index in extras.sorted() {
             if index == keptN {
@@ -248,7 +249,7 @@ public struct VCardImporter: Sendable {
                 return (properties[pick.index].line, pick.rule.property)
             }
             if field == .name, let nameIndex { return (properties[nameIndex].line, "N") }
-            guard let rule = FieldRule.table.first(where: { $0.fields.contains(field) }),
+            guard let rule = FieldRule.mapping.first(where: { $0.fields.contains(field) }),
                 let last = properties.last(where: { $0.key == rule.property })
             else { return nil }
             return (last.line, rule.property)

@@ -21,7 +21,7 @@ enum CardMerge {
                 $0.key == rule.property && $0.marker(WalletProperty.fieldParameter) == rule.fields[0].key
             }
         }
-        for rule in FieldRule.table where rule.choice != .every {
+        for rule in FieldRule.mapping where rule.choice != .every {
             let mine = rule.values(in: first.fields)
             let theirs = rule.values(in: later.fields)
             guard !theirs.isEmpty, mine != theirs else { continue }
@@ -39,11 +39,11 @@ enum CardMerge {
                 added.append(line)
             }
         }
-        for fact in later.fields.tmi where !fields.tmi.contains(fact) {
-            if fields.tmi.count < CardLimits.tmiMaxCount {
-                fields.tmi.append(fact)
+        for fact in later.fields.funFacts where !fields.funFacts.contains(fact) {
+            if fields.funFacts.count < CardLimits.funFactsMaxCount {
+                fields.funFacts.append(fact)
             } else {
-                added.append(WalletProperty.tmi + ":" + VCardText.escape(fact))
+                added.append(WalletProperty.funFacts + ":" + VCardText.escape(fact))
             }
         }
         let mineKept = Set(first.fields.vcardProperties)
@@ -77,7 +77,7 @@ enum CardMerge {
     /// Whether the two cards give a field two different values — for two cards of one name and
     /// no email, the sign of two people (two Johns with two phone numbers), not one card twice.
     static func conflict(_ a: CardFields, _ b: CardFields) -> Bool {
-        FieldRule.table.contains { rule in
+        FieldRule.mapping.contains { rule in
             guard rule.choice != .every, rule.property != "FN" else { return false }
             let (one, other) = (rule.values(in: a), rule.values(in: b))
             return !one.isEmpty && !other.isEmpty && one != other

@@ -130,7 +130,7 @@ public enum ImportPlanner {
         var fields = card.fields
         // vCard cannot carry fun facts and avatars unless CardWallet wrote it: keep the wallet's.
         if !card.carriesWalletFields {
-            fields.tmi = existing.fields.tmi
+            fields.funFacts = existing.fields.funFacts
             fields.defaultImage = existing.fields.defaultImage
         }
         if let source = existing.source, let resource = try? VCardResource(text: source) {

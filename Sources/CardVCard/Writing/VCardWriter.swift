@@ -64,7 +64,7 @@ public struct VCardWriter: Sendable {
             Line(text: "BEGIN:VCARD", expendability: 0), Line(text: "VERSION:" + version.rawValue, expendability: 0),
             Line(text: "PRODID:" + WalletProperty.productID, expendability: 20),
         ]
-        for rule in FieldRule.table {
+        for rule in FieldRule.mapping {
             if rule.choice == .every {
                 for value in fields.values(of: rule.fields[0]) {
                     // The whole fact a clipped one was imported from, while it still says the same.

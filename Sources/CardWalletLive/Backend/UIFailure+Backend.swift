@@ -12,7 +12,9 @@ extension UIFailure {
     ///   - current: For a conflict, the server's version of the card when the caller could
     ///     read it; the form then shows it beside the user's.
     public init(_ error: any BackendFailure, current: Card? = nil) {
-        self.init(Self.kind(of: error.failureKind, current: current), message: Self.message(for: error))
+        self.init(
+            Self.kind(of: error.failureKind, current: current), message: Self.message(for: error),
+            serverCode: error.serverCode)
     }
 
     /// The failure for any error a call threw: a backend's as above, cancellation as such, and

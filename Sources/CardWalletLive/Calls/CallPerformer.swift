@@ -110,20 +110,37 @@ public final class CallPerformer: Sendable {
                 .card($0)
             }
         case .deleteCard(let id):
-            // Read it first, so the delete can be undone (u); a card that cannot be read is
-            // deleted all the same, without undo.
-            guard let card = try? await wallet.backend.card(id: id) else {
+            // Read it first — from the server, or from the cache when the server cannot be
+            // reached — so the delete can be undone (u); a card that cannot be read is deleted
+            // all the same, without undo. Offline, the delete waits in the outbox, as every
+            // change made in the interface does.
+            guard let read = try? await wallet.card(id: id, .online) else {
                 return Self.result(try await wallet.delete(id: id, revision: nil, offline: .queue)) {
                     .deleted(id: $0, backup: nil)
                 }
             }
-            let image = card.hasImage ? (try? await wallet.backend.image(of: id))?.data : nil
+            let card = read.value
+            // A card the cache answered for: its picture too, without asking the server again.
+            let offline = read.offlineAsOf != nil
+            let image = card.hasImage ? (try? await wallet.image(of: card, offline: offline))?.value.data : nil
             // Only the revision read: what undo would bring back is what is deleted.
-            _ = try await wallet.delete(id: id, revision: card.revision)
-            return .deleted(id: id, backup: DeletedCard(card: card, image: image))
+            return Self.result(try await wallet.delete(id: id, revision: card.revision, offline: .queue)) {
+                .deleted(id: $0, backup: DeletedCard(card: card, image: image))
+            }
         case .restoreCard(let deleted):
-            let card = try await wallet.create(deleted.card.fields).value
-            guard let image = deleted.image else { return .card(card) }
+            guard let image = deleted.image else {
+                // Offline, it comes back as an addition waiting in the outbox.
+                return Self.result(try await wallet.create(deleted.card.fields, offline: .queue)) { .card($0) }
+            }
+            // With its picture or not at all: a card with a picture cannot wait in the outbox.
+            let card: Card
+            do {
+                card = try await wallet.create(deleted.card.fields).value
+            } catch  where BackendFailures.isNetworkFailure(error) {
+                throw CannotQueue(
+                    description:
+                        "offline: a card with a picture can be brought back only while the server can be reached")
+            }
             return .card(await Self.attach(image, to: card, in: wallet))
         case .reorderCards(let order):
             return Self.result(try await wallet.reorder(order, offline: .queue)) { _ in .reordered }

@@ -36,8 +36,8 @@ enum CardExport {
             if request.format.carriesPhotos {
                 let total = cards.count * 2
                 let done = cards.count
-                photos = try await InOrder.map(
-                    cards, concurrency: photoConcurrency,
+                photos = try await cards.concurrentMap(
+                    concurrency: photoConcurrency,
                     progress: { progress.report(CallProgress(done: done + $0, total: total)) }
                 ) { card in
                     Optional(try await photo(of: card, wallet: wallet, offline: offline))

@@ -17,7 +17,7 @@ extension AppState {
         guard let pending = pending.removeValue(forKey: id) else { return [] }
         let route = pending.route
         if case .failure(let failure) = outcome, failure.kind == .sessionExpired, route.replaysAfterLogin {
-            return openReauth(replaying: pending)
+            return openReauth(replaying: pending, serverCode: failure.serverCode)
         }
         var outcome = outcome
         var effects: [Effect] = []
@@ -58,6 +58,8 @@ extension AppState {
             return reduceForm(.finished(tag, outcome))
         case .transfer(let tag):
             return reduceTransfer(.finished(tag, outcome))
+        case .overlay(let name, let tag):
+            return overlayFinished(name, tag: tag, outcome)
         case .login:
             return reduceLogin(.finished(outcome))
         case .reauth:
@@ -144,7 +146,7 @@ extension CallRoute {
     var replaysAfterLogin: Bool {
         switch self {
         case .login, .reauth, .logOut, .outbox, .book: false
-        case .list, .detail, .form, .transfer: true
+        case .list, .detail, .form, .transfer, .overlay: true
         }
     }
 }
@@ -165,7 +167,7 @@ enum FailureText {
     static func status(_ failure: UIFailure, doing what: String) -> String {
         switch failure.kind {
         case .rateLimited(let seconds):
-            "\(what): too many requests (E10); try again \(seconds.map { "in \($0) s" } ?? "shortly")"
+            "\(what): too many requests\(failure.codeNote); try again \(seconds.map { "in \($0) s" } ?? "shortly")"
         case .cannotConnect(let url):
             "\(what): cannot connect to \(url) (\(failure.message))"
         case .server(let status?):

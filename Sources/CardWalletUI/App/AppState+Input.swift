@@ -4,7 +4,7 @@ extension AppState {
     /// never Enter. Where no field takes text, nothing happens but a word on what would.
     mutating func paste(_ text: String) -> [Effect] {
         guard !layout.isTooSmall, !text.isEmpty else { return [] }
-        if modal != nil {
+        if modal != nil || overlayCoversScreen || (overlay != nil && reauth == nil) {
             showMessage(.info, "Close this first (Esc): a paste goes into a text field")
             return []
         }
@@ -52,13 +52,19 @@ extension AppState {
             case .press: nil
             }
         switch modal {
-        case .help, .logDetail:
+        case .help:
             if let scroll { for _ in 0..<Self.wheelStep { _ = page(.scroll(scroll)) } }
             return []
         case .confirm:
             return []
         case nil:
             break
+        }
+        if overlay != nil, overlayCoversScreen || reauth == nil {
+            // An overlay scrolls with the wheel, as with its keys.
+            var effects: [Effect] = []
+            if let scroll { for _ in 0..<Self.wheelStep { effects += reduceOverlay(.scroll(scroll), typed: nil) } }
+            return effects
         }
         guard reauth == nil, transfer == nil, detail?.qr == nil || screen != .detail else { return [] }
         if let pane = layout.logPane, pane.contains(event.y) {

@@ -4,7 +4,7 @@ extension AppState {
     public var activeKeyTables: [KeyTable] {
         switch modal {
         case .confirm: return [KeyTables.confirm, KeyTables.interrupt]
-        case .help, .logDetail: return [KeyTables.pager, KeyTables.interrupt]
+        case .help: return [KeyTables.pager, KeyTables.interrupt]
         case nil: return tablesBeneathModal
         }
     }
@@ -16,7 +16,9 @@ extension AppState {
     }
 
     private var tablesBeneathModal: [KeyTable] {
+        if let overlay, overlay.overlay.coversScreen { return overlay.overlay.keyTables }
         if reauth != nil { return [KeyTables.reauth, KeyTables.textField, KeyTables.typingGlobal] }
+        if let overlay { return overlay.overlay.keyTables }
         if let transfer {
             switch transfer.stage {
             case .exportPrompt: return [KeyTables.exportPrompt, KeyTables.textField, KeyTables.typingGlobal]

@@ -17,7 +17,7 @@ extension AppState {
     /// Opens the conflict view of the next waiting conflict when the list shows with nothing
     /// over it (never in the middle of another screen, a dialog or the filter's typing).
     mutating func openOfflineConflictIfIdle() -> [Effect] {
-        guard !offlineConflicts.isEmpty, screen == .list, form == nil, modal == nil, transfer == nil,
+        guard !offlineConflicts.isEmpty, screen == .list, form == nil, modal == nil, overlay == nil, transfer == nil,
             reauth == nil, !list.isEditingFilter, focus == .screen
         else { return [] }
         let conflict = offlineConflicts.removeFirst()
@@ -25,7 +25,7 @@ extension AppState {
         screen = .form
         showMessage(
             .warning,
-            "Your offline edit of “\(conflict.server.fields.name)” met a newer version (E07): "
+            "Your offline edit of “\(conflict.server.fields.name)” met a newer version: "
                 + "Enter sends yours, Esc keeps theirs",
             topic: .form)
         // Keys typed for the list must not land in the form.

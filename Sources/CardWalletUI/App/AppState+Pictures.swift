@@ -62,6 +62,6 @@ extension AppState {
     /// covers the card (a dialog, a page, the QR code, the form's scan prompt), since the
     /// picture would cover it in turn.
     var picturesMayOverlay: Bool {
-        modal == nil && reauth == nil && transfer == nil && detail?.qr == nil && form?.scan == nil
+        modal == nil && overlay == nil && reauth == nil && transfer == nil && detail?.qr == nil && form?.scan == nil
     }
 }

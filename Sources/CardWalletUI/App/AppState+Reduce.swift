@@ -68,13 +68,20 @@ extension AppState {
 
     /// Does what a key's command means on the current screen.
     mutating func perform(_ command: Command, key: Key) -> [Effect] {
-        let typed: Character? = if case .char(let character) = key { character } else { nil }
+        perform(command, typed: { if case .char(let character) = key { character } else { nil } }())
+    }
+
+    /// Does what `command` means, `typed` being the character its key types (if any).
+    mutating func perform(_ command: Command, typed: Character?) -> [Effect] {
         switch command {
         case .global(let global):
             return perform(global)
-        case .list(.nextBook):
-            showMessage(.info, "Switching to the next address book…")
-            return [call(.nextBook, route: .book)]
+        case .app(let command):
+            return perform(command)
+        case .open(let opener):
+            return open(opener)
+        case .overlay(let command):
+            return reduceOverlay(command, typed: typed)
         case .list(let list):
             return reduceList(.command(list))
         case .filter(let filter):
@@ -98,6 +105,14 @@ extension AppState {
             return perform(log)
         case .transfer(let transfer):
             return reduceTransfer(.command(transfer))
+        }
+    }
+
+    private mutating func perform(_ command: AppCommand) -> [Effect] {
+        switch command {
+        case .nextBook:
+            showMessage(.info, "Switching to the next address book…")
+            return [call(.nextBook, route: .book)]
         }
     }
 
@@ -141,12 +156,6 @@ extension AppState {
         switch command {
         case .move(let scroll):
             log.move(scroll, viewport: layout.logViewport)
-        case .showDetail:
-            guard let line = log.selectedLine else {
-                showMessage(.info, "No log lines yet")
-                return []
-            }
-            modal = .logDetail(lineID: line.id, scroll: 0)
         case .toggleFailures:
             if !log.isVisible {
                 log.isVisible = true
@@ -209,11 +218,7 @@ extension AppState {
         case (.help(let scroll), .scroll(let direction)):
             modal = .help(
                 scroll: Pager.scroll(scroll, direction, viewport: layout.pageViewport, lineCount: helpLines.count))
-        case (.logDetail(let id, let scroll), .scroll(let direction)):
-            let count = logDetailLines(id: id).count
-            modal = .logDetail(
-                lineID: id, scroll: Pager.scroll(scroll, direction, viewport: layout.pageViewport, lineCount: count))
-        default:
+        case (.confirm, .scroll), (nil, .scroll):
             break
         }
         return []
@@ -242,9 +247,10 @@ extension AppState {
     var unboundKeyMessage: String {
         switch modal {
         case .confirm: return "Key is not bound here: answer y (yes) or n (no)"
-        case .help, .logDetail: return "Key is not bound here: Esc closes this page"
+        case .help: return "Key is not bound here: Esc closes this page"
         case nil: break
         }
+        if let overlay, overlay.overlay.coversScreen || reauth == nil { return overlay.overlay.unboundKeyMessage }
         return activeKeyTables.contains { $0.title == KeyTables.typingGlobal.title }
             ? "Key is not bound. Press F1 for help." : "Key is not bound. Press ? for help."
     }

@@ -23,7 +23,7 @@ extension AppState {
                 result += reduceDetail(.command(.reload))
             case .edit(let card):
                 // The user may have moved on while the card loaded.
-                guard screen == .list, modal == nil else { break }
+                guard screen == .list, modal == nil, overlay == nil else { break }
                 form = FormState(editing: card, returnsToDetail: false)
                 screen = .form
                 message = nil
@@ -201,11 +201,12 @@ extension AppState {
                 // that needs the server opens it again.
                 self.reauth = nil
                 for dropped in reauth.replay { abandon(dropped) }
+                let note = UIFailure.note(reauth.serverCode)
                 showMessage(
                     .warning,
                     form != nil
-                        ? "Not logged in (E06): your text stays here; saving asks you to log in again"
-                        : "Not logged in (E06): anything that needs the server asks you to log in again")
+                        ? "Not logged in\(note): your text stays here; saving asks you to log in again"
+                        : "Not logged in\(note): anything that needs the server asks you to log in again")
             }
         }
         return result
@@ -249,6 +250,7 @@ extension AppState {
         detail = nil
         form = nil
         modal = nil
+        overlay = nil
         transfer = nil
         list = ListState(pageSize: list.pageSize)
         connection = .online
@@ -264,6 +266,7 @@ extension AppState {
         detail = nil
         form = nil
         modal = nil
+        overlay = nil
         reauth = nil
         transfer = nil
         list = ListState(pageSize: list.pageSize)
@@ -275,7 +278,11 @@ extension AppState {
     /// replay after the login. The session's own news says it expired; this changes nothing
     /// else. The keyboard starts in the password when the email is known, and keys typed
     /// before the dialog shows are dropped (they were meant for the screen beneath).
-    mutating func openReauth(replaying failed: PendingCall?) -> [Effect] {
+    ///
+    /// - Parameter serverCode: the code the server ended the session with (the card API's E06),
+    ///   which the dialog then names; `nil` when it sent none (a CardDAV server) or is not known
+    ///   yet (the session's own news comes first).
+    mutating func openReauth(replaying failed: PendingCall?, serverCode: String? = nil) -> [Effect] {
         var effects: [Effect] = []
         if reauth == nil {
             let server = session.server ?? login.server.text
@@ -286,6 +293,7 @@ extension AppState {
             effects.append(.discardTypeahead)
         }
         if let failed { reauth?.replay.append(failed) }
+        if let serverCode { reauth?.serverCode = serverCode }
         return effects
     }
 }

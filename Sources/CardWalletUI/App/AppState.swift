@@ -30,6 +30,9 @@ public struct AppState: Equatable, Sendable {
         public var replay: [PendingCall]
         /// The account that was logged in, to tell a different login apart.
         public var previousEmail: String?
+        /// The code the server ended the session with (the card API's E06), once a failed call
+        /// said it; `nil` for a server that sends none.
+        public var serverCode: String?
     }
 
     /// Terminal columns.
@@ -51,8 +54,11 @@ public struct AppState: Equatable, Sendable {
     public var detail: DetailState?
     /// The add/edit form, when open.
     public var form: FormState?
-    /// A question, the help page or a log line's detail, over everything.
+    /// A question or the help page, over everything.
     public var modal: Modal?
+    /// A dialog or page a key opened (``Overlay``): a page over everything but a question and
+    /// help; a dialog under the session-expired dialog too.
+    public var overlay: OpenOverlay?
     /// The export or import dialog, over the list or a card.
     public var transfer: TransferState?
     /// How this terminal shows pictures (chosen once at start).

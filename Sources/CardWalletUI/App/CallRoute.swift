@@ -20,4 +20,6 @@ public enum CallRoute: Equatable, Sendable {
     case book
     /// The local cache's outbox (an edit made offline, resolved in the conflict view).
     case outbox
+    /// The overlay opened by the opener `name` (``OverlayOpener``), with its own tag.
+    case overlay(name: String, tag: String)
 }

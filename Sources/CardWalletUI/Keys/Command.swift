@@ -12,6 +12,19 @@ public enum Command: Hashable, Sendable {
     case pager(PagerCommand)
     case log(LogCommand)
     case transfer(TransferCommand)
+    /// What the app itself does, whichever screen's table binds the key.
+    case app(AppCommand)
+    /// Open an overlay (a dialog or page of its own: ``Overlay``).
+    case open(OverlayOpener)
+    /// One of the open overlay's commands.
+    case overlay(OverlayCommand)
+}
+
+/// Commands the app carries out itself, whatever screen's table binds them: no screen's reducer
+/// sees them.
+public enum AppCommand: Hashable, Sendable {
+    /// Switch to the account's next address book (a CardDAV server); the list reloads after.
+    case nextBook
 }
 
 /// Moving through something longer than the screen.
@@ -48,8 +61,6 @@ public enum ListCommand: Hashable, Sendable {
     case undoDelete
     /// Export the selected (or the marked) cards, or every card, to a file; import a file.
     case exportCards, exportAll, importCards
-    /// Switch to the account's next address book (a CardDAV server).
-    case nextBook
 }
 
 /// Typing the list filter.
@@ -106,7 +117,7 @@ public enum ConfirmCommand: Hashable, Sendable {
     case yes, no, toggle, choose
 }
 
-/// A scrolling page of text (help, a log line's detail).
+/// The help page.
 public enum PagerCommand: Hashable, Sendable {
     case scroll(ScrollCommand)
     case close
@@ -115,7 +126,7 @@ public enum PagerCommand: Hashable, Sendable {
 /// The log pane when it has the keyboard.
 public enum LogCommand: Hashable, Sendable {
     case move(ScrollCommand)
-    case showDetail, toggleFailures, leave
+    case toggleFailures, leave
 }
 
 /// The export and import dialogs.

@@ -76,7 +76,7 @@ public enum KeyTables {
             KeyBinding(.char("X"), command: .list(.exportAll), "export every card to a file"),
             KeyBinding(.char("i"), command: .list(.importCards), "import a vCard file (shows what would change first)"),
             KeyBinding(.char("r"), command: .list(.reload), "reload the list from the server"),
-            KeyBinding(.char("B"), command: .list(.nextBook), "switch to the next address book (CardDAV servers)"),
+            KeyBinding(.char("B"), command: .app(.nextBook), "switch to the next address book (CardDAV servers)"),
             KeyBinding(.char("O"), command: .list(.logOut), "log out"),
             KeyBinding(.char("q"), command: .list(.quit), "quit", hint: KeyHint("q", "quit")),
         ])
@@ -297,20 +297,28 @@ public enum KeyTables {
             KeyBinding(.enter, command: .confirm(.choose), "the highlighted answer (No unless you moved)"),
         ])
 
-    /// Help and a log line's detail.
-    public static let pager = KeyTable(
-        "Page",
-        scrolling({ .pager(.scroll($0)) }, "line") + [
-            KeyBinding(
-                .escape, .char("q"), .char("?"), .enter, .function(1), command: .pager(.close), "close",
-                hint: KeyHint("Esc", "close"))
-        ])
+    /// The help page.
+    public static let pager = page(close: .pager(.close)) { .pager(.scroll($0)) }
+
+    /// A page of text over the screen (help, a log line's detail): scrolling, and the keys that
+    /// close it.
+    static func page(close: Command, _ scroll: (ScrollCommand) -> Command) -> KeyTable {
+        KeyTable(
+            "Page",
+            scrolling(scroll, "line") + [
+                KeyBinding(
+                    .escape, .char("q"), .char("?"), .enter, .function(1), command: close, "close",
+                    hint: KeyHint("Esc", "close"))
+            ])
+    }
 
     /// The log pane with the keyboard.
     public static let log = KeyTable(
         "Log pane",
         scrolling({ .log(.move($0)) }, "line", hint: true) + [
-            KeyBinding(.enter, command: .log(.showDetail), "show the line's detail", hint: KeyHint("Enter", "detail")),
+            KeyBinding(
+                .enter, command: .open(LogDetailPage.opener), "show the line's detail", hint: KeyHint("Enter", "detail")
+            ),
             KeyBinding(
                 .char("f"), command: .log(.toggleFailures), "show only failures, or everything",
                 hint: KeyHint("f", "failures")),

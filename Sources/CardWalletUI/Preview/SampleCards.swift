@@ -47,7 +47,7 @@ public enum SampleCards {
                 name: summary.name, title: summary.title, company: summary.company, department: "R&D",
                 email: summary.email, phone: "+82 10-1234-5678", website: "https://example.com/\(summary.id)",
                 address: "1 Sample Street, Seoul", bio: "Likes terminals, keyboards and well-kept Swift packages.",
-                birthday: "1990-04-01", tmi: ["Has 3 cats"], tags: ["demo", "sample"],
+                birthday: "1990-04-01", funFacts: ["Has 3 cats"], tags: ["demo", "sample"],
                 defaultImage: summary.defaultImage),
             hasImage: summary.hasImage,
             image: summary.hasImage ? CardImageInfo(contentType: "image/png", size: 24_680) : nil,

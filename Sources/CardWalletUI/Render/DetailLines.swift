@@ -35,7 +35,9 @@ public enum DetailLines {
         for text in wrap(fields?.name ?? summary.name, width: fullWidth) {
             lines.append(DetailLine(label: nil, text: text, role: .title))
         }
-        let subtitle = [fields?.title ?? summary.title, fields?.company ?? summary.company, fields?.department]
+        // The subtitle's fields, from the summary until the whole card came.
+        let fromSummary: [CardField: String?] = [.title: summary.title, .company: summary.company]
+        let subtitle = subtitleFields.map { field in fields?[value: field].text ?? fromSummary[field] ?? nil }
             .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
         if !subtitle.isEmpty {
             for text in wrap(subtitle, width: fullWidth) {
@@ -61,16 +63,15 @@ public enum DetailLines {
                     role: .muted))
             return lines
         }
-        add(CardField.email.label, fields.email)
-        add(CardField.phone.label, fields.phone)
-        add(CardField.website.label, fields.website)
-        add(CardField.address.label, fields.address)
-        add(CardField.birthday.label, fields.birthday)
-        add(CardField.bio.label, fields.bio)
-        for (index, fact) in fields.tmi.enumerated() {
-            add(index == 0 ? CardField.tmi.label : "", fact)
+        for field in rowFields {
+            if let style = field.kind.list, style.eachOnItsOwnLine {
+                for (index, item) in fields[value: field].list.enumerated() { add(index == 0 ? field.label : "", item) }
+            } else if field.kind.list != nil {
+                add(field.label, fields[value: field].list.joined(separator: ", "))
+            } else {
+                add(field.label, fields[field])
+            }
         }
-        add(CardField.tags.label, fields.tags.isEmpty ? nil : fields.tags.joined(separator: ", "))
         // The groups of a CardDAV book it belongs to (the card API has none).
         add("Groups", card.groups.isEmpty ? nil : card.groups.map(TerminalText.escaped).joined(separator: ", "))
         let notShown = pictures.offReason.map { " · not shown: \($0)" } ?? ""
@@ -79,7 +80,7 @@ public enum DetailLines {
         } else if card.hasImage {
             add("Image", "yes" + notShown)
         } else {
-            add("Image", "none: default avatar \(fields.defaultImage)")
+            add("Image", "none: default avatar " + avatarFields.map { fields[$0] }.joined(separator: " "))
         }
         if !fields.vcardProperties.isEmpty {
             // Read-only: what an imported vCard held that the card has no field for.
@@ -99,6 +100,19 @@ public enum DetailLines {
             DetailLine(label: nil, text: "version \(card.revision) · id \(TerminalText.escaped(card.id))", role: .muted)
         )
         return lines
+    }
+
+    /// The fields under the heading, in their descriptors' order.
+    static let subtitleFields = fields { if case .subtitle(let rank) = $0 { rank } else { nil } }
+    /// The labelled rows, in their descriptors' order.
+    static let rowFields = fields { if case .row(let rank) = $0 { rank } else { nil } }
+    /// The fields the Image row names when the card has no picture.
+    static let avatarFields = fields { $0 == .avatar ? 0 : nil }
+
+    /// The fields whose ``FieldDescriptor/DetailPlace`` `rank` gives a rank, by rank.
+    private static func fields(_ rank: (FieldDescriptor.DetailPlace) -> Int?) -> [CardField] {
+        CardField.table.compactMap { descriptor in rank(descriptor.detail).map { (descriptor.field, $0) } }
+            .sorted { $0.1 < $1.1 }.map(\.0)
     }
 
     /// `text` escaped and wrapped, its own line breaks kept.

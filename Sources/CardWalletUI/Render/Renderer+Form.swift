@@ -92,8 +92,8 @@ extension Renderer {
         if let conflict = form.conflict {
             grid.draw(
                 form.offlineEntry == nil
-                    ? "The card changed on the server while you edited it (E07)."
-                    : "Changed on the server while you were offline (E07): your edit was not sent.",
+                    ? "The card changed on the server while you edited it\(UIFailure.note(form.conflictCode))."
+                    : "Changed on the server while you were offline: your edit was not sent.",
                 x: 1, y: y, style: Theme.warning)
             y += 1
             grid.draw("Yours", x: columns.inputX, y: y, width: columns.inputWidth, style: Theme.columnTitle)

@@ -17,7 +17,8 @@ extension Renderer {
         // The dialog needs 13 rows; when the log pane leaves the screen fewer, it covers the pane.
         let height = 13
         let area = layout.content.count >= height ? layout.content : 1..<layout.statusRow
-        let box = drawBox(&grid, title: "Session expired (E06)", width: 72, height: height, layout: layout, area: area)
+        let title = "Session expired" + UIFailure.note(reauth.serverCode)
+        let box = drawBox(&grid, title: title, width: 72, height: height, layout: layout, area: area)
         let bottom = box.y + box.height
         grid.draw("Log in again to carry on; nothing you typed is lost.", x: box.x, y: box.y, width: box.width)
         if !reauth.replay.isEmpty {
@@ -46,20 +47,6 @@ extension Renderer {
                 grid.draw(line.keys, x: 3, y: y, width: keyWidth - 1, style: Theme.key)
                 grid.draw(line.summary, x: 3 + keyWidth, y: y, width: grid.width - keyWidth - 4)
             }
-        }
-    }
-
-    static func drawLogDetail(_ grid: inout Grid, _ state: AppState, _ layout: Layout, id: UInt64, scroll: Int) {
-        let top = layout.content.lowerBound
-        grid.fill(x: 0, y: top, width: grid.width, height: layout.content.count)
-        grid.draw("Log line (Esc closes)", x: 1, y: top, style: Theme.columnTitle)
-        let lines = state.logDetailLines(id: id).flatMap {
-            TextLayout.wrap(TerminalText.escaped($0), width: grid.width - 2)
-        }
-        let viewport = layout.pageViewport
-        let scroll = min(scroll, max(0, lines.count - viewport))
-        for (offset, line) in lines.dropFirst(scroll).prefix(viewport).enumerated() {
-            grid.draw(line, x: 1, y: top + 1 + offset)
         }
     }
 

@@ -21,19 +21,20 @@ public enum Renderer {
         case .form: drawForm(&grid, state, layout)
         }
         if layout.logPane != nil { drawLogPane(&grid, state, layout) }
-        switch state.modal {
-        case .help(let scroll): drawHelp(&grid, state, layout, scroll: scroll)
-        case .logDetail(let id, let scroll): drawLogDetail(&grid, state, layout, id: id, scroll: scroll)
-        case .confirm, nil: break
-        }
-        if let transfer = state.transfer, !isPage(state.modal) { drawTransfer(&grid, state, transfer, layout) }
-        if state.screen == .form, let scan = state.form?.scan, !isPage(state.modal) {
-            drawScanPrompt(&grid, scan, layout)
-        }
-        if let reauth = state.reauth, !isPage(state.modal) { drawReauth(&grid, reauth, layout) }
+        // A page (help, an overlay that covers the screen) hides the dialogs beneath it; a dialog
+        // overlay goes under the session-expired dialog.
+        let page = isPage(state.modal) || state.overlayCoversScreen
+        if let transfer = state.transfer, !page { drawTransfer(&grid, state, transfer, layout) }
+        if state.screen == .form, let scan = state.form?.scan, !page { drawScanPrompt(&grid, scan, layout) }
+        if let open = state.overlay, !open.overlay.coversScreen { open.overlay.draw(&grid, app: state, layout: layout) }
+        if let reauth = state.reauth, !page { drawReauth(&grid, reauth, layout) }
+        if let open = state.overlay, open.overlay.coversScreen { open.overlay.draw(&grid, app: state, layout: layout) }
+        if case .help(let scroll) = state.modal { drawHelp(&grid, state, layout, scroll: scroll) }
         if case .confirm(let question) = state.modal { drawConfirm(&grid, question, layout) }
         drawStatusBar(&grid, state, layout)
-        if state.screen == .detail, let qr = state.detail?.qr, state.modal == nil, state.reauth == nil {
+        if state.screen == .detail, let qr = state.detail?.qr, state.modal == nil, state.overlay == nil,
+            state.reauth == nil
+        {
             // The code takes every row but its caption (which says any key closes it): a
             // larger code fits, and a hint row would add nothing.
             drawQR(&grid, state, qr)
@@ -45,8 +46,8 @@ public enum Renderer {
 
     private static func isPage(_ modal: Modal?) -> Bool {
         switch modal {
-        case .help, .logDetail: true
-        default: false
+        case .help: true
+        case .confirm, nil: false
         }
     }
 

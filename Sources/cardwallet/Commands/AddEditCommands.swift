@@ -68,7 +68,7 @@ struct EditCommand: AsyncParsableCommand {
             its avatar (--avatar) again. With field options too, the fields are saved first and \
             the image changes on the version that made (the card goes up two versions).
 
-            If the card changed meanwhile (another window, another script: E07), nothing is saved \
+            If the card changed meanwhile (another window, another script), nothing is saved \
             and the command exits 5: run it again to apply your change to the new version. With \
             --if-version V the change is saved only if the card is still at version V (as `show` \
             prints it: a number on the card server, an ETag on a CardDAV server), so a script can \
@@ -165,7 +165,7 @@ struct EditCommand: AsyncParsableCommand {
         }
     }
 
-    /// Runs one save. A conflict (E07) becomes exit 5 with what to do; a failure of the image
+    /// Runs one save. A conflict becomes exit 5 with what to do; a failure of the image
     /// after the fields were saved says that they were.
     private func saving(afterFields fieldsSaved: Bool, _ save: () async throws -> Card) async throws -> Card {
         do {
@@ -173,7 +173,7 @@ struct EditCommand: AsyncParsableCommand {
         } catch let error as any BackendFailure {
             let card = TerminalText.escaped(id)
             if fieldsSaved {
-                let why = error.isConflict ? "the card changed meanwhile (E07)." : error.description
+                let why = error.isConflict ? "the card changed meanwhile\(error.codeNote)." : error.description
                 let option = removeImage ? "--remove-image" : "--image FILE"
                 throw CommandFailure(
                     "The fields of card \(card) were saved, but its image was not: \(why) "
@@ -182,7 +182,7 @@ struct EditCommand: AsyncParsableCommand {
             }
             guard error.isConflict else { throw error }
             throw CommandFailure(
-                "Card \(card) changed since it was read (E07), so nothing was saved. "
+                "Card \(card) changed since it was read\(error.codeNote), so nothing was saved. "
                     + "Run the command again to apply your change to the new version.",
                 status: CLIExitCode.conflict)
         }

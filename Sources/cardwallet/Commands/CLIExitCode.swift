@@ -7,11 +7,11 @@ import CardBackend
 /// |---|---|
 /// | 0 | success |
 /// | 1 | any other failure (server error, token store problem, declined confirmation, …) |
-/// | 3 | not logged in, the session expired (E06), or wrong email or password: log in |
-/// | 4 | no such card (E05, or text that cannot be a card id) |
-/// | 5 | conflict: the card changed since it was read (E07); re-run the command |
+/// | 3 | not logged in, the session ended (the card API's E06, a CardDAV password refused), or wrong email or password: log in |
+/// | 4 | no such card (the card API's E05, a CardDAV 404, or text that cannot be a card id) |
+/// | 5 | conflict: the card changed since it was read (the card API's E07, a CardDAV 412); re-run the command |
 /// | 6 | network failure: cannot connect, timed out, or the connection broke |
-/// | 64 | usage error: bad options or settings (a server address that is not a URL or has no such endpoint: 404 E01), or values the server refused as invalid (E01) |
+/// | 64 | usage error: bad options or settings (a server address that is not a URL, or not the server's base URL: the card API's 404 E01), or values the server refused as invalid (the card API's E01) |
 /// | 65 | bad data: `import` skipped cards it could not import, or refused an input that is not vCard |
 /// | 130 | cancelled at a prompt (Ctrl-C) |
 enum CLIExitCode {

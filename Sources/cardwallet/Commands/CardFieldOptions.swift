@@ -8,68 +8,46 @@ import CardModels
 /// separates facts and `,` separates tags (`--tag "work, golf"` is two tags), as in the TUI's
 /// form. In `edit`, giving `--tmi` or `--tag` replaces that whole list (`--tag ""` empties it).
 struct CardFieldOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The name (required for add): 1–64 characters.", valueName: "text"))
-    var name: String?
+    // One option per field: its names and help are the field's descriptor's
+    // (`FieldDescriptor.Option`); `givenValues` pairs each with its field.
+    @Option(name: .field(.name), help: .field(.name)) var name: String?
+    @Option(name: .field(.title), help: .field(.title)) var title: String?
+    @Option(name: .field(.company), help: .field(.company)) var company: String?
+    @Option(name: .field(.department), help: .field(.department)) var department: String?
+    @Option(name: .field(.email), help: .field(.email)) var email: String?
+    @Option(name: .field(.phone), help: .field(.phone)) var phone: String?
+    @Option(name: .field(.website), help: .field(.website)) var website: String?
+    @Option(name: .field(.address), help: .field(.address)) var address: String?
+    @Option(name: .field(.bio), help: .field(.bio)) var bio: String?
+    @Option(name: .field(.birthday), help: .field(.birthday)) var birthday: String?
+    @Option(name: .field(.funFacts), help: .field(.funFacts)) var funFacts: [String] = []
+    @Option(name: .field(.tags), help: .field(.tags)) var tags: [String] = []
+    @Option(name: .field(.defaultImage), help: .field(.defaultImage)) var avatar: Int?
 
-    @Option(help: ArgumentHelp("Job title, up to 100 characters.", valueName: "text"))
-    var title: String?
-
-    @Option(help: ArgumentHelp("Company or organisation, up to 100 characters.", valueName: "text"))
-    var company: String?
-
-    @Option(help: ArgumentHelp("Department or team, up to 100 characters.", valueName: "text"))
-    var department: String?
-
-    @Option(help: ArgumentHelp("Email address, e.g. ada@example.com.", valueName: "address"))
-    var email: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Phone number: at least 3 digits; spaces and the characters + - ( ) . may go between them.",
-            valueName: "number"))
-    var phone: String?
-
-    @Option(help: ArgumentHelp("An http:// or https:// address.", valueName: "url"))
-    var website: String?
-
-    @Option(help: ArgumentHelp("Postal address, up to 200 characters.", valueName: "text"))
-    var address: String?
-
-    @Option(help: ArgumentHelp("A short biography, up to 500 characters.", valueName: "text"))
-    var bio: String?
-
-    @Option(help: ArgumentHelp("Birthday as YYYY-MM-DD.", valueName: "date"))
-    var birthday: String?
-
-    @Option(
-        name: .customLong("tmi"),
-        help: ArgumentHelp(
-            "A fun fact (up to 3, each up to 100 characters). Repeat the option, or separate facts with ;.",
-            valueName: "fact"))
-    var tmi: [String] = []
-
-    @Option(
-        name: [.customLong("tag"), .customLong("tags")],
-        help: ArgumentHelp(
-            "A tag (up to 10, each up to 32 characters). Repeat the option, or separate tags with ,.",
-            valueName: "tag"))
-    var tags: [String] = []
-
-    @Option(
-        name: [.customLong("avatar"), .customLong("default-image")],
-        help: ArgumentHelp("The avatar shown when the card has no image: a number from 0 to 7.", valueName: "n"))
-    var avatar: Int?
-
-    /// The values given, by field, as text the way `CardFields[field]` takes it.
+    /// The values given, by field, as text the way `CardFields[field]` takes it (a repeated
+    /// list option's values joined with the list's separator).
     var givenValues: [(CardField, String)] {
-        var values: [(CardField, String?)] = [
-            (.name, name), (.title, title), (.company, company), (.department, department), (.email, email),
-            (.phone, phone), (.website, website), (.address, address), (.bio, bio), (.birthday, birthday),
-            (.tmi, tmi.isEmpty ? nil : tmi.joined(separator: ";")),
-            (.tags, tags.isEmpty ? nil : tags.joined(separator: ",")),
+        let given: [(CardField, Given)] = [
+            (.name, .text(name)), (.title, .text(title)), (.company, .text(company)),
+            (.department, .text(department)), (.email, .text(email)), (.phone, .text(phone)),
+            (.website, .text(website)), (.address, .text(address)), (.bio, .text(bio)), (.birthday, .text(birthday)),
+            (.funFacts, .list(funFacts)), (.tags, .list(tags)), (.defaultImage, .text(avatar.map(String.init))),
         ]
-        values.append((.defaultImage, avatar.map(String.init)))
-        return values.compactMap { field, value in value.map { (field, $0) } }
+        return given.compactMap { field, value in value.text(for: field).map { (field, $0) } }
+    }
+
+    /// What one option holds.
+    enum Given {
+        case text(String?)
+        case list([String])
+
+        /// The option's value as the field's text, or `nil` when not given.
+        func text(for field: CardField) -> String? {
+            switch self {
+            case .text(let text): text
+            case .list(let items): items.isEmpty ? nil : items.joined(separator: field.listSeparator ?? ",")
+            }
+        }
     }
 
     /// Whether any field option was given.
@@ -84,11 +62,7 @@ struct CardFieldOptions: ParsableArguments {
 
     /// The option that sets `field`, for messages: `--email`, `--tmi`, `--avatar`.
     static func optionName(for key: String) -> String {
-        switch key {
-        case CardField.defaultImage.key: "--avatar"
-        case CardField.tags.key: "--tag"
-        default: "--" + key
-        }
+        CardField(rawValue: key)?.descriptor.option.flag ?? "--" + key
     }
 
     /// The problems with `fields` as one sentence naming the options, or `nil` when valid.
@@ -100,5 +74,19 @@ struct CardFieldOptions: ParsableArguments {
         // The phone's rule ends with the period it allows ("+ - ( ) ."): it ends the sentence too.
         if !text.hasSuffix(".") { text += "." }
         return text + " Nothing was sent."
+    }
+}
+
+extension NameSpecification {
+    /// The long names of `field`'s option (`--tag`, `--tags`).
+    static func field(_ field: CardField) -> NameSpecification {
+        NameSpecification(field.descriptor.option.names.map { .customLong($0) })
+    }
+}
+
+extension ArgumentHelp {
+    /// The help of `field`'s option.
+    static func field(_ field: CardField) -> ArgumentHelp {
+        ArgumentHelp(field.descriptor.option.help, valueName: field.descriptor.option.valueName)
     }
 }

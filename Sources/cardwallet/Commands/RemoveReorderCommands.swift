@@ -62,8 +62,8 @@ struct RemoveCommand: AsyncParsableCommand {
                 _ = try await context.wallet().delete(id: id, revision: ifVersion.map(CardRevision.init(rawValue:)))
             } catch let error as any BackendFailure where error.isConflict {
                 throw CommandFailure(
-                    "Card \(TerminalText.escaped(id)) is no longer at version \(TerminalText.escaped(ifVersion ?? "0")) "
-                        + "(E07), so it was not deleted. Check it with `cardwallet show`, then run the command again.",
+                    "Card \(TerminalText.escaped(id)) is no longer at version \(TerminalText.escaped(ifVersion ?? "0"))"
+                        + "\(error.codeNote), so it was not deleted. Check it with `cardwallet show`, then run the command again.",
                     status: CLIExitCode.conflict)
             }
             Console.out("Deleted \(TerminalText.escaped(id)).\n")

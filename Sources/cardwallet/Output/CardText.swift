@@ -85,17 +85,19 @@ enum CardText {
 
     /// The lines a field shows: one per list item, one per line of a multi-line text, escaped.
     static func values(of field: CardField, in fields: CardFields) -> [String] {
-        switch field {
-        case .tmi: return fields.tmi.map(TerminalText.escaped)
-        case .tags: return fields.tags.isEmpty ? [] : [fields.tags.map(TerminalText.escaped).joined(separator: ", ")]
-        case .defaultImage: return [String(fields.defaultImage)]
-        case .bio, .address:
+        switch field.kind {
+        case .list(let style) where style.eachOnItsOwnLine: return fields[value: field].list.map(TerminalText.escaped)
+        case .list:
+            let items = fields[value: field].list
+            return items.isEmpty ? [] : [items.map(TerminalText.escaped).joined(separator: ", ")]
+        case .number: return [fields[field]]
+        case .longText:
             let text = fields[field]
             if text.isEmpty { return [] }
             return text.split(separator: "\n", omittingEmptySubsequences: false).map {
                 TerminalText.escaped(String($0.hasSuffix("\r") ? $0.dropLast() : $0))
             }
-        default:
+        case .shortText, .email, .phone, .url, .date:
             let text = fields[field]
             return text.isEmpty ? [] : [TerminalText.escaped(text)]
         }

@@ -21,7 +21,7 @@ import TokenStore
                 : Int(
                     request.url.query()?.split(separator: "&")
                         .first { $0.hasPrefix("offset=") }?.dropFirst(7) ?? "0") ?? 0
-            let cards = (offset..<offset + size).map { APICardSummary(id: "c\($0)", name: "Card", updatedAt: Date()) }
+            let cards = (offset..<offset + size).map { CardSummary(id: "c\($0)", name: "Card", updatedAt: Date()) }
             return FakeCardServer.success(APICardPage(cards: cards, total: total, offset: offset, limit: 200))
         }
     }
@@ -57,28 +57,32 @@ import TokenStore
 
     @Test(arguments: [
         (
-            APICardSummary(id: "c1", name: String(repeating: "n", count: 65), updatedAt: Date()),
+            CardSummary(id: "c1", name: String(repeating: "n", count: 65), updatedAt: Date()),
             "has a name longer than 64"
         ),
         (
-            APICardSummary(id: "c1", name: "A", title: String(repeating: "t", count: 101), updatedAt: Date()),
+            CardSummary(id: "c1", name: "A", title: String(repeating: "t", count: 101), updatedAt: Date()),
             "has a title longer than 100"
         ),
         (
-            APICardSummary(id: "c1", name: "A", email: String(repeating: "e", count: 255), updatedAt: Date()),
+            CardSummary(id: "c1", name: "A", email: String(repeating: "e", count: 255), updatedAt: Date()),
             "has a email longer than 254"
         ),
-        (APICardSummary(id: "a/b", name: "A", updatedAt: Date()), "cannot be a card id"),
-        (APICardSummary(id: "", name: "A", updatedAt: Date()), "cannot be a card id"),
+        (CardSummary(id: "a/b", name: "A", updatedAt: Date()), "cannot be a card id"),
+        (CardSummary(id: "", name: "A", updatedAt: Date()), "cannot be a card id"),
+        (
+            CardSummary(id: "c1", name: "A", updatedAt: Date(), revision: CardRevision(rawValue: "\"etag\"")),
+            "has a version that is not a whole number"
+        ),
     ])
-    func cardsBreakingTheLimitsAreRefused(card: APICardSummary, problem: String) {
+    func cardsBreakingTheLimitsAreRefused(card: CardSummary, problem: String) {
         let check = PageCheck(request: "GET /v1/cards")
         #expect {
             try check.check(APICardPage(cards: [card], total: 1, offset: 0, limit: 50), asked: 50)
         } throws: { error in
             (error as? CardAPIError)?.description.contains(problem) == true
         }
-        let fine = APICardSummary(
+        let fine = CardSummary(
             id: "c-1_A", name: String(repeating: "가", count: 64), email: "a@b.c", updatedAt: Date())
         #expect(throws: Never.self) {
             try check.check(APICardPage(cards: [fine], total: 1, offset: 0, limit: 50), asked: 1)

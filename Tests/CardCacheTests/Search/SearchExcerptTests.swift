@@ -54,7 +54,7 @@ struct SearchExcerptTests {
         let cache = try stored(
             [
                 Cards.card("k", "김민준") { $0.address = "서울 강남구\n서울데이터랩 3층" },
-                Cards.card("j", "山田") { $0.tmi = ["猫が好き", "東京タワーの近くに住んでいます"] },
+                Cards.card("j", "山田") { $0.funFacts = ["猫が好き", "東京タワーの近くに住んでいます"] },
             ], in: world)
         #expect(try excerpts(cache, "데이터") == ["k": "서울데이터랩 3층"])
         #expect(try excerpts(cache, "민준") == ["k": "김민준"])
@@ -67,7 +67,7 @@ struct SearchExcerptTests {
             [
                 Cards.card("a", "Address") { $0.address = "12 Rue de la Paix\nParis" },
                 Cards.card("t", "Tags") { $0.tags = ["client", "Conférence 2026"] },
-                Cards.card("m", "TMI") { $0.tmi = ["Bakes on Sundays", "Sings in a CHOIR"] },
+                Cards.card("m", "TMI") { $0.funFacts = ["Bakes on Sundays", "Sings in a CHOIR"] },
             ], in: world)
         #expect(try excerpts(cache, "paris") == ["a": "Paris"])
         #expect(try excerpts(cache, "rue de") == ["a": "12 Rue de la Paix"])

@@ -23,12 +23,12 @@ struct SearchOrderTests {
             // Split over two fields.
             Cards.card("split", "Split") {
                 $0.bio = "sourd"
-                $0.tmi = ["ough"]
+                $0.funFacts = ["ough"]
             },
             // Over two items of a list field.
             Cards.card("items", "Items") { $0.tags = ["sourdo", "ugh"] },
             Cards.card("tag", "Tag") { $0.tags = ["friend", "sourdough club"] },
-            Cards.card("repeat", "Repeat") { $0.tmi = ["aaaaaaaa"] },
+            Cards.card("repeat", "Repeat") { $0.funFacts = ["aaaaaaaa"] },
         ]
         try cache.storeList(cards.map(\.summary), confirmedAt: Cards.date)
         try cache.storeCards(cards, confirmedAt: Cards.date)
@@ -79,14 +79,16 @@ struct SearchOrderTests {
         let world = try CacheWorld()
         let cache = try world.open()
         let cards = (0..<40).map { index in
-            Cards.card("c\(index)", "Person \(index)") { $0.tmi = index.isMultiple(of: 3) ? ["sourdough"] : ["pens"] }
+            Cards.card("c\(index)", "Person \(index)") {
+                $0.funFacts = index.isMultiple(of: 3) ? ["sourdough"] : ["pens"]
+            }
         }
         try cache.storeList(cards.map(\.summary), confirmedAt: Cards.date)
         try cache.storeCards(cards, confirmedAt: Cards.date)
         let expected = stride(from: 0, to: 40, by: 3).map { "c\($0)" }
         let result = try cache.search("sourdough", limit: 5, allIDs: true)
         #expect(result.hits.map(\.cardID) == Array(expected.prefix(5)))
-        #expect(result.hits.allSatisfy { $0.field == .tmi })
+        #expect(result.hits.allSatisfy { $0.field == .funFacts })
         #expect(result.total == expected.count)
         #expect(result.allIDs == expected)
         #expect(try cache.search("sourdough", limit: 5).allIDs == [], "only when asked for")

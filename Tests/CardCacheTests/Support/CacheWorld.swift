@@ -81,7 +81,7 @@ enum Cards {
             $0.bio = "Builds compilers for fun."
         },
         card("c-grace", "Grace Hopper") {
-            $0.tmi = ["Found a moth in a relay", "Coined debugging"]
+            $0.funFacts = ["Found a moth in a relay", "Coined debugging"]
             $0.birthday = "1906-12-09"
             $0.vcardProperties = ["TEL;TYPE=FAX:+1 555 0100", "X-SOCIALPROFILE;TYPE=github:https://github.com/grace"]
         },

@@ -51,7 +51,7 @@ extension API {
             let listed = try await api.send(.get, "/cards", token: token).data(APICardPage.self).cards.first {
                 $0.id == id
             }
-            #expect(listed?.hasImage == true && listed?.version == 2)
+            #expect(listed?.hasImage == true && listed?.revision == CardRevision(2))
             #expect(try await api.imageBytes(id, token: token) == TestImages.png)
         }
     }

@@ -111,7 +111,7 @@ import Testing
             #expect(card.createdAt == before.createdAt)
             #expect(card.hasImage, "the image is kept")
             let listed = try await api.send(.get, "/cards?q=king", token: token).data(APICardPage.self)
-            #expect(listed.cards.map(\.version) == [2])
+            #expect(listed.cards.map(\.revision) == [CardRevision(2)])
         }
     }
 
@@ -154,7 +154,7 @@ import Testing
             let headers: HTTPFields = [.ifMatch: #""1""#]
             let invalid = CardFields(
                 name: " ", email: "not-an-email", website: "ftp://x", bio: String(repeating: "b", count: 501),
-                birthday: "2023-02-29", tmi: ["a", "b", "c", "d"], defaultImage: 9)
+                birthday: "2023-02-29", funFacts: ["a", "b", "c", "d"], defaultImage: 9)
             let response = try await api.sendJSON(.put, "/card/demo-01", invalid, token: token, headers: headers)
             let fields = try #require(try expectError(response, .badRequest).fields)
             #expect(Set(fields.keys) == ["name", "email", "website", "bio", "birthday", "tmi", "defaultImage"])
@@ -258,7 +258,8 @@ import Testing
         try await withRouter { api, _ in
             let token = try await api.login().accessToken
             var form = MultipartForm(
-                fields: CardFields(name: "새 카드", company: "Hangang", tmi: ["one", "two"], tags: ["a"], defaultImage: 3))
+                fields: CardFields(
+                    name: "새 카드", company: "Hangang", funFacts: ["one", "two"], tags: ["a"], defaultImage: 3))
             form.addImage(TestImages.png)
             let response = try await api.createCard(form, token: token)
             #expect(response.status == .created)
@@ -267,7 +268,8 @@ import Testing
             #expect(response.headers[.eTag] == #""1""#)
             #expect(
                 card.fields
-                    == CardFields(name: "새 카드", company: "Hangang", tmi: ["one", "two"], tags: ["a"], defaultImage: 3))
+                    == CardFields(
+                        name: "새 카드", company: "Hangang", funFacts: ["one", "two"], tags: ["a"], defaultImage: 3))
             #expect(card.image == CardImageInfo(contentType: "image/png", size: TestImages.png.count))
             let page = try await api.send(.get, "/cards", token: token).data(APICardPage.self)
             #expect(page.cards.last?.id == card.id, "new cards go to the end of the wallet")

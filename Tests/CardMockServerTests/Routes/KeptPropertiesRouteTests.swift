@@ -127,7 +127,7 @@ import Testing
             }
             #expect(lines.reduce(0) { $0 + $1.count } == CardLimits.vcardPropertiesMaxTotalLength)
             let fields = CardFields(
-                name: "Full", title: "T", company: "C", department: "D", tmi: ["1", "2", "3"],
+                name: "Full", title: "T", company: "C", department: "D", funFacts: ["1", "2", "3"],
                 tags: (1...10).map { "tag\($0)" }, vcardProperties: lines)
             #expect(fields.validate().isEmpty)
             var form = MultipartForm(fields: fields)

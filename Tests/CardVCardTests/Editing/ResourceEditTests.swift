@@ -55,14 +55,15 @@ import Testing
         .name: "Augusta Ada King, Countess of Lovelace", .title: "Analyst; poet", .company: "Babbage & Co.",
         .department: "Engines, Difference", .email: "countess@example.org", .phone: "+44 (0)20 7946-0999",
         .website: "https://example.org/ada?x=1,2", .address: "St James's Square; London",
-        .bio: "Line one,\nline two; and \\ a backslash", .birthday: "1852-11-27", .tmi: "Poet's daughter; Met Faraday",
+        .bio: "Line one,\nline two; and \\ a backslash", .birthday: "1852-11-27",
+        .funFacts: "Poet's daughter; Met Faraday",
         .tags: "math, history, 컴퓨터", .defaultImage: "5",
     ]
     /// The properties a field's edit may touch.
     static let properties: [CardField: Set<String>] = [
         .name: ["FN", "N"], .title: ["TITLE"], .company: ["ORG"], .department: ["ORG"], .email: ["EMAIL"],
         .phone: ["TEL"], .website: ["URL"], .address: ["ADR"], .bio: ["NOTE"], .birthday: ["BDAY"],
-        .tmi: ["X-CARDWALLET-TMI"], .tags: ["CATEGORIES"], .defaultImage: ["X-CARDWALLET-AVATAR"],
+        .funFacts: ["X-CARDWALLET-TMI"], .tags: ["CATEGORIES"], .defaultImage: ["X-CARDWALLET-AVATAR"],
     ]
 
     @Test func clearingAFieldRemovesOnlyItsLineAndTheLabelOfItsGroup() throws {
@@ -214,9 +215,9 @@ import Testing
         let before = try Editing.resource(lines: [
             "BEGIN:VCARD", "VERSION:3.0", "FN:A", "X-CARDWALLET-TMI:one", "NOTE:n", "X-CARDWALLET-TMI:two", "END:VCARD",
         ])
-        #expect(before.fields.tmi == ["one", "two"])
+        #expect(before.fields.funFacts == ["one", "two"])
         var fields = before.fields
-        fields.tmi = ["three; four", "five"]
+        fields.funFacts = ["three; four", "five"]
         let after = try before.edited(fields: fields)
         #expect(
             after.contentLines == [

@@ -26,7 +26,7 @@ import Testing
             String(repeating: "long bio ", count: 400),
         ],
         .birthday: ["", "1815-12-10", "2000-02-29"],
-        .tmi: ["", "fact one", "fact; two; three"],
+        .funFacts: ["", "fact one", "fact; two; three"],
         .tags: ["", "a", "b\\,c, d;e", "태그, tag"],
         .defaultImage: ["0", "3", "7"],
     ]

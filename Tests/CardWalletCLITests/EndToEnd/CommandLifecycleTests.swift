@@ -49,7 +49,7 @@ extension EndToEndTests {
             #expect(detail.stdout.contains("Version:    1"))
             let card = try Self.decode(Card.self, from: try await world.run("show", id, "--json"))
             #expect(card.fields.tags == ["math", "ai", "history"])
-            #expect(card.fields.tmi == ["First programmer"])
+            #expect(card.fields.funFacts == ["First programmer"])
             #expect(card.fields.defaultImage == 3)
             #expect(card.image == CardImageInfo(contentType: "image/png", size: Fixtures.png.count))
 

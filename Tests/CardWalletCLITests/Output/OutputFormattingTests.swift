@@ -88,7 +88,7 @@ import Testing
         let fields = CardFields(
             name: "Ada", title: "Countess", company: "Engines", department: "R&D", email: "ada@example.com",
             phone: "+44 1", website: "https://ada.example", address: "London", bio: "Poet", birthday: "1815-12-10",
-            tmi: ["One", "Two"], tags: ["math", "ai"], defaultImage: 5)
+            funFacts: ["One", "Two"], tags: ["math", "ai"], defaultImage: 5)
         let card = Card(
             id: "c9", fields: fields, hasImage: true, image: CardImageInfo(contentType: "image/jpeg", size: 20513),
             createdAt: Self.date, updatedAt: Self.date, revision: CardRevision(4))

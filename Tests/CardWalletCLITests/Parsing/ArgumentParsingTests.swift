@@ -45,7 +45,7 @@ import Testing
         let fields = add.fields.applied(to: CardFields(name: ""))
         #expect(fields.name == "Ada")
         #expect(fields.tags == ["math", "ai", "history"])
-        #expect(fields.tmi == ["One", "Two", "Three"])
+        #expect(fields.funFacts == ["One", "Two", "Three"])
         #expect(fields.defaultImage == 4)
         #expect(fields.title == nil)
 

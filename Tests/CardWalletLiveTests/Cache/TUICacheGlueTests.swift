@@ -176,7 +176,7 @@ struct TUICacheGlueTests {
 
 extension CallOutcome {
     /// The cards of a `.cards` answer.
-    fileprivate func cards() throws -> [CardSummary] {
+    func cards() throws -> [CardSummary] {
         guard case .success(.cards(let page)) = self else { throw CancellationError() }
         return page.cards
     }

@@ -162,7 +162,7 @@ extension DetailState {
             if qr == .wanted { qr = nil }
             effects =
                 failure.kind == .notFound
-                ? [.message(.warning, "That card no longer exists (E05)")]
+                ? [.message(.warning, "That card no longer exists\(failure.codeNote)")]
                 : [.message(.error, FailureText.status(failure, doing: "Could not load the card"))]
         }
         scroll = min(max(0, scroll), max(0, lineCount - viewport))
@@ -191,7 +191,7 @@ extension DetailState {
     static func text(of card: Card) -> String {
         CardField.allCases.compactMap { field in
             let value = card.fields[field]
-            guard !value.isEmpty, field != .defaultImage else { return nil }
+            guard !value.isEmpty, field.descriptor.detail != .avatar else { return nil }
             return "\(field.label): \(value)"
         }.joined(separator: "\n")
     }

@@ -165,7 +165,7 @@ extension FormState {
                 return [
                     .message(
                         .warning,
-                        "This card was deleted on the server (E05): your text is still here; Enter saves it as a new card"
+                        "This card was deleted on the server\(failure.codeNote): your text is still here; Enter saves it as a new card"
                     )
                 ]
             }
@@ -191,13 +191,14 @@ extension FormState {
             serverProblems = problems
             showsAllProblems = true
             if let first = fields.indices.first(where: { problems[fields[$0].kind.key] != nil }) { focus = first }
-            return [.message(.error, "The server refused some fields (E01): see the marked fields")]
+            return [.message(.error, "The server refused some fields\(failure.codeNote): see the marked fields")]
         case .conflict(let current):
+            conflictCode = failure.serverCode
             guard let current else {
                 guard case .edit(let id, _) = mode else { return [.message(.error, failure.message)] }
                 return [
                     .call(.loadCard(id: id), then: .fetchServerVersion(id: id)),
-                    .message(.warning, "The card changed on the server (E07): fetching its version…"),
+                    .message(.warning, "The card changed on the server\(failure.codeNote): fetching its version…"),
                 ]
             }
             merge(serverVersion: current)
@@ -207,13 +208,13 @@ extension FormState {
             focusImage()
             return [.message(.error, "The image file cannot be used: \(problem). Nothing was sent.")]
         case .tooLarge:
-            serverProblems["image"] = "is too large for the server (E08)"
+            serverProblems["image"] = "is too large for the server\(failure.codeNote)"
             focusImage()
-            return [.message(.error, "The image is too large (E08)")]
+            return [.message(.error, "The image is too large\(failure.codeNote)")]
         case .unsupportedMedia:
-            serverProblems["image"] = "must be a PNG or JPEG image (E09)"
+            serverProblems["image"] = "must be a PNG or JPEG image\(failure.codeNote)"
             focusImage()
-            return [.message(.error, "The server accepts only PNG and JPEG images (E09)")]
+            return [.message(.error, "The server accepts only PNG and JPEG images\(failure.codeNote)")]
         case .server(let status?):
             return [.message(.error, "Not saved: server error \(status); Enter tries again")]
         case .rateLimited:
@@ -228,6 +229,6 @@ extension FormState {
     }
 
     private func conflictMessage(_ card: Card) -> String {
-        "Changed on the server (E07): Enter saves yours over version \(card.revision)"
+        "Changed on the server\(UIFailure.note(conflictCode)): Enter saves yours over version \(card.revision)"
     }
 }

@@ -92,7 +92,7 @@ extension FormState {
         var filled = 0
         for index in fields.indices {
             switch fields[index].kind {
-            case .card(let field) where field != .defaultImage && field != .tmi && field != .tags:
+            case .card(let field) where field.kind.isText:
                 let value = result.fields[field]
                 guard !value.isEmpty else { continue }
                 fields[index].input = TextFieldState(value)

@@ -32,7 +32,7 @@ public struct FormState: Equatable, Sendable {
 
         /// Whether the field holds several lines (Enter starts a new line there).
         public var isMultiline: Bool {
-            self == .card(.bio) || self == .card(.address)
+            if case .card(let field) = self { field.kind == .longText } else { false }
         }
 
         /// The expected format.
@@ -74,7 +74,10 @@ public struct FormState: Equatable, Sendable {
     public var showsAllProblems = false
     /// Problems the server reported (E01, E08, E09), by field key, until the field is edited.
     public var serverProblems: [String: String] = [:]
-    /// The server's version after a conflict (E07), shown beside the user's, field by field.
+    /// The code the server refused the save with as a conflict (the card API's E07), which the
+    /// conflict view names; `nil` when it sent none (a CardDAV server, an edit made offline).
+    public var conflictCode: String?
+    /// The server's version after a conflict, shown beside the user's, field by field.
     public var conflict: Card?
     /// The fields that took the server's value at the conflict because the user had not
     /// changed them (so saving cannot undo someone else's change).

@@ -35,7 +35,7 @@ extension ListState {
                 return [.message(.success, "Deleted “\(card.name)”")]
             case .failure(let failure) where failure.kind == .notFound:
                 keepingSelection(fallback: .same) { $0.remove(id: card.id) }
-                return [.message(.info, "“\(card.name)” was already gone (E05)")]
+                return [.message(.info, "“\(card.name)” was already gone\(failure.codeNote)")]
             case .failure(let failure):
                 return [.message(.error, FailureText.status(failure, doing: "Not deleted"))]
             }
@@ -80,7 +80,7 @@ extension ListState {
             case .success:
                 return []
             case .failure(let failure) where failure.kind == .notFound:
-                return [.message(.warning, "That card no longer exists (E05)")]
+                return [.message(.warning, "That card no longer exists\(failure.codeNote)")]
             case .failure(let failure):
                 return [.message(.error, FailureText.status(failure, doing: "Could not load the card"))]
             }

@@ -138,9 +138,6 @@ extension ListState {
             return [.logOut]
         case .quit:
             return [.quit]
-        case .nextBook:
-            // The app switches books (it owns the session); the list only reloads after.
-            return []
         }
         return []
     }

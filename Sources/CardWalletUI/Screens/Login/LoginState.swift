@@ -126,7 +126,7 @@ extension LoginState {
             case .loginFailed:
                 password = TextFieldState()
                 focus = editable.contains(.password) ? .password : focus
-                error = InlineError(.password, "Wrong email or password (E02). Try again.")
+                error = InlineError(.password, "Wrong email or password\(failure.codeNote). Try again.")
             case .wrongAddress:
                 focus = editable.contains(.server) ? .server : focus
                 error = InlineError(
@@ -139,7 +139,7 @@ extension LoginState {
                     editable.contains(.server) ? .server : nil, "Cannot connect to \(url): \(failure.message)")
             case .rateLimited(let seconds):
                 let wait = seconds.map { "in \($0) s" } ?? "in a minute"
-                error = InlineError(nil, "Too many attempts (E10). Try again \(wait).")
+                error = InlineError(nil, "Too many attempts\(failure.codeNote). Try again \(wait).")
             case .validation(let fields):
                 let field: Field? = fields["email"] != nil ? .email : (fields["password"] != nil ? .password : nil)
                 // Neither field was wrong: the request went somewhere that is not the API.

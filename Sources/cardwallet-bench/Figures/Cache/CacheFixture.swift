@@ -38,7 +38,7 @@ struct CacheFixture {
         fields.website = "https://example.com/\(index)"
         fields.address = "\(index % 300) \(pick(family)) Street\n\(pick(["Seoul", "Paris", "東京", "London"]))"
         fields.bio = (0..<8).map { _ in pick(words) }.joined(separator: " ")
-        fields.tmi = [pick(words)]
+        fields.funFacts = [pick(words)]
         fields.tags = [pick(["friend", "client", "conference", "동료"])]
         let date = Date(timeIntervalSince1970: 1_800_000_000)
         return Card(id: "c\(index)", fields: fields, createdAt: date, updatedAt: date)

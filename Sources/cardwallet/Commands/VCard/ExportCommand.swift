@@ -176,7 +176,8 @@ final class PhotoSource: Sendable {
 
     /// The photos of `cards`, in order, a few read at a time.
     func photos(of cards: [Card]) async throws -> [VCardPhoto?] {
-        try await InOrder.map(cards, concurrency: Self.concurrency) { card in Optional(try await self.photo(of: card)) }
+        try await cards.concurrentMap(concurrency: Self.concurrency) { card in Optional(try await self.photo(of: card))
+        }
     }
 
     /// The card's photo, or `nil` (none, not PNG or JPEG, or not cached offline): recorded in

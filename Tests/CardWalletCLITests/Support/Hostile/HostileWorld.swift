@@ -88,9 +88,9 @@ enum Hostile {
 
     /// A card summary with id `id`.
     static func card(_ id: String, name: String = "Card", updatedAt: Date = Date(timeIntervalSince1970: 1_795_253_400))
-        -> APICardSummary
+        -> CardSummary
     {
-        APICardSummary(id: id, name: name, updatedAt: updatedAt)
+        CardSummary(id: id, name: name, updatedAt: updatedAt)
     }
 
     /// What an attacker puts in server text: OSC 52 (clipboard), OSC 0 (title), CSI 2J, BEL,
