@@ -12,7 +12,8 @@ import Testing
         KeyTables.form, KeyTables.newCard,
         KeyTables.conflict, KeyTables.scanPrompt, KeyTables.scanning, KeyTables.exportPrompt, KeyTables.importPrompt,
         KeyTables.importPreview, KeyTables.transferWorking, KeyTables.importReport,
-        KeyTables.multilineText, KeyTables.textField, KeyTables.confirm, KeyTables.pager, KeyTables.log,
+        KeyTables.multilineText, KeyTables.textField, KeyTables.confirm, KeyTables.pager, AccountPicker.keys,
+        KeyTables.log,
         KeyTables.reauth, KeyTables.global,
         KeyTables.typingGlobal, KeyTables.interrupt,
     ]

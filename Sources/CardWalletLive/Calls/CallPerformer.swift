@@ -85,6 +85,8 @@ public final class CallPerformer: Sendable {
         case .logIn(let server, let email, let password):
             let report = try await accounts.logIn(server: server, account: email, password: password)
             return .loggedIn(email: report.account.email, server: report.account.shownServer)
+        case .switchAccount, .listAccounts:
+            return try await Self.accountCall(call, accounts: accounts)
         case .nextBook:
             let switched = try await accounts.switchToNextBook()
             let session: SessionStatus =
@@ -189,12 +191,29 @@ public final class CallPerformer: Sendable {
             case .scanPhoto(let path):
                 return .success(
                     .scanned(try await scans.scan(path, maximumImageBytes: accounts.backend.maximumImageBytes)))
+            case .switchAccount, .listAccounts:
+                do {
+                    return .success(try await Self.accountCall(call, accounts: accounts))
+                } catch {
+                    return .failure(UIFailure(any: error))
+                }
             case .logIn, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard,
                 .reorderCards, .searchCache, .resolveOfflineEdit, .nextBook:
                 return nil
             }
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// The stored accounts' calls: answered from the token file, nothing sent.
+    private static func accountCall(_ call: AppCall, accounts: WalletAccounts) async throws -> CallResult {
+        switch call {
+        case .switchAccount(let name):
+            let (account, session) = try await accounts.switchAccount(named: name)
+            return .switchedAccount(account, session: session, accounts: accounts.storedAccounts())
+        default:
+            return .accounts(accounts.storedAccounts())
         }
     }
 

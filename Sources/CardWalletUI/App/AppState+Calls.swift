@@ -81,6 +81,8 @@ extension AppState {
                 break
             }
             return []
+        case .account:
+            return accountFinished(outcome)
         case .logOut:
             returnToLogin()
             if case .failure(let failure) = outcome {
@@ -145,7 +147,7 @@ extension CallRoute {
     /// report it themselves).
     var replaysAfterLogin: Bool {
         switch self {
-        case .login, .reauth, .logOut, .outbox, .book: false
+        case .login, .reauth, .logOut, .outbox, .book, .account: false
         case .list, .detail, .form, .transfer, .overlay: true
         }
     }

@@ -113,6 +113,11 @@ extension AppState {
         case .nextBook:
             showMessage(.info, "Switching to the next address book…")
             return [call(.nextBook, route: .book)]
+        case .switchAccount(let name):
+            showMessage(.info, "Switching to \(name)…")
+            return [call(.switchAccount(name: name), route: .account)]
+        case .refreshAccounts:
+            return [call(.listAccounts, route: .account)]
         }
     }
 

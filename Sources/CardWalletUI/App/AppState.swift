@@ -48,6 +48,8 @@ public struct AppState: Equatable, Sendable {
     public var screen: Screen = .login
     /// The login screen's form.
     public var login: LoginState
+    /// The accounts the wallet remembers (the login screen lists them; `A` picks one).
+    public var storedAccounts: [StoredAccount] = []
     /// The card list (kept while the detail and form screens are open).
     public var list: ListState
     /// The card shown, when the detail screen is open (or under the form).

@@ -18,6 +18,8 @@ public enum CallRoute: Equatable, Sendable {
     case logOut
     /// Switching address books (from the list).
     case book
+    /// The stored accounts: switching between them, listing them.
+    case account
     /// The local cache's outbox (an edit made offline, resolved in the conflict view).
     case outbox
     /// The overlay opened by the opener `name` (``OverlayOpener``), with its own tag.

@@ -25,6 +25,11 @@ public enum Command: Hashable, Sendable {
 public enum AppCommand: Hashable, Sendable {
     /// Switch to the account's next address book (a CardDAV server); the list reloads after.
     case nextBook
+    /// Use the stored account called this from now on; its cards show (or the login screen, when
+    /// it must log in again).
+    case switchAccount(String)
+    /// Read the stored accounts again (the account picker shows them).
+    case refreshAccounts
 }
 
 /// Moving through something longer than the screen.

@@ -77,6 +77,7 @@ public enum KeyTables {
             KeyBinding(.char("i"), command: .list(.importCards), "import a vCard file (shows what would change first)"),
             KeyBinding(.char("r"), command: .list(.reload), "reload the list from the server"),
             KeyBinding(.char("B"), command: .app(.nextBook), "switch to the next address book (CardDAV servers)"),
+            KeyBinding(.char("A"), command: .open(AccountPicker.opener), "switch to another stored account"),
             KeyBinding(.char("O"), command: .list(.logOut), "log out"),
             KeyBinding(.char("q"), command: .list(.quit), "quit", hint: KeyHint("q", "quit")),
         ])
@@ -272,6 +273,9 @@ public enum KeyTables {
             KeyBinding(.tab, .down, command: .login(.nextField), "next field", hint: KeyHint("Tab", "next")),
             KeyBinding(.backTab, .up, command: .login(.previousField), "previous field"),
             KeyBinding(.enter, command: .login(.submit), "log in", hint: KeyHint("Enter", "log in")),
+            KeyBinding(
+                .function(3), command: .open(AccountPicker.opener), "switch to another stored account",
+                hint: KeyHint("F3", "accounts")),
             KeyBinding(.escape, command: .login(.quit), "quit", hint: KeyHint("Esc", "quit")),
         ])
 

@@ -27,6 +27,10 @@ public enum AppCall: Equatable, Sendable, CustomStringConvertible {
     case logOut
     /// Switch to the account's next address book (on a CardDAV server).
     case nextBook
+    /// Use the stored account called `name` from now on (its cache, its outbox, its session).
+    case switchAccount(name: String)
+    /// The accounts the wallet remembers.
+    case listAccounts
     /// `GET /cards?offset=&limit=&q=`: one page of the wallet in wallet order.
     case loadCards(offset: Int, limit: Int, query: String?)
     /// `GET /card/{id}`.
@@ -78,7 +82,7 @@ public enum AppCall: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .createCard, .updateCard, .deleteCard, .reorderCards, .restoreCard, .runImport: true
         case .logIn, .logOut, .loadCards, .loadCard, .cardPicture, .filePicture, .qrCode, .vcardLines, .exportCards,
-            .previewImport, .scanPhoto, .searchCache, .resolveOfflineEdit, .nextBook:
+            .previewImport, .scanPhoto, .searchCache, .resolveOfflineEdit, .nextBook, .switchAccount, .listAccounts:
             false
         }
     }
@@ -97,6 +101,8 @@ public enum AppCall: Equatable, Sendable, CustomStringConvertible {
         case .logIn(let server, let email, _): "log in \(email) at \(server) (password <private>)"
         case .logOut: "log out"
         case .nextBook: "switch to the next address book"
+        case .switchAccount(let name): "switch to the account \(name)"
+        case .listAccounts: "list the stored accounts"
         case .loadCards(let offset, let limit, let query):
             "load cards \(offset)..<\(offset + limit)" + (query.map { " matching \($0)" } ?? "")
         case .loadCard(let id): "load card \(id)"
@@ -133,6 +139,11 @@ public enum CallResult: Equatable, Sendable {
     case loggedOut
     /// `nextBook`: the address book now in use (its id), and the session as the status bar shows it.
     case switchedBook(String, session: SessionStatus)
+    /// `switchAccount`: the account now in use, its session as the status bar shows it, and the
+    /// accounts stored.
+    case switchedAccount(StoredAccount, session: SessionStatus, accounts: [StoredAccount])
+    /// `listAccounts`: the accounts stored.
+    case accounts([StoredAccount])
     /// `loadCards`: one page.
     case cards(CardPage)
     /// `loadCard`, `createCard` and `updateCard`: the card as the server now has it.

@@ -4,7 +4,21 @@ extension Renderer {
     static func drawLogin(_ grid: inout Grid, _ state: AppState, _ layout: Layout) {
         let top = layout.content.lowerBound + 1
         grid.draw("Log in to a card server", x: 2, y: top, style: Theme.label)
-        drawLoginFields(&grid, state.login, x: 2, y: top + 2, width: grid.width - 4, bottom: layout.content.upperBound)
+        // The stored accounts, under the form: as many as fit above the bottom, the rest counted.
+        let accounts = state.storedAccounts
+        let listRows = accounts.isEmpty ? 0 : min(accounts.count, 4) + 2
+        let bottom = layout.content.upperBound
+        let formBottom = bottom - listRows >= top + 5 ? bottom - listRows : bottom
+        drawLoginFields(&grid, state.login, x: 2, y: top + 2, width: grid.width - 4, bottom: formBottom)
+        guard formBottom < bottom else { return }
+        var row = formBottom + 1
+        grid.draw("Stored accounts (F3 to switch):", x: 2, y: row, width: grid.width - 4, style: Theme.label)
+        row += 1
+        for account in accounts.prefix(bottom - row) {
+            let shown = (account.inUse ? "* " : "  ") + AccountPicker.line(account)
+            grid.draw(TerminalText.escaped(shown), x: 2, y: row, width: grid.width - 4, style: Theme.muted)
+            row += 1
+        }
     }
 
     /// The fields of a login form from row `y` down to (not including) row `bottom`, with the

@@ -130,6 +130,7 @@ enum TerminalApp {
             pageSize: live.settings.pageSize, utcOffsetSeconds: TimeZone.current.secondsFromGMT(),
             pictures: pictures.support)
         state.searchesCache = accounts.hasCache
+        state.storedAccounts = accounts.storedAccounts()
 
         let configuration = CursesBackend.Configuration(strayOutputPath: strayOutputPath)
         let ended: Result<(AppState, [String]), any Error>

@@ -203,7 +203,7 @@ let expectedSnapshots: [String: String] = [
 
 
       not logged in
-     F1 help  Tab next  Enter log in  Esc quit
+     F1 help  Tab next  Enter log in  F3 accounts  Esc quit
     """#,
     "conflict 80x24": #"""
      CardWallet · edit card (version 9)
