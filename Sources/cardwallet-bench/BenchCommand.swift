@@ -14,7 +14,8 @@ struct BenchCommand: AsyncParsableCommand {
             runs every figure at tiny sizes in seconds and fails only if something is broken.
             """,
         subcommands: [
-            RunCommand.self, MemoryProbeCommand.self, VCardProbeCommand.self, ServePairCommand.self,
+            RunCommand.self, MemoryProbeCommand.self, VCardProbeCommand.self, VCardCorpusCommand.self,
+            ServePairCommand.self,
             CardDAVProbeCommand.self,
         ],
         defaultSubcommand: RunCommand.self

@@ -56,3 +56,26 @@ struct VCardProbeResult: Codable, Sendable {
     /// `VmHWM` at the end: the peak while streaming.
     var peakResidentBytes: Int
 }
+
+/// `cardwallet-bench vcard-corpus --cards N --out FILE` (hidden): writes the realistic mixed
+/// corpus of issue 43 (``RealisticCorpus``), to look at, to profile a reader on, or to give a
+/// peer by hand.
+struct VCardCorpusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vcard-corpus",
+        abstract: "Write the realistic mixed vCard corpus of the vcard figure to a file.",
+        shouldDisplay: false)
+
+    @Option(help: "How many cards.")
+    var cards = 10_000
+
+    @Option(help: "The seed (default: the recorded runs').")
+    var seed: UInt64 = RealisticCorpus.seed
+
+    @Option(help: "The file to write.")
+    var out: String
+
+    func run() throws {
+        try RealisticCorpus.write(cards: cards, seed: seed, to: out)
+    }
+}
