@@ -34,7 +34,7 @@ struct VCardRun {
         let warmups = context.pick(full: 5, quick: 1)
         context.progress("#15: warming up the native peers on \(corpus.title)")
         let sessions = try natives.map { try NativePeer.Session($0, file: file, warmups: warmups) }
-        defer { sessions.forEach { $0.stop() } }
+        defer { for session in sessions { session.stop() } }
         let names = ["ours", "floor"] + natives.map(\.name) + (vobject ? ["vobject"] : [])
         var samples = [[SideRound]](repeating: [], count: names.count)
         let rounds = context.pick(full: 7, quick: 1)
