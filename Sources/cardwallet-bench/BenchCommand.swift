@@ -15,6 +15,7 @@ struct BenchCommand: AsyncParsableCommand {
             """,
         subcommands: [
             RunCommand.self, MemoryProbeCommand.self, VCardProbeCommand.self, VCardCorpusCommand.self,
+            VCardTimeCommand.self,
             ServePairCommand.self,
             CardDAVProbeCommand.self,
         ],

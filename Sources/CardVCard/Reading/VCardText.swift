@@ -119,37 +119,43 @@ public enum VCardText {
 
     /// `text` escaped for a text value: backslash, comma, semicolon and line breaks.
     public static func escape(_ text: String) -> String {
-        var scanned = text
-        let plain = scanned.withUTF8 { bytes in
+        var text = text
+        return text.withUTF8 { bytes in
+            var escapes = 0
             for byte in bytes where byte == 0x5C || byte == 0x2C || byte == 0x3B || byte == 10 || byte == 13 {
-                return false
+                escapes += 1
             }
-            return true
-        }
-        if plain { return text }
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count + 8)
-        var previousCR = false
-        for byte in text.utf8 {
-            switch byte {
-            case 0x5C, 0x2C, 0x3B:
-                out.append(0x5C)
-                out.append(byte)
-            case 13:
-                out.append(0x5C)
-                out.append(UInt8(ascii: "n"))
-            case 10:
-                // CR LF is one line break.
-                if !previousCR {
-                    out.append(0x5C)
-                    out.append(UInt8(ascii: "n"))
+            if escapes == 0 { return String(decoding: bytes, as: UTF8.self) }
+            // One string, written once: at most one more byte per escape.
+            return String(unsafeUninitializedCapacity: bytes.count + escapes) { out in
+                var written = 0
+                var previousCR = false
+                for byte in bytes {
+                    switch byte {
+                    case 0x5C, 0x2C, 0x3B:
+                        out[written] = 0x5C
+                        out[written + 1] = byte
+                        written += 2
+                    case 13:
+                        out[written] = 0x5C
+                        out[written + 1] = UInt8(ascii: "n")
+                        written += 2
+                    case 10:
+                        // CR LF is one line break.
+                        if !previousCR {
+                            out[written] = 0x5C
+                            out[written + 1] = UInt8(ascii: "n")
+                            written += 2
+                        }
+                    default:
+                        out[written] = byte
+                        written += 1
+                    }
+                    previousCR = byte == 13
                 }
-            default:
-                out.append(byte)
+                return written
             }
-            previousCR = byte == 13
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The parts escaped and joined with `separator` (a structured or list value).

@@ -79,3 +79,30 @@ struct VCardCorpusCommand: ParsableCommand {
         try RealisticCorpus.write(cards: cards, seed: seed, to: out)
     }
 }
+
+/// `cardwallet-bench vcard-time --file F [--rounds N]` (hidden): ours alone on a file, as the
+/// vcard figure times it (``VCardRun/ours(file:expected:)``), a line per round: for profiling
+/// (`perf record … cardwallet-bench vcard-time --file F`) without the peers.
+struct VCardTimeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vcard-time",
+        abstract: "Time our parse and export of a vCard file, round after round.",
+        shouldDisplay: false)
+
+    @Option(help: "The vCard file.")
+    var file: String
+
+    @Option(help: "How many rounds.")
+    var rounds = 5
+
+    func run() throws {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+        let cards = VCardDocument.read(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))).cards.count
+        for round in 1...rounds {
+            let times = try VCardRun.ours(file: file, expected: cards)
+            print(
+                "round \(round): parse \(Formatting.format(times.parseCPU, as: .time)) CPU (\(Formatting.significant(Double(bytes) / 1e6 / times.parseCPU)) MB/s), export \(Formatting.format(times.exportCPU, as: .time)) CPU"
+            )
+        }
+    }
+}
