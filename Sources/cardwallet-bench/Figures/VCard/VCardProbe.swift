@@ -95,8 +95,27 @@ struct VCardTimeCommand: ParsableCommand {
     @Option(help: "How many rounds.")
     var rounds = 5
 
+    @Flag(help: "Time the reader alone (cards read, not mapped), beside the floor.")
+    var readerOnly = false
+
     func run() throws {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+        if readerOnly {
+            for round in 1...rounds {
+                let start = VCardRun.threadCPUTime()
+                guard let handle = FileHandle(forReadingAtPath: file) else { throw ValidationError("cannot read \(file)") }
+                var reader = VCardReader(source: FileByteSource(handle: handle))
+                var cards = 0
+                while let item = reader.next() { if case .card = item { cards += 1 } }
+                try? handle.close()
+                let spent = VCardRun.threadCPUTime() - start
+                let floor = try VCardRun.floor(file: file).parseCPU
+                print(
+                    "round \(round): reader alone \(Formatting.format(spent, as: .time)) CPU (\(Formatting.significant(Double(bytes) / 1e6 / spent)) MB/s, \(cards) cards); floor \(Formatting.format(floor, as: .time)) (\(Formatting.significant(Double(bytes) / 1e6 / floor)) MB/s)"
+                )
+            }
+            return
+        }
         let cards = VCardDocument.read(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))).cards.count
         for round in 1...rounds {
             let times = try VCardRun.ours(file: file, expected: cards)
