@@ -103,7 +103,9 @@ struct VCardTimeCommand: ParsableCommand {
         if readerOnly {
             for round in 1...rounds {
                 let start = VCardRun.threadCPUTime()
-                guard let handle = FileHandle(forReadingAtPath: file) else { throw ValidationError("cannot read \(file)") }
+                guard let handle = FileHandle(forReadingAtPath: file) else {
+                    throw ValidationError("cannot read \(file)")
+                }
                 var reader = VCardReader(source: FileByteSource(handle: handle))
                 var cards = 0
                 while let item = reader.next() { if case .card = item { cards += 1 } }
