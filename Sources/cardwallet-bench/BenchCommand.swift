@@ -14,7 +14,9 @@ struct BenchCommand: AsyncParsableCommand {
             runs every figure at tiny sizes in seconds and fails only if something is broken.
             """,
         subcommands: [
-            RunCommand.self, MemoryProbeCommand.self, VCardProbeCommand.self, ServePairCommand.self,
+            RunCommand.self, MemoryProbeCommand.self, VCardProbeCommand.self, VCardCorpusCommand.self,
+            VCardTimeCommand.self,
+            ServePairCommand.self,
             CardDAVProbeCommand.self,
         ],
         defaultSubcommand: RunCommand.self

@@ -57,7 +57,23 @@ struct RunCommand: AsyncParsableCommand {
             valueName: "n"))
     var carddavCards: Int?
 
+    @Option(
+        name: .customLong("vcard-corpus"),
+        help: ArgumentHelp(
+            "The vcard figure's corpus: own (cards as CardWallet writes them) or realistic (issue 43's mix); repeatable (default: both).",
+            valueName: "name"))
+    var vcardCorpora: [VCardFigure.Corpus] = []
+
+    @Option(
+        name: .customLong("vcard-cards"),
+        help: ArgumentHelp(
+            "Cards in each of the vcard figure's files (default 10,000; 300 with --quick).", valueName: "n"))
+    var vcardCards: Int?
+
     func validate() throws {
+        if let vcardCards, !(10...100_000).contains(vcardCards) {
+            throw ValidationError("--vcard-cards must be 10–100000.")
+        }
         guard (1...2000).contains(scanCards) else { throw ValidationError("--scan-cards must be 1–2000.") }
         if let carddavCards, !(10...50_000).contains(carddavCards) {
             throw ValidationError("--carddav-cards must be 10–50000.")
@@ -77,6 +93,8 @@ struct RunCommand: AsyncParsableCommand {
         context.scanCards = scanCards
         context.scanSeed = scanSeed
         context.carddavCards = carddavCards
+        context.vcardCorpora = vcardCorpora.isEmpty ? nil : vcardCorpora
+        context.vcardCards = vcardCards
         let chosen = names + figures
         let selected = chosen.isEmpty ? FigureID.allCases : FigureID.allCases.filter(chosen.contains)
 

@@ -124,7 +124,7 @@ import Testing
         #expect(document.cards.map(\.fields.name) == ["Katherine Johnson", "Mary Jackson"])
         #expect(
             document.problems.map { $0.formatted(file: "one-broken.vcf") } == [
-                "one-broken.vcf:10: PHOTO: the photo is not a PNG or JPEG image"
+                "one-broken.vcf:6: the card has no name (no FN, no N), nor an organisation, email or phone number to name it by"
             ])
     }
 

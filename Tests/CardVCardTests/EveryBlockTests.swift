@@ -65,11 +65,19 @@ import Testing
     }
 
     @Test func aFileWhoseOnlyCardIsBrokenGetsTheRealReason() {
+        // A line that is not a property costs that line: the card comes in, said at the line.
         let document = VCardDocument.read("BEGIN:VCARD\nFN:Alone\nthis is not a property\nEND:VCARD\n")
-        #expect(document.refusal == nil && document.cards.isEmpty && document.skipped == 1)
+        #expect(document.refusal == nil && document.cards.map(\.fields.name) == ["Alone"] && document.skipped == 0)
         #expect(
-            document.problems.map(\.description) == [
-                "line 3: not a vCard property line (NAME:value): “this is not a property”"
+            document.cards.first?.warnings.map(\.description) == [
+                "line 3: not a vCard property line (NAME:value): “this is not a property”: the card comes in without it"
+            ])
+        // A card that is nothing but such lines is skipped with the first reason.
+        let garbage = VCardDocument.read("BEGIN:VCARD\nthis is not a property\nnor this\nEND:VCARD\n")
+        #expect(garbage.refusal == nil && garbage.cards.isEmpty && garbage.skipped == 1)
+        #expect(
+            garbage.problems.map(\.description) == [
+                "line 2: not a vCard property line (NAME:value): “this is not a property”"
             ])
         let many = (1...1_001).map { "X-P\($0):v" }.joined(separator: "\n")
         let crowded = VCardDocument.read("BEGIN:VCARD\nFN:Crowded\n\(many)\nEND:VCARD\n")

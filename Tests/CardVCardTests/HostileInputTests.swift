@@ -60,26 +60,31 @@ import Testing
                 == "the card has no name (no FN, no N), nor an organisation, email or phone number to name it by")
     }
 
-    @Test func aLineOverTheLimitBreaksOnlyItsCard() {
+    @Test func aLineOverTheLimitCostsOnlyItself() {
         let limits = VCardLimits(maximumLineBytes: 1_000)
         let text =
             "BEGIN:VCARD\nFN:Big\nNOTE:" + String(repeating: "x", count: 50_000)
             + "\nEND:VCARD\nBEGIN:VCARD\nFN:Small\nEND:VCARD\n"
         let document = VCardDocument.read(source: InMemoryByteSource(Array(text.utf8)), limits: limits)
-        #expect(document.cards.map(\.fields.name) == ["Small"])
-        #expect(document.problems.map(\.description) == ["line 3: a property is longer than 1000 bytes"])
+        #expect(document.cards.map(\.fields.name) == ["Big", "Small"])
+        #expect(document.problems.isEmpty)
+        #expect(
+            document.cards[0].warnings.map(\.description) == [
+                "line 3: a property is longer than 1000 bytes: the card comes in without it"
+            ])
+        #expect(document.cards[0].fields.bio == nil)
         // Folded continuation lines count too.
         let folded =
             "BEGIN:VCARD\nFN:Big\nNOTE:x\n"
             + String(repeating: " " + String(repeating: "y", count: 70) + "\n", count: 100)
             + "END:VCARD\nBEGIN:VCARD\nFN:Small\nEND:VCARD\n"
         let second = VCardDocument.read(source: InMemoryByteSource(Array(folded.utf8)), limits: limits)
-        #expect(second.problems.map(\.description) == ["line 3: a property is longer than 1000 bytes"])
-        // Alone in its file, the card gets the same reason, at its line: the file is not refused.
-        let alone = "BEGIN:VCARD\nFN:Big\nNOTE:" + String(repeating: "z", count: 5_000) + "\nEND:VCARD\n"
+        #expect(second.cards.first?.warnings.map(\.line) == [3])
+        // A card that is nothing but an overlong line is skipped with that reason, at its line.
+        let alone = "BEGIN:VCARD\nNOTE:" + String(repeating: "z", count: 5_000) + "\nEND:VCARD\n"
         let single = VCardDocument.read(source: InMemoryByteSource(Array(alone.utf8)), limits: limits)
         #expect(single.refusal == nil && single.skipped == 1)
-        #expect(single.problems.map(\.description) == ["line 3: a property is longer than 1000 bytes"])
+        #expect(single.problems.map(\.description) == ["line 2: a property is longer than 1000 bytes"])
     }
 
     @Test func cardsWithTooManyPropertiesAndFilesWithTooManyCards() {

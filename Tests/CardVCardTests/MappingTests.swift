@@ -262,17 +262,40 @@ import Testing
         #expect(heavy.warnings.map(\.line) == [4])
     }
 
-    @Test func photosThatAreNotPNGOrJPEGOrTooLarge() throws {
+    @Test func aPhotoTheCardCannotHoldCostsThePhotoNotTheCard() throws {
+        // Not PNG or JPEG, not base64, a data: URI that is not base64, too large: the card comes
+        // in without a picture, with a warning at the line, and keeps the line for export.
         let gif = TransferEncoding.base64Encode(Array("GIF89a....".utf8))
+        let notImage = try Self.imported("FN:A\nPHOTO;ENCODING=b;TYPE=GIF:\(gif)")
+        #expect(notImage.photo == nil)
+        #expect(notImage.fields.vcardProperties == ["PHOTO;ENCODING=b;TYPE=GIF:\(gif)"])
         #expect(
-            Self.problem("FN:A\nPHOTO;ENCODING=b;TYPE=GIF:\(gif)")
-                == VCardProblem(line: 4, "PHOTO: the photo is not a PNG or JPEG image"))
+            notImage.warnings == [
+                VCardProblem(
+                    line: 4,
+                    "PHOTO: the photo is not a PNG or JPEG image: the card comes in without it; its line is kept as it was, for export"
+                )
+            ])
+        let uri = try Self.imported("FN:A\nPHOTO:data:image/png,notbase64")
+        #expect(uri.photo == nil && uri.fields.vcardProperties == ["PHOTO:data:image/png,notbase64"])
+        #expect(uri.warnings.map(\.message).first?.hasPrefix("PHOTO: the data: URI is not base64 image data: ") == true)
+        // Not base64: the reader keeps the line as it was (its parameters as written too).
+        let damaged = try Self.imported("FN:A\nPHOTO;encoding=b;type=jpeg:@@@\nEMAIL:a@example.com")
+        #expect(damaged.fields.email == "a@example.com")
+        #expect(damaged.fields.vcardProperties == ["PHOTO;encoding=b;type=jpeg:@@@"])
         #expect(
-            Self.problem("FN:A\nPHOTO:data:image/png,notbase64")
-                == VCardProblem(line: 4, "PHOTO: the data: URI is not base64 image data"))
-        #expect(
-            Self.problem("FN:A\nPHOTO;ENCODING=b:@@@")
-                == VCardProblem(line: 4, "PHOTO: the base64 value is not valid base64"))
+            damaged.warnings == [
+                VCardProblem(
+                    line: 4,
+                    "PHOTO: the base64 value is not valid base64: the card comes in without it; its line is kept as it was, for export"
+                )
+            ])
+        // A second PHOTO may still be the picture.
+        let jpeg = [UInt8]([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3])
+        let second = try Self.imported(
+            "FN:A\nPHOTO;ENCODING=b;TYPE=GIF:\(gif)\nPHOTO;ENCODING=b;TYPE=JPEG:\(TransferEncoding.base64Encode(jpeg))")
+        #expect(second.photo?.bytes == jpeg)
+        #expect(second.fields.vcardProperties == ["PHOTO;ENCODING=b;TYPE=GIF:\(gif)"])
         let big = [UInt8]([0xFF, 0xD8, 0xFF]) + [UInt8](repeating: 7, count: 3_000)
         var reader = VCardReader(
             bytes: Array("BEGIN:VCARD\nFN:A\nPHOTO;ENCODING=b:\(TransferEncoding.base64Encode(big))\nEND:VCARD\n".utf8))
@@ -280,15 +303,32 @@ import Testing
             Issue.record("no card")
             return
         }
-        let small = VCardImporter(options: VCardImportOptions(maximumImageBytes: 1_000)).card(from: card)
+        let small = try VCardImporter(options: VCardImportOptions(maximumImageBytes: 1_000)).card(from: card).get()
+        #expect(small.photo == nil)
         #expect(
-            small
-                == .failure(
-                    VCardProblem(line: 3, "PHOTO: the photo is 3003 bytes, more than the 1000 a card image may be")))
+            small.warnings.map(\.description) == [
+                "line 3: PHOTO: the photo is 3003 bytes, more than the 1000 a card image may be: the card comes in without it; its line is kept as it was, for export"
+            ])
         // A photo given as a link is kept as a line.
         #expect(
             try Self.fields("FN:A\nPHOTO;VALUE=uri:https://example.com/a.jpg").vcardProperties == [
                 "PHOTO;VALUE=uri:https://example.com/a.jpg"
             ])
+    }
+
+    @Test func aLineTheReaderCannotReadCostsThatLineOnly() throws {
+        let card = try Self.imported(
+            "FN:Ada\nthis is not a property\nX-A;LABEL=\"open:value\nNOTE:fine\nEMAIL:ada@example.com")
+        #expect(card.fields.name == "Ada" && card.fields.bio == "fine" && card.fields.email == "ada@example.com")
+        #expect(card.fields.vcardProperties.isEmpty)
+        #expect(
+            card.warnings.map(\.description) == [
+                "line 4: not a vCard property line (NAME:value): “this is not a property”: the card comes in without it",
+                "line 5: X-A: a quoted parameter value has no closing quote: the card comes in without it",
+            ])
+        // A card left without a name by such lines is skipped with the first reason.
+        #expect(
+            Self.problem("FN;LABEL=\"Ada\nEMAIL\u{0}:x")
+                == VCardProblem(line: 3, "FN: a quoted parameter value has no closing quote"))
     }
 }

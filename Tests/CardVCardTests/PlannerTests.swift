@@ -190,7 +190,7 @@ import Testing
         let plan = ImportPlanner.plan(
             document.cards.map { SourcedCard(file: "b.vcf", card: $0) },
             problems: document.problems.map { SourcedProblem(file: "b.vcf", problem: $0) }, existing: [])
-        #expect(plan.entries.map(\.line) == [1, 10, 12])
+        #expect(plan.entries.map(\.line) == [1, 6, 11])
         #expect(plan.counts.summary == "created 2, updated 0, unchanged 0, skipped 1")
     }
 }

@@ -175,11 +175,13 @@ import Testing
             FN:Five
             """
         let result = Self.read(text)
-        #expect(result.cards.map { $0.properties[0].text } == ["One", "Four"])
-        #expect(result.problems.map(\.line) == [6, 8, 13])
-        #expect(result.problems[0].message.contains("not a vCard property line"))
-        #expect(result.problems[1].message.contains("no END:VCARD before the next BEGIN:VCARD (line 10)"))
-        #expect(result.problems[2].message.contains("the file ends first"))
+        // A line that is not a property costs that line only: Two comes in, with a warning.
+        #expect(result.cards.map { $0.properties[0].text } == ["One", "Two", "Four"])
+        #expect(result.cards[1].warnings.map(\.line) == [6])
+        #expect(result.cards[1].warnings[0].message.hasPrefix("not a vCard property line"))
+        #expect(result.problems.map(\.line) == [8, 13])
+        #expect(result.problems[0].message.contains("no END:VCARD before the next BEGIN:VCARD (line 10)"))
+        #expect(result.problems[1].message.contains("the file ends first"))
         #expect(result.refusal == nil)
     }
 

@@ -7,6 +7,28 @@
 public enum ContentLine {
     /// The content line of `property`, with `marker` as its first parameter when given.
     public static func render(_ property: VCardProperty, marker: VCardParameter? = nil) -> String {
+        render(property, marker: marker, withoutMarkers: false, value: nil)
+    }
+
+    /// The content line of `property`, with `marker` as its first parameter when given, without
+    /// the markers it holds when `withoutMarkers`, and with `value` instead of its own when given.
+    static func render(_ property: VCardProperty, marker: VCardParameter?, withoutMarkers: Bool, value: String? = nil)
+        -> String
+    {
+        if case .bytes(let view) = property.storage {
+            // A line the reader could not decode is kept as it was.
+            if view.damage != nil { return view.raw }
+            // Straight from the bytes, for the parameters most files write.
+            if marker.map({ $0.values.count == 1 }) ?? true,
+                let line = view.rendered(
+                    marker: marker.map { ($0.name, $0.values[0]) }, withoutMarkers: withoutMarkers, value: value)
+            {
+                return line
+            }
+        }
+        var property = property
+        if withoutMarkers { property.parameters.removeAll { WalletProperty.markers.contains($0.name) } }
+        if let value { property.value = value }
         var line = ""
         if let group = property.group { line += group + "." }
         line += property.key.hasPrefix("X-") ? property.name : property.key

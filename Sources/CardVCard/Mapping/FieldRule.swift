@@ -143,7 +143,7 @@ enum FieldClip {
     /// never counted: it has at most as many characters as bytes).
     static func overLimit(_ text: String, _ limit: Int) -> Int? {
         guard text.utf8.count > limit else { return nil }
-        let count = text.count
+        let count = SimpleText.count(text) ?? text.count
         return count > limit ? count : nil
     }
 
@@ -151,7 +151,7 @@ enum FieldClip {
     /// (trailing white space dropped) and `…`.
     static func text(_ text: String, to limit: Int) -> String {
         guard overLimit(text, limit) != nil else { return text }
-        var head = Substring(text.prefix(limit - 1))
+        var head = SimpleText.prefix(text, limit - 1) ?? Substring(text.prefix(limit - 1))
         while let last = head.last, last.isWhitespace { head.removeLast() }
         return String(head) + String(ellipsis)
     }

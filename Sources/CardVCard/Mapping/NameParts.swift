@@ -56,6 +56,8 @@ enum AddressLine {
     static func line(from components: [String]) -> String {
         func part(_ index: Int) -> String {
             guard index < components.count else { return "" }
+            // Most parts are on one line.
+            if !SimpleText.hasNewline(components[index]) { return components[index].trimmingVCardWhitespace }
             return components[index].split(whereSeparator: \.isNewline)
                 .map { $0.trimmingVCardWhitespaceSubstring }
                 .filter { !$0.isEmpty }
@@ -72,8 +74,8 @@ extension String {
     /// Line breaks replaced by spaces (for one-line fields).
     var replacingNewlines: String {
         // ASCII without CR or LF has no line break to replace.
-        guard utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 11 || $0 == 12 || $0 >= 0x80 }) else { return self }
-        return contains(where: \.isNewline) ? String(map { $0.isNewline ? " " : $0 }) : self
+        guard SimpleText.hasNewline(self) else { return self }
+        return String(map { $0.isNewline ? " " : $0 })
     }
 }
 

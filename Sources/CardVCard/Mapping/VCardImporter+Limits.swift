@@ -22,7 +22,8 @@ extension VCardImporter {
             let detail: String
             switch value {
             case .text(let text):
-                detail = "is \(text?.count ?? 0) characters, more than the \(field.maxLength)"
+                detail =
+                    "is \(text.map { SimpleText.count($0) ?? $0.count } ?? 0) characters, more than the \(field.maxLength)"
             case .list(let list):
                 if let most = FieldClip.maximumCount(field), list.count > most {
                     detail = "holds \(list.count) entries, more than the \(most)"

@@ -63,40 +63,65 @@ public struct VCardImporter: Sendable {
         var properties = vcard.properties
         // CardWallet's markers are its own business: never taken from a file.
         for index in properties.indices
-        where properties[index].parameters.contains(where: { WalletProperty.markers.contains($0.name) }) {
+        where properties[index].mayHaveWalletMarker
+            && properties[index].parameters.contains(where: { WalletProperty.markers.contains($0.name) })
+        {
             properties[index].parameters.removeAll { WalletProperty.markers.contains($0.name) }
         }
+        // Properties that are kept as their lines though they are not used: what was wrong
+        // with each, for its warning once the kept lines are fitted.
+        var unused: [(index: Int, problem: String)] = []
 
         for (index, property) in properties.enumerated() {
-            switch property.key {
-            case "PRODID", "REV", WalletProperty.derivedName:
+            if let damage = property.damage {
+                // A value the reader could not decode: the line is kept as it was.
+                unused.append((index, damage))
+                extras.append(index)
+                continue
+            }
+            // Matched on the name's bytes: no string per property.
+            if property.isNamed("PRODID") || property.isNamed("REV") || property.isNamed(WalletProperty.derivedName) {
                 // About the file, not the person (the writer makes its own), or ours alone.
                 continue
-            case "UID" where uid == nil:
+            }
+            if uid == nil, property.isNamed("UID") {
                 let value = property.text.trimmingVCardWhitespace
                 uid = value
                 // A UID CardWallet derived from a card id belongs to that wallet: not kept.
                 if value.hasPrefix(WalletProperty.uidPrefix) { continue }
                 extras.append(index)
-            case "N" where nameIndex == nil:
+                continue
+            }
+            if nameIndex == nil, property.isNamed("N") {
                 nameIndex = index
-            case "PHOTO" where photo == nil:
+                continue
+            }
+            if photo == nil, property.isNamed("PHOTO") {
                 switch Self.photo(in: property, limit: options.maximumImageBytes) {
                 case .none: extras.append(index)
                 case .some(.success(let image)): photo = image
-                case .some(.failure(let problem)): return .failure(problem)
-                }
-            default:
-                guard let rule = FieldRule.byProperty[property.key], let values = rule.read(property) else {
+                case .some(.failure(let problem)):
+                    // A photo the card cannot hold costs the photo, not the card: its line is
+                    // kept, and a later PHOTO may still be the picture.
+                    unused.append((index, problem.message))
                     extras.append(index)
-                    continue
                 }
-                if property.key.hasPrefix("X-CARDWALLET-") { carriesWalletFields = true }
-                if rule.choice == .every {
-                    if case .list(let list) = values.value { facts += list.map { (index: index, fact: $0) } }
-                } else {
-                    candidates[FieldRule.position[rule.property]!].append((index, values))
-                }
+                continue
+            }
+            guard let position = FieldRule.position(of: property) else {
+                extras.append(index)
+                continue
+            }
+            let rule = FieldRule.mapping[position]
+            guard let values = rule.read(property) else {
+                extras.append(index)
+                continue
+            }
+            if rule.property.hasPrefix("X-CARDWALLET-") { carriesWalletFields = true }
+            if rule.choice == .every {
+                if case .list(let list) = values.value { facts += list.map { (index: index, fact: $0) } }
+            } else {
+                candidates[position].append((index, values))
             }
         }
 
@@ -134,10 +159,10 @@ public struct VCardImporter: Sendable {
             guard !list.isEmpty else { continue }
             if rule.choice == .preferred, list.count > 1 {
                 // Stable: the first among equally preferred ones.
-                list = list.enumerated().sorted { a, b in
-                    let (pa, pb) = (properties[a.element.index].preference, properties[b.element.index].preference)
-                    return pa != pb ? pa < pb : a.offset < b.offset
-                }.map(\.element)
+                let preferences = list.map { properties[$0.index].preference }
+                list = list.indices.sorted { a, b in
+                    preferences[a] != preferences[b] ? preferences[a] < preferences[b] : a < b
+                }.map { list[$0] }
             }
             // A value with a format (an email, a phone number…) over its field's length cannot be
             // clipped: the next one is used, and it is kept as a line.
@@ -179,6 +204,9 @@ public struct VCardImporter: Sendable {
         var keptN: Int?
         if fields.name.isEmpty {
             guard let (name, source) = DerivedName.name(for: fields) else {
+                // Left without a name by lines the reader could not read: the first of them is
+                // the reason.
+                if let first = vcard.dropped.first { return .failure(first) }
                 return .failure(
                     VCardProblem(
                         line: vcard.beginLine,
@@ -194,7 +222,8 @@ public struct VCardImporter: Sendable {
             extras.removeAll { properties[$0].key == "FN" && properties[$0].text.trimmingVCardWhitespace.isEmpty }
         } else if let nameIndex,
             !Self.isCanonical(
-                Self.escaped(properties[nameIndex], vcard.version), NameParts.derivedLine(for: fields.name))
+                properties[nameIndex], NameParts.derivedLine(for: fields.name),
+                value: Self.escapedValue(properties[nameIndex], vcard.version))
         {
             // N says more than the name (a title, the family name of a one-word name…): kept,
             // with the name it goes with, so an export after a rename does not bring the old N back.
@@ -206,12 +235,16 @@ public struct VCardImporter: Sendable {
         // table order, marked with the field they stand for; then the rest in file order. The
         // writer emits them in the same order, so an export read back gives the same list.
         for (rule, index) in chosen {
-            let property = Self.escaped(properties[index], vcard.version)
-            if let canonical = rule.write(fields, vcard.version), Self.isCanonical(property, canonical) { continue }
+            let property = properties[index]
+            let value = Self.escapedValue(property, vcard.version)
+            if let canonical = rule.write(fields, vcard.version), Self.isCanonical(property, canonical, value: value) {
+                continue
+            }
             let marker = VCardParameter(name: WalletProperty.fieldParameter, values: [rule.fields[0].key])
             kept.append(
                 Kept(
-                    line: property.line, text: ContentLine.render(property, marker: marker),
+                    line: property.line,
+                    text: ContentLine.render(property, marker: marker, withoutMarkers: false, value: value),
                     role: .original(rule.fields[0])))
         }
         for index in clippedFacts {
@@ -219,7 +252,9 @@ public struct VCardImporter: Sendable {
             kept.append(
                 Kept(
                     line: properties[index].line,
-                    text: ContentLine.render(Self.escaped(properties[index], vcard.version), marker: marker),
+                    text: ContentLine.render(
+                        properties[index], marker: marker, withoutMarkers: false,
+                        value: Self.escapedValue(properties[index], vcard.version)),
                     role: .original(.funFacts)))
         }
         for index in extras.sorted() {
@@ -228,7 +263,9 @@ public struct VCardImporter: Sendable {
                 kept.append(
                     Kept(
                         line: properties[index].line,
-                        text: ContentLine.render(Self.escaped(properties[index], vcard.version), marker: marker),
+                        text: ContentLine.render(
+                            properties[index], marker: marker, withoutMarkers: false,
+                            value: Self.escapedValue(properties[index], vcard.version)),
                         role: .original(.name)))
             } else {
                 kept.append(
@@ -238,6 +275,15 @@ public struct VCardImporter: Sendable {
 
         let (fitted, leftOut) = Self.fit(kept, clipped: clips, warnings: &warnings)
         fields.vcardProperties = fitted.map(\.text)
+        for (index, problem) in unused {
+            let line = properties[index].line
+            let lost = leftOut.contains { $0.role == .extra && $0.line == line }
+            warnings.append(
+                VCardProblem(
+                    line: line,
+                    problem + ": the card comes in without it"
+                        + (lost ? "" : "; its line is kept as it was, for export")))
+        }
         for clip in clips {
             let lost = leftOut.contains { $0.role == .original(clip.original) && $0.line == clip.line }
             warnings.append(Self.warning(for: clip, keptWhole: !lost))
@@ -250,7 +296,7 @@ public struct VCardImporter: Sendable {
             }
             if field == .name, let nameIndex { return (properties[nameIndex].line, "N") }
             guard let rule = FieldRule.mapping.first(where: { $0.fields.contains(field) }),
-                let last = properties.last(where: { $0.key == rule.property })
+                let last = properties.last(where: { $0.isNamed(rule.property) })
             else { return nil }
             return (last.line, rule.property)
         }

@@ -50,6 +50,35 @@ final class CharsetConverter {
         return String(validating: output[0..<produced], as: UTF8.self)
     }
 
+    /// The UTF-8 bytes of `bytes` in `charset` (not UTF-8 or ASCII: see ``isUTF8OrASCII(_:)``), or
+    /// `nil` when the charset is unknown or the bytes are not valid in it.
+    func convert(_ bytes: UnsafeBufferPointer<UInt8>, charset: String) -> [UInt8]? {
+        let key = Self.canonicalName(charset)
+        if key == "UTF-8" || key == "US-ASCII" {
+            return TextDecoding.kind(bytes) == .invalid ? nil : Array(bytes)
+        }
+        if bytes.isEmpty { return [] }
+        guard let text = utf8(Array(bytes), charset: charset) else { return nil }
+        return Array(text.utf8)
+    }
+
+    /// Whether `charset` names UTF-8 or ASCII (`UTF-8`, `utf8`, `US-ASCII`…): answered from the
+    /// bytes for the usual spellings, since Android writes `CHARSET=UTF-8` on every value.
+    static func isUTF8OrASCII(_ charset: String) -> Bool {
+        func spells(_ upper: StaticString) -> Bool {
+            guard charset.utf8.count == upper.utf8CodeUnitCount else { return false }
+            var offset = 0
+            for byte in charset.utf8 {
+                guard (byte >= 97 && byte <= 122 ? byte - 32 : byte) == upper.utf8Start[offset] else { return false }
+                offset += 1
+            }
+            return true
+        }
+        if spells("UTF-8") || spells("UTF8") { return true }
+        let key = canonicalName(charset)
+        return key == "UTF-8" || key == "US-ASCII"
+    }
+
     /// Whether iconv knows `charset`.
     func knows(_ charset: String) -> Bool {
         let key = Self.canonicalName(charset)

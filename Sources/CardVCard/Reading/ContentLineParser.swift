@@ -1,13 +1,29 @@
-/// Parses one unfolded content line, `[group.]NAME[;PARAM=value…]:value`, from its bytes, and
-/// decodes its value: quoted-printable and base64 undone, text converted to UTF-8 from its
-/// `CHARSET` (or from Windows-1252 when it is not valid UTF-8 and names no charset). A charset
-/// the system does not know, or a value that is not valid in its charset, is read as UTF-8 where
-/// it is valid, else as Latin-1, and said in a warning: never mojibake in silence.
+/// Parses one unfolded content line, `[group.]NAME[;PARAM=value…]:value`, where it lies in a
+/// card's bytes, and decodes its value there: quoted-printable undone in place, base64 decoded
+/// after the card's bytes, text converted to UTF-8 from its `CHARSET` (or from Windows-1252 when
+/// it is not valid UTF-8 and names no charset). A charset the system does not know, or a value
+/// that is not valid in its charset, is read as UTF-8 where it is valid, else as Latin-1, and
+/// said in a warning: never mojibake in silence.
+///
+/// It finds offsets (``PropertyLayout``), never strings: the name, the parameters and the value
+/// become strings only when someone asks (``PropertyBytes``). The bytes are checked as UTF-8
+/// once, here.
 struct ContentLineParser {
     /// Made when first needed: most lines are ASCII or UTF-8 and never need iconv.
     let converter: CharsetConverter?
 
     private enum Transfer { case none, quotedPrintable, base64 }
+
+    /// What a line is.
+    enum Outcome {
+        /// A property.
+        case property(PropertyLayout)
+        /// A property whose value cannot be decoded (not base64): its line is whole
+        /// (`rawEnd`), and may be kept as it was.
+        case damaged(PropertyLayout, VCardProblem)
+        /// Not a property (no name, no `:`, an unclosed quote).
+        case failure(VCardProblem)
+    }
 
     private static let colon = UInt8(ascii: ":")
     private static let semicolon = UInt8(ascii: ";")
@@ -28,209 +44,291 @@ struct ContentLineParser {
     func parse(_ bytes: [UInt8], line: Int, version: VCardVersion?, warnings: inout [VCardProblem]) -> Result<
         VCardProperty, VCardProblem
     > {
-        let count = bytes.count
-        var index = 0
-        while index < count, Self.isNameByte(bytes[index]) { index += 1 }
-        guard index > 0, index < count, bytes[index] == Self.colon || bytes[index] == Self.semicolon else {
-            return .failure(
-                VCardProblem(line: line, "not a vCard property line (NAME:value): “\(Self.preview(bytes))”"))
+        var arena = bytes
+        switch parse(in: &arena, start: 0, end: bytes.count, line: line, version: version, warnings: &warnings) {
+        case .property(let layout):
+            return .success(VCardProperty(PropertyBytes(bytes: arena, layout: layout), line: line))
+        case .damaged(_, let problem), .failure(let problem): return .failure(problem)
         }
-        let fullName = bytes[0..<index]
-        var group: String?
-        var nameBytes = fullName
-        if let dot = fullName.lastIndex(of: Self.dot) {
-            group = String(decoding: fullName[..<dot], as: UTF8.self)
-            nameBytes = fullName[(dot + 1)...]
-            if nameBytes.isEmpty || group?.isEmpty == true {
-                return .failure(
-                    VCardProblem(line: line, "not a vCard property line (NAME:value): “\(Self.preview(bytes))”"))
-            }
-        }
-        let name = String(decoding: nameBytes, as: UTF8.self)
+    }
 
-        var parameters: [VCardParameter] = []
+    /// The header of a line: where its parts are, and what its parameters ask of the value.
+    private struct Header {
+        var nameStart: Int
+        var nameEnd: Int
+        var colon: Int
         var transfer = Transfer.none
         var charset: String?
-        while index < count, bytes[index] == Self.semicolon {
-            index += 1
-            let nameStart = index
-            while index < count, bytes[index] != Self.equals, bytes[index] != Self.semicolon, bytes[index] != Self.colon
-            {
-                index += 1
+        var transferParameters = false
+        /// A parameter other than the transfer ones (which may still read as none).
+        var otherParameters = false
+    }
+
+    /// Parses the line `arena[start..<end]`, decoding its value in place or after the end of
+    /// `arena` (what is appended belongs to this property).
+    func parse(
+        in arena: inout [UInt8], start: Int, end: Int, line: Int, version: VCardVersion?,
+        warnings: inout [VCardProblem]
+    ) -> Outcome {
+        let scanned: Result<Header, VCardProblem> = arena.withUnsafeBufferPointer { bytes in
+            Self.header(bytes, start: start, end: end, line: line, version: version)
+        }
+        let header: Header
+        switch scanned {
+        case .failure(let problem): return .failure(problem)
+        case .success(let found): header = found
+        }
+        var flags: PropertyLayout.Flags = version == .v21 ? [.version21] : []
+        if header.transferParameters { flags.insert(.transferParameters) }
+        if header.otherParameters { flags.insert(.otherParameters) }
+        var layout = PropertyLayout(
+            start: Int32(start), nameStart: Int32(header.nameStart), nameEnd: Int32(header.nameEnd),
+            colon: Int32(header.colon), valueStart: Int32(header.colon + 1), valueEnd: Int32(end), rawEnd: Int32(end),
+            flags: flags, line: line)
+        let valueStart = header.colon + 1
+        switch header.transfer {
+        case .base64:
+            let decoded = arena.withUnsafeBufferPointer { bytes in
+                TransferEncoding.base64Decode(buffer: UnsafeBufferPointer(rebasing: bytes[valueStart..<end]))
             }
-            let parameterName = Self.asciiUpper(bytes[nameStart..<index])
-            var values: [String] = []
-            if index < count, bytes[index] == Self.equals {
+            guard let decoded else {
+                layout.flags.insert(.damaged)
+                return .damaged(
+                    layout, VCardProblem(line: line, "\(name(arena, header)): the base64 value is not valid base64"))
+            }
+            layout.valueStart = Int32(arena.count)
+            arena.append(contentsOf: decoded)
+            layout.valueEnd = Int32(arena.count)
+            layout.flags.insert(.binary)
+        case .quotedPrintable:
+            let decodedEnd = arena.withUnsafeMutableBufferPointer { bytes in
+                TransferEncoding.quotedPrintableDecode(inPlace: bytes, from: valueStart, to: end)
+            }
+            var range = decodeValue(
+                &arena, valueStart..<decodedEnd, charset: header.charset, header: header, line: line,
+                warnings: &warnings)
+            range = Self.escapingLineBreaks(&arena, range)
+            (layout.valueStart, layout.valueEnd) = (Int32(range.lowerBound), Int32(range.upperBound))
+        case .none:
+            let range = decodeValue(
+                &arena, valueStart..<end, charset: header.charset, header: header, line: line, warnings: &warnings)
+            (layout.valueStart, layout.valueEnd) = (Int32(range.lowerBound), Int32(range.upperBound))
+        }
+        return .property(layout)
+    }
+
+    /// Where the parts of the line are, or why it is not a property line.
+    private static func header(
+        _ bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int, line: Int, version: VCardVersion?
+    ) -> Result<Header, VCardProblem> {
+        var index = start
+        while index < end, isNameByte(bytes[index]) { index += 1 }
+        guard index > start, index < end, bytes[index] == colon || bytes[index] == semicolon else {
+            return .failure(notAProperty(bytes, start, end, line))
+        }
+        var nameStart = start
+        var dotAt: Int?
+        for position in start..<index where bytes[position] == dot { dotAt = position }
+        if let dotAt {
+            nameStart = dotAt + 1
+            if nameStart == index || dotAt == start { return .failure(notAProperty(bytes, start, end, line)) }
+        }
+        var header = Header(nameStart: nameStart, nameEnd: index, colon: index)
+        func named() -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<header.nameEnd]), as: UTF8.self)
+        }
+        while index < end, bytes[index] == semicolon {
+            index += 1
+            let parameterStart = index
+            while index < end, bytes[index] != equals, bytes[index] != semicolon, bytes[index] != colon { index += 1 }
+            let parameterEnd = index
+            var firstValue: Range<Int>?
+            var hasValues = false
+            if index < end, bytes[index] == equals {
                 index += 1
                 while true {
-                    if index < count, bytes[index] == Self.quote {
-                        let start = index + 1
-                        guard let end = bytes[start...].firstIndex(of: Self.quote) else {
+                    if index < end, bytes[index] == quote {
+                        let valueStart = index + 1
+                        var valueEnd = valueStart
+                        while valueEnd < end, bytes[valueEnd] != quote { valueEnd += 1 }
+                        guard valueEnd < end else {
                             return .failure(
-                                VCardProblem(line: line, "\(name): a quoted parameter value has no closing quote"))
+                                VCardProblem(line: line, "\(named()): a quoted parameter value has no closing quote"))
                         }
-                        let text = decodeParameter(bytes[start..<end], version: version)
-                        values +=
-                            parameterName == "TYPE"
-                            ? text.split(separator: ",").map { String($0).trimmingVCardWhitespace }.filter {
-                                !$0.isEmpty
-                            } : [text]
-                        index = end + 1
+                        if firstValue == nil { firstValue = valueStart..<valueEnd }
+                        hasValues = true
+                        index = valueEnd + 1
                     } else {
-                        let start = index
-                        while index < count, bytes[index] != Self.comma, bytes[index] != Self.semicolon,
-                            bytes[index] != Self.colon
-                        {
+                        let valueStart = index
+                        while index < end, bytes[index] != comma, bytes[index] != semicolon, bytes[index] != colon {
                             index += 1
                         }
-                        values.append(decodeParameter(bytes[start..<index], version: version))
+                        if firstValue == nil { firstValue = valueStart..<index }
+                        hasValues = true
                     }
-                    if index < count, bytes[index] == Self.comma {
+                    if index < end, bytes[index] == comma {
                         index += 1
                         continue
                     }
                     break
                 }
-            } else if parameterName.isEmpty {
+            } else if ParameterReader.isBlank(bytes, parameterStart, parameterEnd) {
                 continue
             }
-            switch parameterName {
-            case "ENCODING":
-                switch values.first?.uppercased() ?? "" {
-                case "QUOTED-PRINTABLE": transfer = .quotedPrintable
-                case "B", "BASE64": transfer = .base64
-                default: break
+            if ParameterReader.matches(bytes, parameterStart, parameterEnd, "ENCODING") {
+                header.transferParameters = true
+                if let value = firstValue {
+                    if matchesTrimmed(bytes, value, "QUOTED-PRINTABLE") {
+                        header.transfer = .quotedPrintable
+                    } else if matchesTrimmed(bytes, value, "B") || matchesTrimmed(bytes, value, "BASE64") {
+                        header.transfer = .base64
+                    }
                 }
-            case "CHARSET":
-                charset = values.first
-            case "QUOTED-PRINTABLE" where values.isEmpty:
-                transfer = .quotedPrintable
-            case "BASE64" where values.isEmpty, "B" where values.isEmpty:
-                transfer = .base64
-            case "8BIT" where values.isEmpty, "7BIT" where values.isEmpty:
-                break
-            default:
-                // vCard 2.1's bare parameters (`TEL;WORK;VOICE`) are types.
-                // A TYPE value never holds a comma: a list is always split.
-                let bare = decodeParameter(bytes[nameStart..<index], version: version)
-                let (key, list) =
-                    values.isEmpty
-                    ? (
-                        "TYPE",
-                        bare.split(separator: ",").map { String($0).trimmingVCardWhitespace }.filter { !$0.isEmpty }
-                    ) : (parameterName, values)
-                if list.isEmpty { continue }
-                if let existing = parameters.firstIndex(where: { $0.name == key }) {
-                    parameters[existing].values += list
-                } else {
-                    parameters.append(VCardParameter(name: key, values: list))
+            } else if ParameterReader.matches(bytes, parameterStart, parameterEnd, "CHARSET") {
+                header.transferParameters = true
+                header.charset = firstValue.map {
+                    ParameterReader.decode(bytes, $0.lowerBound, $0.upperBound, version21: version == .v21)
+                }
+            } else if hasValues {
+                header.otherParameters = true
+            } else {
+                if ParameterReader.matches(bytes, parameterStart, parameterEnd, "QUOTED-PRINTABLE") {
+                    header.transferParameters = true
+                    header.transfer = .quotedPrintable
+                } else if ParameterReader.matches(bytes, parameterStart, parameterEnd, "BASE64")
+                    || ParameterReader.matches(bytes, parameterStart, parameterEnd, "B")
+                {
+                    header.transferParameters = true
+                    header.transfer = .base64
+                } else if ParameterReader.matches(bytes, parameterStart, parameterEnd, "8BIT")
+                    || ParameterReader.matches(bytes, parameterStart, parameterEnd, "7BIT")
+                {
+                    header.transferParameters = true
+                } else if (parameterStart..<parameterEnd).contains(where: {
+                    bytes[$0] != comma && bytes[$0] != 32 && bytes[$0] != 9
+                }) {
+                    // A bare type (of only commas, it holds none).
+                    header.otherParameters = true
                 }
             }
         }
-        guard index < count, bytes[index] == Self.colon else {
-            return .failure(VCardProblem(line: line, "\(name): the line has no “:” before its value"))
+        guard index < end, bytes[index] == colon else {
+            return .failure(VCardProblem(line: line, "\(named()): the line has no “:” before its value"))
         }
-        let raw = bytes[(index + 1)...]
-
-        var property = VCardProperty(group: group, name: name, parameters: parameters, value: "", line: line)
-        switch transfer {
-        case .base64:
-            guard let decoded = TransferEncoding.base64Decode(raw) else {
-                return .failure(VCardProblem(line: line, "\(name): the base64 value is not valid base64"))
-            }
-            property.binary = decoded
-        case .quotedPrintable:
-            let decoded = TransferEncoding.quotedPrintableDecode(raw)
-            property.value = Self.escapingLineBreaks(
-                decodeValue(decoded[...], charset: charset, name: name, line: line, warnings: &warnings))
-        case .none:
-            property.value = decodeValue(raw, charset: charset, name: name, line: line, warnings: &warnings)
-        }
-        return .success(property)
+        header.colon = index
+        return .success(header)
     }
 
-    /// A value's text in its `CHARSET`; when that charset is unknown or the bytes are not valid
-    /// in it, UTF-8 where valid, else Latin-1 (every byte a character), with a warning.
+    /// Whether `bytes[range]`, trimmed of spaces and tabs, is `upper` ignoring ASCII case.
+    private static func matchesTrimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ upper: StaticString)
+        -> Bool
+    {
+        var from = range.lowerBound
+        var to = range.upperBound
+        while from < to, bytes[from] == 32 || bytes[from] == 9 { from += 1 }
+        while to > from, bytes[to - 1] == 32 || bytes[to - 1] == 9 { to -= 1 }
+        guard to - from == upper.utf8CodeUnitCount else { return false }
+        let word = upper.utf8Start
+        for offset in 0..<(to - from) {
+            let byte = bytes[from + offset]
+            guard (byte >= 97 && byte <= 122 ? byte - 32 : byte) == word[offset] else { return false }
+        }
+        return true
+    }
+
+    private static func notAProperty(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ line: Int)
+        -> VCardProblem
+    {
+        VCardProblem(
+            line: line,
+            "not a vCard property line (NAME:value): “\(preview(Array(bytes[start..<min(end, start + 41)])))”")
+    }
+
+    private func name(_ arena: [UInt8], _ header: Header) -> String {
+        String(decoding: arena[header.nameStart..<header.nameEnd], as: UTF8.self)
+    }
+
+    /// The value `arena[range]` as UTF-8: as it is when it is (most values), else converted and
+    /// appended to `arena`. In its `CHARSET`; when that charset is unknown or the bytes are not
+    /// valid in it, UTF-8 where valid, else Latin-1 (every byte a character), with a warning.
     private func decodeValue(
-        _ bytes: ArraySlice<UInt8>, charset: String?, name: String, line: Int, warnings: inout [VCardProblem]
-    ) -> String {
-        guard let charset else { return decodeText(bytes, charset: nil) }
-        if !CharsetConverter.readsASCIIAsItself(charset) || !bytes.allSatisfy({ $0 < 0x80 }) {
-            let converter = self.converter ?? CharsetConverter()
-            if let text = converter.utf8(Array(bytes), charset: charset) { return text }
-            let valid = String(validating: bytes, as: UTF8.self)
-            let text = valid ?? TransferEncoding.latin1(bytes)
-            let shown = ContentLineParser.preview(Array(charset.utf8))
-            let message =
-                converter.knows(charset)
-                ? "\(name): the value is not valid \(shown); it is read as \(valid == nil ? "Latin-1" : "UTF-8")"
-                : "CHARSET=\(shown) is not a charset this system knows: the card's values in it are read as UTF-8 where valid, else as Latin-1"
-            if !warnings.contains(where: { $0.message == message }) {
-                warnings.append(VCardProblem(line: line, message))
-            }
-            return text
+        _ arena: inout [UInt8], _ range: Range<Int>, charset: String?, header: Header, line: Int,
+        warnings: inout [VCardProblem]
+    ) -> Range<Int> {
+        let kind = arena.withUnsafeBufferPointer { TextDecoding.kind(UnsafeBufferPointer(rebasing: $0[range])) }
+        guard let charset else {
+            // Not UTF-8 and no charset: what Outlook and old phones wrote is Windows-1252, and
+            // Latin-1 for the five bytes Windows-1252 leaves undefined.
+            guard kind == .invalid else { return range }
+            return Self.appending(&arena, range) { TextDecoding.appendWindows1252($0, to: &$1) }
         }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Text in `charset` (or UTF-8, or Windows-1252 when it is not valid UTF-8) as a String.
-    func decodeText(_ bytes: ArraySlice<UInt8>, charset: String?) -> String {
-        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        let isUTF8 = CharsetConverter.isUTF8OrASCII(charset)
+        if isUTF8 {
+            if kind != .invalid { return range }
+        } else if kind == .ascii, CharsetConverter.readsASCIIAsItself(charset) {
+            return range
+        }
         let converter = self.converter ?? CharsetConverter()
-        if let charset, let text = converter.utf8(Array(bytes), charset: charset) { return text }
-        if let text = String(validating: bytes, as: UTF8.self) { return text }
-        // Not UTF-8 and no (known) charset: what Outlook and old phones wrote is Windows-1252,
-        // and Latin-1 for the five bytes Windows-1252 leaves undefined.
-        if let text = converter.utf8(Array(bytes), charset: "WINDOWS-1252") { return text }
-        return TransferEncoding.latin1(bytes)
-    }
-
-    private func decodeParameter(_ bytes: ArraySlice<UInt8>, version: VCardVersion?) -> String {
-        var trimmed = bytes
-        while let first = trimmed.first, first == 32 || first == 9 { trimmed.removeFirst() }
-        while let last = trimmed.last, last == 32 || last == 9 { trimmed.removeLast() }
-        let text = decodeText(trimmed, charset: nil)
-        guard version != .v21, trimmed.contains(UInt8(ascii: "^")) else { return text }
-        // RFC 6868 (for 4.0, and read in 3.0 too, where a literal ^ is rare): ^n is a line break,
-        // ^' a double quote, ^^ a caret.
-        var out = ""
-        var caret = false
-        for character in text {
-            if caret {
-                caret = false
-                switch character {
-                case "n": out.append("\n")
-                case "'": out.append("\"")
-                case "^": out.append("^")
-                default:
-                    out.append("^")
-                    out.append(character)
-                }
-            } else if character == "^" {
-                caret = true
-            } else {
-                out.append(character)
-            }
+        if !isUTF8,
+            let converted = arena.withUnsafeBufferPointer({
+                converter.convert(UnsafeBufferPointer(rebasing: $0[range]), charset: charset)
+            })
+        {
+            let from = arena.count
+            arena.append(contentsOf: converted)
+            return from..<arena.count
         }
-        if caret { out.append("^") }
-        return out
-    }
-
-    /// Quoted-printable text may hold real line breaks (`=0D=0A`); in a content line they are `\n`.
-    private static func escapingLineBreaks(_ text: String) -> String {
-        guard text.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return text }
-        var out = ""
-        for character in text {
-            if character == "\r\n" || character == "\n" || character == "\r" {
-                out += "\\n"
-            } else {
-                out.append(character)
-            }
+        let shown = Self.preview(Array(charset.utf8))
+        let message =
+            converter.knows(charset)
+            ? "\(name(arena, header)): the value is not valid \(shown); it is read as \(kind == .invalid ? "Latin-1" : "UTF-8")"
+            : "CHARSET=\(shown) is not a charset this system knows: the card's values in it are read as UTF-8 where valid, else as Latin-1"
+        if !warnings.contains(where: { $0.message == message }) {
+            warnings.append(VCardProblem(line: line, message))
         }
-        return out
+        guard kind == .invalid else { return range }
+        return Self.appending(&arena, range) { TextDecoding.appendLatin1($0, to: &$1) }
     }
 
-    private static func isNameByte(_ byte: UInt8) -> Bool {
+    /// Appends what `convert` makes of `arena[range]` to `arena`; the range of what it appended.
+    private static func appending(
+        _ arena: inout [UInt8], _ range: Range<Int>,
+        _ convert: (UnsafeBufferPointer<UInt8>, inout [UInt8]) -> Void
+    ) -> Range<Int> {
+        var out: [UInt8] = []
+        arena.withUnsafeBufferPointer { convert(UnsafeBufferPointer(rebasing: $0[range]), &out) }
+        let from = arena.count
+        arena.append(contentsOf: out)
+        return from..<arena.count
+    }
+
+    /// Quoted-printable text may hold real line breaks (`=0D=0A`); in a content line they are
+    /// `\n` (CR LF, a lone CR and a lone LF alike). The escaped text is appended when needed.
+    private static func escapingLineBreaks(_ arena: inout [UInt8], _ range: Range<Int>) -> Range<Int> {
+        let hasBreak = arena.withUnsafeBufferPointer { bytes in
+            bytes[range].contains { $0 == 10 || $0 == 13 }
+        }
+        guard hasBreak else { return range }
+        var out: [UInt8] = []
+        out.reserveCapacity(range.count + 8)
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let byte = arena[index]
+            if byte == 13 || byte == 10 {
+                out.append(UInt8(ascii: "\\"))
+                out.append(UInt8(ascii: "n"))
+                if byte == 13, index + 1 < range.upperBound, arena[index + 1] == 10 { index += 1 }
+            } else {
+                out.append(byte)
+            }
+            index += 1
+        }
+        let from = arena.count
+        arena.append(contentsOf: out)
+        return from..<arena.count
+    }
+
+    static func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
@@ -238,15 +336,6 @@ struct ContentLineParser {
         default:
             return false
         }
-    }
-
-    private static func asciiUpper(_ bytes: ArraySlice<UInt8>) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count)
-        for byte in bytes where byte != 32 && byte != 9 {
-            out.append(byte >= 97 && byte <= 122 ? byte - 32 : byte)
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The first characters of a line, control characters replaced, for a problem message.

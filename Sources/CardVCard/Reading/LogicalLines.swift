@@ -2,10 +2,15 @@
 /// continues the previous one), quoted-printable soft line breaks (a value ending in `=`
 /// continues on the next line, as vCard 2.1 writers do), and vCard 2.1 base64 values whose
 /// continuation lines are not indented.
+///
+/// Each content line is unfolded straight into ``bytes``, the bytes of the card being read,
+/// after the lines before it: the reader parses it there and keeps it, or drops it
+/// (``drop(from:)``), and takes the card's bytes at its end (``take()``). A physical line that
+/// starts the next content line stays where ``PhysicalLines`` read it until the next call.
 struct LogicalLines {
-    /// One unfolded content line.
+    /// One unfolded content line: ``LogicalLines/bytes`` in `range`.
     struct Line {
-        var bytes: [UInt8]
+        var range: Range<Int>
         var number: Int
         /// Longer than the limit: only its start was kept.
         var truncated: Bool
@@ -14,11 +19,10 @@ struct LogicalLines {
     private enum Kind { case plain, quotedPrintable, base64 }
 
     private var physical: PhysicalLines
-    private var pending: [UInt8] = []
-    private var pendingNumber = 0
-    private var pendingKind = Kind.plain
-    private var pendingTruncated = false
-    private var hasPending = false
+    /// A physical line read but not started yet: it begins the next content line.
+    private var lookahead: PhysicalLines.Line?
+    /// The card's bytes so far: its content lines, and what the parser appended.
+    var bytes: [UInt8] = []
     private let maximumLength: Int
     /// Whether the card is vCard 2.1 (or has not said yet): base64 may go on in lines that are
     /// not indented, as 2.1 writers did (in 3.0 and 4.0 such a line is a property of its own),
@@ -39,72 +43,98 @@ struct LogicalLines {
     /// The number of the last physical line read.
     var lastPhysicalLine: Int { physical.lastNumber }
 
-    /// The next content line, or `nil` at the end.
-    mutating func next() -> Line? {
-        while let line = physical.next() {
-            let bytes = physical.bytes(of: line)
-            if bytes.isEmpty || bytes.allSatisfy({ $0 == 32 || $0 == 9 }) {
-                // A blank line ends a value (vCard 2.1 base64 ends with one); it is never content.
-                if let done = flush() { return done }
-                continue
-            }
-            if hasPending, continues(bytes) {
-                append(bytes, indented: bytes.first == 32 || bytes.first == 9)
-                if line.truncated { pendingTruncated = true }
-                continue
-            }
-            let done = flush()
-            start(bytes, number: line.number, truncated: line.truncated)
-            if let done { return done }
-        }
-        return flush()
+    /// Drops the bytes from `start` on (a line the reader does not keep).
+    mutating func drop(from start: Int) {
+        if start < bytes.count { bytes.removeSubrange(start...) }
     }
 
-    private func continues(_ bytes: ArraySlice<UInt8>) -> Bool {
-        let first = bytes.first!
+    /// The card's bytes, leaving room for the next card's.
+    mutating func take() -> [UInt8] {
+        let taken = bytes
+        bytes = []
+        bytes.reserveCapacity(taken.count)
+        return taken
+    }
+
+    /// The next content line, appended to ``bytes``, or `nil` at the end.
+    mutating func next() -> Line? {
+        var current: (start: Int, number: Int, truncated: Bool, kind: Kind)?
+        while true {
+            let line: PhysicalLines.Line
+            if let held = lookahead {
+                line = held
+                lookahead = nil
+            } else if let read = physical.next() {
+                line = read
+            } else {
+                break
+            }
+            let physicalBytes = physical.bytes(of: line)
+            if Self.isBlank(physicalBytes) {
+                // A blank line ends a value (vCard 2.1 base64 ends with one); it is never content.
+                if let current { return finish(current) }
+                continue
+            }
+            if var open = current {
+                if continues(physicalBytes, open.kind) {
+                    append(physicalBytes, kind: open.kind, start: open.start, truncated: &open.truncated)
+                    if line.truncated { open.truncated = true }
+                    current = open
+                    continue
+                }
+                lookahead = line
+                return finish(open)
+            }
+            let start = bytes.count
+            bytes.append(contentsOf: physicalBytes.prefix(maximumLength))
+            current = (
+                start, line.number, line.truncated || physicalBytes.count > maximumLength, Self.kind(of: physicalBytes)
+            )
+        }
+        return current.map(finish)
+    }
+
+    private func finish(_ line: (start: Int, number: Int, truncated: Bool, kind: Kind)) -> Line {
+        Line(range: line.start..<bytes.count, number: line.number, truncated: line.truncated)
+    }
+
+    private static func isBlank(_ bytes: ArraySlice<UInt8>) -> Bool {
+        for byte in bytes where byte != 32 && byte != 9 { return false }
+        return true
+    }
+
+    private func continues(_ line: ArraySlice<UInt8>, _ kind: Kind) -> Bool {
+        let first = line.first!
         if first == 32 || first == 9 { return true }
-        switch pendingKind {
+        switch kind {
         case .plain:
             return false
         case .quotedPrintable:
             // A soft break never swallows the card's END (or the next BEGIN): a writer that ends a
             // value's last line with `=` must not cost the card.
-            return pending.last == UInt8(ascii: "=") && VCardMarker.of(bytes) == nil
+            return bytes.last == UInt8(ascii: "=") && VCardMarker.of(line) == nil
         case .base64:
-            return isVersion21 && bytes.allSatisfy(Self.isBase64Byte)
+            return isVersion21 && line.allSatisfy(Self.isBase64Byte)
         }
     }
 
-    private mutating func append(_ bytes: ArraySlice<UInt8>, indented: Bool) {
-        var body = bytes
-        if pendingKind == .quotedPrintable, pending.last == UInt8(ascii: "="), !indented || isVersion21 {
+    private mutating func append(_ line: ArraySlice<UInt8>, kind: Kind, start: Int, truncated: inout Bool) {
+        var body = line
+        let indented = line.first == 32 || line.first == 9
+        if kind == .quotedPrintable, bytes.last == UInt8(ascii: "="), !indented || isVersion21 {
             // A soft line break: the `=` goes, the next line follows whole.
-            pending.removeLast()
+            bytes.removeLast()
         } else if indented {
             // A fold: the first white space goes.
-            body = bytes.dropFirst()
+            body = line.dropFirst()
         }
-        if pending.count + body.count > maximumLength {
-            pendingTruncated = true
-            pending.append(contentsOf: body.prefix(max(0, maximumLength - pending.count)))
+        let length = bytes.count - start
+        if length + body.count > maximumLength {
+            truncated = true
+            bytes.append(contentsOf: body.prefix(max(0, maximumLength - length)))
         } else {
-            pending.append(contentsOf: body)
+            bytes.append(contentsOf: body)
         }
-    }
-
-    private mutating func start(_ bytes: ArraySlice<UInt8>, number: Int, truncated: Bool) {
-        pending.removeAll(keepingCapacity: true)
-        pending.append(contentsOf: bytes.prefix(maximumLength))
-        pendingNumber = number
-        pendingTruncated = truncated || bytes.count > maximumLength
-        pendingKind = Self.kind(of: bytes)
-        hasPending = true
-    }
-
-    private mutating func flush() -> Line? {
-        guard hasPending else { return nil }
-        hasPending = false
-        return Line(bytes: pending, number: pendingNumber, truncated: pendingTruncated)
     }
 
     /// Whether the parameters (before the first `:`) ask for quoted-printable or base64, the

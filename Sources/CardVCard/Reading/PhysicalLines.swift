@@ -124,6 +124,16 @@ struct PhysicalLines {
         buffer.withUnsafeBufferPointer { bytes in
             var index = start
             let end = bytes.count
+            // Eight bytes at a time while none of them is below 14 (CR and LF are; so are tabs
+            // and other controls, which then take the byte loop).
+            if let base = bytes.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while index + 8 <= end {
+                    let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    if (word &- 0x0E0E_0E0E_0E0E_0E0E) & ~word & 0x8080_8080_8080_8080 != 0 { break }
+                    index += 8
+                }
+            }
             while index < end {
                 let byte = bytes[index]
                 if byte == 10 || byte == 13 { return index }

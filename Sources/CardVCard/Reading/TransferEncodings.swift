@@ -45,6 +45,70 @@ public enum TransferEncoding {
         return out
     }
 
+    /// ``base64Decode(_:)`` of bytes in memory: four characters at a time while they are plain
+    /// base64 (the bytes of a picture), one at a time around white space and padding. The
+    /// same answers.
+    static func base64Decode(buffer text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        let table = decodeTable
+        return table.withUnsafeBufferPointer { table -> [UInt8]? in
+            var failed = false
+            let decoded = [UInt8](unsafeUninitializedCapacity: text.count / 4 * 3 + 3) { out, written in
+                var count = 0
+                var index = 0
+                var accumulator: UInt32 = 0
+                var bits = 0
+                var padding = 0
+                let end = text.count
+                while index < end {
+                    // Four plain characters, no bits pending: three bytes.
+                    if bits == 0, padding == 0, index + 4 <= end {
+                        let a = table[Int(text[index])]
+                        let b = table[Int(text[index + 1])]
+                        let c = table[Int(text[index + 2])]
+                        let d = table[Int(text[index + 3])]
+                        if (a | b | c | d) & 0xC0 == 0 {
+                            let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                            out[count] = UInt8(truncatingIfNeeded: value >> 16)
+                            out[count + 1] = UInt8(truncatingIfNeeded: value >> 8)
+                            out[count + 2] = UInt8(truncatingIfNeeded: value)
+                            count += 3
+                            index += 4
+                            continue
+                        }
+                    }
+                    let byte = text[index]
+                    index += 1
+                    if byte == 32 || byte == 9 || byte == 10 || byte == 13 { continue }
+                    if byte == UInt8(ascii: "=") {
+                        padding += 1
+                        continue
+                    }
+                    // Data after padding is not base64.
+                    if padding > 0 {
+                        failed = true
+                        break
+                    }
+                    let value = table[Int(byte)]
+                    if value == 0xFF {
+                        failed = true
+                        break
+                    }
+                    accumulator = (accumulator << 6) | UInt32(value)
+                    bits += 6
+                    if bits >= 8 {
+                        bits -= 8
+                        out[count] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
+                        count += 1
+                    }
+                }
+                // Six leftover bits cannot end a base64 text.
+                if bits >= 6 || padding > 2 { failed = true }
+                written = count
+            }
+            return failed ? nil : decoded
+        }
+    }
+
     /// `bytes` as base64 with padding, on one line.
     public static func base64Encode(_ bytes: some Collection<UInt8>) -> String {
         var out = [UInt8]()
@@ -88,6 +152,37 @@ public enum TransferEncoding {
             index += 1
         }
         return out
+    }
+
+    /// Quoted-printable undone in place in `bytes[start..<end]` (what
+    /// ``quotedPrintableDecode(_:)`` gives, written over its input, which is never shorter).
+    ///
+    /// - Returns: the end of the decoded bytes.
+    static func quotedPrintableDecode(inPlace bytes: UnsafeMutableBufferPointer<UInt8>, from start: Int, to end: Int)
+        -> Int
+    {
+        var read = start
+        var write = start
+        while read < end {
+            let byte = bytes[read]
+            if byte == UInt8(ascii: "=") {
+                if read + 2 < end, let high = hex(bytes[read + 1]), let low = hex(bytes[read + 2]) {
+                    bytes[write] = high << 4 | low
+                    write += 1
+                    read += 3
+                    continue
+                }
+                if read + 1 < end, bytes[read + 1] == 13 || bytes[read + 1] == 10 {
+                    read += 1
+                    while read < end, bytes[read] == 13 || bytes[read] == 10 { read += 1 }
+                    continue
+                }
+            }
+            bytes[write] = byte
+            write += 1
+            read += 1
+        }
+        return write
     }
 
     /// `bytes` read as Latin-1 (ISO-8859-1): every byte is the character of the same number, so

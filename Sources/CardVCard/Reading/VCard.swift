@@ -11,6 +11,10 @@ public struct VCard: Sendable, Hashable {
     /// What was read in a way worth saying, though the card is whole: a charset the system does
     /// not know, a value not valid in its charset, NUL bytes around `BEGIN` or `END`.
     public var warnings: [VCardProblem]
+    /// The properties the reader left out (a line that is not a property, a NUL byte, an
+    /// unclosed quote…), with what was wrong with each: a card left without a name by them is
+    /// skipped with the first of these reasons rather than for having no name.
+    var dropped: [VCardProblem] = []
 
     /// A card.
     public init(

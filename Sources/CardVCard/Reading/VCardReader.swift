@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Reads vCards 2.1, 3.0 and 4.0 one card at a time, as phones and programs really write them.
 ///
 /// ```swift
@@ -67,10 +75,15 @@ public struct VCardReader {
     private var state = State.outside
     private var finished = false
 
-    // The card being read.
+    // The card being read: its properties are offsets into `lines.bytes`.
     private var version: VCardVersion?
-    private var properties: [VCardProperty] = []
+    private var properties: [PropertyLayout] = []
+    /// The problems of the properties kept as their lines (``PropertyLayout/Flags/damaged``).
+    private var damages: [Int: String] = [:]
     private var warnings: [VCardProblem] = []
+    /// The properties left out, with what was wrong with each: a card left without a name
+    /// by them is skipped with the first reason.
+    private var dropped: [VCardProblem] = []
     private var beginLine = 0
     private var cardBytes = 0
     private var broken: VCardProblem?
@@ -122,43 +135,63 @@ public struct VCardReader {
         return item
     }
 
+    /// One content line: kept (its bytes stay in `lines.bytes`) only when it is a property of
+    /// the card; every other line's bytes are dropped once it is handled.
     private mutating func handle(_ line: LogicalLines.Line) {
         switch state {
         case .outside:
             outside(line)
+            lines.drop(from: line.range.lowerBound)
         case .inCard:
-            switch VCardMarker.of(line.bytes) {
+            switch VCardMarker.of(lines.bytes[line.range]) {
             case .begin:
-                if properties.last?.key == "AGENT", properties.last?.value.isEmpty == true {
+                let hasNUL = Self.hasNUL(lines.bytes, line.range)
+                lines.drop(from: line.range.lowerBound)
+                if let last = properties.last, Self.isEmptyAgent(last, in: lines.bytes) {
                     state = .nested(1)
                 } else {
                     fail(
                         VCardProblem(
                             line: beginLine,
                             "the card has no END:VCARD before the next BEGIN:VCARD (line \(line.number))"))
-                    begin(at: line.number, strayBytes: line.bytes.contains(0))
+                    begin(at: line.number, strayBytes: hasNUL)
                 }
             case .end:
-                if line.bytes.contains(0) { warn(line.number, "NUL bytes around END:VCARD, ignored") }
+                if Self.hasNUL(lines.bytes, line.range) { warn(line.number, "NUL bytes around END:VCARD, ignored") }
+                lines.drop(from: line.range.lowerBound)
                 end(at: line.number)
             case nil:
-                add(line)
+                if !add(line) { lines.drop(from: line.range.lowerBound) }
             }
         case .nested(let depth):
-            switch VCardMarker.of(line.bytes) {
+            switch VCardMarker.of(lines.bytes[line.range]) {
             case .begin:
                 if depth >= 4 { markBroken(VCardProblem(line: line.number, "AGENT cards are nested too deeply")) }
                 state = .nested(depth + 1)
             case .end: state = depth == 1 ? .inCard : .nested(depth - 1)
             case nil: break
             }
+            lines.drop(from: line.range.lowerBound)
         }
+    }
+
+    private static func hasNUL(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard !range.isEmpty else { return false }
+            return memchr(buffer.baseAddress! + range.lowerBound, 0, range.count) != nil
+        }
+    }
+
+    /// Whether `layout` is an `AGENT` property with an empty value (a 2.1 card nested after it).
+    private static func isEmptyAgent(_ layout: PropertyLayout, in bytes: [UInt8]) -> Bool {
+        !layout.flags.contains(.binary) && layout.valueStart == layout.valueEnd
+            && bytes.withUnsafeBufferPointer { layout.nameEquals("AGENT", in: $0) }
     }
 
     /// A line between cards: text to report, the start of a card (perhaps after stray bytes on
     /// its line), or the end of card lines whose BEGIN is missing.
     private mutating func outside(_ line: LogicalLines.Line) {
-        let bytes = line.bytes
+        let bytes = Array(lines.bytes[line.range])
         if bytes.contains(0) { sawBinary = true }
         guard let (marker, start) = VCardMarker.ending(bytes) else {
             if stray.add(bytes[...], line: line.number) { sawNonBlank = true }
@@ -195,7 +228,10 @@ public struct VCardReader {
         // Until the card says otherwise (most 2.1 files say VERSION:2.1 on their second line).
         lines.isVersion21 = true
         properties.removeAll(keepingCapacity: true)
+        damages.removeAll()
         warnings.removeAll()
+        dropped.removeAll()
+        lines.drop(from: 0)
         beginLine = line
         cardBytes = 0
         broken = nil
@@ -207,35 +243,62 @@ public struct VCardReader {
         warnings.append(VCardProblem(line: line, message))
     }
 
-    private mutating func add(_ line: LogicalLines.Line) {
-        guard broken == nil else { return }
-        cardBytes += line.bytes.count
+    /// Reads a line of the card; whether it is kept as one of its properties. A line that is
+    /// not a property, or a property that cannot be read, costs that line only: the card comes
+    /// in without it, with a warning at its line (a value that is not base64 is kept as its
+    /// line, for export).
+    private mutating func add(_ line: LogicalLines.Line) -> Bool {
+        guard broken == nil else { return false }
+        // Lines left out are not held, and do not count toward the card's size.
         if line.truncated {
-            return markBroken(
-                VCardProblem(line: line.number, "a property is longer than \(Self.size(limits.maximumLineBytes))"))
+            drop(VCardProblem(line: line.number, "a property is longer than \(Self.size(limits.maximumLineBytes))"))
+            return false
         }
+        if Self.hasNUL(lines.bytes, line.range) {
+            drop(VCardProblem(line: line.number, "binary data (a NUL byte) in a property"))
+            return false
+        }
+        cardBytes += line.range.count
         if cardBytes > limits.maximumCardBytes {
-            return markBroken(
-                VCardProblem(line: line.number, "the card is larger than \(Self.size(limits.maximumCardBytes))"))
+            markBroken(VCardProblem(line: line.number, "the card is larger than \(Self.size(limits.maximumCardBytes))"))
+            return false
         }
-        if line.bytes.contains(0) {
-            return markBroken(VCardProblem(line: line.number, "binary data (a NUL byte) in a property"))
-        }
-        switch parser.parse(line.bytes, line: line.number, version: version, warnings: &warnings) {
+        let layout: PropertyLayout
+        switch parser.parse(
+            in: &lines.bytes, start: line.range.lowerBound, end: line.range.upperBound, line: line.number,
+            version: version, warnings: &warnings)
+        {
         case .failure(let problem):
-            markBroken(problem)
-        case .success(let property):
-            if property.key == "VERSION", property.group == nil, version == nil {
-                version = VCardVersion(versionValue: property.value)
+            drop(problem)
+            return false
+        case .damaged(let damaged, let problem):
+            layout = damaged
+            damages[properties.count] = problem.message
+        case .property(let read):
+            layout = read
+            if version == nil, read.nameStart == read.start,
+                lines.bytes.withUnsafeBufferPointer({ read.nameEquals("VERSION", in: $0) })
+            {
+                let value = lines.bytes.withUnsafeBufferPointer { bytes in
+                    String(decoding: bytes[Int(read.valueStart)..<Int(read.valueEnd)], as: UTF8.self)
+                }
+                version = VCardVersion(versionValue: read.flags.contains(.binary) ? "" : value)
                 lines.isVersion21 = version == .v21
-                return
+                return false
             }
-            if properties.count >= limits.maximumProperties {
-                return markBroken(
-                    VCardProblem(line: line.number, "the card has more than \(limits.maximumProperties) properties"))
-            }
-            properties.append(property)
         }
+        if properties.count >= limits.maximumProperties {
+            markBroken(VCardProblem(line: line.number, "the card has more than \(limits.maximumProperties) properties"))
+            return false
+        }
+        properties.append(layout)
+        return true
+    }
+
+    /// A property left out: the card comes in without it, and says so.
+    private mutating func drop(_ problem: VCardProblem) {
+        dropped.append(problem)
+        warnings.append(VCardProblem(line: problem.line, problem.message + ": the card comes in without it"))
     }
 
     private mutating func end(at line: Int) {
@@ -244,17 +307,34 @@ public struct VCardReader {
             fail(broken)
             return
         }
+        // Nothing read but lines left out (a UTF-16 card inside a UTF-8 file): a card that
+        // cannot be read, for the first of them.
+        if properties.isEmpty, let first = dropped.first {
+            lines.drop(from: 0)
+            fail(first)
+            return
+        }
         statistics.cards += 1
-        let card = VCard(
-            version: version ?? .v30, properties: properties, beginLine: beginLine, endLine: line, warnings: warnings)
-        properties = []
+        let bytes = lines.take()
+        var card = VCard(
+            version: version ?? .v30,
+            properties: properties.enumerated().map { index, layout in
+                VCardProperty(PropertyBytes(bytes: bytes, layout: layout, damage: damages[index]), line: layout.line)
+            },
+            beginLine: beginLine, endLine: line, warnings: warnings)
+        card.dropped = dropped
+        properties.removeAll(keepingCapacity: true)
+        damages.removeAll()
         warnings = []
+        dropped = []
         queue.append(.card(card))
     }
 
     private mutating func markBroken(_ problem: VCardProblem) {
         if broken == nil { broken = problem }
         properties.removeAll()
+        damages.removeAll()
+        lines.drop(from: 0)
     }
 
     private mutating func fail(_ problem: VCardProblem) {
@@ -282,6 +362,7 @@ public struct VCardReader {
         case .inCard, .nested:
             fail(VCardProblem(line: beginLine, "the card has no END:VCARD (the file ends first)"))
             state = .outside
+            lines.drop(from: 0)
         }
         if notes.strayTrailingByte {
             note(

@@ -28,6 +28,69 @@ public enum VCardText {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The text of `bytes` (UTF-8) with its escapes undone.
+    static func unescape(bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard let backslash = bytes.firstIndex(of: UInt8(ascii: "\\")) else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return String(unsafeUninitializedCapacity: bytes.count) { out in
+            // Everything before the first backslash as it is; escapes never make text longer.
+            var written = 0
+            for index in 0..<backslash {
+                out[written] = bytes[index]
+                written += 1
+            }
+            var escaping = false
+            for index in backslash..<bytes.count {
+                let byte = bytes[index]
+                if escaping {
+                    escaping = false
+                    switch byte {
+                    case UInt8(ascii: "n"), UInt8(ascii: "N"):
+                        out[written] = 10
+                    case UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\\"), UInt8(ascii: ":"):
+                        out[written] = byte
+                    default:
+                        out[written] = UInt8(ascii: "\\")
+                        written += 1
+                        out[written] = byte
+                    }
+                    written += 1
+                } else if byte == UInt8(ascii: "\\") {
+                    escaping = true
+                } else {
+                    out[written] = byte
+                    written += 1
+                }
+            }
+            if escaping {
+                out[written] = UInt8(ascii: "\\")
+                written += 1
+            }
+            return written
+        }
+    }
+
+    /// The parts of `bytes` (UTF-8) between unescaped `separator`s, each unescaped.
+    static func split(bytes: UnsafeBufferPointer<UInt8>, separator: UInt8) -> [String] {
+        var parts: [String] = []
+        var start = 0
+        var escaping = false
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            if escaping {
+                escaping = false
+            } else if byte == 0x5C {
+                escaping = true
+            } else if byte == separator {
+                parts.append(unescape(bytes: UnsafeBufferPointer(rebasing: bytes[start..<index])))
+                start = index + 1
+            }
+        }
+        parts.append(unescape(bytes: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count])))
+        return parts
+    }
+
     /// The parts of `text` between unescaped `separator`s, each unescaped.
     public static func split(_ text: String, separator: Unicode.Scalar) -> [String] {
         // The separators and the backslash are ASCII, and no byte of a multi-byte UTF-8
@@ -56,32 +119,43 @@ public enum VCardText {
 
     /// `text` escaped for a text value: backslash, comma, semicolon and line breaks.
     public static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x2C || $0 == 0x3B || $0 == 10 || $0 == 13 }) else {
-            return text
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count + 8)
-        var previousCR = false
-        for byte in text.utf8 {
-            switch byte {
-            case 0x5C, 0x2C, 0x3B:
-                out.append(0x5C)
-                out.append(byte)
-            case 13:
-                out.append(0x5C)
-                out.append(UInt8(ascii: "n"))
-            case 10:
-                // CR LF is one line break.
-                if !previousCR {
-                    out.append(0x5C)
-                    out.append(UInt8(ascii: "n"))
-                }
-            default:
-                out.append(byte)
+        var text = text
+        return text.withUTF8 { bytes in
+            var escapes = 0
+            for byte in bytes where byte == 0x5C || byte == 0x2C || byte == 0x3B || byte == 10 || byte == 13 {
+                escapes += 1
             }
-            previousCR = byte == 13
+            if escapes == 0 { return String(decoding: bytes, as: UTF8.self) }
+            // One string, written once: at most one more byte per escape.
+            return String(unsafeUninitializedCapacity: bytes.count + escapes) { out in
+                var written = 0
+                var previousCR = false
+                for byte in bytes {
+                    switch byte {
+                    case 0x5C, 0x2C, 0x3B:
+                        out[written] = 0x5C
+                        out[written + 1] = byte
+                        written += 2
+                    case 13:
+                        out[written] = 0x5C
+                        out[written + 1] = UInt8(ascii: "n")
+                        written += 2
+                    case 10:
+                        // CR LF is one line break.
+                        if !previousCR {
+                            out[written] = 0x5C
+                            out[written + 1] = UInt8(ascii: "n")
+                            written += 2
+                        }
+                    default:
+                        out[written] = byte
+                        written += 1
+                    }
+                    previousCR = byte == 13
+                }
+                return written
+            }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The parts escaped and joined with `separator` (a structured or list value).

@@ -13,21 +13,48 @@ struct KeptLine {
     let property: VCardProperty?
     /// Whether the parameters mention a preference at all (`PREF`, `TYPE=pref`).
     private let mentionsPreference: Bool
+    /// The markers' values, read once (the writer asks for them per rule).
+    private let fieldMarker: String?
+    private let nameMarker: String?
 
     init(_ text: String) {
         self.text = text
-        let utf8 = text.utf8
-        let nameEnd = utf8.firstIndex { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") } ?? utf8.endIndex
-        let name = utf8[utf8.startIndex..<nameEnd]
-        let dot = name.lastIndex(of: UInt8(ascii: "."))
-        grouped = dot != nil
-        let bare = dot.map { name[utf8.index(after: $0)...] } ?? name
-        key = String(decoding: bare.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
-        let headerEnd = utf8[nameEnd...].firstIndex(of: UInt8(ascii: ":")) ?? utf8.endIndex
-        let header = utf8[nameEnd..<headerEnd]
-        let inside = Self.contains(header, Self.markerWord) || Self.contains(header, Self.encodingWord)
-        property = inside ? ContentLine.parse(text) : nil
-        mentionsPreference = Self.contains(header, Self.preferenceWord)
+        var line = text
+        // The name and the header's words, from the bytes.
+        let (key, grouped, marked, encoded, preference) = line.withUTF8 { bytes in
+            var nameEnd = 0
+            var dot: Int?
+            while nameEnd < bytes.count, bytes[nameEnd] != UInt8(ascii: ";"), bytes[nameEnd] != UInt8(ascii: ":") {
+                if bytes[nameEnd] == UInt8(ascii: ".") { dot = nameEnd }
+                nameEnd += 1
+            }
+            let bare = dot.map { $0 + 1 } ?? 0
+            let key = String(unsafeUninitializedCapacity: nameEnd - bare) { out in
+                for index in bare..<nameEnd {
+                    let byte = bytes[index]
+                    out[index - bare] = byte >= 97 && byte <= 122 ? byte - 32 : byte
+                }
+                return nameEnd - bare
+            }
+            var headerEnd = nameEnd
+            while headerEnd < bytes.count, bytes[headerEnd] != UInt8(ascii: ":") { headerEnd += 1 }
+            let header = UnsafeBufferPointer(rebasing: bytes[nameEnd..<headerEnd])
+            return (
+                key, dot != nil, ByteSearch.contains(header, "X-CARDWALLET-"), ByteSearch.contains(header, "ENCODING="),
+                ByteSearch.contains(header, "PREF")
+            )
+        }
+        self.key = key
+        self.grouped = grouped
+        property = marked || encoded ? ContentLine.parse(text) : nil
+        mentionsPreference = preference
+        if marked, let parameters = property?.parameters {
+            fieldMarker = parameters.first { $0.name == WalletProperty.fieldParameter }?.values.first
+            nameMarker = parameters.first { $0.name == WalletProperty.nameParameter }?.values.first
+        } else {
+            fieldMarker = nil
+            nameMarker = nil
+        }
     }
 
     /// The line's preference (``VCardProperty/preference``), parsing it only when its
@@ -41,27 +68,11 @@ struct KeptLine {
     func parsed() -> VCardProperty? { property ?? ContentLine.parse(text) }
 
     /// The value of parameter `name` when the line was parsed for its markers.
-    func marker(_ name: String) -> String? { property?.values(of: name).first }
-
-    private static let markerWord = Array("X-CARDWALLET-".utf8)
-    private static let encodingWord = Array("ENCODING=".utf8)
-    private static let preferenceWord = Array("PREF".utf8)
-
-    /// Whether `bytes` hold `word` (upper-case ASCII), ignoring ASCII case.
-    private static func contains(_ bytes: Substring.UTF8View.SubSequence, _ word: [UInt8]) -> Bool {
-        var index = bytes.startIndex
-        while index != bytes.endIndex {
-            var probe = index
-            var matched = 0
-            while matched < word.count, probe != bytes.endIndex {
-                let byte = bytes[probe]
-                guard (byte >= 97 && byte <= 122 ? byte - 32 : byte) == word[matched] else { break }
-                matched += 1
-                probe = bytes.index(after: probe)
-            }
-            if matched == word.count { return true }
-            index = bytes.index(after: index)
+    func marker(_ name: String) -> String? {
+        switch name {
+        case WalletProperty.fieldParameter: fieldMarker
+        case WalletProperty.nameParameter: nameMarker
+        default: property?.values(of: name).first
         }
-        return false
     }
 }

@@ -137,9 +137,7 @@ public struct VCardWriter: Sendable {
 
     /// A kept line without CardWallet's markers.
     private static func unmarked(_ property: VCardProperty) -> String {
-        var property = property
-        property.parameters.removeAll { WalletProperty.markers.contains($0.name) }
-        return ContentLine.render(property)
+        ContentLine.render(property, marker: nil, withoutMarkers: true, value: nil)
     }
 
     /// The `UID` the writer gives `card`: the one kept from its import, else `cardwallet-<id>`.

@@ -97,6 +97,10 @@ struct BenchContext: Sendable {
     /// The CardDAV figure's book size (`nil`: 5,000, or 100 in quick mode); its memory probe
     /// also syncs a book 4× as large.
     var carddavCards: Int?
+    /// The vCard figure's corpora (`nil`: both) and cards per file (`nil`: 10,000, or 300 in
+    /// quick mode).
+    var vcardCorpora: [VCardFigure.Corpus]?
+    var vcardCards: Int?
 
     /// `full` normally, `quick` in quick mode.
     func pick<T>(full: T, quick: T) -> T { self.quick ? quick : full }

@@ -56,3 +56,74 @@ struct VCardProbeResult: Codable, Sendable {
     /// `VmHWM` at the end: the peak while streaming.
     var peakResidentBytes: Int
 }
+
+/// `cardwallet-bench vcard-corpus --cards N --out FILE` (hidden): writes the realistic mixed
+/// corpus of issue 43 (``RealisticCorpus``), to look at, to profile a reader on, or to give a
+/// peer by hand.
+struct VCardCorpusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vcard-corpus",
+        abstract: "Write the realistic mixed vCard corpus of the vcard figure to a file.",
+        shouldDisplay: false)
+
+    @Option(help: "How many cards.")
+    var cards = 10_000
+
+    @Option(help: "The seed (default: the recorded runs').")
+    var seed: UInt64 = RealisticCorpus.seed
+
+    @Option(help: "The file to write.")
+    var out: String
+
+    func run() throws {
+        try RealisticCorpus.write(cards: cards, seed: seed, to: out)
+    }
+}
+
+/// `cardwallet-bench vcard-time --file F [--rounds N]` (hidden): ours alone on a file, as the
+/// vcard figure times it (``VCardRun/ours(file:expected:)``), a line per round: for profiling
+/// (`perf record … cardwallet-bench vcard-time --file F`) without the peers.
+struct VCardTimeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vcard-time",
+        abstract: "Time our parse and export of a vCard file, round after round.",
+        shouldDisplay: false)
+
+    @Option(help: "The vCard file.")
+    var file: String
+
+    @Option(help: "How many rounds.")
+    var rounds = 5
+
+    @Flag(help: "Time the reader alone (cards read, not mapped), beside the floor.")
+    var readerOnly = false
+
+    func run() throws {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+        if readerOnly {
+            for round in 1...rounds {
+                let start = VCardRun.threadCPUTime()
+                guard let handle = FileHandle(forReadingAtPath: file) else {
+                    throw ValidationError("cannot read \(file)")
+                }
+                var reader = VCardReader(source: FileByteSource(handle: handle))
+                var cards = 0
+                while let item = reader.next() { if case .card = item { cards += 1 } }
+                try? handle.close()
+                let spent = VCardRun.threadCPUTime() - start
+                let floor = try VCardRun.floor(file: file).parseCPU
+                print(
+                    "round \(round): reader alone \(Formatting.format(spent, as: .time)) CPU (\(Formatting.significant(Double(bytes) / 1e6 / spent)) MB/s, \(cards) cards); floor \(Formatting.format(floor, as: .time)) (\(Formatting.significant(Double(bytes) / 1e6 / floor)) MB/s)"
+                )
+            }
+            return
+        }
+        let cards = VCardDocument.read(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))).cards.count
+        for round in 1...rounds {
+            let times = try VCardRun.ours(file: file, expected: cards)
+            print(
+                "round \(round): parse \(Formatting.format(times.parseCPU, as: .time)) CPU (\(Formatting.significant(Double(bytes) / 1e6 / times.parseCPU)) MB/s), export \(Formatting.format(times.exportCPU, as: .time)) CPU"
+            )
+        }
+    }
+}
