@@ -16,7 +16,7 @@ extension AppState {
     mutating func complete(_ id: CallID, _ outcome: CallOutcome) -> [Effect] {
         guard let pending = pending.removeValue(forKey: id) else { return [] }
         let route = pending.route
-        if case .failure(let failure) = outcome, failure.kind == .sessionExpired, route.replaysAfterLogin {
+        if case .failure(let failure) = outcome, failure.kind == .mustLogIn, route.replaysAfterLogin {
             return openReauth(replaying: pending, serverCode: failure.serverCode)
         }
         var outcome = outcome
