@@ -232,7 +232,7 @@ extension CardDAVBackend {
 
     /// The card a write left: as the server says it stores it (read back when it gave no `ETag`
     /// or rewrote what was sent), else what was sent.
-    private func written(_ stored: StoredCard, vcard: String, _ client: CardDAVClient) async throws -> Card {
+    func written(_ stored: StoredCard, vcard: String, _ client: CardDAVClient) async throws -> Card {
         let resource = DAVResource(href: stored.href, etag: stored.etag, vcard: stored.vcard ?? vcard)
         if stored.etag == nil { return try await card(from: client.get(stored.href)) }
         guard let card = try card(from: resource, id: remember(stored.href)) else {
