@@ -98,7 +98,7 @@ extension CallPerformer {
                 current?.id = BookCardID.make(book: tag, id: id)
                 failure = UIFailure(backendFailure, current: current)
             }
-            if failure.kind == .sessionExpired, await !isInUse(book) {
+            if failure.kind == .mustLogIn, await !isInUse(book) {
                 // Not the account in use: the session-expired dialog would log in to that one.
                 failure = UIFailure(
                     .other,
