@@ -31,6 +31,8 @@ public struct AmbiguousCardName: Error, Sendable, CustomStringConvertible {
     /// How many cards it matches in all.
     public var total: Int
 
+    /// Every id the caches know, which the candidates' prefixes must stand apart from.
+    public var knownIDs: [String] = []
     /// The most candidates listed.
     public static let shown = 20
 
@@ -38,7 +40,7 @@ public struct AmbiguousCardName: Error, Sendable, CustomStringConvertible {
         var lines = [
             "“\(TerminalText.escaped(name))” names \(total) cards (\(how)): give more of the id, or the whole id."
         ]
-        let prefixes = UniquePrefixes(candidates.map(\.id))
+        let prefixes = UniquePrefixes(candidates.map(\.id), among: knownIDs)
         for card in candidates {
             lines.append(
                 "  \(TerminalText.escaped(prefixes.prefix(of: card.id)))  \(TerminalText.escaped(card.book.label))  "
@@ -84,7 +86,7 @@ extension Bookshelf {
         if prefixed.count > 1 {
             throw AmbiguousCardName(
                 name: name, how: "ids starting with it", candidates: Array(prefixed.prefix(AmbiguousCardName.shown)),
-                total: prefixed.count)
+                total: prefixed.count, knownIDs: lists.flatMap { $0.2.map(\.id) })
         }
         var matches: [NamedCard] = []
         var total = 0
@@ -100,7 +102,7 @@ extension Bookshelf {
         if total > 1 {
             throw AmbiguousCardName(
                 name: name, how: "cards whose fields match it", candidates: Array(matches.prefix(AmbiguousCardName.shown)),
-                total: total)
+                total: total, knownIDs: lists.flatMap { $0.2.map(\.id) })
         }
         return nil
     }

@@ -104,7 +104,7 @@ struct ListCommand: AsyncParsableCommand {
         } else if rows.isEmpty {
             Console.out(query.map { "No cards match “\(TerminalText.escaped($0))”.\n" } ?? "No cards.\n")
         } else {
-            let prefixes = UniquePrefixes(rows.map(\.card.id))
+            let prefixes = await context.prefixes(for: rows.map(\.card.id))
             let hidden = rows.contains { !CardText.listedFields.contains($0.field) }
             Console.out(
                 CardText.table(

@@ -64,7 +64,7 @@ struct DuplicatesCommand: AsyncParsableCommand {
                 }
             }
             let groups = DuplicateRule.groups(cards.map(\.card))
-            let prefixes = UniquePrefixes(cards.map(\.card.id))
+            let prefixes = await context.prefixes(for: cards.map(\.card.id))
             let found = groups.map { group in
                 Group(
                     reasons: group.reasons.map(\.rawValue),

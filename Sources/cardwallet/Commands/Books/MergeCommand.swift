@@ -117,7 +117,8 @@ struct MergeCommand: AsyncParsableCommand {
                 plan.choices[field] = side
             }
             let books = (left: firstBook, right: secondBook)
-            Console.out(MergeText.table(plan, books: (books.left.label, books.right.label)))
+            let prefixes = await context.prefixes(for: [plan.left.id, plan.right.id])
+            Console.out(MergeText.table(plan, books: (books.left.label, books.right.label), prefixes: prefixes))
             if dryRun { return }
             if !yes {
                 guard TerminalPrompt.standardInputIsTerminal, let terminal = TerminalPrompt.openControllingTerminal()
@@ -169,8 +170,7 @@ struct MergeCommand: AsyncParsableCommand {
 
 /// How `merge` shows the two cards side by side.
 enum MergeText {
-    static func table(_ plan: CardMergePlan, books: (String, String)) -> String {
-        let prefixes = UniquePrefixes([plan.left.id, plan.right.id])
+    static func table(_ plan: CardMergePlan, books: (String, String), prefixes: UniquePrefixes) -> String {
         var rows: [[String]] = [
             ["card", "1: \(prefixes.prefix(of: plan.left.id)) in \(books.0)", "2: \(prefixes.prefix(of: plan.right.id)) in \(books.1)", ""]
         ]
