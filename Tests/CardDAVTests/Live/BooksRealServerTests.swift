@@ -1,5 +1,6 @@
 import CardBackend
 import CardCache
+import CardMockServer
 import CardModels
 import CardProviders
 import CardWalletLive
@@ -125,6 +126,69 @@ import TokenStore
                 }
             }
         }
+    }
+
+    @Test func aMoveFromCardDAVToTheCardAPIAndBackKeepsWhatTheWalletDoesNotModel() async throws {
+        let mock = try await MockServer.start(configuration: .testing, clock: ManualWallClock())
+        do {
+            try await DAVServerProcess.with(.radicale) { server in
+                try await LiveTransport.withTransport { live in
+                    let folder = try TemporaryFolder("dav-api-books")
+                    defer { folder.remove() }
+                    let store = TokenStore(path: folder.path("state/tokens.json"))
+                    let secrets = AccountSecrets(keyring: MemorySecretStore(), tokenStore: store, environment: [:])
+                    let context = ProviderContext(
+                        tokenStore: store, transport: live, plugins: [], logger: Logger(label: "test.books"),
+                        settings: ProviderSettings(), password: { try await secrets.password(for: $0) })
+                    let directory = AccountDirectory(
+                        providers: Providers.standard, context: context, secrets: secrets, book: nil)
+                    let accounts = WalletAccounts(
+                        directory: directory, account: nil, backend: try directory.backend(at: server.root),
+                        cacheEnvironment: nil, cacheLocation: CacheLocation(folder: folder.path("cache")),
+                        logger: Logger(label: "test.books"), home: server.root)
+                    _ = try await accounts.logIn(LoginRequest(user: server.user, password: server.password))
+                    _ = try await accounts.logIn(
+                        LoginRequest(
+                            server: mock.baseURLString, user: "minji@cardwallet.dev", password: "minji1234",
+                            name: "cards"))
+
+                    let shelf = Bookshelf(accounts: accounts)
+                    let books = await shelf.books(refresh: true)
+                    let alice = try #require(books.first { $0.user == server.user })
+                    let api = try #require(books.first { $0.account == "cards" })
+                    let alices = try await shelf.wallet(for: alice)
+                    let apis = try await shelf.wallet(for: api)
+                    _ = try await #require(alices.backend as? any VCardStore).create(
+                        vcard: Self.vcard, key: IdempotencyKey())
+                    _ = await shelf.listings(.online, books: [alice, api])
+                    let before = try await apis.list(.online).value.count
+
+                    // CardDAV to the card API: the properties it does not model go as kept lines.
+                    let ada = try #require(try await shelf.card(named: "Ada", among: [alice, api], current: nil))
+                    #expect(try await shelf.transfer(.move, ada, to: api).state == .done)
+                    #expect(try await alices.list(.online).value.isEmpty)
+                    let there = try await apis.list(.online).value
+                    #expect(there.count == before + 1)
+                    let onAPI = try #require(there.first { $0.name == "Ada Lovelace" })
+                    let whole = try await apis.backend.card(id: onAPI.id)
+                    #expect(whole.fields.email == "ada@analytical.example")
+                    #expect(whole.fields.vcardProperties.contains("X-ANALYTICAL-ENGINE:note G"))
+
+                    // And back: the vCard on Radicale has them again.
+                    let back = try #require(try await shelf.card(named: onAPI.id, among: [alice, api], current: nil))
+                    #expect(try await shelf.transfer(.move, back, to: alice).state == .done)
+                    #expect(try await apis.list(.online).value.count == before)
+                    let returned = try #require(try await alices.list(.online).value.first)
+                    let text = try #require(try await alices.backend.card(id: returned.id).source)
+                    #expect(text.contains("X-ANALYTICAL-ENGINE:note G"), "\(text)")
+                    #expect(text.contains("EMAIL"), "\(text)")
+                }
+            }
+        } catch {
+            await mock.stop()
+            throw error
+        }
+        await mock.stop()
     }
 }
 
