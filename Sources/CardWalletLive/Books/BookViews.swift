@@ -39,6 +39,9 @@ public final class BookViews: Sendable {
         state.withLock { $0.generation += 1 }
     }
 
+    /// The All view's list as last kept.
+    var kept: [CardSummary] { state.withLock { $0.merged } }
+
     /// Keeps the All view's list (its cards' ids name their books) for the pages after the first.
     func keep(_ merged: [CardSummary]) {
         state.withLock { $0.merged = merged }

@@ -38,6 +38,8 @@ public final class BackgroundSync: Sendable {
     private let deliver: @Sendable (AppAction) -> Void
     private let note: @Sendable (String, Bool) -> Void
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// The list last handed to the interface, and for which view (``BookViews/generation``).
+    private let shown = Mutex<(generation: Int, cards: [CardSummary])?>(nil)
 
     /// A sync of `performer`'s books every `interval`.
     ///
@@ -154,16 +156,21 @@ public final class BackgroundSync: Sendable {
             case .failure(let error): failure = failure ?? error
             }
         }
-        if changed, views.generation == generation {
+        // Compared with what the interface was last handed, not only with the cache before this
+        // sync: another process on this machine (a `cardwallet add`) writes to the same cache.
+        if views.generation == generation {
+            let current: [CardSummary]?
             if views.showsAll {
-                let listings = await shelf.cachedListings(books: targets.compactMap(\.book))
-                let cards = shelf.merged(listings)
-                views.keep(cards)
-                deliver(.synced(CardPage(cards: cards, total: cards.count, offset: 0, limit: max(1, cards.count))))
-            } else if let list = targets[0].wallet.cachedListWithPendingChanges() {
-                deliver(
-                    .synced(
-                        CardPage(cards: list.cards, total: list.cards.count, offset: 0, limit: max(1, list.cards.count))))
+                current = shelf.merged(await shelf.cachedListings(books: targets.compactMap(\.book)))
+            } else {
+                current = targets[0].wallet.cachedListWithPendingChanges()?.cards
+            }
+            let known = shown.withLock { $0?.generation == generation ? $0?.cards : nil }
+                ?? (views.showsAll ? views.kept : nil)
+            if let current, changed || current != known {
+                if views.showsAll { views.keep(current) }
+                shown.withLock { $0 = (generation, current) }
+                deliver(.synced(CardPage(cards: current, total: current.count, offset: 0, limit: max(1, current.count))))
             }
         }
         if let failure {

@@ -349,6 +349,20 @@ import TokenStore
             }
         }
 
+        // A card added by another process on this machine (its own cache handle on the same
+        // file, which it updates): shown too, though the cache knew it before the sync.
+        let elsewhere = Bookshelf(accounts: world.accounts)
+        let work = try #require(await elsewhere.books().first { $0.account == "work" })
+        _ = try await elsewhere.wallet(for: work).create(CardFields(name: "Added by a command"), image: nil)
+        try await waitUntil("the command's card in a synced list") {
+            delivered.withLock { actions in
+                actions.contains { action in
+                    guard case .synced(let page) = action else { return false }
+                    return page.cards.contains { $0.name == "Added by a command" }
+                }
+            }
+        }
+
         // Offline: it backs off, and says so in the log pane.
         world.work.setOffline(true)
         try await waitUntil("the log pane told") {
