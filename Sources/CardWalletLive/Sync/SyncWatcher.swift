@@ -30,6 +30,9 @@ public struct SyncWatcher: Sendable {
         var failures = 0
         var done = 0
         var next = Duration.zero
+        // Each book's list as this watcher last saw it: the cache alone cannot say what changed,
+        // since another process (the wallet open, a command) may have synced it meanwhile.
+        var seen: [String: [CardSummary]] = [:]
         while !Task.isCancelled {
             if let rounds, done >= rounds { return }
             if next > .zero { try await clock.sleep(for: next) }
@@ -41,7 +44,7 @@ public struct SyncWatcher: Sendable {
                 if let waiting = try? wallet.cache?.pendingChanges(), !waiting.isEmpty {
                     _ = await CachedWallet.$transferPeers.withValue(shelf) { await wallet.replayOutbox() }
                 }
-                let before = wallet.cachedList()?.cards ?? []
+                let before = seen[book.key] ?? wallet.cachedList()?.cards ?? []
                 do {
                     _ = try await wallet.serverList()
                 } catch {
@@ -49,6 +52,7 @@ public struct SyncWatcher: Sendable {
                     continue
                 }
                 let after = wallet.cachedList()?.cards ?? []
+                seen[book.key] = after
                 if let line = Self.changes(before, after, book: book.label) { changed(line) }
             }
             if let failure {

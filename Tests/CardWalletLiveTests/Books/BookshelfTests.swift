@@ -369,4 +369,33 @@ import TokenStore
             notes.withLock { $0.contains { $0.contains("trying again in") } }
         }
     }
+
+    @Test func syncWatchSaysWhatChangedEvenWhenAnotherProcessSyncedItFirst() async throws {
+        let folder = try TemporaryFolder("books")
+        defer { folder.remove() }
+        let world = try await World.make(folder)
+        world.work.add(CardFields(name: "Ada Lovelace"))
+        let shelf = Bookshelf(accounts: world.accounts)
+        _ = try await world.books(shelf)
+        world.home.add(CardFields(name: "Made on a phone"))
+
+        let lines = Mutex<[String]>([])
+        let watcher = SyncWatcher(shelf: shelf, allBooks: true, interval: .milliseconds(20))
+        let watching = Task {
+            try await watcher.run { line in lines.withLock { $0.append(line) } } problem: { _ in }
+        }
+        defer { watching.cancel() }
+        try await waitUntil("home's new card reported") {
+            lines.withLock { $0.contains { $0.hasSuffix("home: 1 added, 0 changed, 0 removed") } }
+        }
+
+        // Another process adds a card at work and records it in the same cache file.
+        let elsewhere = Bookshelf(accounts: world.accounts)
+        let work = try #require(await elsewhere.books().first { $0.account == "work" })
+        _ = try await elsewhere.wallet(for: work).create(CardFields(name: "Added by a command"), image: nil)
+        try await waitUntil("work's new card reported") {
+            lines.withLock { $0.contains { $0.hasSuffix("work: 1 added, 0 changed, 0 removed") } }
+        }
+        #expect(lines.withLock { $0.count } == 2, "nothing else changed: \(lines.withLock { $0 })")
+    }
 }
