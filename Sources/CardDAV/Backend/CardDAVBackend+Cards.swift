@@ -142,7 +142,7 @@ extension CardDAVBackend {
             } catch let error as CardDAVError where error.isConflict {
                 // The name is taken: by this very create, sent before (the same card), or, for a
                 // name made from the card's UID, by a card with another UID: then the key names it.
-                let existing = try await client.get(Self.path(of: name, in: book))
+                let existing = try await client.get(Self.path(of: name + ".vcf", in: book))
                 let resource = try? VCardResource(text: existing.vcard)
                 if name != keyName, let resource, resource.uid != ownUID {
                     let stored = try await client.create(vcard.text, key: keyName, in: book)

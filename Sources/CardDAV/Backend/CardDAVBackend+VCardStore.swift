@@ -22,7 +22,7 @@ extension CardDAVBackend: VCardStore {
             } catch let error as CardDAVError where error.isConflict {
                 // The name is taken: by this very create sent before (the same card: its UID and
                 // fields), or by another card, whose UID names it: then the key names this one.
-                let existing = try await client.get(Self.path(of: name, in: book))
+                let existing = try await client.get(Self.path(of: name + ".vcf", in: book))
                 let stored = try? VCardResource(text: existing.vcard)
                 if name != keyName, let stored, stored.uid != resource.uid {
                     return try await written(

@@ -3,8 +3,8 @@ import Foundation
 /// The steps of a move, a copy or a merge, named for the test that kills the process between
 /// them (`CARDWALLET_TEST_KILL_AT=created`, for instance): the process then ends at once with
 /// SIGKILL, as a crash or `kill -9` would end it, with nothing flushed or tidied. The end-to-end
-/// test (scripts/e2e-books.py) runs every step so, then the retry, and counts the cards on every
-/// server. Unset, nothing happens.
+/// tests (CardWalletCLITests' BooksCommandTests) run every step so, then the retry, and count the
+/// cards on the server. Unset, nothing happens.
 public enum TransferStep: String, Sendable, CaseIterable {
     /// The order is in the source's outbox; nothing is sent yet.
     case recorded

@@ -93,6 +93,8 @@ import TokenStore
                 _ = try #require(bobs.cache).enqueue(.transfer(order))
                 _ = await shelf.replayEveryOutbox()
                 #expect(try #require(bobs.cache).pendingChanges().isEmpty)
+                let refused = try #require(bobs.cache).outbox().filter { $0.state == .failed }
+                #expect(refused.isEmpty, "the replay was refused: \(refused.map(\.lastError))")
                 #expect(try await alices.list(.online).value.count == 1, "one copy, never two")
                 #expect(try await bobs.list(.online).value.count == 1)
 

@@ -245,6 +245,8 @@ import TokenStore
         let reports = await shelf.replayEveryOutbox()
         #expect(reports.count == 1)
         #expect(try cache.pendingChanges().isEmpty)
+        let refused = try cache.outbox().filter { $0.state == .failed }
+        #expect(refused.isEmpty, "the replay was refused: \(refused.map(\.lastError))")
         #expect(world.home.cards.map(\.fields.name) == ["Ada Lovelace"], "one card in the target, never two")
         #expect(world.home.cards.first?.fields.vcardProperties == ["X-FOO:kept"])
         #expect(world.home.calls.creates == 1)
