@@ -307,9 +307,9 @@ def run_checks(wallet, scratch, radicale, mock, tmux):
     put_vcard(radicale, "alice", "Aaron Appeared", ["EMAIL:aaron@phone.example"])
     tmux.wait_text("Aaron Appeared", timeout=3 * 2 + 10)
     tmux.keys("Enter")
-    detail = tmux.wait_text("Name:")
-    check(detail.split("Name:")[1].splitlines()[0].strip().startswith("Sam"), f"the cursor left its card:\n{detail}")
-
+    detail = tmux.wait_text("version ", "· id ")
+    check("id demo-10" in detail and any(line.strip() == "Sam" for line in detail.splitlines()),
+          f"the cursor left its card (Sam, demo-10):\n{detail}")
 
 def demo_count(wallet, name):
     return len([card for card in wallet.json("list", "--json", "--account", "demo") if card["name"] == name])
