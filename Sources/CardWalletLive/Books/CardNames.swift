@@ -119,13 +119,15 @@ extension Bookshelf {
     }
 }
 
-/// The shortest beginnings of ids that no other id shares (at least ``minimumLength``
+/// The shortest beginnings of long ids that no other id shares (at least ``minimumLength``
 /// characters, any letter case), as git abbreviates commits: what `list` shows and every command
-/// that takes a card takes back.
+/// that takes a card takes back. An id of up to ``wholeLength`` characters (the card API's, the
+/// demo's) is shown whole, as it always was; a CardDAV resource name of 40 is what needs it.
 public struct UniquePrefixes: Sendable {
-    /// The shortest prefix shown (a shorter id is shown whole).
-    public static let minimumLength = 4
-
+    /// The shortest prefix shown.
+    public static let minimumLength = 8
+    /// The longest id shown whole.
+    public static let wholeLength = 24
     private let lengths: [String: Int]
 
     /// The prefixes of `ids`, each unique among `ids` and `others`.
@@ -144,7 +146,7 @@ public struct UniquePrefixes: Sendable {
     /// The shortest unique prefix of `id` (the whole id when nothing shorter is unique).
     public func prefix(of id: String) -> String {
         let length = lengths[id.lowercased()] ?? id.count
-        return length >= id.count ? id : String(id.prefix(length))
+        return id.count <= Self.wholeLength || length >= id.count ? id : String(id.prefix(length))
     }
 
     private static func commonPrefix(_ a: String, _ b: String) -> Int {

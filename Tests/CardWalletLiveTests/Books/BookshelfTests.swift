@@ -163,10 +163,15 @@ import TokenStore
         #expect(try await shelf.card(named: "Cleo", among: books, current: nil)?.book == home)
         #expect(try await shelf.card(named: "zz-nothing", among: books, current: nil) == nil)
 
-        // The shortest unique prefixes: at least four characters, longer where ids share more.
-        let prefixes = UniquePrefixes(["b9cad878-f2cf", "b9caffff-0000", "7f3e1111"])
-        #expect(prefixes.prefix(of: "b9cad878-f2cf") == "b9cad")
-        #expect(prefixes.prefix(of: "7f3e1111") == "7f3e")
+        // The shortest unique prefixes of long ids (CardDAV's resource names): at least eight
+        // characters, longer where ids share more; an id of up to 24 is shown whole.
+        let long = "b9cad878-f2cf-4f18-8a77-d080ece01e8c.vcf"
+        let twin = "b9cad878-f2cf-4f18-0000-000000000000.vcf"
+        let other = "7f3e1111-2222-3333-4444-555566667777.vcf"
+        let prefixes = UniquePrefixes([long, other], among: [twin, "card_BipnWYtqmxg9JGz_"])
+        #expect(prefixes.prefix(of: long) == "b9cad878-f2cf-4f18-8")
+        #expect(prefixes.prefix(of: other) == "7f3e1111")
+        #expect(prefixes.prefix(of: "card_BipnWYtqmxg9JGz_") == "card_BipnWYtqmxg9JGz_")
         #expect(UniquePrefixes(["m1"]).prefix(of: "m1") == "m1")
     }
 

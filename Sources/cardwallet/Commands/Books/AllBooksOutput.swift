@@ -52,9 +52,10 @@ enum AllBooksOutput {
 
 extension CommandContext {
     /// The shortest unique prefixes of `ids`, unique among every card the caches of every book
-    /// know (so that a prefix `list` shows names one card wherever a command looks).
+    /// know (so that a prefix `list` shows names one card wherever a command looks, however
+    /// few cards a query or one book shows).
     func prefixes(for ids: [String]) async -> UniquePrefixes {
         let books = await shelf.books()
-        return UniquePrefixes(ids, among: books.count > 1 ? await shelf.knownIDs(among: books) : [])
+        return UniquePrefixes(ids, among: await shelf.knownIDs(among: books))
     }
 }
