@@ -1,4 +1,5 @@
 import Foundation
+
 /// One replay's turns at the outbox (docs/Cache.md, *The claim and the lease*): it claims the
 /// entries one at a time in order, waits while another replay (another process, another task)
 /// sends the entry before, and keeps the lease of the entry it sends alive while its request
@@ -62,7 +63,8 @@ public struct OutboxClaims: Sendable {
                 // A claim of a process that is gone (killed while sending) is taken over at once,
                 // as if its lease had run out; else no way to be told across processes: look
                 // again shortly.
-                if let holder = entry.claimant, holder.processID != getpid(), !OutboxClaimant.isRunning(holder.processID),
+                if let holder = entry.claimant, holder.processID != getpid(),
+                    !OutboxClaimant.isRunning(holder.processID),
                     (try? cache.releaseAbandoned(entry.id, by: holder)) == true
                 {
                     continue

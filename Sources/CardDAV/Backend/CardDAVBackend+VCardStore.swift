@@ -18,7 +18,8 @@ extension CardDAVBackend: VCardStore {
         let name = resource.uid.flatMap(Self.resourceName(forUID:)) ?? keyName
         return try await withBook { client, book in
             do {
-                return try await written(try await client.create(resource.text, key: name, in: book), vcard: resource.text, client)
+                return try await written(
+                    try await client.create(resource.text, key: name, in: book), vcard: resource.text, client)
             } catch let error as CardDAVError where error.isConflict {
                 // The name is taken: by this very create sent before (the same card: its UID and
                 // fields), or by another card, whose UID names it: then the key names this one.

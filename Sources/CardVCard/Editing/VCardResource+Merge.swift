@@ -109,7 +109,8 @@ public enum DuplicateRule {
         let uid = ImportPlanner.uid(of: card)
         if !uid.hasPrefix(WalletProperty.uidPrefix) { keys.append((.uid, VCardGroup.bareUID(uid))) }
         keys.append((.nameAndEmail, ImportPlanner.key(card.fields)))
-        let digits = String((card.fields.phone ?? "").unicodeScalars.filter { ("0"..."9").contains($0) }.map(Character.init))
+        let digits = String(
+            (card.fields.phone ?? "").unicodeScalars.filter { ("0"..."9").contains($0) }.map(Character.init))
         if digits.count >= minimumPhoneDigits { keys.append((.phone, digits)) }
         return keys
     }

@@ -1,7 +1,7 @@
+import CardCache
 public import CardModels
 import CardWalletUI
 public import Foundation
-import CardCache
 
 /// One book's part of a listing of several.
 public struct BookListing: Sendable {

@@ -3,9 +3,9 @@ import CardCache
 import CardModels
 import CardProviders
 import Foundation
+import Logging
 import Synchronization
 import TokenStore
-import Logging
 
 /// Every address book of every stored account, side by side (issue 40): the All view's books, what
 /// a card named on the command line may be in, the targets of a move or a copy. Each book has its

@@ -1,7 +1,7 @@
+import CardCache
 public import CardModels
 import CardWalletUI
 import Foundation
-import CardCache
 
 /// A card named on the command line, and the book it is in.
 public struct NamedCard: Sendable, Equatable {
@@ -59,9 +59,9 @@ extension Bookshelf {
     ///
     /// - Returns: the card, or `nil` when no cache knows it (the caller asks its server).
     /// - Throws: ``AmbiguousCardName`` when the name fits several cards.
-    public func card(named name: String, among books: [WalletBook], current: WalletBook?) async throws(
-        AmbiguousCardName
-    ) -> NamedCard? {
+    public func card(named name: String, among books: [WalletBook], current: WalletBook?)
+        async throws(AmbiguousCardName) -> NamedCard?
+    {
         let name = name.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { return nil }
         var lists: [(WalletBook, CachedWallet, [CardSummary])] = []
@@ -76,7 +76,8 @@ extension Bookshelf {
         if let mine = exact.first(where: { $0.book == current }) { return mine }
         if exact.count == 1 { return exact[0] }
         if exact.count > 1 {
-            throw AmbiguousCardName(name: name, how: "the same id in several books", candidates: exact, total: exact.count)
+            throw AmbiguousCardName(
+                name: name, how: "the same id in several books", candidates: exact, total: exact.count)
         }
         let lowered = name.lowercased()
         let prefixed = lists.flatMap { book, _, cards in
@@ -101,7 +102,8 @@ extension Bookshelf {
         if total == 1, let only = matches.first { return only }
         if total > 1 {
             throw AmbiguousCardName(
-                name: name, how: "cards whose fields match it", candidates: Array(matches.prefix(AmbiguousCardName.shown)),
+                name: name, how: "cards whose fields match it",
+                candidates: Array(matches.prefix(AmbiguousCardName.shown)),
                 total: total, knownIDs: lists.flatMap { $0.2.map(\.id) })
         }
         return nil

@@ -1,8 +1,8 @@
 import CardBackend
+import CardCache
 import CardModels
 public import CardWalletUI
 import Foundation
-import CardCache
 import Logging
 
 /// The interface's calls across books (issue 40): `B` cycles through the All view and each book;
@@ -29,7 +29,8 @@ extension CallPerformer {
         case .reorderCards where views.showsAll:
             return .failure(
                 UIFailure(
-                    .other, message: "The All view has no order of its own: press B to show one book, then move its cards"))
+                    .other,
+                    message: "The All view has no order of its own: press B to show one book, then move its cards"))
         case .exportCards(let request) where views.showsAll:
             return await exportAcrossBooks(request, progress: progress)
         case .createCard where views.showsAll:
@@ -37,20 +38,20 @@ extension CallPerformer {
             guard let book = await shelf.currentBook(among: shelf.knownBooks) else { return nil }
             return await perform(call, on: book)
         case .loadCard(let id):
-            guard case let (book, own)? = book(of: id) else { return nil }
+            guard case (let book, let own)? = book(of: id) else { return nil }
             return await perform(.loadCard(id: own), on: book)
         case .deleteCard(let id):
-            guard case let (book, own)? = book(of: id) else { return nil }
+            guard case (let book, let own)? = book(of: id) else { return nil }
             return await perform(.deleteCard(id: own), on: book)
         case .updateCard(let id, let fields, let revision):
-            guard case let (book, own)? = book(of: id) else { return nil }
+            guard case (let book, let own)? = book(of: id) else { return nil }
             return await perform(.updateCard(id: own, fields: fields, revision: revision), on: book)
         case .restoreCard(var deleted):
-            guard case let (book, own)? = book(of: deleted.card.id) else { return nil }
+            guard case (let book, let own)? = book(of: deleted.card.id) else { return nil }
             deleted.card.id = own
             return await perform(.restoreCard(deleted), on: book)
         case .cardPicture(let id, let revision, let box):
-            guard case let (book, own)? = book(of: id) else { return nil }
+            guard case (let book, let own)? = book(of: id) else { return nil }
             do throws(UIFailure) {
                 let wallet: CachedWallet
                 do {

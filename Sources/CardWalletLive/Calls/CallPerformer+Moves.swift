@@ -40,7 +40,7 @@ extension CallPerformer {
     }
 
     private func transfer(id: String, toBook tag: String, copy: Bool) async -> CallOutcome {
-        guard case let (book, own)? = await located(id), let target = shelf.book(tagged: tag) else {
+        guard case (let book, let own)? = await located(id), let target = shelf.book(tagged: tag) else {
             return .failure(UIFailure(.other, message: "That book is not known any more: press B to look again"))
         }
         do {
@@ -54,7 +54,8 @@ extension CallPerformer {
                 return .success(.transferred("\(copy ? "Copied" : "Moved") \(name) to \(target.label)"))
             case .waiting(let why):
                 return .success(
-                    .transferred("The \(copy ? "copy" : "move") of \(name) waits in the outbox (\(why)); it goes on by itself"))
+                    .transferred(
+                        "The \(copy ? "copy" : "move") of \(name) waits in the outbox (\(why)); it goes on by itself"))
             case .refused(let why):
                 return .failure(UIFailure(.other, message: "The \(copy ? "copy" : "move") was refused: \(why)"))
             }

@@ -81,7 +81,8 @@ extension Bookshelf {
         }
         let current = try await source.card(id: drop.id, .online)
         guard current.offlineAsOf == nil else {
-            throw TransferRefusal("offline: the cards are read from their servers before they merge; nothing was changed")
+            throw TransferRefusal(
+                "offline: the cards are read from their servers before they merge; nothing was changed")
         }
         let order = TransferOrder(
             mode: .merge, sourceID: drop.id, sourceRevision: current.value.revision, target: keep.book.transferTarget,

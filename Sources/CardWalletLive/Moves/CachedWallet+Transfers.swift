@@ -54,9 +54,9 @@ extension CachedWallet {
             }
             do {
                 _ = try await delete(id: order.sourceID, revision: order.sourceRevision)
-            } catch where BackendFailures.isNotFound(error) {
+            } catch  where BackendFailures.isNotFound(error) {
                 // Gone already: what the order asked for (a replay after the delete answered).
-            } catch where BackendFailures.kind(of: error) == .conflict && order.mode == .move && order.restarts < 3 {
+            } catch  where BackendFailures.kind(of: error) == .conflict && order.mode == .move && order.restarts < 3 {
                 // Changed here since the person asked: the copy in the target is of the old
                 // version. It goes, and the move starts again from the new one; until then the
                 // card is here.
@@ -64,7 +64,7 @@ extension CachedWallet {
                 if let written = order.written {
                     do {
                         _ = try await target.delete(id: written.id, revision: written.revision)
-                    } catch where BackendFailures.isNotFound(error) {}
+                    } catch  where BackendFailures.isNotFound(error) {}
                 }
                 order = TransferOrder(
                     mode: .move, sourceID: order.sourceID, sourceRevision: current.revision, target: order.target,
@@ -113,7 +113,7 @@ extension CachedWallet {
                 made = try await setImage(of: made.id, revision: made.revision, to: upload)
             }
             return made
-        } catch where BackendFailures.kind(of: error) == .conflict {
+        } catch  where BackendFailures.kind(of: error) == .conflict {
             let current = try await backend.card(id: over.id)
             let wanted = card.vcard.flatMap { try? VCardResource(text: $0).fields } ?? card.fields
             guard Self.sameValues(current.fields, wanted) else { throw error }

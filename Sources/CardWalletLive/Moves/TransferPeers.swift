@@ -33,7 +33,9 @@ struct TransferPeersMissing: Error, CustomStringConvertible {
 
 extension Bookshelf: TransferPeers {
     public func wallet(for target: TransferTarget) async throws -> CachedWallet {
-        var book = knownBooks.first { $0.walletKey == target.walletKey && $0.user.lowercased() == target.user.lowercased() }
+        var book = knownBooks.first {
+            $0.walletKey == target.walletKey && $0.user.lowercased() == target.user.lowercased()
+        }
         if book == nil {
             book = await books().first {
                 $0.walletKey == target.walletKey && $0.user.lowercased() == target.user.lowercased()

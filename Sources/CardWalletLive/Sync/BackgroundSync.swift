@@ -165,12 +165,14 @@ public final class BackgroundSync: Sendable {
             } else {
                 current = targets[0].wallet.cachedListWithPendingChanges()?.cards
             }
-            let known = shown.withLock { $0?.generation == generation ? $0?.cards : nil }
+            let known =
+                shown.withLock { $0?.generation == generation ? $0?.cards : nil }
                 ?? (views.showsAll ? views.kept : nil)
             if let current, changed || current != known {
                 if views.showsAll { views.keep(current) }
                 shown.withLock { $0 = (generation, current) }
-                deliver(.synced(CardPage(cards: current, total: current.count, offset: 0, limit: max(1, current.count))))
+                deliver(
+                    .synced(CardPage(cards: current, total: current.count, offset: 0, limit: max(1, current.count))))
             }
         }
         if let failure {

@@ -1,8 +1,8 @@
 import CardBackend
+import CardCache
 import CardModels
 import CardWalletUI
 import Foundation
-import CardCache
 
 /// `cardwallet sync --watch`: the background sync of the interface, for scripts — every book
 /// shown synced every interval (the changes made offline sent first), a line for each book
@@ -60,7 +60,9 @@ public struct SyncWatcher: Sendable {
                 var wait = interval
                 for _ in 0..<min(failures, 16) where wait < BackgroundSync.longestWait { wait *= 2 }
                 wait = min(wait, max(interval, BackgroundSync.longestWait))
-                if case .rateLimited(let after?) = BackendFailures.kind(of: failure) { wait = max(wait, .seconds(after)) }
+                if case .rateLimited(let after?) = BackendFailures.kind(of: failure) {
+                    wait = max(wait, .seconds(after))
+                }
                 problem("\(CachedWallet.text(failure)); trying again in \(BackgroundSync.text(wait))")
                 next = wait
             } else {

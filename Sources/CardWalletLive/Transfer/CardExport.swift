@@ -29,7 +29,9 @@ enum CardExport {
 
     /// ``run(_:wallet:progress:)`` over several books (the All view): each part's cards (every
     /// card when `nil`) through its own wallet, one book after the other, into one file.
-    static func run(_ request: ExportRequest, parts: [(wallet: CachedWallet, ids: [String]?)], progress: ProgressReporter)
+    static func run(
+        _ request: ExportRequest, parts: [(wallet: CachedWallet, ids: [String]?)], progress: ProgressReporter
+    )
         async throws(UIFailure) -> CallResult
     {
         let url = try destination(request.path, replacing: request.replacing)

@@ -30,7 +30,9 @@ public struct CardMergePlan: Equatable, Sendable {
         self.right = right
         self.keep = .left
         self.choices = Dictionary(
-            uniqueKeysWithValues: CardField.allCases.map { ($0, Self.fuller(left.fields[value: $0], right.fields[value: $0])) })
+            uniqueKeysWithValues: CardField.allCases.map {
+                ($0, Self.fuller(left.fields[value: $0], right.fields[value: $0]))
+            })
     }
 
     /// The side whose value says more: text by its length, a list by its items, a number set

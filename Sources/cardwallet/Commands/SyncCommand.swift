@@ -43,7 +43,9 @@ struct SyncCommand: AsyncParsableCommand {
     var watch = false
 
     /// `--interval`.
-    @Option(help: ArgumentHelp("With --watch: seconds between two syncs (default: syncInterval, 60).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp("With --watch: seconds between two syncs (default: syncInterval, 60).", valueName: "seconds")
+    )
     var interval: Int?
 
     func validate() throws {
@@ -58,7 +60,9 @@ struct SyncCommand: AsyncParsableCommand {
         try await ClientCommandRunner.run(client, allowsAllBooks: true) { context in
             if watch { return try await watchBooks(context) }
             let books = context.allBooks ? await context.shelf.books() : []
-            let wallets = context.allBooks ? try await books.asyncMap { try await context.shelf.wallet(for: $0) } : [await context.wallet()]
+            let wallets =
+                context.allBooks
+                ? try await books.asyncMap { try await context.shelf.wallet(for: $0) } : [await context.wallet()]
             guard wallets.contains(where: { $0.cache != nil }) else {
                 throw CommandFailure(
                     "there is no card cache for this account (log in first)", status: CLIExitCode.loginRequired)
@@ -113,6 +117,10 @@ struct SyncCommand: AsyncParsableCommand {
         Console.err(
             "cardwallet: syncing \(context.allBooks ? "every book" : "the book in use") every \(seconds) s; Ctrl-C ends it.\n"
         )
-        try await watcher.run { line in Console.out(line + "\n") } problem: { line in Console.err("cardwallet: " + line + "\n") }
+        try await watcher.run { line in
+            Console.out(line + "\n")
+        } problem: { line in
+            Console.err("cardwallet: " + line + "\n")
+        }
     }
 }

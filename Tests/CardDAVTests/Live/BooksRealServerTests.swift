@@ -106,7 +106,9 @@ import TokenStore
                 let alicesCard = try #require(try await alices.list(.online).value.first)
                 let left = try await alices.backend.card(id: alicesCard.id)
                 let rightID = try #require(
-                    try await bobsCards.asyncFirst { try await bobs.backend.card(id: $0.id).source?.contains("X-BOBS") == true }
+                    try await bobsCards.asyncFirst {
+                        try await bobs.backend.card(id: $0.id).source?.contains("X-BOBS") == true
+                    }
                 ).id
                 let right = try await bobs.backend.card(id: rightID)
                 let plan = CardMergePlan(left: left, right: right)

@@ -70,7 +70,8 @@ extension EndToEndTests {
             // An edit of another account's card goes to that card's book.
             let edited = try await world.run("edit", "demo-03", "--title", "Designer")
             #expect(edited.status == 0, "\(edited)")
-            let demoCards = try Self.decode([CardSummary].self, from: try await world.run("list", "--json", "--account", "demo"))
+            let demoCards = try Self.decode(
+                [CardSummary].self, from: try await world.run("list", "--json", "--account", "demo"))
             #expect(demoCards.first { $0.id == "demo-03" }?.title == "Designer")
             #expect(try await Self.namesOnServer(world, account: "minji").count == 3)
 

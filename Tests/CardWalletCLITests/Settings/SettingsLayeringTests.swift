@@ -85,11 +85,11 @@ import Testing
         #expect(Set(env.keys) == Set(ClientSettingKey.allCases.map(\.environmentVariable)))
         let settings = try await load(folder, env).settings
         var expected = ClientSettings(
-                    server: "https://cards.example/v1", tokenFile: "/tmp/t.json", connectTimeout: .milliseconds(1500),
-                    requestTimeout: .seconds(120), refreshMargin: .zero, logLevel: .warning, logFile: false,
-                    logMaxBytes: 65536, logBodyPreviewBytes: 0, pageSize: 200, authTimeout: .seconds(5),
-                    allowInsecureHTTP: true, images: "sixel", book: "work", account: "work account",
-                    passwordCommand: "pass show dav/alice", serverIsDefault: false)
+            server: "https://cards.example/v1", tokenFile: "/tmp/t.json", connectTimeout: .milliseconds(1500),
+            requestTimeout: .seconds(120), refreshMargin: .zero, logLevel: .warning, logFile: false,
+            logMaxBytes: 65536, logBodyPreviewBytes: 0, pageSize: 200, authTimeout: .seconds(5),
+            allowInsecureHTTP: true, images: "sixel", book: "work", account: "work account",
+            passwordCommand: "pass show dav/alice", serverIsDefault: false)
         expected.syncInterval = 15
         #expect(settings == expected)
     }

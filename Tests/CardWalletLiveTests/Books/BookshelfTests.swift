@@ -389,7 +389,10 @@ import TokenStore
         let lines = Mutex<[String]>([])
         let watcher = SyncWatcher(shelf: shelf, allBooks: true, interval: .milliseconds(20))
         let watching = Task {
-            try await watcher.run { line in lines.withLock { $0.append(line) } } problem: { _ in }
+            try await watcher.run { line in
+                lines.withLock { $0.append(line) }
+            } problem: { _ in
+            }
         }
         defer { watching.cancel() }
         try await waitUntil("home's new card reported") {

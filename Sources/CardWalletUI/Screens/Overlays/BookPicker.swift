@@ -79,7 +79,9 @@ public struct BookPicker: Overlay {
         case .accept:
             guard let books, books.indices.contains(selected) else { return [] }
             let book = books[selected]
-            guard !isHome(book) else { return [.message(.info, "The card is in \(book.label) already: choose another book")] }
+            guard !isHome(book) else {
+                return [.message(.info, "The card is in \(book.label) already: choose another book")]
+            }
             working = true
             return [
                 .call(.transferCard(id: card.id, toBook: book.tag, copy: purpose == .copy), tag: "transfer")
@@ -97,14 +99,18 @@ public struct BookPicker: Overlay {
             books = found
             selected = found.firstIndex { !isHome($0) } ?? 0
             if found.filter({ !isHome($0) }).isEmpty {
-                return [.close, .message(.info, "There is no other book: log in to another account (A) or make one on its server")]
+                return [
+                    .close,
+                    .message(.info, "There is no other book: log in to another account (A) or make one on its server"),
+                ]
             }
             return []
         case ("transfer", .success(.transferred(let text))):
             return [.close, .message(.info, text), .perform(.list(.reload))]
         case (_, .failure(let failure)):
             working = false
-            return tag == "books" ? [.close, .message(.warning, failure.message)] : [.message(.warning, failure.message)]
+            return tag == "books"
+                ? [.close, .message(.warning, failure.message)] : [.message(.warning, failure.message)]
         default:
             return []
         }
@@ -132,7 +138,8 @@ public struct BookPicker: Overlay {
                 style: index == selected ? Theme.selection : (isHome(book) ? Theme.muted : .plain))
         }
         grid.draw(
-            working ? "\(purpose == .move ? "Moving" : "Copying")…" : "Enter \(purpose.rawValue)s it there · Esc closes",
+            working
+                ? "\(purpose == .move ? "Moving" : "Copying")…" : "Enter \(purpose.rawValue)s it there · Esc closes",
             x: inner.x, y: inner.y + inner.height - 1, width: inner.width, style: Theme.muted)
     }
 

@@ -36,14 +36,16 @@ public struct MergeScreen: Overlay {
         guard app.screen == .list, ids.count == 2 else {
             return .refuse("Mark two cards with Space, then press M to merge them")
         }
-        return .open(MergeScreen(left: ids[0], right: ids[1]), [.call(.loadMerge(left: ids[0], right: ids[1]), tag: "load")])
+        return .open(
+            MergeScreen(left: ids[0], right: ids[1]), [.call(.loadMerge(left: ids[0], right: ids[1]), tag: "load")])
     }
 
     /// Its keys.
     public static let keys = KeyTable(
         "Merge",
         [
-            KeyBinding(.down, .char("j"), command: .overlay(.scroll(.down)), "next field", hint: KeyHint("j/k", "field")),
+            KeyBinding(
+                .down, .char("j"), command: .overlay(.scroll(.down)), "next field", hint: KeyHint("j/k", "field")),
             KeyBinding(.up, .char("k"), command: .overlay(.scroll(.up)), "previous field"),
             KeyBinding(
                 .left, .char("h"), command: .overlay(.named("left")), "take the left card's value",
@@ -53,7 +55,9 @@ public struct MergeScreen: Overlay {
                 .tab, command: .overlay(.toggle), "keep the other card (its book keeps the merged card)",
                 hint: KeyHint("Tab", "keep")),
             KeyBinding(.enter, command: .overlay(.accept), "merge", hint: KeyHint("Enter", "merge")),
-            KeyBinding(.escape, .char("q"), command: .overlay(.cancel), "leave without merging", hint: KeyHint("Esc", "cancel")),
+            KeyBinding(
+                .escape, .char("q"), command: .overlay(.cancel), "leave without merging", hint: KeyHint("Esc", "cancel")
+            ),
         ])
 
     public var keyTables: [KeyTable] { [Self.keys, KeyTables.interrupt] }
@@ -102,7 +106,8 @@ public struct MergeScreen: Overlay {
             return [.close, .message(.info, text), .perform(.list(.clearMarks)), .perform(.list(.reload))]
         case (_, .failure(let failure)):
             working = false
-            return tag == "load" ? [.close, .message(.warning, failure.message)] : [.message(.warning, failure.message)]
+            return tag == "load"
+                ? [.close, .message(.warning, failure.message)] : [.message(.warning, failure.message)]
         default:
             return []
         }
@@ -146,7 +151,8 @@ public struct MergeScreen: Overlay {
             }
         }
         for (offset, note) in notes.enumerated() {
-            grid.draw(note, x: 1, y: top + 3 + min(room, rows.count) + offset, width: grid.width - 2, style: Theme.muted)
+            grid.draw(
+                note, x: 1, y: top + 3 + min(room, rows.count) + offset, width: grid.width - 2, style: Theme.muted)
         }
     }
 

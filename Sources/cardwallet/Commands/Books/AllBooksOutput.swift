@@ -32,10 +32,12 @@ enum AllBooksOutput {
                 status: CLIExitCode.loginRequired)
         }
         for listing in listings {
-            let book = "the book “\(TerminalText.escaped(listing.book.label))” (\(TerminalText.escaped(listing.book.account)))"
+            let book =
+                "the book “\(TerminalText.escaped(listing.book.label))” (\(TerminalText.escaped(listing.book.account)))"
             if let asOf = listing.offlineAsOf, !offline {
                 Console.warning(
-                    "\(book): \(listing.problem.map(TerminalText.escaped) ?? "offline"); cards as of \(OfflineTime.text(asOf))")
+                    "\(book): \(listing.problem.map(TerminalText.escaped) ?? "offline"); cards as of \(OfflineTime.text(asOf))"
+                )
             } else if listing.offlineAsOf == nil, let problem = listing.problem {
                 Console.warning("\(book) is left out: \(TerminalText.escaped(problem))")
             }

@@ -85,16 +85,18 @@ struct DuplicatesCommand: AsyncParsableCommand {
             }
             var text = "\(found.count) group\(found.count == 1 ? "" : "s") of likely duplicates:\n"
             for group in found {
-                text += "\n" + TextTable(
-                    columns: [
-                        TextTable.Column("ID"), TextTable.Column("BOOK", maximumWidth: 24),
-                        TextTable.Column("NAME", maximumWidth: 32), TextTable.Column("EMAIL", maximumWidth: 36),
-                        TextTable.Column("PHONE", maximumWidth: 24),
-                    ],
-                    rows: group.cards.map {
-                        [prefixes.prefix(of: $0.id), $0.book, $0.name, $0.email ?? "", $0.phone ?? ""]
-                    }
-                ).render()
+                text +=
+                    "\n"
+                    + TextTable(
+                        columns: [
+                            TextTable.Column("ID"), TextTable.Column("BOOK", maximumWidth: 24),
+                            TextTable.Column("NAME", maximumWidth: 32), TextTable.Column("EMAIL", maximumWidth: 36),
+                            TextTable.Column("PHONE", maximumWidth: 24),
+                        ],
+                        rows: group.cards.map {
+                            [prefixes.prefix(of: $0.id), $0.book, $0.name, $0.email ?? "", $0.phone ?? ""]
+                        }
+                    ).render()
                 let ids = group.cards.prefix(2).map { prefixes.prefix(of: $0.id) }
                 text += "(\(group.reasons.joined(separator: ", ")); `cardwallet merge \(ids.joined(separator: " "))`)\n"
             }

@@ -54,7 +54,9 @@ struct MergeCommand: AsyncParsableCommand {
     var take: [String] = []
 
     /// `--keep`.
-    @Option(name: .long, help: ArgumentHelp("Which card is kept, in its book, as the merged card: 1 or 2.", valueName: "side"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Which card is kept, in its book, as the merged card: 1 or 2.", valueName: "side"))
     var keep: Int = 1
 
     /// `--yes`.
@@ -162,7 +164,8 @@ struct MergeCommand: AsyncParsableCommand {
                     status: CLIExitCode.networkFailure)
             case .refused(let why):
                 throw CommandFailure(
-                    "The merge was refused: \(TerminalText.escaped(why)). Nothing is lost; look at the cards and merge again.")
+                    "The merge was refused: \(TerminalText.escaped(why)). Nothing is lost; look at the cards and merge again."
+                )
             }
         }
     }
@@ -172,7 +175,10 @@ struct MergeCommand: AsyncParsableCommand {
 enum MergeText {
     static func table(_ plan: CardMergePlan, books: (String, String), prefixes: UniquePrefixes) -> String {
         var rows: [[String]] = [
-            ["card", "1: \(prefixes.prefix(of: plan.left.id)) in \(books.0)", "2: \(prefixes.prefix(of: plan.right.id)) in \(books.1)", ""]
+            [
+                "card", "1: \(prefixes.prefix(of: plan.left.id)) in \(books.0)",
+                "2: \(prefixes.prefix(of: plan.right.id)) in \(books.1)", "",
+            ]
         ]
         for field in plan.rows {
             let side = plan.choices[field] ?? .left
@@ -190,13 +196,15 @@ enum MergeText {
         ).render()
         let keptBook = plan.keep == .left ? books.0 : books.1
         let goneBook = plan.keep == .left ? books.1 : books.0
-        text += "\nThe merged card is written over card \(plan.keep == .left ? 1 : 2) in \(TerminalText.escaped(keptBook)); "
+        text +=
+            "\nThe merged card is written over card \(plan.keep == .left ? 1 : 2) in \(TerminalText.escaped(keptBook)); "
         text += "card \(plan.keep == .left ? 2 : 1) in \(TerminalText.escaped(goneBook)) is deleted.\n"
         if let email = plan.otherEmail { text += "Kept as a second email: \(TerminalText.escaped(email))\n" }
         if let phone = plan.otherPhone { text += "Kept as a second phone number: \(TerminalText.escaped(phone))\n" }
         let lines = CardMerger.keptLineCount(plan)
         if lines > 0 {
-            text += "Kept from card \(plan.keep == .left ? 2 : 1): \(lines) propert\(lines == 1 ? "y" : "ies") the wallet does not model.\n"
+            text +=
+                "Kept from card \(plan.keep == .left ? 2 : 1): \(lines) propert\(lines == 1 ? "y" : "ies") the wallet does not model.\n"
         }
         return text
     }

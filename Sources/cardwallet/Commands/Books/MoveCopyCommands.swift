@@ -45,7 +45,9 @@ struct MoveCommand: AsyncParsableCommand {
     var card: String
 
     /// `--to`.
-    @Option(name: .long, help: ArgumentHelp("The book it goes to: its id or name, ACCOUNT/BOOK, or an account.", valueName: "book"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The book it goes to: its id or name, ACCOUNT/BOOK, or an account.", valueName: "book"))
     var to: String
 
     func run() async throws {
@@ -86,7 +88,9 @@ struct CopyCommand: AsyncParsableCommand {
     var card: String
 
     /// `--to`.
-    @Option(name: .long, help: ArgumentHelp("The book it goes to: its id or name, ACCOUNT/BOOK, or an account.", valueName: "book"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The book it goes to: its id or name, ACCOUNT/BOOK, or an account.", valueName: "book"))
     var to: String
 
     func run() async throws {
@@ -119,7 +123,8 @@ enum BookTransfer {
         case .done:
             let id = outcome.written.map { " (its id there: \(TerminalText.escaped($0.id)))" } ?? ""
             Console.out(
-                "\(verb) \(what) from \(TerminalText.escaped(book.label)) to \(TerminalText.escaped(target.label))\(id).\n")
+                "\(verb) \(what) from \(TerminalText.escaped(book.label)) to \(TerminalText.escaped(target.label))\(id).\n"
+            )
         case .waiting(let why):
             throw CommandFailure(
                 "The \(mode.rawValue) of \(what) waits in the outbox of \(TerminalText.escaped(book.label)): "

@@ -94,7 +94,8 @@ struct ExportCommand: AsyncParsableCommand {
                 }
                 fetched += answer.value.count
                 if let asOf = answer.offlineAsOf { offlineAsOf = min(offlineAsOf ?? asOf, asOf) }
-                parts.append(Part(cards: answer.value, photos: PhotoSource(wallet: wallet, offline: answer.offlineAsOf != nil)))
+                parts.append(
+                    Part(cards: answer.value, photos: PhotoSource(wallet: wallet, offline: answer.offlineAsOf != nil)))
             }
             fetching.finish()
             CommandContext.sayOffline(offlineAsOf)
@@ -172,7 +173,8 @@ struct ExportCommand: AsyncParsableCommand {
                     for (card, photo) in zip(batch, photos) {
                         try vdir.write(
                             VdirWriter.Entry(
-                                uid: VCardWriter.uid(of: card), cardID: card.id, bytes: writer.write(card, photo: photo)))
+                                uid: VCardWriter.uid(of: card), cardID: card.id, bytes: writer.write(card, photo: photo)
+                            ))
                     }
                     written += batch.count
                     progress.update(written, of: count)
