@@ -301,7 +301,7 @@ let package = Package(
             name: "CardDAVTests",
             dependencies: [
                 "CardDAV", "Networking", "TestSupport", "CardBackend", "CardModels", "CardCache", "CardWalletLive",
-                "CardVCard", "TokenStore", "CardProviders", "Secrets", "CardWalletUI",
+                "CardVCard", "TokenStore", "CardProviders", "Secrets", "CardWalletUI", "CardMockServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

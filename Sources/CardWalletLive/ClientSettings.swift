@@ -52,6 +52,9 @@ public struct ClientSettings: Sendable, Equatable {
     /// Whether ``server`` is the built-in default (no layer set it): then the default account's
     /// server is used instead, when there is one.
     public var serverIsDefault: Bool
+    /// How often the TUI syncs every book in the background, and `sync --watch` syncs, in
+    /// seconds (`syncInterval`, `CARDWALLET_SYNC_INTERVAL`); 0: never in the background.
+    public var syncInterval: Int = 60
 
     /// Settings with every value given.
     public init(
@@ -114,5 +117,7 @@ public struct ClientSettings: Sendable, Equatable {
         public static let pageSize: ClosedRange<Int> = 1...200
         /// `timeouts.auth`: 1 to 25 seconds, below the token file's 30-second lock timeout.
         public static let authTimeout: ClosedRange<Duration> = .seconds(1) ... .seconds(25)
+        /// `syncInterval`: off (0), or 5 seconds to a day.
+        public static let syncInterval: ClosedRange<Int> = 0...86_400
     }
 }

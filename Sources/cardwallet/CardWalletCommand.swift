@@ -43,6 +43,7 @@ struct CardWalletCommand: AsyncParsableCommand {
             ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self,
             RemoveCommand.self, ReorderCommand.self, ImageCommand.self, QRCommand.self, ScanCommand.self,
             ImportCommand.self, ExportCommand.self, QueryCommand.self, SyncCommand.self,
+            MoveCommand.self, CopyCommand.self, MergeCommand.self, DuplicatesCommand.self,
         ]
     )
 

@@ -13,6 +13,7 @@ import Testing
         KeyTables.conflict, KeyTables.scanPrompt, KeyTables.scanning, KeyTables.exportPrompt, KeyTables.importPrompt,
         KeyTables.importPreview, KeyTables.transferWorking, KeyTables.importReport,
         KeyTables.multilineText, KeyTables.textField, KeyTables.confirm, KeyTables.pager, AccountPicker.keys,
+        BookPicker.keys, MergeScreen.keys,
         KeyTables.log,
         KeyTables.reauth, KeyTables.global,
         KeyTables.typingGlobal, KeyTables.interrupt,

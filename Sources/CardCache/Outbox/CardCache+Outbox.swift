@@ -20,7 +20,12 @@ extension CardCache {
     {
         let now = clock()
         let key: IdempotencyKey? =
-            if case .add = change { idempotencyKey ?? IdempotencyKey() } else { nil }
+            switch change {
+            case .add: idempotencyKey ?? IdempotencyKey()
+            // A transfer's create goes with the key its order carries; the column shows it too.
+            case .transfer(let order): order.key
+            case .edit, .delete, .reorder: nil
+            }
         return try write { db in
             var payload: String?
             var baseRevision: String?
@@ -36,6 +41,9 @@ extension CardCache {
                 baseRevision = revision.rawValue
             case .reorder(let order):
                 payload = try Self.json(order)
+            case .transfer(let order):
+                payload = try Self.json(order)
+                baseRevision = order.sourceRevision.rawValue
             }
             try db.execute(
                 sql: """
@@ -130,6 +138,8 @@ extension CardCache {
             change = .delete(cardID: cardID, baseRevision: CardRevision(rawValue: row[3] ?? ""))
         case "reorder":
             change = .reorder(try decoder.decode([String].self, from: payload))
+        case "transfer":
+            change = .transfer(try decoder.decode(TransferOrder.self, from: payload))
         case let kind:
             throw CacheError("an outbox entry of an unknown kind (\(kind))")
         }

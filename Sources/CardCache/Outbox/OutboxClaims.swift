@@ -1,3 +1,5 @@
+import Foundation
+
 /// One replay's turns at the outbox (docs/Cache.md, *The claim and the lease*): it claims the
 /// entries one at a time in order, waits while another replay (another process, another task)
 /// sends the entry before, and keeps the lease of the entry it sends alive while its request
@@ -57,8 +59,16 @@ public struct OutboxClaims: Sendable {
                 return (entry, interrupted)
             case .empty:
                 return nil
-            case .held:
-                // No way to be told across processes: look again shortly.
+            case .held(let entry):
+                // A claim of a process that is gone (killed while sending) is taken over at once,
+                // as if its lease had run out; else no way to be told across processes: look
+                // again shortly.
+                if let holder = entry.claimant, holder.processID != getpid(),
+                    !OutboxClaimant.isRunning(holder.processID),
+                    (try? cache.releaseAbandoned(entry.id, by: holder)) == true
+                {
+                    continue
+                }
                 do { try await clock.sleep(for: poll) } catch { return nil }
             }
         }

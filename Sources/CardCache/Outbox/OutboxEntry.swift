@@ -13,6 +13,9 @@ public enum OutboxChange: Sendable, Equatable {
     case delete(cardID: String, baseRevision: CardRevision)
     /// A new wallet order (`PUT /cards`): the cards named come first, in this order; when sent, the others follow in the server's order.
     case reorder([String])
+    /// The card moved, copied or merged into another book (``TransferOrder``): one entry for
+    /// every step, in the outbox of the book the card leaves.
+    case transfer(TransferOrder)
 
     /// `add`, `edit`, `delete` or `reorder`, as stored.
     public var kind: String {
@@ -21,6 +24,7 @@ public enum OutboxChange: Sendable, Equatable {
         case .edit: "edit"
         case .delete: "delete"
         case .reorder: "reorder"
+        case .transfer: "transfer"
         }
     }
 
@@ -30,6 +34,7 @@ public enum OutboxChange: Sendable, Equatable {
         case .add(let localID, _, _): localID
         case .edit(let cardID, _, _), .delete(let cardID, _): cardID
         case .reorder: nil
+        case .transfer(let order): order.sourceID
         }
     }
 }

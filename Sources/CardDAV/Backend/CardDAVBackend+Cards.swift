@@ -142,7 +142,7 @@ extension CardDAVBackend {
             } catch let error as CardDAVError where error.isConflict {
                 // The name is taken: by this very create, sent before (the same card), or, for a
                 // name made from the card's UID, by a card with another UID: then the key names it.
-                let existing = try await client.get(Self.path(of: name, in: book))
+                let existing = try await client.get(Self.path(of: name + ".vcf", in: book))
                 let resource = try? VCardResource(text: existing.vcard)
                 if name != keyName, let resource, resource.uid != ownUID {
                     let stored = try await client.create(vcard.text, key: keyName, in: book)
@@ -232,7 +232,7 @@ extension CardDAVBackend {
 
     /// The card a write left: as the server says it stores it (read back when it gave no `ETag`
     /// or rewrote what was sent), else what was sent.
-    private func written(_ stored: StoredCard, vcard: String, _ client: CardDAVClient) async throws -> Card {
+    func written(_ stored: StoredCard, vcard: String, _ client: CardDAVClient) async throws -> Card {
         let resource = DAVResource(href: stored.href, etag: stored.etag, vcard: stored.vcard ?? vcard)
         if stored.etag == nil { return try await card(from: client.get(stored.href)) }
         guard let card = try card(from: resource, id: remember(stored.href)) else {

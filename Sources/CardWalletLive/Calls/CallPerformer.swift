@@ -25,14 +25,26 @@ public final class CallPerformer: Sendable {
     private let scans = PhotoScan()
     let pages = ListPages()
     let outbox = OutboxSender()
+    /// Every book of every account: the All view, and the book each of its cards is in.
+    public let shelf: Bookshelf
+    /// Whether the list shows every book at once, and the All view's list.
+    public let views: BookViews
 
     /// A performer on `accounts`, drawing pictures with `pictures`.
+    ///
+    /// - Parameters:
+    ///   - shelf: every book of every account (made here when `nil`).
+    ///   - views: whether the list shows every book (as the wallet remembers when `nil`).
     public init(
         accounts: WalletAccounts,
-        pictures: PictureMaker = PictureMaker(graphics: GraphicsChoice(imageProtocol: .blocks))
+        pictures: PictureMaker = PictureMaker(graphics: GraphicsChoice(imageProtocol: .blocks)),
+        shelf: Bookshelf? = nil, views: BookViews? = nil
     ) {
         self.accounts = accounts
         self.pictures = pictures
+        let shelf = shelf ?? Bookshelf(accounts: accounts)
+        self.shelf = shelf
+        self.views = views ?? BookViews(showsAll: shelf.remembered?.showsAll ?? false)
     }
 
     /// Performs `call`.
@@ -45,9 +57,17 @@ public final class CallPerformer: Sendable {
 
     /// Performs `call`, telling how far a long one (an import, an export) has got.
     public func perform(_ call: AppCall, progress: ProgressReporter) async -> CallOutcome {
+        // A move, a copy or a merge waiting in an outbox reaches its other book.
+        await CachedWallet.$transferPeers.withValue(shelf) { await performReaching(call, progress: progress) }
+    }
+
+    private func performReaching(_ call: AppCall, progress: ProgressReporter) async -> CallOutcome {
         // The cache's background reads wait while the person's calls run.
         accounts.filler.userCallStarted()
         defer { accounts.filler.userCallEnded() }
+        // A card of the All view goes to its own book; the All view's list, search and export
+        // span every book.
+        if let routed = await performOnBooks(call, progress: progress) { return routed }
         if let local = await performLocally(call, progress: progress) { return local }
         let cached = await accounts.cachedWallet()
         switch call {
@@ -80,7 +100,7 @@ public final class CallPerformer: Sendable {
         }
     }
 
-    private func send(_ call: AppCall, wallet: CachedWallet) async throws -> CallResult {
+    func send(_ call: AppCall, wallet: CachedWallet) async throws -> CallResult {
         switch call {
         case .logIn(let server, let email, let password):
             let report = try await accounts.logIn(server: server, account: email, password: password)
@@ -147,8 +167,8 @@ public final class CallPerformer: Sendable {
         case .reorderCards(let order):
             return Self.result(try await wallet.reorder(order, offline: .queue)) { _ in .reordered }
         case .cardPicture, .filePicture, .qrCode, .vcardLines, .exportCards, .previewImport, .runImport, .scanPhoto,
-            .searchCache, .resolveOfflineEdit:
-            // Answered by performLocally and perform.
+            .searchCache, .resolveOfflineEdit, .listBooks, .transferCard, .loadMerge, .mergeCards:
+            // Answered by performLocally, performOnBooks and perform.
             throw CannotQueue(description: "not a card request")
         }
     }
@@ -198,7 +218,8 @@ public final class CallPerformer: Sendable {
                     return .failure(UIFailure(any: error))
                 }
             case .logIn, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard,
-                .reorderCards, .searchCache, .resolveOfflineEdit, .nextBook:
+                .reorderCards, .searchCache, .resolveOfflineEdit, .nextBook, .listBooks, .transferCard, .loadMerge,
+                .mergeCards:
                 return nil
             }
         } catch {

@@ -19,29 +19,48 @@ enum CardExport {
     static func run(_ request: ExportRequest, wallet: CachedWallet, progress: ProgressReporter) async throws(UIFailure)
         -> CallResult
     {
+        let wanted: [String]?
+        switch request.cards {
+        case .ids(let chosen): wanted = chosen
+        case .all: wanted = nil
+        }
+        return try await run(request, parts: [(wallet, wanted)], progress: progress)
+    }
+
+    /// ``run(_:wallet:progress:)`` over several books (the All view): each part's cards (every
+    /// card when `nil`) through its own wallet, one book after the other, into one file.
+    static func run(
+        _ request: ExportRequest, parts: [(wallet: CachedWallet, ids: [String]?)], progress: ProgressReporter
+    )
+        async throws(UIFailure) -> CallResult
+    {
         let url = try destination(request.path, replacing: request.replacing)
         do {
-            let wanted: [String]?
-            switch request.cards {
-            case .ids(let chosen): wanted = chosen
-            case .all: wanted = nil
-            }
             let steps = request.format.carriesPhotos ? 2 : 1
-            let answer = try await wallet.wholeCards(ids: wanted, .online) { done, total in
-                progress.report(CallProgress(done: done, total: total * steps))
+            var cards: [Card] = []
+            var read: [(wallet: CachedWallet, cards: [Card], offline: Bool)] = []
+            for part in parts {
+                let before = cards.count
+                let answer = try await part.wallet.wholeCards(ids: part.ids, .online) { done, total in
+                    progress.report(CallProgress(done: before + done, total: (before + total) * steps))
+                }
+                cards += answer.value
+                read.append((part.wallet, answer.value, answer.offlineAsOf != nil))
             }
-            let cards = answer.value
-            let offline = answer.offlineAsOf != nil
-            var photos: [VCardPhoto?] = Array(repeating: nil, count: cards.count)
+            var photos: [VCardPhoto?] = []
             if request.format.carriesPhotos {
                 let total = cards.count * 2
-                let done = cards.count
-                photos = try await cards.concurrentMap(
-                    concurrency: photoConcurrency,
-                    progress: { progress.report(CallProgress(done: done + $0, total: total)) }
-                ) { card in
-                    Optional(try await photo(of: card, wallet: wallet, offline: offline))
+                for part in read {
+                    let done = cards.count + photos.count
+                    photos += try await part.cards.concurrentMap(
+                        concurrency: photoConcurrency,
+                        progress: { progress.report(CallProgress(done: done + $0, total: total)) }
+                    ) { card in
+                        Optional(try await photo(of: card, wallet: part.wallet, offline: part.offline))
+                    }
                 }
+            } else {
+                photos = Array(repeating: nil, count: cards.count)
             }
             try Task.checkCancellation()
             let bytes = try encode(cards, photos: photos, format: request.format)

@@ -51,6 +51,15 @@ extension CachedWallet {
             }
             guard let (entry, interrupted) = next else { break }
             do {
+                if case .transfer(let order) = entry.change {
+                    // A move, a copy or a merge: every step can be repeated, so it carries on
+                    // from where its order stands, interrupted or not.
+                    try await claims.renewing(entry.id) {
+                        try await carryOut(order, entryID: entry.id, claims: claims)
+                    }
+                    if attempt({ try cache.markSent(entry.id, by: me) }) != false { report.sent += 1 }
+                    continue
+                }
                 if interrupted, try await alreadyApplied(entry.change, newIDs: &newIDs) {
                     if attempt({ try cache.markSent(entry.id, by: me, newCardID: newID(entry, newIDs)) }) != false {
                         report.sent += 1
@@ -71,6 +80,15 @@ extension CachedWallet {
                 report.stoppedForLogin = error.requiresLogin
                 report.pending = attempt { try cache.pendingChanges().count } ?? 0
                 break
+            } catch is TransferPeersMissing {
+                // Another book is out of this replay's reach: the transfer waits, and so does
+                // what comes after it.
+                attempt { try cache.releaseClaim(entry.id, by: me) }
+                report.pending = attempt { try cache.pendingChanges().count } ?? 0
+                break
+            } catch is ClaimLost {
+                // Another replay took it over after this one stalled: it settles it.
+                continue
             } catch  where Task.isCancelled || BackendFailures.kind(of: error) == .cancelled {
                 // Not a refusal: the next replay checks the server for it and goes on.
                 attempt { try cache.releaseClaim(entry.id, by: me) }
@@ -107,6 +125,9 @@ extension CachedWallet {
             } catch  where BackendFailures.isNotFound(error) {
                 // Gone already is what the change asked for.
             }
+        case .transfer:
+            // Carried out by `carryOut`, never sent as one request.
+            break
         case .reorder(let order):
             // The wallet may have changed on the server meanwhile, so the order made offline is
             // laid over the server's current one: the cards it names that still exist first, in
@@ -143,7 +164,7 @@ extension CachedWallet {
                 return true
             }
             return false
-        case .reorder:
+        case .reorder, .transfer:
             return false
         }
     }

@@ -49,6 +49,10 @@ extension CachedWallet {
                 cards[index].updatedAt = entry.createdAt
             case .delete(let id, _):
                 cards.removeAll { $0.id == id }
+            case .transfer:
+                // The card stays where it is until its new book has it (and, for a move, until
+                // it is deleted here, which the list then says).
+                continue
             case .reorder(let order):
                 // The cards named first, in that order; the others after them, as they were.
                 var byID: [String: CardSummary] = [:]

@@ -73,7 +73,13 @@ extension AppState {
             switch outcome {
             case .success(.switchedBook(let book, let session)):
                 self.session = session
+                list.bookLabels = [:]
                 showMessage(.info, "Address book “\(book)”")
+                return reduceList(.reload)
+            case .success(.showingAllBooks(let labels, let session)):
+                self.session = session
+                list.bookLabels = labels
+                showMessage(.info, "All address books (\(labels.count)): B shows one")
                 return reduceList(.reload)
             case .failure(let failure):
                 showMessage(.warning, failure.message)

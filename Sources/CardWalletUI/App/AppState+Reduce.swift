@@ -57,6 +57,16 @@ extension AppState {
             return sessionChanged(status)
         case .cachedWallet(let page, let asOf):
             return showCachedWallet(page, asOf: asOf)
+        case .showingBooks(let labels):
+            list.bookLabels = labels
+            return []
+        case .synced(let page):
+            // Only over a list that is there and still: a reload, a page on its way or an offline
+            // list answer themselves.
+            guard screen != .login, list.hasLoaded, !list.isReloading, !list.isLoadingPage, !connection.isOffline
+            else { return [] }
+            list.syncArrived(page, viewport: listViewport)
+            return []
         case .log(let line):
             log.buffer.append(line)
             return []

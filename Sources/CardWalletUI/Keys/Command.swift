@@ -66,6 +66,8 @@ public enum ListCommand: Hashable, Sendable {
     case undoDelete
     /// Export the selected (or the marked) cards, or every card, to a file; import a file.
     case exportCards, exportAll, importCards
+    /// Forget the marks (after the marked cards were merged).
+    case clearMarks
 }
 
 /// Typing the list filter.

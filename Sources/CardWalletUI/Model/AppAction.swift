@@ -27,6 +27,14 @@ public enum AppAction: Equatable, Sendable {
     /// The local cache's wallet, confirmed by the server at `asOf`, for the first frame of a
     /// restored session: shown until the server's first page replaces it.
     case cachedWallet(CardPage, asOf: Date)
+    /// The list shows every book of every account (the All view): each book's label by the tag
+    /// its cards' ids carry (``BookCardID``); empty for one book. Sent before the first frame.
+    case showingBooks([String: String])
+    /// The background sync found the list changed on a server (issue 40): the whole list as it
+    /// is now (in the All view, every book's), to replace the one shown in place, the cursor
+    /// kept on its card. A form open is never touched: a card changed under it is a conflict
+    /// when it is saved, as always.
+    case synced(CardPage)
     /// Something outside the core has news for the status bar (a browser that would not start).
     case notice(StatusMessage.Kind, String)
 }

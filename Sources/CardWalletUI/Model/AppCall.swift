@@ -71,6 +71,16 @@ public enum AppCall: Equatable, Sendable, CustomStringConvertible {
     /// The cards whose any field (phone, address, bio, tags… too) matches `query`, from the
     /// local cache's search index, without the network.
     case searchCache(query: String)
+    /// Every address book of every stored account (for a move or a copy).
+    case listBooks
+    /// Moves card `id` (or copies it, with `copy`) to the book tagged `toBook`: one outbox entry,
+    /// carried out at once.
+    case transferCard(id: String, toBook: String, copy: Bool)
+    /// Reads the two cards to merge, whole.
+    case loadMerge(left: String, right: String)
+    /// Merges as `plan` says: the merged card written over the kept one, the other deleted, one
+    /// outbox entry carried out at once.
+    case mergeCards(CardMergePlan)
     /// Forgets the outbox entry of an edit made offline that the server refused as a conflict,
     /// once the person has chosen in the form's conflict view: `keptMine` when their fields were
     /// just saved over the server's version, else the server's version stays. Nothing is sent.
@@ -80,9 +90,11 @@ public enum AppCall: Equatable, Sendable, CustomStringConvertible {
     /// quitting waits for these.
     public var isChange: Bool {
         switch self {
-        case .createCard, .updateCard, .deleteCard, .reorderCards, .restoreCard, .runImport: true
+        case .createCard, .updateCard, .deleteCard, .reorderCards, .restoreCard, .runImport, .transferCard, .mergeCards:
+            true
         case .logIn, .logOut, .loadCards, .loadCard, .cardPicture, .filePicture, .qrCode, .vcardLines, .exportCards,
-            .previewImport, .scanPhoto, .searchCache, .resolveOfflineEdit, .nextBook, .switchAccount, .listAccounts:
+            .previewImport, .scanPhoto, .searchCache, .resolveOfflineEdit, .nextBook, .switchAccount, .listAccounts,
+            .listBooks, .loadMerge:
             false
         }
     }
@@ -125,6 +137,10 @@ public enum AppCall: Equatable, Sendable, CustomStringConvertible {
         case .runImport(let planID): "import plan \(planID)"
         case .scanPhoto(let path): "scan \(path)"
         case .searchCache(let query): "search the cache for \(query)"
+        case .listBooks: "list every address book"
+        case .transferCard(let id, let book, let copy): "\(copy ? "copy" : "move") card \(id) to book \(book)"
+        case .loadMerge(let left, let right): "read cards \(left) and \(right) to merge them"
+        case .mergeCards(let plan): "merge cards \(plan.left.id) and \(plan.right.id)"
         case .resolveOfflineEdit(let entry, let keptMine):
             "resolve the offline edit \(entry) (\(keptMine ? "yours sent" : "the server's kept"))"
         }
@@ -139,6 +155,9 @@ public enum CallResult: Equatable, Sendable {
     case loggedOut
     /// `nextBook`: the address book now in use (its id), and the session as the status bar shows it.
     case switchedBook(String, session: SessionStatus)
+    /// `nextBook`: every book of every account shows at once (the All view), each book's label
+    /// by the tag its cards' ids carry (``BookCardID``).
+    case showingAllBooks(labels: [String: String], session: SessionStatus)
     /// `switchAccount`: the account now in use, its session as the status bar shows it, and the
     /// accounts stored.
     case switchedAccount(StoredAccount, session: SessionStatus, accounts: [StoredAccount])
@@ -184,6 +203,12 @@ public enum CallResult: Equatable, Sendable {
     indirect case withOfflineConflicts([OfflineConflict], CallResult)
     /// `resolveOfflineEdit`: the entry is gone from the outbox.
     case resolvedOfflineEdit
+    /// `listBooks`: every book of every stored account.
+    case books([BookChoice])
+    /// `transferCard` and `mergeCards`: what was done, for the status bar.
+    case transferred(String)
+    /// `loadMerge`: the two cards, whole, and the labels of their books.
+    case mergeCandidates(left: Card, right: Card, leftBook: String, rightBook: String)
 }
 
 /// Where a search over every field found a card: the list shows it when the field is not one

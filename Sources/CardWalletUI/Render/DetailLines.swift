@@ -97,7 +97,9 @@ public enum DetailLines {
         }
         lines.append(DetailLine(label: nil, text: "", role: .field))
         lines.append(
-            DetailLine(label: nil, text: "version \(card.revision) · id \(TerminalText.escaped(card.id))", role: .muted)
+            DetailLine(
+                label: nil, text: "version \(card.revision) · id \(TerminalText.escaped(BookCardID.bare(card.id)))",
+                role: .muted)
         )
         return lines
     }

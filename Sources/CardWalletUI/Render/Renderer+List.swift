@@ -4,6 +4,8 @@ extension Renderer {
     /// A column of the card list.
     enum Column: CaseIterable {
         case name, company, title, email
+        /// The book a card is in (the All view only).
+        case book
 
         var title: String {
             switch self {
@@ -11,36 +13,43 @@ extension Renderer {
             case .company: "Company"
             case .title: "Title"
             case .email: "Email"
+            case .book: "Book"
             }
         }
 
-        /// The card field the column shows.
-        var field: CardField {
+        /// The card field the column shows (none for the book).
+        var field: CardField? {
             switch self {
             case .name: .name
             case .company: .company
             case .title: .title
             case .email: .email
+            case .book: nil
             }
         }
 
-        func value(of card: CardSummary) -> String {
+        func value(of card: CardSummary, in list: ListState) -> String {
             switch self {
             case .name: card.name
             case .company: card.company ?? ""
             case .title: card.title ?? ""
             case .email: card.email ?? ""
+            case .book: list.bookLabel(of: card.id) ?? ""
             }
         }
     }
 
     /// The list's columns and their x and width for a screen `width` columns wide: all four
-    /// from 80 columns, without the title below that.
-    static func columns(width: Int) -> [(column: Column, x: Int, width: Int)] {
+    /// from 80 columns, without the title below that; with `books` (the All view) a BOOK
+    /// column last, the others narrower.
+    static func columns(width: Int, books: Bool = false) -> [(column: Column, x: Int, width: Int)] {
         let plan: [(Column, Int)] =
-            width >= 80
-            ? [(.name, 28), (.company, 24), (.title, 20), (.email, 28)]
-            : [(.name, 36), (.company, 30), (.email, 34)]
+            switch (width >= 80, books) {
+            case (true, false): [(.name, 28), (.company, 24), (.title, 20), (.email, 28)]
+            case (false, false): [(.name, 36), (.company, 30), (.email, 34)]
+            case (true, true): [(.name, 25), (.company, 20), (.title, 16), (.email, 24), (.book, 15)]
+            case (false, true): [(.name, 30), (.company, 22), (.email, 28), (.book, 20)]
+            }
         let gap = 2
         let available = max(0, width - 2 - gap * (plan.count - 1))
         var result: [(column: Column, x: Int, width: Int)] = []
@@ -56,7 +65,9 @@ extension Renderer {
     static func drawList(_ grid: inout Grid, _ state: AppState, _ layout: Layout) {
         let list = state.list
         let cards = list.cards
-        let columns = columns(width: grid.width)
+        let columns = columns(width: grid.width, books: list.showsAllBooks)
+        // The field a search matched takes the end of the last column of the card's own (not the book's).
+        let noteColumn = columns.lastIndex { $0.column != .book } ?? columns.count - 1
         let headerRow = layout.content.lowerBound
         for (column, x, width) in columns {
             grid.draw(column.title, x: x, y: headerRow, width: width, style: Theme.columnTitle)
@@ -103,8 +114,8 @@ extension Renderer {
                 }
                 let match = hiddenMatch(of: card, state, columns)
                 for (index, (column, x, width)) in columns.enumerated() {
-                    let value = column.value(of: card)
-                    guard index == columns.count - 1, let match else {
+                    let value = column.value(of: card, in: list)
+                    guard index == noteColumn, let match else {
                         grid.draw(value, x: x, y: y, width: width, style: style)
                         continue
                     }

@@ -91,7 +91,8 @@ public enum Renderer {
             let cards = state.list.cards
             if cards.isTotalKnown {
                 let total = "\(cards.total) card\(cards.total == 1 ? "" : "s")"
-                var text = "CardWallet · " + (cards.isFiltered ? "\(cards.rows.count) of \(total)" : total)
+                var text = "CardWallet · " + (state.list.showsAllBooks ? "all books · " : "")
+                text += cards.isFiltered ? "\(cards.rows.count) of \(total)" : total
                 if !cards.isComplete { text += " (\(cards.loadedCount) loaded)" }
                 if state.list.isReloading { text += " · reloading…" }
                 if !state.list.marked.isEmpty { text += " · \(state.list.marked.count) marked" }
@@ -104,7 +105,8 @@ public enum Renderer {
             let position = count > 0 ? "\(state.list.selection + 1)/\(count) · " : ""
             right = position + "sorted by \(cards.sortOrder.label)"
         case .detail:
-            title = "CardWallet · card"
+            let book = state.detail.flatMap { state.list.bookLabel(of: $0.id) }
+            title = "CardWallet · card" + (book.map { " · \(TerminalText.escaped($0))" } ?? "")
         case .form:
             switch state.form?.mode {
             case .edit(_, let revision)?:

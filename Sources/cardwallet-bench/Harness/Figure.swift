@@ -19,6 +19,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
     case firstFrame = "first-frame"
     case scan
     case carddav
+    case allView = "all-view"
 
     /// The section of docs/BENCHMARKS.md it fills (§1–§6 answer issue 6, #16 and #17 their issues).
     var section: String {
@@ -36,6 +37,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .cache: "#17"
         case .firstFrame: "#17"
         case .carddav: "#28"
+        case .allView: "#40"
         }
     }
 
@@ -55,6 +57,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .cache: "Local cache: search per keystroke, open and read"
         case .firstFrame: "First frame from the cache, vs abook and khard"
         case .carddav: "CardDAV sync vs the floor and vdirsyncer (Radicale)"
+        case .allView: "The All view's first frame (3 books vs 1), the idle sync"
         }
     }
 
@@ -74,6 +77,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .cache: CacheFigure()
         case .firstFrame: FirstFrameFigure()
         case .carddav: CardDAVSyncFigure()
+        case .allView: AllViewFigure()
         }
     }
 }

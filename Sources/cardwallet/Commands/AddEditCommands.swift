@@ -89,7 +89,10 @@ struct EditCommand: AsyncParsableCommand {
     @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
     /// The card id.
-    @Argument(help: ArgumentHelp("The card's id, as `list` shows it.", valueName: "id"))
+    @Argument(
+        help: ArgumentHelp(
+            "The card: its id, the start of it (as `list` shows it), or a search that finds only it.",
+            valueName: "card"))
     var id: String
 
     @OptionGroup(title: "Card fields") var fields: CardFieldOptions
@@ -133,7 +136,7 @@ struct EditCommand: AsyncParsableCommand {
         try await ClientCommandRunner.run(client) { context in
             // A bad image file is reported before anything is read or saved.
             let newImage = try image.map { try context.checkedImage($0) }
-            let wallet = await context.wallet()
+            let (wallet, id, _) = try await context.named(self.id)
             let current = try await wallet.card(id: id, .online).value
             let changed = fields.applied(to: current.fields)
             if let problems = CardFieldOptions.problems(in: changed) { throw CommandFailure.usage(problems) }

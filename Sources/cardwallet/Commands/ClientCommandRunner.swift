@@ -24,6 +24,10 @@ struct CommandContext: Sendable {
     let offline: Bool
     /// The process environment (for the cache's folder).
     let environment: [String: String]
+    /// Every address book of every stored account (`--book all`, names of cards, moves).
+    let shelf: Bookshelf
+    /// Whether `--book all` was given (`list`, `query`, `export`, `sync`).
+    let allBooks: Bool
 
     /// Where the cards live.
     var backend: any CardBackend { accounts.backend }
@@ -78,15 +82,24 @@ enum ClientCommandRunner {
     /// - Throws: `ExitCode` with the status for the failure, after printing its message.
     static func run(
         _ options: ClientOptions, environment: [String: String]? = nil, reads: Bool = false,
-        choosingAccount: Bool = true, _ body: (CommandContext) async throws -> Void
+        choosingAccount: Bool = true, allowsAllBooks: Bool = false, _ body: (CommandContext) async throws -> Void
     ) async throws {
         let environment = environment ?? environmentOverride ?? ProcessInfo.processInfo.environment
-        let resolved: ResolvedClientSettings
+        var resolved: ResolvedClientSettings
         do {
             resolved = try await options.resolveSettings(environment: environment)
         } catch {
             Console.error(error.description)
             throw ExitCode(CLIExitCode.usage)
+        }
+        // `--book all` is every book of every account, not a book of the one in use.
+        let allBooks = resolved.settings.book.map(AllBooks.isAll) ?? false
+        if allBooks {
+            guard allowsAllBooks else {
+                Console.error(AllBooks.refusal)
+                throw ExitCode(CLIExitCode.usage)
+            }
+            resolved.settings.book = nil
         }
         for warning in resolved.warnings { Console.warning(warning) }
         if options.offline && !reads {
@@ -127,12 +140,16 @@ enum ClientCommandRunner {
         do {
             let progress = ListingProgress(update: { syncing.update($0, of: nil) }, finish: { syncing.finish() })
             let indexed = ListingProgress(update: { indexing.update($0, of: nil) }, finish: { indexing.finish() })
+            let shelf = Bookshelf(accounts: accounts)
             try await CachedWallet.$listingProgress.withValue(progress) {
                 try await CachedWallet.$indexingProgress.withValue(indexed) {
-                    try await body(
-                        CommandContext(
-                            live: live, accounts: accounts, resolved: resolved, offline: options.offline,
-                            environment: environment))
+                    // A move, a copy or a merge waiting in an outbox reaches its other book.
+                    try await CachedWallet.$transferPeers.withValue(shelf) {
+                        try await body(
+                            CommandContext(
+                                live: live, accounts: accounts, resolved: resolved, offline: options.offline,
+                                environment: environment, shelf: shelf, allBooks: allBooks))
+                    }
                 }
             }
             status = 0

@@ -13,7 +13,9 @@ struct ListCommand: AsyncParsableCommand {
             Fetches every page and records it in the local card cache; when the server cannot \
             be reached (or with --offline) answers from the cache and says `offline — cards as of \
             <time>` on standard error. By default prints a table (ID, NAME, TITLE, COMPANY, EMAIL) whose \
-            columns line up also with wide characters; long cells are cut with …, ids never. \
+            columns line up also with wide characters; long cells are cut with …. The ID column shows \
+            the shortest start of each id that no other card's shares (at least 4 characters, as git \
+            abbreviates commits): show, edit, rm, move, copy and merge take it back. \
             Card text is printed with control characters made visible (ESC as ^[). With --json, \
             prints the API's JSON array of card summaries instead (id, name, title, company, \
             email, defaultImage, hasImage, updatedAt, version).
@@ -21,7 +23,12 @@ struct ListCommand: AsyncParsableCommand {
             Examples:
               cardwallet list
               cardwallet list --query ada
+              cardwallet list --book all
               cardwallet list --json | jq -r '.[].id'
+
+            --book all lists every address book of every stored account (a BOOK column; `book` and \
+            `account` keys in the JSON), each book synced at once; a book whose server cannot be \
+            reached is listed from its cache and named on standard error.
 
             --query searches every field in the cache (name, company, department, title, email, \
             phone digits, website, address, bio, TMI, tags), ignoring case and accents (zoe finds \
@@ -47,7 +54,8 @@ struct ListCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        try await ClientCommandRunner.run(client, reads: true) { context in
+        try await ClientCommandRunner.run(client, reads: true, allowsAllBooks: true) { context in
+            if context.allBooks { return try await listAllBooks(context) }
             let wallet = await context.wallet()
             var cards: [CardSummary]
             var matched: [CardField] = []
@@ -65,11 +73,43 @@ struct ListCommand: AsyncParsableCommand {
                 Console.out(try CardText.json(cards))
             } else if cards.isEmpty {
                 Console.out(query.map { "No cards match “\(TerminalText.escaped($0))”.\n" } ?? "No cards.\n")
-            } else if matched.contains(where: { !CardText.listedFields.contains($0) }) {
-                Console.out(CardText.table(cards, matched: matched))
             } else {
-                Console.out(CardText.table(cards))
+                let prefixes = await context.prefixes(for: cards.map(\.id))
+                let hidden = matched.contains { !CardText.listedFields.contains($0) }
+                Console.out(CardText.table(cards, matched: hidden ? matched : nil, prefixes: prefixes))
             }
+        }
+    }
+
+    /// `--book all`: every book of every stored account, a BOOK column (a `book` and an `account`
+    /// key in the JSON); a book that cannot be read is named on standard error.
+    private func listAllBooks(_ context: CommandContext) async throws {
+        let books = await context.shelf.books()
+        let listings = await context.shelf.listings(context.mode, books: books)
+        var rows: [(card: CardSummary, book: WalletBook, field: CardField)] = []
+        for listing in listings {
+            guard let query else {
+                rows += listing.cards.map { ($0, listing.book, CardField.name) }
+                continue
+            }
+            let wallet = try await context.shelf.wallet(for: listing.book)
+            // Online, every field: the cards the cache lacks in full are read first, as for one book.
+            if listing.problem == nil, !context.offline { try? await wallet.fillWholeCards(listing.cards) }
+            guard let found = try? await wallet.search(query, .offline) else { continue }
+            rows += found.value.map { ($0.0, listing.book, $0.1) }
+        }
+        try AllBooksOutput.report(listings, offline: context.offline)
+        if json {
+            Console.out(try CardText.json(rows.map { BookedSummary(card: $0.card, book: $0.book) }))
+        } else if rows.isEmpty {
+            Console.out(query.map { "No cards match “\(TerminalText.escaped($0))”.\n" } ?? "No cards.\n")
+        } else {
+            let prefixes = await context.prefixes(for: rows.map(\.card.id))
+            let hidden = rows.contains { !CardText.listedFields.contains($0.field) }
+            Console.out(
+                CardText.table(
+                    rows.map(\.card), matched: hidden ? rows.map(\.field) : nil, books: rows.map(\.book.label),
+                    prefixes: prefixes))
         }
     }
 }
@@ -99,7 +139,10 @@ struct ShowCommand: AsyncParsableCommand {
     @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
     /// The card id.
-    @Argument(help: ArgumentHelp("The card's id, as `list` shows it.", valueName: "id"))
+    @Argument(
+        help: ArgumentHelp(
+            "The card: its id, the start of it (as `list` shows it), or a search that finds only it.",
+            valueName: "card"))
     var id: String
 
     /// `--json`.
@@ -108,7 +151,8 @@ struct ShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ClientCommandRunner.run(client, reads: true) { context in
-            let answer = try await context.wallet().card(id: id, context.mode)
+            let named = try await context.named(id)
+            let answer = try await named.wallet.card(id: named.id, context.mode)
             CommandContext.sayOffline(answer.offlineAsOf)
             let card = answer.value
             Console.out(json ? try CardText.json(card) : CardText.detail(card))

@@ -25,8 +25,11 @@ struct RemoveCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
-    /// The card id.
-    @Argument(help: ArgumentHelp("The card's id, as `list` shows it.", valueName: "id"))
+    /// The card.
+    @Argument(
+        help: ArgumentHelp(
+            "The card: its id, the start of it (as `list` shows it), or a search that finds only it.",
+            valueName: "card"))
     var id: String
 
     /// `--yes`.
@@ -43,6 +46,7 @@ struct RemoveCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
+            let (wallet, id, _) = try await context.named(self.id)
             if !yes {
                 guard TerminalPrompt.standardInputIsTerminal, let terminal = TerminalPrompt.openControllingTerminal()
                 else {
@@ -51,7 +55,7 @@ struct RemoveCommand: AsyncParsableCommand {
                             + "to ask on. Pass --yes to delete it.")
                 }
                 defer { terminal.close() }
-                let card = try await context.backend.card(id: id)
+                let card = try await wallet.backend.card(id: id)
                 let question =
                     "Delete the card “\(TerminalText.escaped(card.fields.name))” (\(TerminalText.escaped(id)))?"
                 guard try terminal.confirm(question) else {
@@ -59,7 +63,7 @@ struct RemoveCommand: AsyncParsableCommand {
                 }
             }
             do {
-                _ = try await context.wallet().delete(id: id, revision: ifVersion.map(CardRevision.init(rawValue:)))
+                _ = try await wallet.delete(id: id, revision: ifVersion.map(CardRevision.init(rawValue:)))
             } catch let error as any BackendFailure where error.isConflict {
                 throw CommandFailure(
                     "Card \(TerminalText.escaped(id)) is no longer at version \(TerminalText.escaped(ifVersion ?? "0"))"

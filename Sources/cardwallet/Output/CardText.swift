@@ -22,25 +22,29 @@ enum CardText {
     /// The fields the list table shows.
     static let listedFields: Set<CardField> = [.name, .company, .title, .email]
 
-    /// ``table(_:)`` with a MATCH column naming the field each card matched in (blank when shown).
-    static func table(_ cards: [CardSummary], matched: [CardField]) -> String {
-        TextTable(
-            columns: listColumns + [TextTable.Column("MATCH")],
-            rows: zip(cards, matched).map { card, field in
-                [
-                    card.id, card.name, card.company ?? "", card.title ?? "", card.email ?? "",
-                    listedFields.contains(field) ? "" : field.label.lowercased(),
-                ]
+    /// The wallet as a table: the id (the shortest start of it no other card shares, with
+    /// `prefixes`; never clipped, so it can be copied), the book (with `books`, one per card:
+    /// `--book all`), name, company, title, email, and with `matched` a MATCH column naming the
+    /// field each card matched in (blank when shown).
+    static func table(
+        _ cards: [CardSummary], matched: [CardField]? = nil, books: [String]? = nil, prefixes: UniquePrefixes? = nil
+    ) -> String {
+        var columns = listColumns
+        if books != nil { columns.insert(TextTable.Column("BOOK", maximumWidth: 24), at: 1) }
+        if matched != nil { columns.append(TextTable.Column("MATCH")) }
+        let rows = cards.enumerated().map { index, card in
+            var row = [
+                prefixes?.prefix(of: card.id) ?? card.id, card.name, card.company ?? "", card.title ?? "",
+                card.email ?? "",
+            ]
+            if let books { row.insert(books[index], at: 1) }
+            if let matched {
+                let field = matched[index]
+                row.append(listedFields.contains(field) ? "" : field.label.lowercased())
             }
-        ).render()
-    }
-
-    /// The wallet as a table (ids are never clipped, so they can be copied).
-    static func table(_ cards: [CardSummary]) -> String {
-        TextTable(
-            columns: listColumns,
-            rows: cards.map { [$0.id, $0.name, $0.company ?? "", $0.title ?? "", $0.email ?? ""] }
-        ).render()
+            return row
+        }
+        return TextTable(columns: columns, rows: rows).render()
     }
 
     /// Every field of a card, one per line, labels aligned; absent fields show `-`.

@@ -21,6 +21,7 @@ enum ClientSettingKey: String, CaseIterable, Sendable, Hashable, Comparable {
     case pageSize = "ui.pageSize"
     case images = "ui.images"
     case allowInsecureHTTP
+    case syncInterval
 
     /// The kinds of value a key holds.
     enum Kind: Sendable {
@@ -61,7 +62,7 @@ enum ClientSettingKey: String, CaseIterable, Sendable, Hashable, Comparable {
         case .connectTimeout, .requestTimeout, .authTimeout, .refreshMargin: .duration
         case .logLevel: .logLevel
         case .logFile, .allowInsecureHTTP: .boolean
-        case .logMaxBytes, .logBodyPreviewBytes, .pageSize: .integer
+        case .logMaxBytes, .logBodyPreviewBytes, .pageSize, .syncInterval: .integer
         }
     }
 

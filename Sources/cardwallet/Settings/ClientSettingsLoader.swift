@@ -84,7 +84,7 @@ enum ClientSettingsLoader {
         let account = try resolution.text(.account)?.trimmingCharacters(in: .whitespaces) ?? ""
         let passwordCommand = try resolution.text(.passwordCommand)?.trimmingCharacters(in: .whitespaces) ?? ""
         let server = try resolution.server()
-        let settings = ClientSettings(
+        var settings = ClientSettings(
             server: server ?? defaults.server,
             tokenFile: tokenFile.isEmpty ? nil : tokenFile,
             connectTimeout: try resolution.duration(.connectTimeout, in: ClientSettings.Limits.connectTimeout)
@@ -106,6 +106,8 @@ enum ClientSettingsLoader {
             images: try resolution.images() ?? defaults.images, book: book.isEmpty ? nil : book,
             account: account.isEmpty ? nil : account, passwordCommand: passwordCommand.isEmpty ? nil : passwordCommand,
             serverIsDefault: server == nil)
+        settings.syncInterval =
+            try resolution.integer(.syncInterval, in: ClientSettings.Limits.syncInterval) ?? defaults.syncInterval
         if settings.allowInsecureHTTP,
             let url = try? ServerAddress.url(settings.server, allowingInsecureHTTP: true), ServerAddress.isInsecure(url)
         {

@@ -90,10 +90,14 @@ enum TerminalApp {
         // files open, the terminal is asked about pictures and curses starts (docs/BENCHMARKS.md #17).
         // Detached: a task of this (main) actor would only start when the main actor first
         // waits, 1–2 ms later, and the first frame would wait for its hops.
-        let cachedWallet: Task<AppAction?, Never>?
+        // One book, or every book at once (the All view) when the list last showed them all.
+        let shelf = Bookshelf(accounts: accounts)
+        let views = BookViews(showsAll: shelf.remembered?.showsAll ?? false)
+        let cachedWallet: Task<[AppAction], Never>?
         if case .loggedIn = restored, accounts.hasCache {
-            cachedWallet = Task.detached { await accounts.firstFrame() }
+            cachedWallet = Task.detached { await shelf.firstFrame(views: views) }
         } else {
+            views.showsAll = false
             cachedWallet = nil
             Task { await accounts.discardEarly() }
         }
@@ -120,8 +124,16 @@ enum TerminalApp {
             ?? Self.detectGraphics(environment: ProcessInfo.processInfo.environment, configured: live.settings.images)
         let pictures = PictureMaker(graphics: graphics)
         notes.append(graphics.description)
-        let performer = CallPerformer(accounts: accounts, pictures: pictures)
+        let performer = CallPerformer(accounts: accounts, pictures: pictures, shelf: shelf, views: views)
+        // Every book shown syncs in the background every `syncInterval` seconds (0: never).
+        let interval = live.settings.syncInterval
+        let sync =
+            interval > 0
+            ? BackgroundSync(
+                performer: performer, interval: .seconds(interval), deliver: { sink.inbox.send($0) },
+                note: { text, failure in sink.note(text, isFailure: failure) }) : nil
         defer {
+            sync?.stop()
             accounts.stopReporting()
             performer.removeFiles()
         }
@@ -144,9 +156,10 @@ enum TerminalApp {
                         sink.restored(account)
                         runner.apply(.session(SessionStatus(restored)))
                         // The cached cards paint the first frame; the server's first page replaces them.
-                        if let cached = await cachedWallet?.value { runner.apply(cached) }
+                        for action in await cachedWallet?.value ?? [] { runner.apply(action) }
                     }
                     for note in notes { sink.note(note) }
+                    sync?.start()
                     // Ctrl-C and SIGTERM reach the loop as a quit key; the signal check is a second line.
                     while await runner.step(), terminal.terminationSignal == nil {}
                     // A save pressed just before q: wait for it (Ctrl-C or a signal stops waiting).

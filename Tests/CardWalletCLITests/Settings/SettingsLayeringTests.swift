@@ -80,18 +80,18 @@ import Testing
             "CARDWALLET_LOG_BODY_PREVIEW_BYTES": "0", "CARDWALLET_UI_PAGE_SIZE": "200",
             "CARDWALLET_TIMEOUTS_AUTH": "5s", "CARDWALLET_ALLOW_INSECURE_HTTP": "true",
             "CARDWALLET_UI_IMAGES": " Sixel", "CARDWALLET_BOOK": "work", "CARDWALLET_ACCOUNT": "work account",
-            "CARDWALLET_PASSWORD_COMMAND": "pass show dav/alice",
+            "CARDWALLET_PASSWORD_COMMAND": "pass show dav/alice", "CARDWALLET_SYNC_INTERVAL": "15",
         ]
         #expect(Set(env.keys) == Set(ClientSettingKey.allCases.map(\.environmentVariable)))
         let settings = try await load(folder, env).settings
-        #expect(
-            settings
-                == ClientSettings(
-                    server: "https://cards.example/v1", tokenFile: "/tmp/t.json", connectTimeout: .milliseconds(1500),
-                    requestTimeout: .seconds(120), refreshMargin: .zero, logLevel: .warning, logFile: false,
-                    logMaxBytes: 65536, logBodyPreviewBytes: 0, pageSize: 200, authTimeout: .seconds(5),
-                    allowInsecureHTTP: true, images: "sixel", book: "work", account: "work account",
-                    passwordCommand: "pass show dav/alice", serverIsDefault: false))
+        var expected = ClientSettings(
+            server: "https://cards.example/v1", tokenFile: "/tmp/t.json", connectTimeout: .milliseconds(1500),
+            requestTimeout: .seconds(120), refreshMargin: .zero, logLevel: .warning, logFile: false,
+            logMaxBytes: 65536, logBodyPreviewBytes: 0, pageSize: 200, authTimeout: .seconds(5),
+            allowInsecureHTTP: true, images: "sixel", book: "work", account: "work account",
+            passwordCommand: "pass show dav/alice", serverIsDefault: false)
+        expected.syncInterval = 15
+        #expect(settings == expected)
     }
 
     @Test func anUnknownPictureProtocolNamesTheKeyAndTheChoices() async throws {

@@ -61,6 +61,24 @@ extension ListState {
         reselectID = nil
     }
 
+    /// The whole list again, from the background sync: it replaces the cards in place, the
+    /// sort and the filter kept, the cursor on the card it was on (at the same height on the
+    /// screen), marks on the cards still there.
+    mutating func syncArrived(_ page: CardPage, viewport: Int) {
+        let selected = selectedCard?.id
+        let height = selection - scrollTop
+        cards.removeAll()
+        cards.append(page)
+        marked = marked.filter { cards.index(ofID: $0) != nil }
+        if let selected, let index = cards.index(ofID: selected), let row = cards.row(ofIndex: index) {
+            selection = row
+            scrollTop = max(0, row - height)
+        } else {
+            selection = max(0, min(selection, cards.rows.count - 1))
+        }
+        settle(viewport: max(1, viewport))
+    }
+
     /// Stops loading ahead after a page failed, until the user asks again.
     mutating func pageDidFail() {
         isLoadingPage = false
@@ -77,6 +95,8 @@ extension ListState {
             move(scroll, viewport: viewport)
         case .startFilter:
             isEditingFilter = true
+        case .clearMarks:
+            marked = []
         case .clearFilter:
             guard cards.isFiltered || !cards.query.isEmpty else {
                 if !marked.isEmpty { marked = [] }

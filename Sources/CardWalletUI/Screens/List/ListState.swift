@@ -36,6 +36,9 @@ public struct ListState: Equatable, Sendable {
     /// What the local cache's search found in fields the list may not show, for the filter's
     /// text it was asked for (shown beside the rows while that text is the filter's).
     public var fieldMatches = FieldMatches()
+    /// In the All view (every book of every account at once), each book's label by the tag its
+    /// cards' ids carry (``BookCardID``): the BOOK column. Empty when one book shows.
+    public var bookLabels: [String: String] = [:]
 
     /// The most cards a page asks for (the card API's own limit, and plenty for a screen).
     public static let maximumPageSize = 200
@@ -47,6 +50,14 @@ public struct ListState: Equatable, Sendable {
 
     /// The selected card, if any.
     public var selectedCard: CardSummary? { cards.summary(atRow: selection) }
+
+    /// Whether every book shows at once (the All view).
+    public var showsAllBooks: Bool { !bookLabels.isEmpty }
+
+    /// The label of the book card `id` is in, in the All view.
+    public func bookLabel(of id: String) -> String? {
+        BookCardID.split(id).flatMap { bookLabels[$0.book] }
+    }
 }
 
 /// The fields a search over every field matched, by card id, for one filter text.

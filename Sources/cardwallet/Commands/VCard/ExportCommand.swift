@@ -29,8 +29,11 @@ struct ExportCommand: AsyncParsableCommand {
             replaced atomically, and a file of a card that no longer exists is removed when \
             CardWallet wrote it (when exporting the whole wallet); nothing else in DIR is touched.
 
+            --book all exports every card of every address book of every stored account, book after book.
+
             Examples:
               cardwallet export > contacts.vcf
+              cardwallet export --book all --output everything.vcf
               cardwallet export card_3kVq --format vcard4
               cardwallet export --vdir ~/.local/share/contacts/cardwallet && khard list
               cardwallet export --format csv --output google.csv
@@ -72,22 +75,37 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await ClientCommandRunner.run(client, reads: true) { context in
+        try await ClientCommandRunner.run(client, reads: true, allowsAllBooks: true) { context in
+            if context.allBooks, !ids.isEmpty {
+                throw CommandFailure.usage("--book all exports every card of every book: give no ids with it.")
+            }
             let fetching = Progress("fetching cards")
-            let wallet = await context.wallet()
-            let answer = try await wallet.wholeCards(ids: ids.isEmpty ? nil : ids, context.mode) {
-                fetching.update($0, of: $1)
+            var parts: [Part] = []
+            var offlineAsOf: Date?
+            let wallets =
+                context.allBooks
+                ? try await context.shelf.books().asyncMap { try await context.shelf.wallet(for: $0) }
+                : [await context.wallet()]
+            var fetched = 0
+            for wallet in wallets {
+                let done = fetched
+                let answer = try await wallet.wholeCards(ids: ids.isEmpty ? nil : ids, context.mode) {
+                    fetching.update(done + $0, of: wallets.count > 1 ? nil : $1)
+                }
+                fetched += answer.value.count
+                if let asOf = answer.offlineAsOf { offlineAsOf = min(offlineAsOf ?? asOf, asOf) }
+                parts.append(
+                    Part(cards: answer.value, photos: PhotoSource(wallet: wallet, offline: answer.offlineAsOf != nil)))
             }
             fetching.finish()
-            CommandContext.sayOffline(answer.offlineAsOf)
-            let cards = answer.value
-            let photos = PhotoSource(wallet: wallet, offline: answer.offlineAsOf != nil)
-            defer { photos.sayNotCached() }
+            CommandContext.sayOffline(offlineAsOf)
+            defer { for part in parts { part.photos.sayNotCached() } }
+            let count = parts.reduce(0) { $0 + $1.cards.count }
             if let vdir {
-                try await writeVdir(cards, to: vdir, source: photos)
+                try await writeVdir(parts, to: vdir)
                 return
             }
-            let bytes = try await render(cards, source: photos)
+            let bytes = try await render(parts)
             if let output {
                 do {
                     try Data(bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
@@ -95,7 +113,7 @@ struct ExportCommand: AsyncParsableCommand {
                     throw CommandFailure("cannot write \(TerminalText.escaped(output)): \(error.localizedDescription)")
                 }
                 Console.err(
-                    "cardwallet: exported \(cards.count) card\(cards.count == 1 ? "" : "s") to \(TerminalText.escaped(output)).\n"
+                    "cardwallet: exported \(count) card\(count == 1 ? "" : "s") to \(TerminalText.escaped(output)).\n"
                 )
             } else {
                 Console.out(String(decoding: bytes, as: UTF8.self))
@@ -103,10 +121,17 @@ struct ExportCommand: AsyncParsableCommand {
         }
     }
 
+    /// The cards of one book and where their pictures come from.
+    struct Part {
+        var cards: [Card]
+        var photos: PhotoSource
+    }
+
     private var writer: VCardWriter { VCardWriter(version: format == .vcard4 ? .v40 : .v30) }
 
     /// The whole export in the chosen format.
-    private func render(_ cards: [Card], source: PhotoSource) async throws -> [UInt8] {
+    private func render(_ parts: [Part]) async throws -> [UInt8] {
+        let cards = parts.flatMap(\.cards)
         switch format {
         case .json:
             return Array(try CardText.json(cards).utf8)
@@ -119,31 +144,41 @@ struct ExportCommand: AsyncParsableCommand {
             // Pictures are fetched a few at a time, in order, a batch at a time so memory stays
             // bounded by the batch.
             let writer = self.writer
-            for start in stride(from: 0, to: cards.count, by: 64) {
-                let batch = Array(cards[start..<min(start + 64, cards.count)])
-                let photos = try await source.photos(of: batch)
-                for (card, photo) in zip(batch, photos) { writer.append(card, photo: photo, to: &out) }
-                progress.update(start + batch.count, of: cards.count)
+            var written = 0
+            for part in parts {
+                for start in stride(from: 0, to: part.cards.count, by: 64) {
+                    let batch = Array(part.cards[start..<min(start + 64, part.cards.count)])
+                    let photos = try await part.photos.photos(of: batch)
+                    for (card, photo) in zip(batch, photos) { writer.append(card, photo: photo, to: &out) }
+                    written += batch.count
+                    progress.update(written, of: cards.count)
+                }
             }
             return out
         }
     }
 
-    private func writeVdir(_ cards: [Card], to path: String, source: PhotoSource) async throws {
+    private func writeVdir(_ parts: [Part], to path: String) async throws {
         let progress = Progress("writing cards")
         defer { progress.finish() }
+        let count = parts.reduce(0) { $0 + $1.cards.count }
         do {
             var vdir = try VdirWriter(directory: URL(fileURLWithPath: path))
             let writer = self.writer
-            for start in stride(from: 0, to: cards.count, by: 64) {
-                let batch = Array(cards[start..<min(start + 64, cards.count)])
-                let photos = try await source.photos(of: batch)
-                for (card, photo) in zip(batch, photos) {
-                    try vdir.write(
-                        VdirWriter.Entry(
-                            uid: VCardWriter.uid(of: card), cardID: card.id, bytes: writer.write(card, photo: photo)))
+            var written = 0
+            for part in parts {
+                for start in stride(from: 0, to: part.cards.count, by: 64) {
+                    let batch = Array(part.cards[start..<min(start + 64, part.cards.count)])
+                    let photos = try await part.photos.photos(of: batch)
+                    for (card, photo) in zip(batch, photos) {
+                        try vdir.write(
+                            VdirWriter.Entry(
+                                uid: VCardWriter.uid(of: card), cardID: card.id, bytes: writer.write(card, photo: photo)
+                            ))
+                    }
+                    written += batch.count
+                    progress.update(written, of: count)
                 }
-                progress.update(start + batch.count, of: cards.count)
             }
             // Exporting some ids updates their files only: the others are not gone.
             let report = try vdir.finish(removeStale: ids.isEmpty)
@@ -152,11 +187,21 @@ struct ExportCommand: AsyncParsableCommand {
             if !report.removed.isEmpty { parts.append("\(report.removed.count) removed") }
             if !report.foreign.isEmpty { parts.append("\(report.foreign.count) not ours left alone") }
             Console.err(
-                "cardwallet: exported \(cards.count) card\(cards.count == 1 ? "" : "s") to \(TerminalText.escaped(path)) (\(parts.joined(separator: ", "))).\n"
+                "cardwallet: exported \(count) card\(count == 1 ? "" : "s") to \(TerminalText.escaped(path)) (\(parts.joined(separator: ", "))).\n"
             )
         } catch let failure as VdirWriter.Failure {
             throw CommandFailure(TerminalText.escaped(failure.description))
         }
+    }
+}
+
+extension Array {
+    /// The elements mapped one after the other by an asynchronous transform.
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var result: [T] = []
+        result.reserveCapacity(count)
+        for element in self { result.append(try await transform(element)) }
+        return result
     }
 }
 

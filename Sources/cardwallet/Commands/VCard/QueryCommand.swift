@@ -22,6 +22,8 @@ struct QueryCommand: AsyncParsableCommand {
             line is left out, as with khard):
               address-book-cmd = cardwallet query --remove-first-line %s
 
+            With --book all, every address book of every stored account is looked up.
+
             When the server cannot be reached (or with --offline) the cards come from the local \
             card cache: the status line ends with (offline — cards as of <time>) and that is also \
             said on standard error; a card cached only as a list entry gives its main email.
@@ -41,21 +43,20 @@ struct QueryCommand: AsyncParsableCommand {
     var removeFirstLine = false
 
     func run() async throws {
-        try await ClientCommandRunner.run(client, reads: true) { context in
-            let wallet = await context.wallet()
-            let matches = try await wallet.matching(text, context.mode)
-            let cards: [Card]
-            var offlineAsOf = matches.offlineAsOf
-            if offlineAsOf == nil {
-                // Only cards that can have an email: kept emails need the whole card.
-                let whole = try await wallet.wholeCards(ids: matches.value.map(\.id), .online)
-                offlineAsOf = whole.offlineAsOf
-                cards = whole.value
-            } else {
-                // Offline, a card the cache holds only as a summary still gives its main email.
-                cards = zip(matches.value, wallet.cachedCards(ids: matches.value.map(\.id))).map { summary, whole in
-                    whole ?? Self.card(from: summary)
+        try await ClientCommandRunner.run(client, reads: true, allowsAllBooks: true) { context in
+            var cards: [Card] = []
+            var offlineAsOf: Date?
+            if context.allBooks {
+                // Every book of every account: each book's matches, a book at a time.
+                for book in await context.shelf.books() {
+                    guard let wallet = try? await context.shelf.wallet(for: book),
+                        let found = try? await matches(in: wallet, context.mode)
+                    else { continue }
+                    cards += found.0
+                    if let asOf = found.1 { offlineAsOf = min(offlineAsOf ?? asOf, asOf) }
                 }
+            } else {
+                (cards, offlineAsOf) = try await matches(in: await context.wallet(), context.mode)
             }
             // The mail programs show the status line, and may paint standard error over their screen.
             CommandContext.sayOffline(offlineAsOf)
@@ -73,6 +74,21 @@ struct QueryCommand: AsyncParsableCommand {
             if lines.isEmpty { throw ExitCode(CLIExitCode.failure) }
             Console.out(lines.map { $0 + "\n" }.joined())
         }
+    }
+
+    /// The cards of `wallet` matching the text, whole when they can be (kept emails need the
+    /// whole card), and when the server last confirmed them when the cache answered.
+    private func matches(in wallet: CachedWallet, _ mode: WalletReadMode) async throws -> ([Card], Date?) {
+        let matches = try await wallet.matching(text, mode)
+        if matches.offlineAsOf == nil {
+            let whole = try await wallet.wholeCards(ids: matches.value.map(\.id), .online)
+            return (whole.value, whole.offlineAsOf)
+        }
+        // Offline, a card the cache holds only as a summary still gives its main email.
+        let cards = zip(matches.value, wallet.cachedCards(ids: matches.value.map(\.id))).map { summary, whole in
+            whole ?? Self.card(from: summary)
+        }
+        return (cards, matches.offlineAsOf)
     }
 
     /// A card with the fields of its list entry (name, title, company, email).

@@ -1,0 +1,88 @@
+import CardCache
+public import CardModels
+import CardWalletUI
+public import Foundation
+
+/// One book's part of a listing of several.
+public struct BookListing: Sendable {
+    /// The book.
+    public var book: WalletBook
+    /// Its cards, in its wallet order (their own ids).
+    public var cards: [CardSummary]
+    /// `nil` when its server just answered; else when the server last confirmed what the cache gave.
+    public var offlineAsOf: Date?
+    /// Why its cards are not the server's now (it cannot be reached, the session is over): one
+    /// sentence for people. `nil` when the server answered.
+    public var problem: String?
+}
+
+extension Bookshelf {
+    /// Every book's cards, listed as `mode` says — online: each book's server at once, recorded
+    /// in its cache, its cache when it cannot be reached or its session is over; offline: the
+    /// caches — in the order of `books`. A book neither its server nor its cache can answer for
+    /// is listed empty, with why.
+    public func listings(_ mode: WalletReadMode, books: [WalletBook]) async -> [BookListing] {
+        await withTaskGroup(of: (Int, BookListing).self) { group in
+            for (index, book) in books.enumerated() {
+                group.addTask { (index, await self.listing(mode, of: book)) }
+            }
+            var found: [(Int, BookListing)] = []
+            for await item in group { found.append(item) }
+            return found.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
+    private func listing(_ mode: WalletReadMode, of book: WalletBook) async -> BookListing {
+        let wallet: CachedWallet
+        do {
+            wallet = try await self.wallet(for: book)
+        } catch {
+            return BookListing(book: book, cards: [], offlineAsOf: nil, problem: CachedWallet.text(error))
+        }
+        do {
+            let answer = try await wallet.list(mode)
+            return BookListing(
+                book: book, cards: answer.value, offlineAsOf: answer.offlineAsOf,
+                problem: answer.offlineAsOf != nil && mode == .online ? "its server cannot be reached" : nil)
+        } catch {
+            let problem = CachedWallet.text(error)
+            if let cached = wallet.cachedList() {
+                return BookListing(
+                    book: book, cards: cached.cards, offlineAsOf: cached.confirmedAt, problem: problem)
+            }
+            return BookListing(book: book, cards: [], offlineAsOf: nil, problem: problem)
+        }
+    }
+
+    /// Every book's cards as its cache has them, changes waiting in its outbox applied, without
+    /// the network: the All view's first frame. Books never synced here are left out.
+    public func cachedListings(books: [WalletBook]) async -> [BookListing] {
+        var found: [BookListing] = []
+        for book in books {
+            guard let wallet = await existingWallet(for: book), let list = wallet.cachedListWithPendingChanges()
+            else { continue }
+            found.append(BookListing(book: book, cards: list.cards, offlineAsOf: list.confirmedAt, problem: nil))
+        }
+        return found
+    }
+
+    /// `listings` as one list for the interface: each card's id names its book
+    /// (``CardWalletUI/BookCardID``), books in order, each in its wallet order.
+    public func merged(_ listings: [BookListing]) -> [CardSummary] {
+        var cards: [CardSummary] = []
+        cards.reserveCapacity(listings.reduce(0) { $0 + $1.cards.count })
+        for listing in listings {
+            let tag = tag(of: listing.book)
+            for var card in listing.cards {
+                card.id = BookCardID.make(book: tag, id: card.id)
+                cards.append(card)
+            }
+        }
+        return cards
+    }
+
+    /// The labels the interface's BOOK column shows, by tag.
+    public func labels(_ books: [WalletBook]) -> [String: String] {
+        Dictionary(books.map { (tag(of: $0), $0.label) }, uniquingKeysWith: { first, _ in first })
+    }
+}

@@ -1,0 +1,145 @@
+import CardModels
+import Foundation
+import Testing
+
+@testable import CardWalletUI
+
+/// Every book in one wallet, in the interface (issue 40): `B` shows every book with a BOOK
+/// column (one book looks as before), `m`/`c` pick a book to move or copy the card to, `M`
+/// merges the two marked cards field by field, and the background sync replaces the list in
+/// place with the cursor on the card it was on.
+@Suite struct AllViewTests {
+    static let date = Date(timeIntervalSince1970: 1_700_000_000)
+    static let labels = ["1": "work", "2": "home"]
+    static let cards = [
+        CardSummary(id: "1/w1", name: "Ada Lovelace", email: "ada@work.example", updatedAt: date),
+        CardSummary(id: "1/w2", name: "Bob Work", updatedAt: date),
+        CardSummary(id: "2/h1", name: "Cleo Home", updatedAt: date),
+    ]
+
+    /// The list showing every book: B answered, the All view's list loaded.
+    static func allView() throws -> AppState {
+        var state = AppState.loggedIn(cards: 3, width: 100)
+        let effects = state.press(.char("B"))
+        #expect(AppState.lastRequest(effects)?.1 == .nextBook)
+        let reload = state.answer(effects) { _ in
+            .success(.showingAllBooks(labels: labels, session: .loggedIn(email: "ann", server: "all books")))
+        }
+        let (id, call) = try #require(AppState.lastRequest(reload))
+        guard case .loadCards(0, _, nil) = call else {
+            Issue.record("no reload after B: \(call)")
+            return state
+        }
+        _ = state.reduce(.completed(id, .success(.cards(CardPage(cards: cards, total: 3, offset: 0, limit: 100)))))
+        return state
+    }
+
+    @Test func theAllViewHasABookColumnAndOneBookLooksAsBefore() throws {
+        let one = Renderer.render(AppState.loggedIn(cards: 3, width: 100)).text
+        #expect(!one.contains("Book"))
+
+        let state = try Self.allView()
+        #expect(state.list.showsAllBooks)
+        #expect(state.message?.text == "All address books (2): B shows one")
+        let frame = Renderer.render(state).text
+        let header = try #require(frame.split(separator: "\n").first { $0.contains("Name") })
+        #expect(header.contains("Book"))
+        let cleo = try #require(frame.split(separator: "\n").first { $0.contains("Cleo Home") })
+        #expect(cleo.contains("home"))
+        #expect(!frame.contains("1/w1"), "the tags stay inside")
+    }
+
+    @Test func mPicksTheBookAndEnterMovesTheCardThere() throws {
+        var state = try Self.allView()
+        var effects = state.press(.char("m"))
+        let picker = try #require(state.overlay?.as(BookPicker.self))
+        #expect(picker.card.id == "1/w1")
+        #expect(AppState.lastRequest(effects)?.1 == .listBooks)
+        effects = state.answer(effects) { _ in
+            .success(
+                .books([
+                    BookChoice(tag: "1", label: "work", account: "work", inUse: false),
+                    BookChoice(tag: "2", label: "home", account: "home", inUse: true),
+                ]))
+        }
+        #expect(state.overlay?.as(BookPicker.self)?.selected == 1, "the first book the card is not in")
+        #expect(Renderer.render(state).text.contains("work  (work)  (here)"))
+        effects = state.press(.enter)
+        #expect(AppState.lastRequest(effects)?.1 == .transferCard(id: "1/w1", toBook: "2", copy: false))
+        effects = state.answer(effects) { _ in .success(.transferred("Moved “Ada Lovelace” to home")) }
+        #expect(state.overlay == nil)
+        #expect(state.message?.text == "Moved “Ada Lovelace” to home")
+        guard case .loadCards? = AppState.lastRequest(effects)?.1 else {
+            Issue.record("no reload after the move")
+            return
+        }
+    }
+
+    @Test func enterOnTheCardsOwnBookMovesNothing() throws {
+        var state = try Self.allView()
+        var effects = state.press(.char("c"))
+        effects = state.answer(effects) { _ in
+            .success(
+                .books([
+                    BookChoice(tag: "1", label: "work", account: "work", inUse: false),
+                    BookChoice(tag: "2", label: "home", account: "home", inUse: true),
+                ]))
+        }
+        effects = state.press(.char("k"), .enter)
+        #expect(AppState.lastRequest(effects) == nil)
+        #expect(state.message?.text.contains("is in work already") == true)
+    }
+
+    @Test func mWithTwoMarkedCardsOpensTheMergeAndEnterSendsThePlan() throws {
+        var state = try Self.allView()
+        #expect(state.press(.char("M")).isEmpty)
+        #expect(state.message?.text.contains("Mark two cards") == true)
+
+        _ = state.press(.char(" "), .char("j"), .char("j"), .char(" "))
+        var effects = state.press(.char("M"))
+        #expect(AppState.lastRequest(effects)?.1 == .loadMerge(left: "1/w1", right: "2/h1"))
+        let left = Card(
+            id: "1/w1", fields: CardFields(name: "Ada Lovelace", email: "ada@work.example"), createdAt: Self.date,
+            updatedAt: Self.date)
+        let right = Card(
+            id: "2/h1", fields: CardFields(name: "Ada", title: "Countess", email: "ada@home.example"),
+            createdAt: Self.date, updatedAt: Self.date)
+        effects = state.answer(effects) { _ in
+            .success(.mergeCandidates(left: left, right: right, leftBook: "work", rightBook: "home"))
+        }
+        let frame = Renderer.render(state).text
+        #expect(frame.contains("Merge two cards"))
+        #expect(frame.contains("kept · work"))
+        #expect(frame.contains("deleted · home"))
+
+        // The email row takes the right card's value; Tab keeps the right card.
+        let screen = try #require(state.overlay?.as(MergeScreen.self))
+        let emailRow = try #require(screen.plan?.rows.firstIndex(of: .email))
+        for _ in 0..<emailRow { _ = state.press(.char("j")) }
+        _ = state.press(.char("l"), .tab)
+        effects = state.press(.enter)
+        guard case .mergeCards(let plan)? = AppState.lastRequest(effects)?.1 else {
+            Issue.record("no merge sent")
+            return
+        }
+        #expect(plan.keep == .right)
+        #expect(plan.fields.name == "Ada Lovelace")
+        #expect(plan.fields.title == "Countess")
+        #expect(plan.fields.email == "ada@home.example")
+        #expect(plan.otherEmail == "ada@work.example", "the other email is kept too")
+        effects = state.answer(effects) { _ in .success(.transferred("Merged into “Ada Lovelace” in home")) }
+        #expect(state.overlay == nil)
+        #expect(state.list.marked.isEmpty)
+    }
+
+    @Test func aSyncedListReplacesTheListInPlaceWithTheCursorOnItsCard() throws {
+        var state = try Self.allView()
+        _ = state.press(.char("j"))
+        #expect(state.list.selectedCard?.name == "Bob Work")
+        let arrived = [CardSummary(id: "1/w0", name: "Made on a phone", updatedAt: Self.date)] + Self.cards
+        _ = state.reduce(.synced(CardPage(cards: arrived, total: 4, offset: 0, limit: 4)))
+        #expect(state.list.cards.loadedCount == 4)
+        #expect(state.list.selectedCard?.name == "Bob Work", "the cursor stays on its card")
+        #expect(Renderer.render(state).text.contains("Made on a phone"))
+    }
+}
