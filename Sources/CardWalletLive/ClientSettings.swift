@@ -52,14 +52,44 @@ public struct ClientSettings: Sendable, Equatable {
     /// Whether ``server`` is the built-in default (no layer set it): then the default account's
     /// server is used instead, when there is one.
     public var serverIsDefault: Bool
+    /// The OAuth 2.0 client a login with `--oauth` uses when the command line does not name one
+    /// (`oauth.clientId`, `oauth.clientSecret`, `oauth.scope`), and how long it waits for the
+    /// browser (`oauth.redirectTimeout`).
+    public var oauth: OAuthSettings
+
+    /// The `oauth` entry of the settings.
+    public struct OAuthSettings: Sendable, Equatable {
+        /// The client id (`oauth.clientId`, `CARDWALLET_OAUTH_CLIENT_ID`, `--client-id`).
+        public var clientID: String?
+        /// The client secret (`oauth.clientSecret`, `CARDWALLET_OAUTH_CLIENT_SECRET`,
+        /// `--client-secret`); kept in the account's secret store after the login, never in its record.
+        public var clientSecret: String?
+        /// The scope, over the issuer's default (`oauth.scope`, `--scope`).
+        public var scope: String?
+        /// How long a login waits for the browser to come back (`oauth.redirectTimeout`).
+        public var redirectTimeout: Duration
+
+        /// Settings.
+        public init(
+            clientID: String? = nil, clientSecret: String? = nil, scope: String? = nil,
+            redirectTimeout: Duration = .seconds(300)
+        ) {
+            self.clientID = clientID
+            self.clientSecret = clientSecret
+            self.scope = scope
+            self.redirectTimeout = redirectTimeout
+        }
+    }
 
     /// Settings with every value given.
     public init(
         server: String, tokenFile: String?, connectTimeout: Duration, requestTimeout: Duration,
         refreshMargin: Duration, logLevel: Logger.Level, logFile: Bool, logMaxBytes: Int, logBodyPreviewBytes: Int,
         pageSize: Int, authTimeout: Duration = .seconds(20), allowInsecureHTTP: Bool = false, images: String = "auto",
-        book: String? = nil, account: String? = nil, passwordCommand: String? = nil, serverIsDefault: Bool = false
+        book: String? = nil, account: String? = nil, passwordCommand: String? = nil, serverIsDefault: Bool = false,
+        oauth: OAuthSettings = OAuthSettings()
     ) {
+        self.oauth = oauth
         self.images = images
         self.book = book
         self.account = account
@@ -114,5 +144,7 @@ public struct ClientSettings: Sendable, Equatable {
         public static let pageSize: ClosedRange<Int> = 1...200
         /// `timeouts.auth`: 1 to 25 seconds, below the token file's 30-second lock timeout.
         public static let authTimeout: ClosedRange<Duration> = .seconds(1) ... .seconds(25)
+        /// `oauth.redirectTimeout`: 1 second to 1 hour.
+        public static let redirectTimeout: ClosedRange<Duration> = .seconds(1) ... .seconds(3600)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import OAuth
 
 /// The one place that turns failed exchanges and unusable answers into ``CardDAVError``s, with
 /// server text scrubbed of the request's credentials and cut short.
@@ -25,6 +26,7 @@ enum Judge {
         case .interceptor(let underlying):
             switch underlying {
             case let error as CardDAVError: return error
+            case let error as OAuthError: return error == .cancelled ? .cancelled : .authorization(error)
             case is CancellationError: return .cancelled
             default: return .invalidRequest(String(describing: underlying))
             }

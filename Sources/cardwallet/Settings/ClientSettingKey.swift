@@ -21,6 +21,10 @@ enum ClientSettingKey: String, CaseIterable, Sendable, Hashable, Comparable {
     case pageSize = "ui.pageSize"
     case images = "ui.images"
     case allowInsecureHTTP
+    case oauthClientID = "oauth.clientId"
+    case oauthClientSecret = "oauth.clientSecret"
+    case oauthScope = "oauth.scope"
+    case oauthRedirectTimeout = "oauth.redirectTimeout"
 
     /// The kinds of value a key holds.
     enum Kind: Sendable {
@@ -58,7 +62,8 @@ enum ClientSettingKey: String, CaseIterable, Sendable, Hashable, Comparable {
     var kind: Kind {
         switch self {
         case .server, .account, .book, .passwordCommand, .tokenFile, .images: .text
-        case .connectTimeout, .requestTimeout, .authTimeout, .refreshMargin: .duration
+        case .oauthClientID, .oauthClientSecret, .oauthScope: .text
+        case .connectTimeout, .requestTimeout, .authTimeout, .refreshMargin, .oauthRedirectTimeout: .duration
         case .logLevel: .logLevel
         case .logFile, .allowInsecureHTTP: .boolean
         case .logMaxBytes, .logBodyPreviewBytes, .pageSize: .integer

@@ -84,6 +84,12 @@ enum ClientSettingsLoader {
         let account = try resolution.text(.account)?.trimmingCharacters(in: .whitespaces) ?? ""
         let passwordCommand = try resolution.text(.passwordCommand)?.trimmingCharacters(in: .whitespaces) ?? ""
         let server = try resolution.server()
+        let oauth = ClientSettings.OAuthSettings(
+            clientID: try resolution.nonEmptyText(.oauthClientID),
+            clientSecret: try resolution.nonEmptyText(.oauthClientSecret),
+            scope: try resolution.nonEmptyText(.oauthScope),
+            redirectTimeout: try resolution.duration(.oauthRedirectTimeout, in: ClientSettings.Limits.redirectTimeout)
+                ?? defaults.oauth.redirectTimeout)
         let settings = ClientSettings(
             server: server ?? defaults.server,
             tokenFile: tokenFile.isEmpty ? nil : tokenFile,
@@ -105,7 +111,7 @@ enum ClientSettingsLoader {
             allowInsecureHTTP: try resolution.boolean(.allowInsecureHTTP) ?? defaults.allowInsecureHTTP,
             images: try resolution.images() ?? defaults.images, book: book.isEmpty ? nil : book,
             account: account.isEmpty ? nil : account, passwordCommand: passwordCommand.isEmpty ? nil : passwordCommand,
-            serverIsDefault: server == nil)
+            serverIsDefault: server == nil, oauth: oauth)
         if settings.allowInsecureHTTP,
             let url = try? ServerAddress.url(settings.server, allowingInsecureHTTP: true), ServerAddress.isInsecure(url)
         {
@@ -129,6 +135,9 @@ extension ClientSettingsLoader {
         case .logLevel: "--log-level"
         case .allowInsecureHTTP: "--allow-insecure-http"
         case .passwordCommand: "--password-command"
+        case .oauthClientID: "--client-id"
+        case .oauthClientSecret: "--client-secret"
+        case .oauthScope: "--scope"
         default: "--" + key.key
         }
     }
@@ -166,6 +175,12 @@ private struct Resolution {
 
     mutating func text(_ key: ClientSettingKey) throws(ClientSettingsError) -> String? {
         try read(key) { $0.string(forKey: $1) }?.value
+    }
+
+    /// The text of `key` without surrounding spaces, `nil` when unset or empty.
+    mutating func nonEmptyText(_ key: ClientSettingKey) throws(ClientSettingsError) -> String? {
+        let text = try text(key)?.trimmingCharacters(in: .whitespaces) ?? ""
+        return text.isEmpty ? nil : text
     }
 
     /// The server, or `nil` when no layer sets it — or the config file sets it to `""`, as
