@@ -330,6 +330,27 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // The OAuth tests' real peers (Authlib's authorization server, a Radicale that takes its tokens
+        // by introspection, a Google-shaped front: scripts/oauth-server.py, scripts/carddav-server.py)
+        // and the browser the tests play; shared by OAuthTests and CardWalletCLITests.
+        .target(
+            name: "OAuthTestSupport",
+            dependencies: [
+                "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/OAuthTestSupport"),
+        .testTarget(
+            name: "OAuthTests",
+            dependencies: [
+                "OAuth", "SessionCore", "CardDAV", "CardWalletLive", "CardBackend", "CardProviders", "CardCache",
+                "CardModels", "Secrets", "TokenStore", "Networking", "TestSupport", "OAuthTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "CardWalletUITests", dependencies: ["CardWalletUI", "CardModels", "TestSupport"]),
         .testTarget(
             name: "CardWalletLiveTests",
@@ -364,7 +385,7 @@ let package = Package(
                 "cardwallet", "CardAPI", "CardAPIContract", "CardBackend", "CardModels", "CardMockServer", "CardVCard",
                 "CardWalletUI",
                 "CardWalletLive", "Networking", "TokenStore", "TestSupport", "PseudoTerminalSupport", "CardImages",
-                "CardCache", "InMemoryBackend", "CardProviders", "Secrets",
+                "CardCache", "InMemoryBackend", "CardProviders", "Secrets", "OAuthTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 // The hostile test server (Support/Hostile): raw bytes on a socket, no HTTP codec.
