@@ -325,7 +325,8 @@ let package = Package(
             name: "CardDAVTests",
             dependencies: [
                 "CardDAV", "Networking", "TestSupport", "CardBackend", "CardModels", "CardCache", "CardWalletLive",
-                "CardVCard", "TokenStore", .product(name: "Logging", package: "swift-log"),
+                "CardVCard", "TokenStore", "CardProviders", "Secrets", "CardWalletUI",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]

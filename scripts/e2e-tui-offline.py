@@ -192,7 +192,7 @@ def run(arguments) -> int:
 
         step = "the server back on the same port and data: online by itself, the edit's conflict view"
         server = start_server(binary, port, data, server_log, arguments.timeout)
-        session.wait_text("while you were offline (E07)", "Server, version 2", "Changed elsewhere",
+        session.wait_text("while you were offline: your edit was not sent", "Server, version 2", "Changed elsewhere",
                           timeout=arguments.timeout + 35)
         session.keys("Enter")
         session.wait_text("13 cards", "Offline Person", "Saved “김민준”", absent=("offline —",))

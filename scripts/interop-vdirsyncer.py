@@ -212,9 +212,9 @@ def changes(log):
 def run_checks(cli):
     login = cli.cardwallet("login", "--email", USER, "--password-stdin", input=f"{PASSWORD}\n")
     step("step 0 (the login names the kind of server and the address book; status and books agree)")
-    check("(CardDAV, address book “contacts”)" in login and "#book=" not in login, f"login said: {login!r}")
+    check("(CardDAV, address book “Contacts”)" in login and "#book=" not in login, f"login said: {login!r}")
     status = json.loads(cli.cardwallet("status", "--json"))
-    check(status.get("kind") == "cardDAV" and status.get("addressBook") == "contacts" and status.get("email") == USER,
+    check(status.get("kind") == "cardDAV" and status.get("addressBookId") == "contacts" and status.get("email") == USER,
           f"`status --json` said {status}")
     books = json.loads(cli.cardwallet("books", "--json"))
     check([(book["id"], book["inUse"]) for book in books] == [("contacts", True)], f"`books --json` said {books}")

@@ -7,7 +7,10 @@
 /// (CardVCard's `FieldRule` rows), the detail view and the form (CardWalletUI), the `--FIELD`
 /// options of `add` and `edit`. docs/Architecture.md, *How to add a field*, says what a new
 /// field costs.
-public struct FieldDescriptor: Sendable {
+///
+/// A class, made once per field: reading a descriptor in a hot loop (the vCard importer asks a
+/// field's kind and limit for every value it reads) costs one reference, not a copy of its text.
+public final class FieldDescriptor: Sendable {
     /// What a field holds. It decides how the value is stored (text, a list, a number), checked,
     /// indexed, shown and read from a vCard.
     public enum Kind: Sendable, Equatable {

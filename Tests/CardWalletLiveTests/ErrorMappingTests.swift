@@ -28,12 +28,12 @@ struct ErrorMappingTests {
             .validation(fields: ["email": "is not an email"])
         ),
         (server(.loginFailed, status: 401), .loginFailed),
-        (server(.accessTokenInvalid, status: 401), .sessionExpired),
-        (server(.accessTokenExpired, status: 401), .sessionExpired),
-        (server(.refreshTokenExpired, status: 401), .sessionExpired),
-        (.sessionExpired(server: "http://a.test/v1", account: "demo@cardwallet.dev"), .sessionExpired),
-        (.notLoggedIn(server: "http://a.test/v1", account: nil), .sessionExpired),
-        (.multipleAccounts(server: "http://a.test/v1", accounts: ["a@x.dev", "b@x.dev"]), .sessionExpired),
+        (server(.accessTokenInvalid, status: 401), .mustLogIn),
+        (server(.accessTokenExpired, status: 401), .mustLogIn),
+        (server(.refreshTokenExpired, status: 401), .mustLogIn),
+        (.sessionExpired(server: "http://a.test/v1", account: "demo@cardwallet.dev"), .mustLogIn),
+        (.notLoggedIn(server: "http://a.test/v1", account: nil), .mustLogIn),
+        (.multipleAccounts(server: "http://a.test/v1", accounts: ["a@x.dev", "b@x.dev"]), .mustLogIn),
         (server(.cardNotFound, status: 404), .notFound),
         (.invalidCardID("../cards"), .notFound),
         (server(.versionConflict, status: 412), .conflict(current: nil)),
@@ -88,7 +88,7 @@ struct ErrorMappingTests {
         let names = Set(Self.cases.map { Self.name(of: $0.1) })
         #expect(
             names == [
-                "validation", "loginFailed", "sessionExpired", "notFound", "conflict", "tooLarge",
+                "validation", "loginFailed", "mustLogIn", "notFound", "conflict", "tooLarge",
                 "unsupportedMedia", "rateLimited", "cannotConnect", "wrongAddress", "localImage", "server", "other",
             ])
     }
@@ -123,7 +123,7 @@ struct ErrorMappingTests {
         switch kind {
         case .validation: "validation"
         case .loginFailed: "loginFailed"
-        case .sessionExpired: "sessionExpired"
+        case .mustLogIn: "mustLogIn"
         case .notFound: "notFound"
         case .conflict: "conflict"
         case .tooLarge: "tooLarge"

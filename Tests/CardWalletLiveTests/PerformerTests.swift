@@ -212,7 +212,7 @@ struct PerformerTests {
         }
     }
 
-    @Test("E06 is sessionExpired, and the session said expired before the call returned")
+    @Test("E06 is mustLogIn, and the session said expired before the call returned")
     func sessionEndIsSessionExpired() async throws {
         try await GlueHarness.with { harness in
             let performer = harness.performer()
@@ -220,11 +220,11 @@ struct PerformerTests {
             try await harness.server.revokeRefreshTokens(email: GlueHarness.email)
             try await harness.server.expireAccessTokens(email: GlueHarness.email)
             let result = await performer.perform(.loadCards(offset: 0, limit: 10, query: nil))
-            #expect(result.failureKind == .sessionExpired)
+            #expect(result.failureKind == .mustLogIn)
             #expect(harness.statuses.last == .expired(email: GlueHarness.email, server: harness.url))
             // Fails fast now, without the network.
             let before = harness.server.statistics.total
-            #expect(await performer.perform(.loadCard(id: "demo-01")).failureKind == .sessionExpired)
+            #expect(await performer.perform(.loadCard(id: "demo-01")).failureKind == .mustLogIn)
             #expect(harness.server.statistics.total == before)
         }
     }

@@ -94,4 +94,16 @@ import Testing
         _ = state.press(.function(3))
         #expect(state.overlay?.as(AccountPicker.self) != nil)
     }
+
+    @Test func loggingOutOneAccountFillsTheFormForItAndListsTheOthers() throws {
+        var state = Self.listWithAccounts()
+        let effects = state.press(.char("O"))
+        let (_, call) = try #require(AppState.lastRequest(effects))
+        #expect(call == .logOut)
+        let next = state.answer(effects) { _ in .success(.loggedOut) }
+        #expect(state.screen == .login)
+        #expect(state.login.server.text == "http://127.0.0.1:8080/v1")
+        #expect(state.login.email.text == "demo@cardwallet.dev")
+        #expect(AppState.lastRequest(next)?.1 == .listAccounts)
+    }
 }

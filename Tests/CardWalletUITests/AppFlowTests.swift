@@ -160,7 +160,7 @@ import Testing
         state.type("Typed before expiry")
         var effects = state.press(.enter)
         let (saveID, saveRequest) = try #require(AppState.lastRequest(effects))
-        state.send(.completed(saveID, .failure(UIFailure(.sessionExpired, message: "refresh token expired"))))
+        state.send(.completed(saveID, .failure(UIFailure(.mustLogIn, message: "refresh token expired"))))
         let reauth = try #require(state.reauth)
         #expect(reauth.login.email.text == testEmail)
         #expect(reauth.login.focus == .password)
@@ -431,7 +431,7 @@ import Testing
         let save = state.press(.ctrl("s"))
         let (id, _) = try #require(AppState.lastRequest(save))
         state.send(.session(.expired(email: testEmail, server: testServer)))
-        state.send(.completed(id, .failure(UIFailure(.sessionExpired, message: "E06", serverCode: "E06"))))
+        state.send(.completed(id, .failure(UIFailure(.mustLogIn, message: "E06", serverCode: "E06"))))
         #expect(state.reauth != nil)
         #expect(Renderer.render(state).text.contains("Session expired (E06)"))
         state.press(.escape)
@@ -442,7 +442,7 @@ import Testing
         // Saving again fails fast with E06 and opens the dialog again, the save kept to replay.
         let again = state.press(.ctrl("s"))
         let (retry, call) = try #require(AppState.lastRequest(again))
-        state.send(.completed(retry, .failure(UIFailure(.sessionExpired, message: "E06"))))
+        state.send(.completed(retry, .failure(UIFailure(.mustLogIn, message: "E06"))))
         #expect(state.reauth?.replay.map(\.call) == [call])
     }
 

@@ -18,13 +18,10 @@ public struct CardAPIProvider: BackendProvider {
         var settings = context.settings
         settings.requestTimeout = min(settings.requestTimeout, settings.probeTimeout)
         let client = Self.client(server: server, account: nil, context: context, settings: settings)
-        switch await client.answersAsCardAPI() {
-        case true?: return .yes
-        case false?: return .no
-        case nil:
-            return .unreachable(
-                await client.serverProblem()
-                    ?? CardAPIError.timedOut(url: server.absoluteString, reason: "no answer in time"))
+        switch await client.probeKind() {
+        case .cardAPI: return .yes
+        case .otherServer: return .no
+        case .unreachable(let failure): return .unreachable(failure)
         }
     }
 

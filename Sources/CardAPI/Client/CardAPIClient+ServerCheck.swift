@@ -19,20 +19,28 @@ extension CardAPIClient {
     }
 }
 
+/// What one probe of an address found: the card API, another kind of server, or no answer.
+public enum CardAPIProbe: Sendable {
+    /// One of the API's JSON envelopes came back.
+    case cardAPI
+    /// The server answered, but not as the card API does.
+    case otherServer
+    /// The server could not be reached, or gave no complete answer in time.
+    case unreachable(CardAPIError)
+}
+
 extension CardAPIClient {
     /// Whether the configured address answers as the card API: the same probe as
     /// ``serverProblem()`` (`GET /cards?limit=1` without a token), judged by whether the answer is
     /// one of the API's JSON envelopes (any card API refuses it with 401 E03, or 404 E01 when
-    /// the address lacks its `/v1`).
-    ///
-    /// - Returns: `true` for the card API, `false` for a server that answered otherwise (another
-    ///   kind of server at that address), `nil` when the server could not be reached.
-    public func answersAsCardAPI() async -> Bool? {
-        guard let problem = await probe() else { return true }
-        if problem.isNetworkFailure { return nil }
+    /// the address lacks its `/v1`). One request: an unreachable server's failure comes with it,
+    /// so a provider's probe never waits for a second deadline.
+    public func probeKind() async -> CardAPIProbe {
+        guard let problem = await probe() else { return .cardAPI }
+        if problem.isNetworkFailure { return .unreachable(problem) }
         // Its own envelope, even for a path it does not know (an address without `/v1`).
-        if case .server(let answer) = problem { return answer.code != nil }
-        return false
+        if case .server(let answer) = problem { return answer.code != nil ? .cardAPI : .otherServer }
+        return .otherServer
     }
 }
 

@@ -51,39 +51,50 @@ struct ResponseJudge: Sendable {
     ///   - error: what the provider threw.
     ///   - secrets: values to hide from the server's text besides the request's tokens.
     func error(from error: NetworkError, secrets: [String] = []) -> CardAPIError {
-        switch error {
-        case .unacceptableStatus(let response):
-            return .server(ServerError(response: response, secrets: secrets))
-        case .transport(let failure):
-            switch failure.kind {
-            case .cannotConnect:
-                return .cannotConnect(server: server, endpoint: failure.endpoint, reason: failure.reason)
-            case .connectTimedOut:
-                return .cannotConnect(server: server, endpoint: failure.endpoint, reason: "the connection timed out")
-            case .timedOut:
-                return .timedOut(url: failure.url, reason: failure.reason)
-            case .responseTooLarge:
-                // Not a network failure to retry: no answer of the card API comes near the limit.
-                return .unexpectedResponse(
-                    UnexpectedResponse(
-                        statusCode: failure.statusCode ?? 200,
-                        request: [failure.method?.rawValue, URL(string: failure.url)?.path]
-                            .compactMap { $0 }.joined(separator: " "),
-                        expected: "JSON",
-                        detail: "it is larger than cardwallet accepts (every answer of the card API is far "
-                            + "smaller), so cardwallet stopped reading it."))
-            case .connectionLost, .other:
-                return .connectionFailed(url: failure.url, reason: failure.reason)
-            }
-        case .decoding(let failure):
-            return .unexpectedResponse(Self.unexpected(failure))
-        case .interceptor(let underlying):
-            return Self.error(from: underlying)
-        case .invalidRequest(let message):
-            return .invalidRequest(message)
-        case .cancelled:
-            return .cancelled
+        Translator(server: server, secrets: secrets).translate(error)
+    }
+
+    /// What each of the networking core's failures means to the card API (the one switch is
+    /// Networking's ``Networking/NetworkErrorTranslator``, shared with CardDAV).
+    struct Translator: NetworkErrorTranslator {
+        let server: String
+        let secrets: [String]
+
+        func status(_ response: Response) -> CardAPIError {
+            .server(ServerError(response: response, secrets: secrets))
         }
+
+        func cannotConnect(_ failure: TransportFailure, reason: String) -> CardAPIError {
+            .cannotConnect(server: server, endpoint: failure.endpoint, reason: reason)
+        }
+
+        func timedOut(_ failure: TransportFailure) -> CardAPIError {
+            .timedOut(url: failure.url, reason: failure.reason)
+        }
+
+        func connectionFailed(_ failure: TransportFailure) -> CardAPIError {
+            .connectionFailed(url: failure.url, reason: failure.reason)
+        }
+
+        /// Not a network failure to retry: no answer of the card API comes near the limit.
+        func tooLarge(_ failure: TransportFailure) -> CardAPIError {
+            .unexpectedResponse(
+                UnexpectedResponse(
+                    statusCode: failure.statusCode ?? 200,
+                    request: [failure.method?.rawValue, URL(string: failure.url)?.path]
+                        .compactMap { $0 }.joined(separator: " "),
+                    expected: "JSON",
+                    detail: "it is larger than cardwallet accepts (every answer of the card API is far "
+                        + "smaller), so cardwallet stopped reading it."))
+        }
+
+        func decoding(_ failure: DecodingFailure) -> CardAPIError {
+            .unexpectedResponse(ResponseJudge.unexpected(failure))
+        }
+
+        func interceptor(_ error: any Error) -> CardAPIError { ResponseJudge.error(from: error) }
+        func invalidRequest(_ message: String) -> CardAPIError { .invalidRequest(message) }
+        var cancelled: CardAPIError { .cancelled }
     }
 
     /// Any error thrown on the way (by the session, the token store, a task) as a ``CardAPIError``.
@@ -125,7 +136,7 @@ struct ResponseJudge: Sendable {
         name.replacingOccurrences(of: "APICard", with: "Card")
     }
 
-    private static func unexpected(_ failure: DecodingFailure) -> UnexpectedResponse {
+    static func unexpected(_ failure: DecodingFailure) -> UnexpectedResponse {
         let place = failure.keyPath.isEmpty ? "" : " at “\(TerminalText.escaped(failure.keyPath))”"
         let body = failure.bodyExcerpt.isEmpty ? "The body is empty." : "The body begins: \(failure.bodyExcerpt)"
         return UnexpectedResponse(

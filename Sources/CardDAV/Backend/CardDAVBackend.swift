@@ -381,7 +381,8 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
 
     public func status() async -> SessionStatusReport {
         if tokenSession != nil { return await oauthStatus() }
-        let storage = tokenStore.storageSummary()
+        // The token file keeps the account; its password lives where the record says.
+        let storage = tokenStore.storageSummary(holding: "the account")
         let shownBook = bookInUse?.shownName ?? setup.book
         guard let user else {
             return SessionStatusReport(

@@ -113,7 +113,7 @@ extension CardDAVClient {
         let response = try await exchange(
             .multiget(hrefs: paths, properties: [.dav("getetag"), .dav("getlastmodified"), .cardDAV("address-data")]),
             to: book.url)
-        guard (200..<300).contains(response.statusCode) else { throw Judge.status(response) }
+        guard (200..<300).contains(response.statusCode) else { throw DAVErrors.status(response) }
         return response
     }
 
@@ -138,7 +138,7 @@ extension CardDAVClient {
                 }
             }
         } catch {
-            throw Judge.reading(error, in: response)
+            throw DAVErrors.reading(error, in: response)
         }
         // A server may leave out what it does not have instead of answering 404 for it.
         result.missing += paths.filter { !answered.contains($0) }
@@ -151,7 +151,7 @@ extension CardDAVClient {
     public func get(_ href: String) async throws(CardDAVError) -> DAVResource {
         let url = try url(of: href)
         let response = try await exchange(.get, to: url)
-        guard (200..<300).contains(response.statusCode) else { throw Judge.status(response) }
+        guard (200..<300).contains(response.statusCode) else { throw DAVErrors.status(response) }
         return DAVResource(
             href: Href.path(of: url), etag: response.headers["ETag"], vcard: response.text,
             lastModified: DAVResource.date(http: response.headers["Last-Modified"]))
@@ -165,7 +165,7 @@ extension CardDAVClient {
         bytes: [UInt8], format: CardImageFormat
     ) {
         let response = try await exchange(.get, to: url)
-        guard (200..<300).contains(response.statusCode) else { throw Judge.status(response) }
+        guard (200..<300).contains(response.statusCode) else { throw DAVErrors.status(response) }
         let request = "GET \(Href.path(of: url))"
         guard response.body.count <= maximumBytes else {
             throw .badAnswer(
@@ -218,14 +218,14 @@ extension CardDAVClient {
     ///   read, ``CardDAVError/isNotFound`` when it is gone already.
     public func delete(_ href: String, etag: String?) async throws(CardDAVError) {
         let response = try await exchange(.delete(etag: etag), to: try url(of: href))
-        guard (200..<300).contains(response.statusCode) else { throw Judge.status(response) }
+        guard (200..<300).contains(response.statusCode) else { throw DAVErrors.status(response) }
     }
 
     private func put(
         _ vcard: String, at url: URL, precondition: WritePrecondition, readBack: Bool
     ) async throws(CardDAVError) -> StoredCard {
         let response = try await exchange(.put(vcard: Data(vcard.utf8), precondition: precondition), to: url)
-        guard (200..<300).contains(response.statusCode) else { throw Judge.status(response) }
+        guard (200..<300).contains(response.statusCode) else { throw DAVErrors.status(response) }
         var stored = Href.path(of: url)
         // A server may store a new card elsewhere and say where (RFC 4918 §9.7.2 allows it).
         if let location = response.headers["Location"] { stored = try path(ofHref: location, in: response) }

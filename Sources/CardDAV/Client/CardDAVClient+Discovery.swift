@@ -49,7 +49,7 @@ extension CardDAVClient {
         var triedWellKnown = false
         for _ in 0..<6 {
             let response = try await exchange(.options, to: url)
-            if response.statusCode == 401 { throw Judge.status(response) }
+            if response.statusCode == 401 { throw DAVErrors.status(response) }
             if (200..<300).contains(response.statusCode), Self.offersAddressBooks(response.headers.values(for: "DAV")) {
                 return true
             }
@@ -108,7 +108,7 @@ extension CardDAVClient {
                     }
                 }
             } catch {
-                throw Judge.reading(error, in: response)
+                throw DAVErrors.reading(error, in: response)
             }
             return .inspected(found)
         case 300..<400:
@@ -117,11 +117,11 @@ extension CardDAVClient {
             else { return .missing(status: response.statusCode) }
             return .redirected(to: target)
         case 401:
-            throw Judge.status(response)
+            throw DAVErrors.status(response)
         case 200..<300, 400..<500, 501:
             return .missing(status: response.statusCode)
         default:
-            throw Judge.status(response)
+            throw DAVErrors.status(response)
         }
     }
 
@@ -139,15 +139,15 @@ extension CardDAVClient {
                     books.append(book(from: entry, at: path, on: place))
                 }
             } catch {
-                throw Judge.reading(error, in: response)
+                throw DAVErrors.reading(error, in: response)
             }
             return .listed(books)
         case 401:
-            throw Judge.status(response)
+            throw DAVErrors.status(response)
         case 400..<500:
             return .listed([])
         default:
-            throw Judge.status(response)
+            throw DAVErrors.status(response)
         }
     }
 

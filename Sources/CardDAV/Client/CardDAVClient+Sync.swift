@@ -48,7 +48,7 @@ extension CardDAVClient {
     public func listETags(_ book: AddressBook) async throws(CardDAVError) -> ETagListing {
         let response = try await exchange(
             .propfind(depth: 1, properties: Self.listingProperties), to: book.url)
-        guard response.statusCode == 207 else { throw Judge.status(response) }
+        guard response.statusCode == 207 else { throw DAVErrors.status(response) }
         var listing = ETagListing(members: [])
         do {
             _ = try MultistatusReader.read(response.body, limits: configuration.xmlLimits) { entry in
@@ -59,14 +59,14 @@ extension CardDAVClient {
                     return
                 }
                 guard Href.isInside(path, collection: book.href) else {
-                    throw Judge.badAnswer(response, "it lists \(path), which is not in \(book.href)")
+                    throw DAVErrors.badAnswer(response, "it lists \(path), which is not in \(book.href)")
                 }
                 let isCollection = entry.resourceTypes.contains(.dav("collection")) || path.hasSuffix("/")
                 guard !isCollection, entry.status.map({ $0 < 300 }) ?? true else { return }
                 listing.members.append(ResourceVersion(href: path, etag: entry.text(.dav("getetag"))))
             }
         } catch {
-            throw Judge.reading(error, in: response)
+            throw DAVErrors.reading(error, in: response)
         }
         return listing
     }
@@ -83,7 +83,7 @@ extension CardDAVClient {
         case 207:
             return .changes(try page(from: response, book: book))
         case 401, 404, 410:
-            throw Judge.status(response)
+            throw DAVErrors.status(response)
         case 403, 409, 412:
             // RFC 6578 §3.2: a token the server no longer knows is refused with the
             // valid-sync-token precondition (Radicale: 403; Xandikos: 412). A 412 with no
@@ -96,7 +96,7 @@ extension CardDAVClient {
         case 400..<500, 501, 507:
             return .syncUnavailable(status: response.statusCode)
         default:
-            throw Judge.status(response)
+            throw DAVErrors.status(response)
         }
     }
 
@@ -118,7 +118,7 @@ extension CardDAVClient {
                         continue
                     }
                     guard Href.isInside(path, collection: book.href) else {
-                        throw Judge.badAnswer(response, "it reports \(path), which is not in \(book.href)")
+                        throw DAVErrors.badAnswer(response, "it reports \(path), which is not in \(book.href)")
                     }
                     if limited { truncated = true }
                     if entry.status == 404 || entry.status == 410 {
@@ -129,7 +129,7 @@ extension CardDAVClient {
                 }
             }
         } catch {
-            throw Judge.reading(error, in: response)
+            throw DAVErrors.reading(error, in: response)
         }
         return SyncPage(changed: changed, removed: removed, token: summary.syncToken, truncated: truncated)
     }
@@ -139,7 +139,7 @@ extension CardDAVClient {
     {
         let response = try await exchange(
             .propfind(depth: 0, properties: [.calendarServer("getctag"), .dav("sync-token")]), to: book.url)
-        guard response.statusCode == 207 else { throw Judge.status(response) }
+        guard response.statusCode == 207 else { throw DAVErrors.status(response) }
         var tags: (ctag: String?, syncToken: String?) = (nil, nil)
         do {
             _ = try MultistatusReader.read(response.body, limits: configuration.xmlLimits) { entry in
@@ -148,7 +148,7 @@ extension CardDAVClient {
                 tags.syncToken = entry.text(.dav("sync-token")).flatMap { $0.isEmpty ? nil : $0 }
             }
         } catch {
-            throw Judge.reading(error, in: response)
+            throw DAVErrors.reading(error, in: response)
         }
         return tags
     }

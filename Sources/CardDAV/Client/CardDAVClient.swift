@@ -121,7 +121,7 @@ public struct CardDAVClient: Sendable {
             return try await provider.request(target)
         } catch {
             if case .unacceptableStatus(let response) = error { return response }
-            throw Judge.error(from: error, server: configuration.server.absoluteString)
+            throw DAVErrors.error(from: error, server: configuration.server.absoluteString)
         }
     }
 
@@ -150,7 +150,7 @@ public struct CardDAVClient: Sendable {
     func path(ofHref href: String, in response: Response) throws(CardDAVError) -> String {
         if let path = Href.plainAbsolutePath(href) { return path }
         guard let resolved = Href.resolve(href, against: response.request.url) else {
-            throw Judge.badAnswer(response, "it holds the href “\(href)”, which is not a URL")
+            throw DAVErrors.badAnswer(response, "it holds the href “\(href)”, which is not a URL")
         }
         guard ServerOrigin(resolved) == ServerOrigin(response.request.url) else {
             throw .foreignLocation(server: scope.server.description, location: resolved.absoluteString)

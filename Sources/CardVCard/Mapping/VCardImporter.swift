@@ -70,13 +70,14 @@ public struct VCardImporter: Sendable {
         }
         // Properties that are kept as their lines though they are not used: what was wrong
         // with each, for its warning once the kept lines are fitted.
-        var unused: [(index: Int, problem: String)] = []
+        var unused: [(index: Int, problem: String, kept: Bool)] = []
 
         for (index, property) in properties.enumerated() {
             if let damage = property.damage {
-                // A value the reader could not decode: the line is kept as it was.
-                unused.append((index, damage))
-                extras.append(index)
+                // A value the reader could not decode costs that property, and its line is not
+                // kept: written back, it would make a CardDAV server refuse the whole card
+                // (Radicale answers 400, Xandikos 500, to a PHOTO that is not base64).
+                unused.append((index, damage, false))
                 continue
             }
             // Matched on the name's bytes: no string per property.
@@ -103,7 +104,7 @@ public struct VCardImporter: Sendable {
                 case .some(.failure(let problem)):
                     // A photo the card cannot hold costs the photo, not the card: its line is
                     // kept, and a later PHOTO may still be the picture.
-                    unused.append((index, problem.message))
+                    unused.append((index, problem.message, true))
                     extras.append(index)
                 }
                 continue
@@ -275,9 +276,9 @@ public struct VCardImporter: Sendable {
 
         let (fitted, leftOut) = Self.fit(kept, clipped: clips, warnings: &warnings)
         fields.vcardProperties = fitted.map(\.text)
-        for (index, problem) in unused {
+        for (index, problem, isKept) in unused {
             let line = properties[index].line
-            let lost = leftOut.contains { $0.role == .extra && $0.line == line }
+            let lost = !isKept || leftOut.contains { $0.role == .extra && $0.line == line }
             warnings.append(
                 VCardProblem(
                     line: line,

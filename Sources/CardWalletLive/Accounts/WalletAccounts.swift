@@ -296,8 +296,11 @@ public final class WalletAccounts: Sendable {
         let provider: any BackendProvider
         if let kind = request.kind {
             provider = try directory.provider(forKind: kind)
-        } else if let existing {
-            provider = try directory.provider(for: existing)
+        } else if let known = existing
+            ?? records.first(where: { ServerAddress.sameServer($0.server, url.absoluteString) })
+        {
+            // Asked once per address: another account there says already what kind it is.
+            provider = try directory.provider(for: known)
         } else {
             provider = try await directory.detect(url)
         }

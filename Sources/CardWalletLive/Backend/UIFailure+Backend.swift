@@ -36,7 +36,7 @@ extension UIFailure {
         case .loginFailed: .loginFailed
         // Every one of these needs a login before anything else works: the UI opens its login
         // dialog and replays the request after it.
-        case .notLoggedIn, .multipleAccounts, .sessionEnded, .loginRequired: .sessionExpired
+        case .notLoggedIn, .multipleAccounts, .sessionEnded, .loginRequired: .mustLogIn
         case .notFound: .notFound
         case .conflict: .conflict(current: current)
         case .tooLarge: .tooLarge

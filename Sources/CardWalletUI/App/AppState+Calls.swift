@@ -16,7 +16,7 @@ extension AppState {
     mutating func complete(_ id: CallID, _ outcome: CallOutcome) -> [Effect] {
         guard let pending = pending.removeValue(forKey: id) else { return [] }
         let route = pending.route
-        if case .failure(let failure) = outcome, failure.kind == .sessionExpired, route.replaysAfterLogin {
+        if case .failure(let failure) = outcome, failure.kind == .mustLogIn, route.replaysAfterLogin {
             return openReauth(replaying: pending, serverCode: failure.serverCode)
         }
         var outcome = outcome
@@ -84,13 +84,16 @@ extension AppState {
         case .account:
             return accountFinished(outcome)
         case .logOut:
+            let previous = storedAccounts.first { $0.inUse }
             returnToLogin()
+            // The form is for the account just logged out; the others are listed beneath it.
+            if let previous { login = LoginState(server: previous.server, email: previous.user) }
             if case .failure(let failure) = outcome {
                 showMessage(.warning, "Logged out here; the server was not told: \(failure.message)")
             } else {
                 showMessage(.info, "Logged out")
             }
-            return []
+            return storedAccounts.isEmpty ? [] : [call(.listAccounts, route: .account)]
         }
     }
 

@@ -13,7 +13,7 @@ public struct UIFailure: Error, Equatable, Sendable, CustomStringConvertible {
         case loginFailed
         /// The session is over or there is none (the card API's E06, a CardDAV password refused,
         /// not logged in): the user must log in (again).
-        case sessionExpired
+        case mustLogIn
         /// No such card, or not yours (the card API's E05, a CardDAV 404).
         case notFound
         /// The card changed since it was read (the card API's E07, a CardDAV 412); `current` is

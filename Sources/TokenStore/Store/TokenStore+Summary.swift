@@ -6,13 +6,16 @@ extension TokenStore {
     ///
     /// It looks at the file (without reading it): a missing file, a file with a wrong mode or
     /// owner, or something that is not a file is described as such. It never shows a token.
-    public func storageSummary() -> String {
+    ///
+    /// - Parameter noun: what the file keeps for the account (`tokens`; `the account` for one
+    ///   whose password lives elsewhere, in the keyring or a command).
+    public func storageSummary(holding noun: String = "tokens") -> String {
         let location = Quoting.display(path)
         let status: FileStatus?
         do {
             status = try POSIX.status(atPath: path, followLinks: false)
         } catch {
-            return "tokens would be kept in \(location), which cannot be inspected: \(error)"
+            return "\(noun) would be kept in \(location), which cannot be inspected: \(error)"
         }
         var problem: TokenStoreError?
         do {
@@ -21,7 +24,8 @@ extension TokenStore {
             problem = error
         }
         guard let status else {
-            let summary = "no tokens stored; they would be kept in \(location) (plain file, mode 0600, not encrypted)"
+            let nothing = noun == "tokens" ? "no tokens stored; they" : "nothing stored; \(noun)"
+            let summary = "\(nothing) would be kept in \(location) (plain file, mode 0600, not encrypted)"
             return problem.map { summary + "; it will be refused: \($0)" } ?? summary
         }
         guard status.kind == .regular else {
@@ -29,7 +33,7 @@ extension TokenStore {
             return "no usable token file: " + (problem.map { "\($0)" } ?? "\(location) is \(status.kind.phrase)")
         }
         let summary =
-            "tokens stored in \(location) (plain file, mode \(Quoting.octal(status.permissions)), not encrypted)"
+            "\(noun) stored in \(location) (plain file, mode \(Quoting.octal(status.permissions)), not encrypted)"
         return problem.map { summary + "; it will be refused: \($0)" } ?? summary
     }
 }

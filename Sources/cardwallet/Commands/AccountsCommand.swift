@@ -17,10 +17,10 @@ struct AccountsCommand: AsyncParsableCommand {
             it the default: the account every command and the wallet use without --account or \
             --server. The default one is marked with *.
 
-            Columns: NAME (what --account takes), KIND (card API, CardDAV), SERVER, USER, BOOK (the \
+            Columns: NAME (what --account takes), KIND (card API, CardDAV), SERVER, BOOK (the \
             address book, on a server with books), PASSWORD (where it lives: keyring, command, \
             file — plain text —, or empty for an account whose session is kept in tokens) and \
-            STATE (logged in, or log in again).
+            STATE (logged in, or log in again). --json adds the user.
 
             With --json, prints one array of objects: name, kind, server, user, book, bookName, \
             secret, default and loggedIn. Nothing is sent to any server; no password is read.
@@ -73,13 +73,12 @@ struct AccountsListCommand: AsyncParsableCommand {
             }
             let table = TextTable(
                 columns: [
-                    .init(""), .init("NAME", maximumWidth: 40), .init("KIND"), .init("SERVER", maximumWidth: 50),
-                    .init("USER", maximumWidth: 40), .init("BOOK", maximumWidth: 30), .init("PASSWORD"),
-                    .init("STATE"),
+                    .init(""), .init("NAME", maximumWidth: 32), .init("KIND"), .init("SERVER", maximumWidth: 40),
+                    .init("BOOK", maximumWidth: 20), .init("PASSWORD"), .init("STATE"),
                 ],
                 rows: entries.map { entry in
                     [
-                        entry.isDefault ? "*" : "", entry.name, entry.kindName, entry.server, entry.user,
+                        entry.isDefault ? "*" : "", entry.name, entry.kindName, entry.server,
                         entry.bookName ?? entry.bookID ?? "", entry.secret ?? "",
                         entry.loggedIn ? "logged in" : "log in again",
                     ]

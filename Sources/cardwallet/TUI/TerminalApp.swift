@@ -203,7 +203,7 @@ enum TerminalApp {
         let replay = state.reauth?.replay.filter(\.call.isChange).count ?? 0
         if replay > 0 {
             lines.append(
-                "\(replay) change\(replay == 1 ? " was" : "s were") not saved: the session expired (E06); "
+                "\(replay) change\(replay == 1 ? " was" : "s were") not saved: the session ended; "
                     + "log in and make \(replay == 1 ? "it" : "them") again")
         }
         return lines

@@ -25,7 +25,9 @@ final class DAVServerProcess: Sendable {
     /// the run, or `nil` without one.
     let front: (port: Int, authority: String)?
     let user = "alice"
-    let password = "app-password-7f3e9b"
+    let password = DAVServerProcess.sharedPassword
+    /// Every user's password.
+    static let sharedPassword = "app-password-7f3e9b"
     private let process: Process
     private let input: FileHandle
     private let errorOutput: FileHandle
@@ -37,9 +39,10 @@ final class DAVServerProcess: Sendable {
 
     /// Starts a server of `kind`, runs `body`, and always stops it and removes its data.
     static func with<Result>(
-        _ kind: Kind, front: [String] = [], _ body: (DAVServerProcess) async throws -> Result
+        _ kind: Kind, front: [String] = [], otherUsers: [String] = [],
+        _ body: (DAVServerProcess) async throws -> Result
     ) async throws -> Result {
-        let server = try await DAVServerProcess(kind, front: front)
+        let server = try await DAVServerProcess(kind, front: front, otherUsers: otherUsers)
         let outcome: Swift.Result<Result, any Error>
         do {
             outcome = .success(try await body(server))
@@ -50,7 +53,8 @@ final class DAVServerProcess: Sendable {
         return try outcome.get()
     }
 
-    private init(_ kind: Kind, front: [String]) async throws {
+    /// Starts a server of `kind`; `otherUsers` log in beside alice, with the same password.
+    private init(_ kind: Kind, front: [String], otherUsers: [String] = []) async throws {
         try Self.checkPeers()
         self.kind = kind
         folder = try TemporaryFolder("carddav-\(kind)")
@@ -60,7 +64,7 @@ final class DAVServerProcess: Sendable {
             [
                 "python3", Self.repository.appending(path: "scripts/carddav-server.py").path, kind.rawValue,
                 "--data", folder.path("data"), "--user", "alice:\(password)",
-            ] + front.flatMap { ["--front", $0] }
+            ] + otherUsers.flatMap { ["--user", "\($0):\(Self.sharedPassword)"] } + front.flatMap { ["--front", $0] }
         let stdin = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()

@@ -214,3 +214,34 @@ extension EndToEndTests {
         return try CardWalletJSON.decoder().decode(type, from: Data(result.stdout.utf8))
     }
 }
+
+extension EndToEndTests {
+    /// The kind of server is asked once, at the login (one probe, `GET /cards?limit=1`), not at
+    /// all with --kind, and never again once the account is stored: later commands and logins
+    /// read it from the record.
+    @Test func theKindOfServerIsAskedOnceAtTheLoginAndNeverWithKind() async throws {
+        try await CLIWorld.with { world in
+            let probes = { world.server.statistics.count("GET /cards", status: 401) }
+            let first = try await world.run(
+                "login", "--kind", "cardAPI", "--email", CLIWorld.email, "--password-stdin",
+                input: CLIWorld.password + "\n")
+            #expect(first.status == 0, "\(first)")
+            #expect(probes() == 0, "--kind: nothing asked before the login")
+            let again = try await world.run(
+                "login", "--email", CLIWorld.email, "--password-stdin", input: CLIWorld.password + "\n")
+            #expect(again.status == 0, "\(again)")
+            #expect(probes() == 0, "a stored account's kind is read from its record")
+            let status = try await world.run("status", "--json")
+            #expect(status.stdout.contains(#""kind" : "cardAPI""#), "\(status)")
+            let other = try await world.run(
+                "login", "--email", "minji@cardwallet.dev", "--password-stdin", input: "minji1234\n")
+            #expect(other.status == 0, "\(other)")
+            #expect(probes() == 0, "another account at the address says what kind it is")
+            let unknown = try await world.run(
+                "login", "--kind", "gopher", "--email", CLIWorld.email, "--password-stdin",
+                input: CLIWorld.password + "\n")
+            #expect(unknown.status == 64, "\(unknown)")
+            #expect(unknown.stderr.contains("cardAPI, cardDAV"), "\(unknown)")
+        }
+    }
+}

@@ -64,6 +64,24 @@ extension HostileServerTests {
         }
     }
 
+    /// Which kind of server an address is gets asked with a short deadline (5 s), not the request
+    /// deadline (60 s by default): against an address that never answers, `login` gives up
+    /// after the probe's deadline with exit 6, says what to do, and stores nothing.
+    @Test func aLoginAtAnAddressThatNeverAnswersGivesUpAtTheProbeDeadline() async throws {
+        try await HostileWorld.with({ _ in .trickledHead(every: .milliseconds(250)) }) { world in
+            let clock = ContinuousClock()
+            let started = clock.now
+            let login = try await world.start(
+                ["login", "--email", Hostile.email, "--password-stdin"], input: "secret-password\n"
+            ).finish(timeout: .seconds(90))
+            let elapsed = clock.now - started
+            #expect(login.status == 6, "\(login)")
+            #expect(elapsed < .seconds(40), "waited \(elapsed), as long as a request's deadline")
+            #expect(!login.stderr.contains("secret-password"), "\(login)")
+            #expect(!FileManager.default.fileExists(atPath: world.tokenFile), "nothing stored")
+        }
+    }
+
     /// A head that trickles in is not "the server sent nothing": the command ends at its
     /// deadline with exit 6 and says no complete answer came (with the read timeout below the
     /// deadline, as by default, that the header never completed: `LiveTransportTrickleTests`).

@@ -165,7 +165,7 @@ struct TUICacheGlueTests {
             try await harness.server.revokeRefreshTokens(email: GlueHarness.email)
             try await harness.server.expireAccessTokens(email: GlueHarness.email)
             let result = await performer.perform(.loadCards(offset: 0, limit: 100, query: nil))
-            guard case .failure(let failure) = result, failure.kind == .sessionExpired else {
+            guard case .failure(let failure) = result, failure.kind == .mustLogIn else {
                 Issue.record("not E06: \(result)")
                 return
             }

@@ -195,7 +195,7 @@ import Testing
                 logger: Self.logger
             ) { _ in backend })
         let ended = await next.perform(.loadCards(offset: 0, limit: 50, query: nil))
-        guard case .failure(let failure) = ended, failure.kind == .sessionExpired else {
+        guard case .failure(let failure) = ended, failure.kind == .mustLogIn else {
             Issue.record("not a session end: \(ended)")
             return
         }

@@ -29,8 +29,10 @@ struct ImportCommand: AsyncParsableCommand {
             note) is clipped there and kept whole for export; a card without a name is named \
             after its organisation, email or phone number. Each such change is reported on \
             standard error as FILE:LINE: warning: what was done, and so is text outside the \
-            cards. A card that cannot be read (a damaged line, a photo that is not PNG or JPEG) is \
-            reported as FILE:LINE: what is wrong and skipped; the others are imported. A file with \
+            cards. A damaged property costs that property, not the card: a line that is not a \
+            property, or a photo that is not valid base64, is left out; a photo that is not PNG \
+            or JPEG is kept as its line for export; each with a FILE:LINE: warning. A card with nothing readable \
+            left is reported as FILE:LINE: what is wrong and skipped; the others are imported. A file with \
             no BEGIN:VCARD at all (binary, empty, text) is refused in one line and nothing of it is \
             imported. --dry-run prints what would happen, card by card, and sends nothing. Prints \
             the counts of created, updated, unchanged (merged) and skipped cards; a progress line \

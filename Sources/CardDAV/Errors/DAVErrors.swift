@@ -3,38 +3,46 @@ import Networking
 import OAuth
 
 /// The one place that turns failed exchanges and unusable answers into ``CardDAVError``s, with
-/// server text scrubbed of the request's credentials and cut short.
-enum Judge {
+/// server text scrubbed of the request's credentials and cut short. The switch over what the
+/// networking core threw is Networking's (``Networking/NetworkErrorTranslator``, shared with the
+/// card API's `ResponseJudge`); what each case means to CardDAV is here.
+enum DAVErrors {
     /// The error for a failure with no usable answer.
     static func error(from error: NetworkError, server: String) -> CardDAVError {
-        switch error {
-        case .unacceptableStatus(let response):
-            return status(response)
-        case .decoding(let failure):
-            return status(failure.response)
-        case .transport(let failure):
-            switch failure.kind {
-            case .cannotConnect:
-                return .cannotConnect(server: server, endpoint: failure.endpoint, reason: failure.reason)
-            case .connectTimedOut:
-                return .cannotConnect(server: server, endpoint: failure.endpoint, reason: "the connection timed out")
-            case .timedOut:
-                return .timedOut(url: failure.url, reason: failure.reason)
-            case .responseTooLarge, .connectionLost, .other:
-                return .connectionFailed(url: failure.url, reason: failure.reason)
-            }
-        case .interceptor(let underlying):
-            switch underlying {
-            case let error as CardDAVError: return error
-            case let error as OAuthError: return error == .cancelled ? .cancelled : .authorization(error)
-            case is CancellationError: return .cancelled
-            default: return .invalidRequest(String(describing: underlying))
-            }
-        case .invalidRequest(let message):
-            return .invalidRequest(message)
-        case .cancelled:
-            return .cancelled
+        Translator(server: server).translate(error)
+    }
+
+    /// What each of the networking core's failures means to CardDAV.
+    struct Translator: NetworkErrorTranslator {
+        let server: String
+
+        func status(_ response: Response) -> CardDAVError { DAVErrors.status(response) }
+
+        func cannotConnect(_ failure: TransportFailure, reason: String) -> CardDAVError {
+            .cannotConnect(server: server, endpoint: failure.endpoint, reason: reason)
         }
+
+        func timedOut(_ failure: TransportFailure) -> CardDAVError {
+            .timedOut(url: failure.url, reason: failure.reason)
+        }
+
+        func connectionFailed(_ failure: TransportFailure) -> CardDAVError {
+            .connectionFailed(url: failure.url, reason: failure.reason)
+        }
+
+        func decoding(_ failure: DecodingFailure) -> CardDAVError { DAVErrors.status(failure.response) }
+
+        func interceptor(_ error: any Error) -> CardDAVError {
+            switch error {
+            case let error as CardDAVError: error
+            case let error as OAuthError: error == .cancelled ? .cancelled : .authorization(error)
+            case is CancellationError: .cancelled
+            default: .invalidRequest(String(describing: error))
+            }
+        }
+
+        func invalidRequest(_ message: String) -> CardDAVError { .invalidRequest(message) }
+        var cancelled: CardDAVError { .cancelled }
     }
 
     /// The error for an answer whose status the caller did not expect: 401, 403, 404/410, 412
