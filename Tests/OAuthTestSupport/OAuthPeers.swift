@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 public import Foundation
 import NIOCore
-import NIOHTTP1
-public import TestSupport
+public import NIOHTTP1
+import TestSupport
 import Testing
 
 /// The real parts an OAuth test logs in at, started on loopback for the test: Authlib's
@@ -189,6 +189,6 @@ public enum TestHTTP {
         let collected = try await response.body.collect(upTo: 4 << 20)
         var names: [String: String] = [:]
         for header in response.headers { names[header.name.lowercased()] = header.value }
-        return (Int(response.status.code), names, Data(buffer: collected))
+        return (Int(response.status.code), names, Data(collected.readableBytesView))
     }
 }

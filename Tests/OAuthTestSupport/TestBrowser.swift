@@ -1,4 +1,5 @@
 public import Foundation
+import NIOHTTP1
 import TestSupport
 
 /// The person's browser, played by the test: it opens the authorization address, reads the

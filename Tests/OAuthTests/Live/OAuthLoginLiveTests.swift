@@ -5,6 +5,7 @@ import Foundation
 import OAuth
 import OAuthTestSupport
 import Secrets
+import Synchronization
 import TestSupport
 import Testing
 import TokenStore

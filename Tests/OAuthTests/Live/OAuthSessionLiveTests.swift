@@ -3,8 +3,10 @@ import CardCache
 import CardModels
 import CardWalletLive
 import Foundation
+import Networking
 import OAuth
 import OAuthTestSupport
+import Secrets
 import TestSupport
 import Testing
 import TokenStore

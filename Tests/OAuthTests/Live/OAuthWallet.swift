@@ -78,15 +78,14 @@ final class OAuthWallet: Sendable {
         server: URL? = nil, issuer: OAuthIssuer? = nil, choice: TestBrowser.Choice = .allow,
         secret: String? = nil, deadline: Duration = .seconds(60), browse: Bool = true
     ) async throws -> LoginReport {
-        let pages = self.pages
         let request = OAuthLoginRequest(
             issuer: issuer ?? self.issuer,
             client: OAuthClient(id: peers.clientID, secret: secret ?? peers.clientSecret), deadline: deadline,
-            present: { url in
+            present: { [self] url in
                 guard browse else { return }
                 Task {
                     let landed = try? await TestBrowser.visit(url, choice: choice)
-                    pages.withLock { $0.append(landed.map { "\($0.status) \($0.page)" } ?? "no page") }
+                    self.pages.withLock { $0.append(landed.map { "\($0.status) \($0.page)" } ?? "no page") }
                 }
             })
         return try await accounts.logIn(

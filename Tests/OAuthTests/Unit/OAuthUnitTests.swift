@@ -1,8 +1,9 @@
 import CardBackend
 import CardDAV
 import Foundation
+import NIOHTTP1
 import Networking
-import OAuth
+@testable import OAuth
 import OAuthTestSupport
 import SessionCore
 import TestSupport

@@ -136,7 +136,7 @@ final class OAuthStormFixture: Sendable {
     private static func get(_ url: URL, http: HTTPClient) async throws -> (status: Int, body: Data) {
         let response = try await http.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 4 << 20)
-        return (Int(response.status.code), Data(buffer: body))
+        return (Int(response.status.code), Data(body.readableBytesView))
     }
 
     /// Every access token the authorization server issued expires now (the backend still holds
