@@ -428,12 +428,15 @@ def start_google_front(backend_port, user, book, email):
                 return self.answer(throttle["status"], [("Retry-After", throttle["retry"])], b"Slow down.\n")
             if path.rstrip("/") == "/.well-known/carddav":
                 return self.answer(301, [("Location", public)])
-            if not path.startswith(public):
+            # `@` and `%40` name the same segment (clients differ in which they send, as Google allows).
+            plain = urllib.parse.unquote(path)
+            if not plain.startswith(urllib.parse.unquote(public)):
                 return self.answer(404, [("Content-Type", "text/plain")], b"Not Found\n")
-            inner = private + path[len(public):]
+            inner = private + urllib.parse.quote(plain[len(urllib.parse.unquote(public)):])
             headers = {name: value for name, value in self.headers.items() if name.lower() not in HOP_BY_HOP}
             headers["Host"] = f"127.0.0.1:{backend_port}"
             body = body.replace(public.encode(), private.encode())
+            body = body.replace(urllib.parse.unquote(public).encode(), private.encode())
             if body:
                 headers["Content-Length"] = str(len(body))
             connection = http.client.HTTPConnection("127.0.0.1", backend_port, timeout=60)

@@ -160,9 +160,16 @@ public final class LoopbackReceiver: Sendable {
     static func page(
         for request: HTTPRequestHead, expectedState: String
     ) -> (HTTPResponseStatus, String, [String: String]?) {
-        let items = URLComponents(string: request.uri)?.queryItems ?? []
+        // RFC 6749 §4.1.2: the query is application/x-www-form-urlencoded, where `+` is a space.
+        let formDecoded: (String?) -> String = {
+            let text = ($0 ?? "").replacingOccurrences(of: "+", with: " ")
+            return text.removingPercentEncoding ?? text
+        }
+        let items = URLComponents(string: request.uri)?.percentEncodedQueryItems ?? []
         var query: [String: String] = [:]
-        for item in items where query[item.name] == nil { query[item.name] = item.value ?? "" }
+        for item in items where query[formDecoded(item.name)] == nil {
+            query[formDecoded(item.name)] = formDecoded(item.value)
+        }
         guard request.method == .GET, query["code"] != nil || query["state"] != nil || query["error"] != nil else {
             return (
                 .notFound, html("cardwallet", "This address only waits for the authorization server's answer."), nil

@@ -76,7 +76,12 @@ import TokenStore
                 try await wallet.logIn(choice: .deny)
                 Issue.record("a denied login logged in")
             } catch let error as OAuthError {
-                #expect(error == .authorizationRefused(error: "access_denied", description: nil))
+                // Authlib's description, form-encoded on the redirect (`+` for spaces), read back as text.
+                #expect(
+                    error
+                        == .authorizationRefused(
+                            error: "access_denied",
+                            description: "The resource owner or authorization server denied the request"))
                 #expect(error.description.contains("The access was denied"))
                 #expect(error.failureKind == .loginFailed)
             }

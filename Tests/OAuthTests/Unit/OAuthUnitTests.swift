@@ -153,6 +153,13 @@ import TokenStore
         let pages = LoopbackReceiver.page(
             for: .init(version: .http1_1, method: .GET, uri: "/?state=zz&error=access_denied"), expectedState: "s1")
         #expect(pages.0 == .badRequest)
+        // The query is form-encoded (RFC 6749 §4.1.2): `+` is a space, `%2B` a plus.
+        let denied = LoopbackReceiver.page(
+            for: .init(
+                version: .http1_1, method: .GET,
+                uri: "/?state=s1&error=access_denied&error_description=The+user+said+no%2Bthanks"),
+            expectedState: "s1")
+        #expect(denied.2?["error_description"] == "The user said no+thanks")
     }
 
     @Test func aListenerThatHearsNothingEndsAtItsDeadline() async throws {
