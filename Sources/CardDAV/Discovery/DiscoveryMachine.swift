@@ -85,6 +85,8 @@ public struct DiscoveryMachine: Sendable {
     private var wellKnownTarget: URL?
     /// Whether that target answered with DAV properties (a multistatus), as a book does.
     private var wellKnownTargetAnswered = false
+    /// The principal that target named, if any.
+    private var wellKnownTargetPrincipal: URL?
 
     /// Discovery from `start` (a server root, a principal or an address book), within the scope
     /// of `start`'s own origin (with the system's Public Suffix List).
@@ -135,6 +137,7 @@ public struct DiscoveryMachine: Sendable {
     private mutating func inspected(_ found: Inspected) -> Action {
         if let current, let target = wellKnownTarget, Self.place(of: current) == Self.place(of: target) {
             wellKnownTargetAnswered = true
+            wellKnownTargetPrincipal = found.principal
         }
         for url in [found.principal].compactMap({ $0 }) + found.homes where !scope.admits(url) {
             return end(.fail(.foreignLocation(server: scope.server.description, location: url.absoluteString)))
@@ -176,9 +179,15 @@ public struct DiscoveryMachine: Sendable {
         return .listBooks(home: pending.removeFirst())
     }
 
-    /// The book a redirect from the well-known URL led to, when there was one.
+    /// The book a redirect from the well-known URL led to, when there was one: a collection below
+    /// the principal it names (Google's `…/principals/<email>/lists/default/`), never the root of a
+    /// DAV tree that holds the principal (a server's `/remote.php/dav/` whose principal is gone).
     private func wellKnownBook() -> AddressBook? {
         guard let target = wellKnownTarget, wellKnownTargetAnswered, Href.path(of: target) != "/" else { return nil }
+        if let principal = wellKnownTargetPrincipal {
+            let (below, above) = (Href.path(of: target), Href.path(of: principal))
+            guard below.hasPrefix(above.hasSuffix("/") ? above : above + "/"), below != above else { return nil }
+        }
         return AddressBook(url: target, href: Href.path(of: target), supportsSyncCollection: true)
     }
 

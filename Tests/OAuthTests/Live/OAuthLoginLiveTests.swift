@@ -105,7 +105,7 @@ import TokenStore
                 Issue.record("a failing token endpoint logged in")
             } catch let error as OAuthError {
                 guard case .tokenServerFailure(500, let detail) = error else {
-                    Issue.record("\(error)")
+                    Issue.record("\(error); the browser saw \(wallet.pages.withLock { $0 })")
                     return
                 }
                 #expect(detail.contains("failing on purpose"))

@@ -84,8 +84,14 @@ final class OAuthWallet: Sendable {
             present: { [self] url in
                 guard browse else { return }
                 Task {
-                    let landed = try? await TestBrowser.visit(url, choice: choice)
-                    self.pages.withLock { $0.append(landed.map { "\($0.status) \($0.page)" } ?? "no page") }
+                    let page: String
+                    do {
+                        let landed = try await TestBrowser.visit(url, choice: choice)
+                        page = "\(landed.status) \(landed.page)"
+                    } catch {
+                        page = "no page: \(error)"
+                    }
+                    self.pages.withLock { $0.append(page) }
                 }
             })
         return try await accounts.logIn(
