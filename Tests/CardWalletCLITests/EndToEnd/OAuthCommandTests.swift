@@ -33,8 +33,8 @@ import Testing
         }
 
         /// `cardwallet login --oauth ISSUER`, the test opening the address it prints.
-        func logIn(choice: TestBrowser.Choice = .allow) async throws -> CLIResult {
-            let login = try start(["login", "--oauth", peers.issuer.absoluteString])
+        func logIn(choice: TestBrowser.Choice = .allow, arguments: [String]? = nil) async throws -> CLIResult {
+            let login = try start(arguments ?? ["login", "--oauth", peers.issuer.absoluteString])
             var address: URL?
             try await waitUntil(timeout: .seconds(60), "the login to print the address") {
                 address = Self.authorizationAddress(in: login.stderrSoFar)
@@ -48,6 +48,12 @@ import Testing
         static func authorizationAddress(in text: String) -> URL? {
             text.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("http://") && $0.contains("/authorize?") }
                 .flatMap { URL(string: String($0)) }
+        }
+
+        /// The access tokens the token file keeps.
+        var accessTokens: [String] {
+            let text = tokenFileText
+            return text.matches(of: #/"accessToken"\s*:\s*"([^"]+)"/#).map { String($0.output.1) }
         }
 
         var tokenFileText: String {
@@ -78,7 +84,10 @@ import Testing
             let list = try await world.run("list")
             #expect(list.stdout.contains("Ada Lovelace"), "\(list)")
             let verbose = try await world.run("list", "-v")
-            #expect(verbose.stderr.contains("<private>"), "\(verbose.stderr)")
+            // `-v` shows each exchange; the token that went with it is in no line.
+            let tokens = world.accessTokens
+            #expect(!tokens.isEmpty && verbose.stderr.contains("REPORT"), "\(world.tokenFileText)")
+            for token in tokens { #expect(!verbose.stderr.contains(token)) }
             #expect(!verbose.stderr.contains(world.peers.clientSecret))
             let status = try await world.run("status")
             #expect(status.stdout.contains("alice@example.com"), "\(status)")
@@ -119,6 +128,25 @@ import Testing
             ).finish()
             #expect(noClient.status == 64, "\(noClient)")
             #expect(noClient.stderr.contains("--client-id"), "\(noClient.stderr)")
+        }
+    }
+
+    @Test func aRevokedLoginEndsTheSessionAndSaysToLogInAgain() async throws {
+        try await Self.with { world in
+            #expect(try await world.logIn().status == 0)
+            #expect(try await world.run("add", "--name", "Katherine Johnson").status == 0)
+            try await world.peers.revokeUser()
+            try await world.peers.expireAccessTokens()
+            let ended = try await world.run("list")
+            #expect(ended.status == 3, "\(ended)")
+            #expect(ended.stderr.lowercased().contains("log in again"), "\(ended.stderr)")
+            // E06's path: the access token and the refresh token are gone from the token file.
+            #expect(world.accessTokens.isEmpty, "\(world.tokenFileText)")
+            // Logging in again as the stored account needs no --oauth: the record says how.
+            let again = try await world.logIn(arguments: ["login"])
+            #expect(again.status == 0, "\(again)")
+            let list = try await world.run("list")
+            #expect(list.stdout.contains("Katherine Johnson"), "\(list)")
         }
     }
 }
