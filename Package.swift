@@ -346,7 +346,8 @@ let package = Package(
         .testTarget(
             name: "OAuthTests",
             dependencies: [
-                "OAuth", "SessionCore", "CardDAV", "CardWalletLive", "CardBackend", "CardProviders", "CardCache",
+                "OAuth", "SessionCore", "CardDAV", "CardWalletLive", "CardWalletUI", "CardBackend", "CardProviders",
+                "CardCache",
                 "CardModels", "Secrets", "TokenStore", "Networking", "TestSupport", "OAuthTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

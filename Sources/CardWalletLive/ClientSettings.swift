@@ -59,6 +59,9 @@ public struct ClientSettings: Sendable, Equatable {
 
     /// The `oauth` entry of the settings.
     public struct OAuthSettings: Sendable, Equatable {
+        /// The authorization server of the interface's browser login (Ctrl-O) when its Server field
+        /// does not say `google`: `google` or an issuer's address (`oauth.issuer`).
+        public var issuer: String?
         /// The client id (`oauth.clientId`, `CARDWALLET_OAUTH_CLIENT_ID`, `--client-id`).
         public var clientID: String?
         /// The client secret (`oauth.clientSecret`, `CARDWALLET_OAUTH_CLIENT_SECRET`,
@@ -71,9 +74,10 @@ public struct ClientSettings: Sendable, Equatable {
 
         /// Settings.
         public init(
-            clientID: String? = nil, clientSecret: String? = nil, scope: String? = nil,
+            issuer: String? = nil, clientID: String? = nil, clientSecret: String? = nil, scope: String? = nil,
             redirectTimeout: Duration = .seconds(300)
         ) {
+            self.issuer = issuer
             self.clientID = clientID
             self.clientSecret = clientSecret
             self.scope = scope

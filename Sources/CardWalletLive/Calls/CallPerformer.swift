@@ -21,6 +21,8 @@ public final class CallPerformer: Sendable {
     public let accounts: WalletAccounts
     /// Card images for this terminal, kept in memory.
     public let pictures: PictureMaker
+    /// The settings of a browser login (``CardWalletUI/AppCall/logInWithBrowser(server:)``).
+    public let browserLogin: BrowserLogin
     let imports = ImportRunner()
     private let scans = PhotoScan()
     let pages = ListPages()
@@ -29,10 +31,12 @@ public final class CallPerformer: Sendable {
     /// A performer on `accounts`, drawing pictures with `pictures`.
     public init(
         accounts: WalletAccounts,
-        pictures: PictureMaker = PictureMaker(graphics: GraphicsChoice(imageProtocol: .blocks))
+        pictures: PictureMaker = PictureMaker(graphics: GraphicsChoice(imageProtocol: .blocks)),
+        browserLogin: BrowserLogin = BrowserLogin()
     ) {
         self.accounts = accounts
         self.pictures = pictures
+        self.browserLogin = browserLogin
     }
 
     /// Performs `call`.
@@ -49,6 +53,7 @@ public final class CallPerformer: Sendable {
         accounts.filler.userCallStarted()
         defer { accounts.filler.userCallEnded() }
         if let local = await performLocally(call, progress: progress) { return local }
+        if case .logInWithBrowser(let server) = call { return await logInWithBrowser(server, progress: progress) }
         let cached = await accounts.cachedWallet()
         switch call {
         case .searchCache(let query):
@@ -85,6 +90,10 @@ public final class CallPerformer: Sendable {
         case .logIn(let server, let email, let password):
             let report = try await accounts.logIn(server: server, account: email, password: password)
             return .loggedIn(email: report.account.email, server: report.account.shownServer)
+        case .logInWithBrowser(let server):
+            // Performed before the wallet's calls, with its progress (the address): see perform.
+            return try await Self.browserLoginResult(
+                accounts: accounts, browserLogin: browserLogin, server: server, progress: .ignoring)
         case .switchAccount, .listAccounts:
             return try await Self.accountCall(call, accounts: accounts)
         case .nextBook:
@@ -197,7 +206,7 @@ public final class CallPerformer: Sendable {
                 } catch {
                     return .failure(UIFailure(any: error))
                 }
-            case .logIn, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard,
+            case .logIn, .logInWithBrowser, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard,
                 .reorderCards, .searchCache, .resolveOfflineEdit, .nextBook:
                 return nil
             }

@@ -21,6 +21,7 @@ enum ClientSettingKey: String, CaseIterable, Sendable, Hashable, Comparable {
     case pageSize = "ui.pageSize"
     case images = "ui.images"
     case allowInsecureHTTP
+    case oauthIssuer = "oauth.issuer"
     case oauthClientID = "oauth.clientId"
     case oauthClientSecret = "oauth.clientSecret"
     case oauthScope = "oauth.scope"
@@ -62,7 +63,7 @@ enum ClientSettingKey: String, CaseIterable, Sendable, Hashable, Comparable {
     var kind: Kind {
         switch self {
         case .server, .account, .book, .passwordCommand, .tokenFile, .images: .text
-        case .oauthClientID, .oauthClientSecret, .oauthScope: .text
+        case .oauthIssuer, .oauthClientID, .oauthClientSecret, .oauthScope: .text
         case .connectTimeout, .requestTimeout, .authTimeout, .refreshMargin, .oauthRedirectTimeout: .duration
         case .logLevel: .logLevel
         case .logFile, .allowInsecureHTTP: .boolean

@@ -85,6 +85,7 @@ enum ClientSettingsLoader {
         let passwordCommand = try resolution.text(.passwordCommand)?.trimmingCharacters(in: .whitespaces) ?? ""
         let server = try resolution.server()
         let oauth = ClientSettings.OAuthSettings(
+            issuer: try resolution.nonEmptyText(.oauthIssuer),
             clientID: try resolution.nonEmptyText(.oauthClientID),
             clientSecret: try resolution.nonEmptyText(.oauthClientSecret),
             scope: try resolution.nonEmptyText(.oauthScope),

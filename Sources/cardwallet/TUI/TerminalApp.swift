@@ -120,7 +120,12 @@ enum TerminalApp {
             ?? Self.detectGraphics(environment: ProcessInfo.processInfo.environment, configured: live.settings.images)
         let pictures = PictureMaker(graphics: graphics)
         notes.append(graphics.description)
-        let performer = CallPerformer(accounts: accounts, pictures: pictures)
+        let oauth = live.settings.oauth
+        let browserLogin = BrowserLogin(
+            issuer: oauth.issuer, clientID: oauth.clientID, clientSecret: oauth.clientSecret, scope: oauth.scope,
+            deadline: oauth.redirectTimeout, allowsInsecureHTTP: live.settings.allowInsecureHTTP,
+            environment: ProcessInfo.processInfo.environment)
+        let performer = CallPerformer(accounts: accounts, pictures: pictures, browserLogin: browserLogin)
         defer {
             accounts.stopReporting()
             performer.removeFiles()
