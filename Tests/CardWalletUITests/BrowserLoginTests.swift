@@ -61,4 +61,22 @@ import Testing
         #expect(state.login.error?.field == .server)
         #expect(!state.login.isWaitingForBrowser)
     }
+
+    @Test func theSessionExpiredDialogGrowsToShowTheWholeAddress() throws {
+        var state = AppState.loggedIn(cards: 3)
+        state.send(.resize(width: 100, height: 30))
+        let effects = state.press(.char("r"))
+        let (id, _) = try #require(AppState.lastRequest(effects))
+        state.send(.completed(id, .failure(UIFailure(.mustLogIn, message: "log in again"))))
+        try #require(state.reauth != nil)
+        let login = state.press(.ctrl("o"))
+        let (loginID, call) = try #require(AppState.lastRequest(login))
+        #expect(call == .logInWithBrowser(server: state.reauth?.login.server.text ?? ""))
+        let long = Self.address + String(repeating: "&x=0123456789", count: 12)
+        state.send(.progress(loginID, CallProgress(done: 0, total: nil, link: long)))
+        let rows = Renderer.render(state).text.split(separator: "\n").map {
+            $0.replacingOccurrences(of: "│", with: "").trimmingCharacters(in: .whitespaces)
+        }
+        #expect(rows.joined().contains(long), "\(Renderer.render(state).text)")
+    }
 }

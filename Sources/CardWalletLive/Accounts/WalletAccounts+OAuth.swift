@@ -112,7 +112,7 @@ extension WalletAccounts {
                 command: nil)
             record.secret = kept.location
             secretNote = kept.note?.replacingOccurrences(of: "the password is kept", with: "the refresh token is kept")
-                .replacingOccurrences(of: " or give --password-command 'pass show …' so that none is kept", with: "")
+                .replacingOccurrences(of: ", or give --password-command 'pass show …' so that none is kept", with: "")
             try await directory.tokenStore.saveAccount(record, makeDefault: true, replacingCorrupt: true)
         } catch {
             // Nothing half stored: the access token the backend kept goes, and any secret kept.

@@ -77,6 +77,7 @@ import Testing
             #expect(login.stderr.contains("Open this address in a browser to log in"))
             // No keyring here: the refresh token goes to the token file, and the login says so.
             #expect(login.stderr.contains("the refresh token is kept in plain text in the token file"), "\(login.stderr)")
+            #expect(login.stderr.contains("log in again to move it there."), "\(login.stderr)")
             #expect(!login.stderr.contains(world.peers.clientSecret))
 
             let add = try await world.run("add", "--name", "Ada Lovelace", "--email", "ada@example.com")
@@ -91,6 +92,8 @@ import Testing
             #expect(!verbose.stderr.contains(world.peers.clientSecret))
             let status = try await world.run("status")
             #expect(status.stdout.contains("alice@example.com"), "\(status)")
+            #expect(status.stdout.contains("refresh token: in the token file"), "\(status)")
+            #expect(status.stdout.contains("OAuth 2.0: \(world.peers.issuer.absoluteString), client cardwallet"))
         }
     }
 
