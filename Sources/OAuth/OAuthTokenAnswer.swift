@@ -20,13 +20,23 @@ public struct OAuthTokenAnswer: Sendable {
     /// optional): an hour, Google's; the first 401 refreshes earlier if it is shorter.
     public static let assumedLifetime: TimeInterval = 3600
 
+    /// RFC 6749 §5.1's answer, by its members' names.
     struct Wire: Decodable {
-        var access_token: String?
-        var token_type: String?
-        var expires_in: Lifetime?
-        var refresh_token: String?
+        var accessToken: String?
+        var tokenType: String?
+        var expiresIn: Lifetime?
+        var refreshToken: String?
         var scope: String?
-        var id_token: String?
+        var idToken: String?
+
+        enum CodingKeys: String, CodingKey {
+            case accessToken = "access_token"
+            case tokenType = "token_type"
+            case expiresIn = "expires_in"
+            case refreshToken = "refresh_token"
+            case scope
+            case idToken = "id_token"
+        }
     }
 
     /// `expires_in` as a number or, as some servers send it, a string of digits.
@@ -42,9 +52,15 @@ public struct OAuthTokenAnswer: Sendable {
         }
     }
 
+    /// RFC 6749 §5.2's error answer.
     struct WireError: Decodable {
         var error: String
-        var error_description: String?
+        var errorDescription: String?
+
+        enum CodingKeys: String, CodingKey {
+            case error
+            case errorDescription = "error_description"
+        }
     }
 
     /// The answer of a token request: the tokens, or the error the server gave.
@@ -61,7 +77,7 @@ public struct OAuthTokenAnswer: Sendable {
             if (400..<500).contains(status), let error = try? JSONDecoder().decode(WireError.self, from: response.body),
                 !error.error.isEmpty
             {
-                let description = error.error_description.map { Redaction.scrub($0, hiding: secrets) }
+                let description = error.errorDescription.map { Redaction.scrub($0, hiding: secrets) }
                 if error.error == "invalid_grant" { throw .grantRefused(description: description) }
                 throw .tokenRefused(
                     status: status, error: Redaction.scrub(error.error, hiding: secrets), description: description)
@@ -74,24 +90,24 @@ public struct OAuthTokenAnswer: Sendable {
         } catch {
             throw .badTokenAnswer("it is not the JSON of a token answer (RFC 6749 §5.1)")
         }
-        guard let access = wire.access_token, !access.isEmpty else {
+        guard let access = wire.accessToken, !access.isEmpty else {
             throw .badTokenAnswer("it has no access_token")
         }
-        guard let type = wire.token_type, type.lowercased() == "bearer" else {
-            throw .badTokenAnswer("its token_type is “\(wire.token_type ?? "")”, not Bearer")
+        guard let type = wire.tokenType, type.lowercased() == "bearer" else {
+            throw .badTokenAnswer("its token_type is “\(wire.tokenType ?? "")”, not Bearer")
         }
-        for (name, token) in [("access token", access), ("refresh token", wire.refresh_token ?? "x")]
+        for (name, token) in [("access token", access), ("refresh token", wire.refreshToken ?? "x")]
         where !TokenSyntax.isValid(token) {
             throw .badTokenAnswer(
                 "its \(name) cannot be sent back in an HTTP header (letters, digits and - . _ ~ + / with = at the "
                     + "end, at most \(TokenSyntax.maximumLength) characters), so cardwallet refused it")
         }
-        if let seconds = wire.expires_in?.seconds, !(seconds.isFinite && seconds >= 0) {
+        if let seconds = wire.expiresIn?.seconds, !(seconds.isFinite && seconds >= 0) {
             throw .badTokenAnswer("its expires_in is not a number of seconds")
         }
         return OAuthTokenAnswer(
-            accessToken: access, expiresIn: wire.expires_in?.seconds, refreshToken: wire.refresh_token,
-            scope: wire.scope, idToken: wire.id_token)
+            accessToken: access, expiresIn: wire.expiresIn?.seconds, refreshToken: wire.refreshToken,
+            scope: wire.scope, idToken: wire.idToken)
     }
 
     /// The start of a failed answer's text, scrubbed of the request's secrets.

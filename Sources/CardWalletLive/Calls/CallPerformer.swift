@@ -206,7 +206,8 @@ public final class CallPerformer: Sendable {
                 } catch {
                     return .failure(UIFailure(any: error))
                 }
-            case .logIn, .logInWithBrowser, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard,
+            case .logIn, .logInWithBrowser, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard,
+                .restoreCard,
                 .reorderCards, .searchCache, .resolveOfflineEdit, .nextBook:
                 return nil
             }

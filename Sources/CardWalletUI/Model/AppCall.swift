@@ -85,7 +85,8 @@ public enum AppCall: Equatable, Sendable, CustomStringConvertible {
     public var isChange: Bool {
         switch self {
         case .createCard, .updateCard, .deleteCard, .reorderCards, .restoreCard, .runImport: true
-        case .logIn, .logInWithBrowser, .logOut, .loadCards, .loadCard, .cardPicture, .filePicture, .qrCode, .vcardLines, .exportCards,
+        case .logIn, .logInWithBrowser, .logOut, .loadCards, .loadCard, .cardPicture, .filePicture, .qrCode,
+            .vcardLines, .exportCards,
             .previewImport, .scanPhoto, .searchCache, .resolveOfflineEdit, .nextBook, .switchAccount, .listAccounts:
             false
         }
@@ -103,7 +104,8 @@ public enum AppCall: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .logIn(let server, let email, _): "log in \(email) at \(server) (password <private>)"
-        case .logInWithBrowser(let server): "log in at \(server.isEmpty ? "the configured server" : server) in the browser"
+        case .logInWithBrowser(let server):
+            "log in at \(server.isEmpty ? "the configured server" : server) in the browser"
         case .logOut: "log out"
         case .nextBook: "switch to the next address book"
         case .switchAccount(let name): "switch to the account \(name)"

@@ -143,7 +143,9 @@ struct StatusCommand: AsyncParsableCommand {
                         lines.append("\(what): \(SecretText.describe(secret))")
                     }
                     if let oauth = record.oauth {
-                        lines.append("OAuth 2.0: \(TerminalText.escaped(oauth.issuer)), client \(TerminalText.escaped(oauth.clientID))")
+                        lines.append(
+                            "OAuth 2.0: \(TerminalText.escaped(oauth.issuer)), client \(TerminalText.escaped(oauth.clientID))"
+                        )
                     }
                 }
                 lines.append(

@@ -76,7 +76,8 @@ import Testing
             #expect(login.stdout.contains("Logged in as <alice@example.com>"), "\(login.stdout)")
             #expect(login.stderr.contains("Open this address in a browser to log in"))
             // No keyring here: the refresh token goes to the token file, and the login says so.
-            #expect(login.stderr.contains("the refresh token is kept in plain text in the token file"), "\(login.stderr)")
+            #expect(
+                login.stderr.contains("the refresh token is kept in plain text in the token file"), "\(login.stderr)")
             #expect(login.stderr.contains("log in again to move it there."), "\(login.stderr)")
             #expect(!login.stderr.contains(world.peers.clientSecret))
 

@@ -3,12 +3,13 @@ import CardDAV
 import Foundation
 import NIOHTTP1
 import Networking
-@testable import OAuth
 import OAuthTestSupport
 import SessionCore
 import TestSupport
 import Testing
 import TokenStore
+
+@testable import OAuth
 
 /// The OAuth pieces on their own: PKCE, where metadata is, reading token answers and
 /// challenges, the loopback listener's pages, what the log hides, Google's discovery shape.

@@ -58,14 +58,18 @@ final class OAuthStormFixture: Sendable {
         do {
             dav = try ScriptPeer(
                 "carddav-server.py",
-                ["radicale", "--data", folder.path + "/dav", "--user", "alice:bench", "--bearer", issuer.absoluteString],
+                [
+                    "radicale", "--data", folder.path + "/dav", "--user", "alice:bench", "--bearer",
+                    issuer.absoluteString,
+                ],
                 lines: 1, log: folder.path + "/dav.log")
         } catch {
             authorization.stop()
             throw error
         }
         let http = HTTPClient(
-            eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
+            eventLoopGroupProvider: .singleton,
+            configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
         let transport = LiveTransport(configuration: AppClient.transportConfiguration)
         let counter = CountingTransport(transport)
         let store = TokenStore(path: folder.path + "/state/tokens.json")
@@ -96,7 +100,8 @@ final class OAuthStormFixture: Sendable {
                 ids.append(card.id)
             }
             return OAuthStormFixture(
-                authorization: authorization, dav: dav, issuer: issuer, backend: backend, ids: ids, transport: transport,
+                authorization: authorization, dav: dav, issuer: issuer, backend: backend, ids: ids,
+                transport: transport,
                 counter: counter, folder: folder, http: http)
         } catch {
             try? await http.shutdown()
