@@ -25,7 +25,7 @@ extension CardDAVBackend {
             multigetBatchSize: setup.multigetBatchSize)
         let client = CardDAVClient(
             configuration: configuration, credentials: credentials, transport: transport, plugins: plugins,
-            logger: logger)
+            logger: logger, admission: admission)
         let found: CardDAVAccount
         do {
             found = try await client.discover()

@@ -73,6 +73,11 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
     let plugins: [any Plugin]
     let logger: Logger
     let state: Mutex<State>
+    /// The gate of requests per host that every client of this backend shares: at most the
+    /// transport's connections per host go out at once, and a bearer token's refresh after a
+    /// 401 holds the requests in line (they take the new token when admitted), as the card
+    /// API's client does.
+    let admission: Admission
 
     struct State {
         var sink: (any SessionStateSink)?
@@ -118,6 +123,7 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
         self.plugins = plugins
         self.logger = logger
         self.state = Mutex(State())
+        self.admission = Admission(limit: transport.connectionsPerHost)
     }
 
     public var kind: BackendKind { .cardDAV }
@@ -258,7 +264,7 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
             multigetBatchSize: setup.multigetBatchSize, givenAddress: server == setup.server ? nil : setup.server)
         return CardDAVClient(
             configuration: configuration, credentials: credentials, transport: transport, plugins: plugins,
-            logger: logger)
+            logger: logger, admission: admission)
     }
 
     /// Runs `body` with a client of the session's credential; a refused password is CardDAV's

@@ -50,12 +50,16 @@ public struct CardDAVClient: Sendable {
     ///   - transport: the HTTP transport (`LiveTransport`, or a `StubTransport` in tests).
     ///   - plugins: plugins every request goes through, in order (a `LoggerPlugin`, say).
     ///   - logger: where discovery and sync say what they decided (never a password).
+    ///   - admission: the gate of requests per host, shared by the clients of one backend so
+    ///     that a 401's refresh holds every request in line, whichever client sends it; `nil`
+    ///     for a gate of this client's own.
     public init(
         configuration: CardDAVConfiguration,
         credentials: CardDAVCredentials,
         transport: any Transport,
         plugins: [any Plugin] = [],
-        logger: Logger = Logger(label: "cardwallet.carddav", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "cardwallet.carddav", factory: { _ in SwiftLogNoOpLogHandler() }),
+        admission: Admission? = nil
     ) {
         self.configuration = configuration
         self.user = credentials.user
@@ -77,7 +81,7 @@ public struct CardDAVClient: Sendable {
         self.logger = logger
         let check = CredentialCheck(
             scope: scope, ledger: ledger, allowsInsecureHTTP: configuration.allowsInsecureHTTP)
-        let admission = Admission(limit: configuration.requestsPerHost ?? transport.connectionsPerHost)
+        let admission = admission ?? Admission(limit: configuration.requestsPerHost ?? transport.connectionsPerHost)
         // Back off when the server asks to (429, 503 with Retry-After), once per request.
         let backoff = BackoffInterceptor(maximumWait: configuration.maximumRetryAfter)
         if let bearer = credentials.bearer {

@@ -19,6 +19,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
     case firstFrame = "first-frame"
     case scan
     case carddav
+    case oauthStorm = "oauth-storm"
 
     /// The section of docs/BENCHMARKS.md it fills (§1–§6 answer issue 6, #16 and #17 their issues).
     var section: String {
@@ -36,6 +37,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .cache: "#17"
         case .firstFrame: "#17"
         case .carddav: "#28"
+        case .oauthStorm: "#39"
         }
     }
 
@@ -55,6 +57,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .cache: "Local cache: search per keystroke, open and read"
         case .firstFrame: "First frame from the cache, vs abook and khard"
         case .carddav: "CardDAV sync vs the floor and vdirsyncer (Radicale)"
+        case .oauthStorm: "Refresh storm on a CardDAV server behind OAuth 2.0 (Authlib, Radicale)"
         }
     }
 
@@ -74,6 +77,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .cache: CacheFigure()
         case .firstFrame: FirstFrameFigure()
         case .carddav: CardDAVSyncFigure()
+        case .oauthStorm: OAuthStormFigure()
         }
     }
 }

@@ -48,14 +48,22 @@ import TokenStore
             let first = try await cards.create(CardFields(name: "Grace Hopper")).value
             try await wallet.peers.expireAccessTokens()
             let before = try await wallet.peers.refreshes()
+            let sentBefore = wallet.network.requestCount
             let backend = wallet.accounts.backend
+            let calls = 30
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<10 {
+                for _ in 0..<calls {
                     group.addTask { _ = try await backend.card(id: first.id) }
                 }
                 try await group.waitForAll()
             }
             #expect(try await wallet.peers.refreshes() == before + 1)
+            // The backend's clients share one gate per host: at most K requests went out with the
+            // stale token (each answered 401 and sent again), the others waited for the new one.
+            let limit = try #require(wallet.network.connectionsPerHost)
+            #expect(limit < calls)
+            let sent = wallet.network.requestCount - sentBefore
+            #expect(sent <= calls + limit + 1, "\(sent) requests for \(calls) calls (K = \(limit))")
         }
     }
 
