@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "CardAPIContract", targets: ["CardAPIContract"]),
         .library(name: "CardBackend", targets: ["CardBackend"]),
         .library(name: "CardProviders", targets: ["CardProviders"]),
+        .library(name: "SessionCore", targets: ["SessionCore"]),
+        .library(name: "OAuth", targets: ["OAuth"]),
         .library(name: "CardAPI", targets: ["CardAPI"]),
         .library(name: "CardVCard", targets: ["CardVCard"]),
         .library(name: "CardWalletUI", targets: ["CardWalletUI"]),
@@ -94,13 +96,35 @@ let package = Package(
                 "CardBackend", "CardModels", "TokenStore", "Networking",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The token session both token-based servers share (docs/Session.md): the single refresh in
+        // flight across processes, the margin, the loop guard, the bearer interceptor. The card API
+        // and OAuth 2.0 each give it their refresh and their verdicts (`TokenExchange`).
+        .target(
+            name: "SessionCore",
+            dependencies: [
+                "Networking", "TokenStore", "CardBackend",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // OAuth 2.0 for installed apps (docs/CardDAV.md, "Google Contacts and OAuth 2.0"): metadata
+        // (RFC 8414, OpenID Connect discovery), the authorization code flow with PKCE and a loopback
+        // redirect (RFC 7636, RFC 8252; the listener on NIO), the token endpoint, and the refresh
+        // the shared session runs (`OAuthTokenExchange`).
+        .target(
+            name: "OAuth",
+            dependencies: [
+                "Networking", "TokenStore", "SessionCore", "CardBackend", "TextSafety",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         // vCard 2.1/3.0/4.0 in and out, pure Swift; CHARSET conversion through glibc's iconv.
         .target(name: "CardVCard", dependencies: ["CardModels"]),
         .target(
             name: "CardAPI",
             dependencies: [
                 "Networking", "TokenStore", "CardModels", "CardAPIContract", "CardBackend", "CardProviders",
-                .product(name: "Logging", package: "swift-log"),
+                "SessionCore", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // A CardDAV client (RFC 6352, 6578, 6764) on the Networking core (docs/CardDAV.md): its own
@@ -109,7 +133,7 @@ let package = Package(
             name: "CardDAV",
             dependencies: [
                 "Networking", "TextSafety", "CardBackend", "CardProviders", "CardModels", "CardVCard", "TokenStore",
-                "DomainNames",
+                "DomainNames", "SessionCore", "OAuth",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
@@ -176,7 +200,7 @@ let package = Package(
             name: "CardWalletLive",
             dependencies: [
                 "CardWalletUI", "CardModels", "CardBackend", "CardProviders", "CardAPI", "CardDAV", "Networking",
-                "TokenStore", "Secrets", "CardImages",
+                "TokenStore", "Secrets", "CardImages", "OAuth",
                 "CardVCard", "CardScan", "CardScanCore", "CardCache",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -188,7 +212,7 @@ let package = Package(
             dependencies: [
                 "Networking", "TokenStore", "Secrets", "CardModels", "CardBackend", "CardProviders", "CardVCard",
                 "CardWalletUI", "CardWalletLive", "CursesTerminal", "CardMockServer", "CardImages", "CardScanCore",
-                "CardScan",
+                "CardScan", "OAuth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -278,7 +302,7 @@ let package = Package(
             name: "CardAPITests",
             dependencies: [
                 "CardAPI", "CardAPIContract", "Networking", "CardModels", "TokenStore", "CardMockServer", "TestSupport",
-                "LiveTestSupport",
+                "LiveTestSupport", "SessionCore",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -305,6 +329,28 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // The OAuth tests' real peers (Authlib's authorization server, a Radicale that takes its tokens
+        // by introspection, a Google-shaped front: scripts/oauth-server.py, scripts/carddav-server.py)
+        // and the browser the tests play; shared by OAuthTests and CardWalletCLITests.
+        .target(
+            name: "OAuthTestSupport",
+            dependencies: [
+                "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/OAuthTestSupport"),
+        .testTarget(
+            name: "OAuthTests",
+            dependencies: [
+                "OAuth", "SessionCore", "CardDAV", "CardWalletLive", "CardWalletUI", "CardBackend", "CardProviders",
+                "CardCache",
+                "CardModels", "Secrets", "TokenStore", "Networking", "TestSupport", "OAuthTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "CardWalletUITests", dependencies: ["CardWalletUI", "CardModels", "TestSupport"]),
@@ -341,7 +387,7 @@ let package = Package(
                 "cardwallet", "CardAPI", "CardAPIContract", "CardBackend", "CardModels", "CardMockServer", "CardVCard",
                 "CardWalletUI",
                 "CardWalletLive", "Networking", "TokenStore", "TestSupport", "PseudoTerminalSupport", "CardImages",
-                "CardCache", "InMemoryBackend", "CardProviders", "Secrets",
+                "CardCache", "InMemoryBackend", "CardProviders", "Secrets", "OAuthTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 // The hostile test server (Support/Hostile): raw bytes on a socket, no HTTP codec.

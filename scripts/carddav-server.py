@@ -35,12 +35,29 @@ second line on standard output is then `https-port PORT DATA/tls/ca.pem`. The ro
                (`http://BOOKS:HTTPPORT/`): an https server sending the client to http.
 Every request that carries an Authorization header is written to DATA/tls/authorized.txt as
 `HOST METHOD PATH`, one a line, so that a test can tell which hosts the password reached.
+
+A CardDAV server behind OAuth 2.0 (the OAuth tests, issue 39): with --bearer ISSUER, Radicale
+also takes `Authorization: Bearer <token>` through an auth plugin of its own
+(scripts/radicale_bearer_auth.py) that asks ISSUER's RFC 7662 introspection endpoint about every
+token, as the resource server --bearer-client ID:SECRET (default radicale:radicale-secret,
+scripts/oauth-server.py's); the token's `username` is the Radicale user. A refused token is
+answered 401 with `WWW-Authenticate: Bearer error="invalid_token"`. Basic logins keep working.
+
+Google's shape of CardDAV (--google EMAIL, for the user of the first --user): a front on plain
+http, on a port of its own (the next line on standard output: `google-port PORT`), that serves
+the Radicale book as Google serves its one book: /.well-known/carddav answers 301 to
+/carddav/v1/principals/EMAIL/lists/default/, which is the user's book (no resource type in its
+PROPFIND answers, as Google's has none), and the principal /carddav/v1/principals/EMAIL/ and
+anything else answer 404. Paths and hrefs are rewritten both ways. POST /test/throttle with
+count=N status=503 retry=1 makes the next N requests answer STATUS with `Retry-After: RETRY`, as
+Google does under load; GET /test/requests lists the requests seen, `METHOD PATH STATUS` a line.
 """
 import argparse
 import base64
 import hmac
 import http.client
 import http.server
+import json
 import os
 import re
 import socketserver
@@ -48,12 +65,16 @@ import ssl
 import subprocess
 import sys
 import threading
+import urllib.parse
 import urllib.request
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 
 class ThreadingServer(socketserver.ThreadingMixIn, WSGIServer):
     daemon_threads = True
+    # socketserver's default backlog of 5 drops the SYNs of a client opening 8 connections at
+    # once, which then wait for the kernel's 1 s retransmission (seen in the OAuth storm figure).
+    request_queue_size = 128
 
 
 class QuietHandler(WSGIRequestHandler):
@@ -109,7 +130,7 @@ def parse_users(values):
     return users
 
 
-def radicale_app(data, users):
+def radicale_app(data, users, bearer=None):
     import radicale
     from radicale import config
 
@@ -118,10 +139,17 @@ def radicale_app(data, users):
         for name, password in users.items():
             file.write(f"{name}:{password}\n")
     configuration = config.load()
+    auth_type = "htpasswd"
+    if bearer is not None:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import radicale_bearer_auth
+
+        radicale_bearer_auth.INTROSPECTION_URL, radicale_bearer_auth.CLIENT_ID, radicale_bearer_auth.CLIENT_SECRET = bearer
+        auth_type = "radicale_bearer_auth"
     configuration.update(
         {
             "auth": {
-                "type": "htpasswd",
+                "type": auth_type,
                 "htpasswd_filename": htpasswd,
                 "htpasswd_encryption": "plain",
                 "delay": "0",
@@ -132,7 +160,41 @@ def radicale_app(data, users):
         },
         "carddav-server.py",
     )
-    return radicale.Application(configuration)
+    application = radicale.Application(configuration)
+    if bearer is None:
+        return application
+    return with_bearer_challenge(application)
+
+
+def with_bearer_challenge(app):
+    """Answers 401 with a Bearer challenge (RFC 6750 §3.1) when the plugin refused the token:
+    Radicale, told the login came from outside, would answer 403."""
+    import radicale_bearer_auth
+
+    def wrapped(environ, start_response):
+        def start(status, headers, exc_info=None):
+            if environ.get(radicale_bearer_auth.REFUSED):
+                status = "401 Unauthorized"
+                headers = [(name, value) for name, value in headers if name.lower() != "www-authenticate"]
+                headers.append(("WWW-Authenticate", 'Bearer realm="Radicale", error="invalid_token"'))
+            return start_response(status, headers, exc_info) if exc_info else start_response(status, headers)
+
+        return app(environ, start)
+
+    return wrapped
+
+
+def discover_introspection(issuer):
+    """The introspection endpoint of ISSUER's metadata."""
+    for path in ("/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"):
+        try:
+            with urllib.request.urlopen(issuer.rstrip("/") + path, timeout=10) as response:
+                endpoint = json.load(response).get("introspection_endpoint")
+                if endpoint:
+                    return endpoint
+        except (OSError, ValueError):
+            continue
+    sys.exit(f"carddav-server: {issuer} publishes no introspection endpoint")
 
 
 def xandikos_app(data, users):
@@ -320,6 +382,95 @@ def start_front(roles, backend_port, folder):
     return server, ca
 
 
+def start_google_front(backend_port, user, book, email):
+    """The Google-shaped front of --google (see above): plain http on a port of its own."""
+    public = f"/carddav/v1/principals/{urllib.parse.quote(email)}/lists/default/"
+    principal = f"/carddav/v1/principals/{urllib.parse.quote(email)}/"
+    private = f"/{user}/{book}/"
+    throttle = {"count": 0, "status": 503, "retry": "1"}
+    seen = []
+    lock = threading.Lock()
+    resourcetype = re.compile(rb"<(?:[A-Za-z0-9_-]+:)?resourcetype\s*/>|<(?:[A-Za-z0-9_-]+:)?resourcetype>.*?</(?:[A-Za-z0-9_-]+:)?resourcetype>", re.S)
+
+    class Google(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format, *args):  # noqa: A002 - the base class's name
+            pass
+
+        def answer(self, status, headers=(), body=b""):
+            with lock:
+                seen.append(f"{self.command} {self.path} {status}")
+            self.send_response(status)
+            for name, value in headers:
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def handle_any(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length > 0 else b""
+            path = urllib.parse.urlsplit(self.path).path
+            if path == "/test/throttle" and self.command == "POST":
+                form = urllib.parse.parse_qs(body.decode())
+                with lock:
+                    throttle["count"] = int(form.get("count", ["1"])[0])
+                    throttle["status"] = int(form.get("status", ["503"])[0])
+                    throttle["retry"] = form.get("retry", ["1"])[0]
+                return self.answer(200, body=b"ok\n")
+            if path == "/test/requests":
+                with lock:
+                    text = "\n".join(seen) + "\n"
+                return self.answer(200, [("Content-Type", "text/plain")], text.encode())
+            with lock:
+                throttled = throttle["count"] > 0
+                if throttled:
+                    throttle["count"] -= 1
+            if throttled:
+                return self.answer(throttle["status"], [("Retry-After", throttle["retry"])], b"Slow down.\n")
+            if path.rstrip("/") == "/.well-known/carddav":
+                return self.answer(301, [("Location", public)])
+            # `@` and `%40` name the same segment (clients differ in which they send, as Google allows).
+            plain = urllib.parse.unquote(path)
+            if not plain.startswith(urllib.parse.unquote(public)):
+                return self.answer(404, [("Content-Type", "text/plain")], b"Not Found\n")
+            inner = private + urllib.parse.quote(plain[len(urllib.parse.unquote(public)):])
+            headers = {name: value for name, value in self.headers.items() if name.lower() not in HOP_BY_HOP}
+            headers["Host"] = f"127.0.0.1:{backend_port}"
+            body = body.replace(public.encode(), private.encode())
+            body = body.replace(urllib.parse.unquote(public).encode(), private.encode())
+            if body:
+                headers["Content-Length"] = str(len(body))
+            connection = http.client.HTTPConnection("127.0.0.1", backend_port, timeout=60)
+            try:
+                connection.request(self.command, inner, body=body, headers=headers)
+                response = connection.getresponse()
+                data = response.read()
+            finally:
+                connection.close()
+            data = data.replace(private.encode(), public.encode()).replace(f"/{user}/".encode(), principal.encode())
+            if self.command == "PROPFIND":
+                data = resourcetype.sub(b"", data)
+            out = [
+                (name, value) for name, value in response.getheaders()
+                if name.lower() not in HOP_BY_HOP and name.lower() not in OWN
+            ]
+            self.answer(response.status, out, data)
+
+        def __getattr__(self, name):
+            if name.startswith("do_"):
+                return self.handle_any
+            raise AttributeError(name)
+
+    class GoogleServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
+        daemon_threads = True
+
+    server = GoogleServer(("127.0.0.1", 0), Google)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("server", choices=["radicale", "xandikos"])
@@ -330,6 +481,12 @@ def main():
         "--front", action="append", default=[], metavar="ROLE=HOST",
         help="also serve over https under HOST in ROLE: books, home, redirect or plain (see above)",
     )
+    parser.add_argument("--bearer", metavar="ISSUER", help="also take Bearer tokens, introspected at ISSUER (see above)")
+    parser.add_argument(
+        "--bearer-client", default="radicale:radicale-secret", metavar="ID:SECRET",
+        help="the resource server's credentials for introspection (default radicale:radicale-secret)",
+    )
+    parser.add_argument("--google", metavar="EMAIL", help="also serve the first user's book in Google's shape (see above)")
     options = parser.parse_args()
     roles = []
     for value in options.front:
@@ -339,8 +496,16 @@ def main():
         roles.append((role, host.lower()))
     os.makedirs(options.data, exist_ok=True)
     users = parse_users(options.user)
+    bearer = None
+    if options.bearer:
+        if options.server != "radicale":
+            sys.exit("carddav-server: --bearer works with radicale only")
+        client_id, _, client_secret = options.bearer_client.partition(":")
+        bearer = (discover_introspection(options.bearer), client_id, client_secret)
     try:
-        app = radicale_app(options.data, users) if options.server == "radicale" else xandikos_app(options.data, users)
+        app = (
+            radicale_app(options.data, users, bearer) if options.server == "radicale" else xandikos_app(options.data, users)
+        )
     except ImportError as error:
         sys.exit(
             f"carddav-server: {options.server} is not installed ({error}); "
@@ -352,6 +517,11 @@ def main():
     thread.start()
     if options.server == "radicale":
         make_radicale_book(root, users, options.book)
+    google = None
+    if options.google:
+        if options.server != "radicale":
+            sys.exit("carddav-server: --google works with radicale only")
+        google = start_google_front(server.server_port, next(iter(users)), options.book, options.google)
     front = None
     if roles:
         front, ca = start_front(roles, server.server_port, os.path.join(options.data, "tls"))
@@ -359,6 +529,8 @@ def main():
         print(f"https-port {front.server_address[1]} {ca}", flush=True)
     else:
         print(root, flush=True)
+    if google is not None:
+        print(f"google-port {google.server_address[1]}", flush=True)
     # Runs until standard input closes: the parent ended, whether it stopped us or not.
     try:
         sys.stdin.buffer.read()
@@ -367,6 +539,8 @@ def main():
     server.shutdown()
     if front is not None:
         front.shutdown()
+    if google is not None:
+        google.shutdown()
 
 
 if __name__ == "__main__":

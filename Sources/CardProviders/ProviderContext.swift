@@ -19,11 +19,23 @@ public struct ProviderContext: Sendable {
     /// The password of a stored account, from where its record says it lives (the keyring, a
     /// command, the token file), asked each time a request needs it.
     public var password: @Sendable (AccountRecord) async throws -> String
+    /// The secret of a stored account when one is kept, `nil` when none is any more (an OAuth
+    /// account's refresh token, forgotten after its session ended): asked at each refresh.
+    public var secret: @Sendable (AccountRecord) async throws -> String?
+    /// Replaces the secret of a stored account where its record says it lives (a refresh token
+    /// the authorization server rotated).
+    public var keepSecret: @Sendable (AccountRecord, String) async throws -> Void
 
     /// A context.
+    ///
+    /// - Parameters:
+    ///   - secret: an account's secret, `nil` when none is kept; by default `password`'s.
+    ///   - keepSecret: replaces an account's secret; by default it refuses.
     public init(
         tokenStore: TokenStore, transport: any Transport, plugins: [any Plugin], logger: Logger,
-        settings: ProviderSettings, password: @escaping @Sendable (AccountRecord) async throws -> String
+        settings: ProviderSettings, password: @escaping @Sendable (AccountRecord) async throws -> String,
+        secret: (@Sendable (AccountRecord) async throws -> String?)? = nil,
+        keepSecret: (@Sendable (AccountRecord, String) async throws -> Void)? = nil
     ) {
         self.tokenStore = tokenStore
         self.transport = transport
@@ -31,7 +43,14 @@ public struct ProviderContext: Sendable {
         self.logger = logger
         self.settings = settings
         self.password = password
+        self.secret = secret ?? { try await password($0) }
+        self.keepSecret = keepSecret ?? { _, _ in throw SecretNotKept() }
     }
+}
+
+/// This context keeps no secrets (a test's).
+struct SecretNotKept: Error, CustomStringConvertible {
+    var description: String { "this program keeps no secrets" }
 }
 
 /// The settings a backend is built with.

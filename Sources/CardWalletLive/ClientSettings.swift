@@ -55,14 +55,48 @@ public struct ClientSettings: Sendable, Equatable {
     /// How often the TUI syncs every book in the background, and `sync --watch` syncs, in
     /// seconds (`syncInterval`, `CARDWALLET_SYNC_INTERVAL`); 0: never in the background.
     public var syncInterval: Int = 60
+    /// The OAuth 2.0 client a login with `--oauth` uses when the command line does not name one
+    /// (`oauth.clientId`, `oauth.clientSecret`, `oauth.scope`), and how long it waits for the
+    /// browser (`oauth.redirectTimeout`).
+    public var oauth: OAuthSettings
+
+    /// The `oauth` entry of the settings.
+    public struct OAuthSettings: Sendable, Equatable {
+        /// The authorization server of the interface's browser login (Ctrl-O) when its Server field
+        /// does not say `google`: `google` or an issuer's address (`oauth.issuer`).
+        public var issuer: String?
+        /// The client id (`oauth.clientId`, `CARDWALLET_OAUTH_CLIENT_ID`, `--client-id`).
+        public var clientID: String?
+        /// The client secret (`oauth.clientSecret`, `CARDWALLET_OAUTH_CLIENT_SECRET`,
+        /// `--client-secret`); kept in the account's secret store after the login, never in its record.
+        public var clientSecret: String?
+        /// The scope, over the issuer's default (`oauth.scope`, `--scope`).
+        public var scope: String?
+        /// How long a login waits for the browser to come back (`oauth.redirectTimeout`).
+        public var redirectTimeout: Duration
+
+        /// Settings.
+        public init(
+            issuer: String? = nil, clientID: String? = nil, clientSecret: String? = nil, scope: String? = nil,
+            redirectTimeout: Duration = .seconds(300)
+        ) {
+            self.issuer = issuer
+            self.clientID = clientID
+            self.clientSecret = clientSecret
+            self.scope = scope
+            self.redirectTimeout = redirectTimeout
+        }
+    }
 
     /// Settings with every value given.
     public init(
         server: String, tokenFile: String?, connectTimeout: Duration, requestTimeout: Duration,
         refreshMargin: Duration, logLevel: Logger.Level, logFile: Bool, logMaxBytes: Int, logBodyPreviewBytes: Int,
         pageSize: Int, authTimeout: Duration = .seconds(20), allowInsecureHTTP: Bool = false, images: String = "auto",
-        book: String? = nil, account: String? = nil, passwordCommand: String? = nil, serverIsDefault: Bool = false
+        book: String? = nil, account: String? = nil, passwordCommand: String? = nil, serverIsDefault: Bool = false,
+        oauth: OAuthSettings = OAuthSettings()
     ) {
+        self.oauth = oauth
         self.images = images
         self.book = book
         self.account = account
@@ -119,5 +153,7 @@ public struct ClientSettings: Sendable, Equatable {
         public static let authTimeout: ClosedRange<Duration> = .seconds(1) ... .seconds(25)
         /// `syncInterval`: off (0), or 5 seconds to a day.
         public static let syncInterval: ClosedRange<Int> = 0...86_400
+        /// `oauth.redirectTimeout`: 1 second to 1 hour.
+        public static let redirectTimeout: ClosedRange<Duration> = .seconds(1) ... .seconds(3600)
     }
 }

@@ -80,6 +80,41 @@ public struct AccountSecrets: Sendable {
         }
     }
 
+    /// The secret of `record` when one is kept, `nil` when none is any more (removed from the
+    /// keyring, or forgotten after the account's session ended): an OAuth account's refresh token.
+    ///
+    /// - Throws: ``SecretError`` for a keyring that cannot answer (locked, say) or a failing command.
+    public func secretIfKept(for record: AccountRecord) async throws(SecretError) -> String? {
+        do {
+            return try await password(for: record)
+        } catch {
+            if error.reason == .missing { return nil }
+            throw error
+        }
+    }
+
+    /// Replaces the secret of `record` where its record says it lives: the keyring (stored, read
+    /// back and compared) or the token file. For a refresh token the authorization server
+    /// rotated; a password command keeps nothing, so it cannot take one.
+    ///
+    /// - Throws: ``SecretError``; the secret kept before stays then.
+    public func replace(_ secret: String, for record: AccountRecord) async throws(SecretError) {
+        let record = Self.current(record, in: file.tokenStore)
+        let key = Self.key(of: record)
+        switch record.secret {
+        case .keyring:
+            try await keyring.store(secret, for: key)
+            guard try await keyring.secret(for: key) == secret else {
+                throw SecretError(.keyring, "The keyring did not keep the secret it was given.")
+            }
+        case .file:
+            try await file.store(secret, for: key)
+        case .command, nil:
+            throw SecretError(
+                .missing, "No secret is kept for \(SecretError.escaped(record.name)) to replace: log in again.")
+        }
+    }
+
     /// `record` as the token file holds it now, when it is still the same account there.
     static func current(_ record: AccountRecord, in tokenStore: TokenStore) -> AccountRecord {
         guard let stored = try? tokenStore.accountRecord(named: record.name),

@@ -42,6 +42,8 @@ public struct CardAPIBackend: CardBackend {
             let user = try await client.login(email: email, password: password)
             return LoginOutcome(
                 account: SessionAccount(server: server, email: user.email, name: user.name, userID: user.id))
+        case .bearer:
+            throw CardAPIError.invalidRequest("The card API logs in with an email and a password, not OAuth.")
         }
     }
 

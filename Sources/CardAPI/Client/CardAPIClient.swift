@@ -83,7 +83,10 @@ public struct CardAPIClient: Sendable {
         let auth = Provider<AuthService>(transport: transport, plugins: plugins, clock: clock, maximumRetries: 0)
         let session = CardSession(
             server: configuration.server, account: configuration.account, tokenStore: tokenStore,
-            policy: configuration.session, wallClock: wallClock, auth: auth, judge: judge, logger: logger)
+            policy: configuration.session, wallClock: wallClock,
+            exchange: CardTokenExchange(
+                server: configuration.server, auth: auth, judge: judge, authTimeout: configuration.session.authTimeout),
+            logger: logger)
         self.session = session
         // Card requests take their token only when admitted (at most the transport's connections
         // per host at once); the interceptor holds this gate while a 401's refresh runs. The auth

@@ -88,17 +88,7 @@ public struct ServerError: Sendable, Equatable {
     /// is measured from the response's own `Date` header when it has one (so the two clocks
     /// need not agree) and from now otherwise, rounded up; a date in the past is no wait.
     static func retryAfter(in response: Response, now: Date = Date()) -> Duration? {
-        guard let text = response.headers["Retry-After"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty
-        else { return nil }
-        if text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-            // Digits only; a number too large for Int is a very long wait, not none.
-            return .seconds(Int(text) ?? Int.max)
-        }
-        guard let date = HTTPDate.parse(text) else { return nil }
-        let reference = response.headers["Date"].flatMap(HTTPDate.parse) ?? now
-        let seconds = date.timeIntervalSince(reference).rounded(.up)
-        guard seconds > 0 else { return .zero }
-        return .seconds(seconds < Double(Int32.max) ? Int(seconds) : Int(Int32.max))
+        response.retryAfter(now: now)
     }
 
     /// The bearer tokens a request carried in `Authorization` or `refreshToken`.

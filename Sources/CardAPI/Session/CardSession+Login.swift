@@ -4,9 +4,10 @@ import CardModels
 import Foundation
 import Logging
 import Networking
+import SessionCore
 import TokenStore
 
-extension CardSession {
+extension TokenSession where Exchange == CardTokenExchange {
     /// Logs in and stores the new token pair, replacing a corrupt token file if need be (only
     /// a login may). Ends an expired state; any refresh that started before is disregarded.
     ///
@@ -35,15 +36,15 @@ extension CardSession {
             throw .tokenStore(error)
         }
         let target = AuthService(
-            server: server, endpoint: .login(LoginRequest(email: email, password: password)),
+            server: exchange.server, endpoint: .login(LoginRequest(email: email, password: password)),
             timeout: policy.authTimeout)
         let response: Response
         do {
-            response = try await auth.request(target)
+            response = try await exchange.auth.request(target)
         } catch {
-            throw judge.error(from: error, secrets: [password])
+            throw exchange.judge.error(from: error, secrets: [password])
         }
-        let grant = try judge.grant(from: response)
+        let grant = try exchange.judge.grant(from: response)
         let item = TokenItem(
             server: serverKey, account: grant.user.email, accessToken: grant.accessToken,
             accessTokenExpiresAt: grant.accessTokenExpiresAt, refreshToken: grant.refreshToken,
@@ -56,14 +57,7 @@ extension CardSession {
             await endUnsavedSession(grant)
             throw ResponseJudge.error(from: error)
         }
-        generation += 1
-        flight = nil
-        preferredAccount = item.account
-        resetLoopGuard()
-        warnIfArrivedExpired(item)
-        phase = .active(item)
-        logger.info("Logged in", metadata: ["server": "\(serverKey)", "account": "\(item.account)"])
-        publish(.loggedIn(Self.account(of: item)))
+        begin(item)
         if let replaced, replaced.refreshToken != item.refreshToken { await endReplacedSession(replaced) }
         return grant.user
     }
@@ -71,14 +65,15 @@ extension CardSession {
     /// Asks the server to end the session a new login of the same user replaced (best effort).
     private func endReplacedSession(_ replaced: TokenItem) async {
         let target = AuthService(
-            server: server, endpoint: .logout(accessToken: replaced.accessToken, refreshToken: replaced.refreshToken),
+            server: exchange.server,
+            endpoint: .logout(accessToken: replaced.accessToken, refreshToken: replaced.refreshToken),
             timeout: policy.authTimeout)
         do {
-            _ = try await auth.request(target)
+            _ = try await exchange.auth.request(target)
         } catch {
             logger.notice(
                 "The server could not be told to end the session this login replaced",
-                metadata: ["problem": "\(judge.error(from: error))"])
+                metadata: ["problem": "\(exchange.judge.error(from: error))"])
         }
     }
 
@@ -86,15 +81,16 @@ extension CardSession {
     /// caller gets the store's error either way).
     private func endUnsavedSession(_ grant: TokenGrant) async {
         let target = AuthService(
-            server: server, endpoint: .logout(accessToken: grant.accessToken, refreshToken: grant.refreshToken),
+            server: exchange.server,
+            endpoint: .logout(accessToken: grant.accessToken, refreshToken: grant.refreshToken),
             timeout: policy.authTimeout)
         do {
-            _ = try await auth.request(target)
+            _ = try await exchange.auth.request(target)
             logger.notice("The new tokens could not be saved; the server ended that session again")
         } catch {
             logger.warning(
                 "The new tokens could not be saved, and the server could not be told to end that session",
-                metadata: ["problem": "\(judge.error(from: error))"])
+                metadata: ["problem": "\(exchange.judge.error(from: error))"])
         }
     }
 

@@ -4,9 +4,10 @@ import CardModels
 import Foundation
 import Logging
 import Networking
+import SessionCore
 import TokenStore
 
-extension CardSession {
+extension TokenSession where Exchange == CardTokenExchange {
     /// Logs out: tells the server to end the session (best effort) and deletes the stored
     /// tokens of this account, under the store's lock so the pair sent is the latest.
     ///
@@ -28,10 +29,7 @@ extension CardSession {
             held = try Self.storedItem(in: tokenStore, server: serverKey, account: preferredAccount).get()
         }
         let account = held?.account ?? preferredAccount
-        generation += 1
-        flight = nil
-        phase = .loggedOut
-        publish(.loggedOut(server: serverKey))
+        end()
         guard let account else { return LogoutResult(account: nil, serverRevoked: false, serverProblem: nil) }
         return try await endStoredSession(of: account, held: held)
     }
@@ -48,14 +46,14 @@ extension CardSession {
                 var result = LogoutResult(account: account, serverRevoked: false, serverProblem: nil)
                 if let tokens = stored ?? held {
                     let target = AuthService(
-                        server: self.server,
+                        server: self.exchange.server,
                         endpoint: .logout(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken),
                         timeout: self.policy.authTimeout)
                     do throws(NetworkError) {
-                        _ = try await self.auth.request(target)
+                        _ = try await self.exchange.auth.request(target)
                         result.serverRevoked = true
                     } catch {
-                        result.serverProblem = self.judge.error(from: error)
+                        result.serverProblem = self.exchange.judge.error(from: error)
                     }
                 }
                 _ = try file.delete(server: self.serverKey, account: account)

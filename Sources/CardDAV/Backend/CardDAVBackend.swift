@@ -4,6 +4,8 @@ import CardVCard
 public import Foundation
 public import Logging
 public import Networking
+public import OAuth
+public import SessionCore
 import Synchronization
 public import TokenStore
 
@@ -60,13 +62,22 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
     /// The account stored for this backend (user, book, where its password lives); `nil` before
     /// the first login.
     public let account: AccountRecord?
-    /// Gives the stored account's password, from where its record says it lives.
+    /// Gives the stored account's password, from where its record says it lives (an OAuth
+    /// account's secret: its refresh token and client secret, ``OAuth/OAuthSecret``).
     let storedPassword: (@Sendable () async throws -> String)?
+    /// The OAuth 2.0 session whose bearer token the requests carry, for an account that logs in
+    /// with OAuth (Google); `nil` for a password.
+    let tokenSession: TokenSession<OAuthTokenExchange>?
     let tokenStore: TokenStore
     let transport: any Transport
     let plugins: [any Plugin]
     let logger: Logger
     let state: Mutex<State>
+    /// The gate of requests per host that every client of this backend shares: at most the
+    /// transport's connections per host go out at once, and a bearer token's refresh after a
+    /// 401 holds the requests in line (they take the new token when admitted), as the card
+    /// API's client does.
+    let admission: Admission
 
     struct State {
         var sink: (any SessionStateSink)?
@@ -75,6 +86,8 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
         var hrefs: [String: String] = [:]
         /// The credential of a login made through this backend, in memory only.
         var session: (user: String, password: String)?
+        /// The access token of an OAuth login made through this backend, in memory only.
+        var bearerLogin: (user: String, token: String)?
         /// The server refused the stored password: logged out until the next login.
         var refused = false
         /// The hosts besides the address's own that the last login sent the password to.
@@ -92,11 +105,15 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
     ///   - transport: the HTTP transport.
     ///   - plugins: the plugins every request goes through.
     ///   - logger: where the backend reports (never a password).
+    ///   - tokenSession: for an account that logs in with OAuth 2.0, the session whose bearer
+    ///     token the requests carry (its refresh token is the account's secret, `password`).
     public init(
         setup: Setup, account: AccountRecord? = nil, password: (@Sendable () async throws -> String)? = nil,
         tokenStore: TokenStore, transport: any Transport, plugins: [any Plugin] = [],
-        logger: Logger = Logger(label: "cardwallet.carddav", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "cardwallet.carddav", factory: { _ in SwiftLogNoOpLogHandler() }),
+        tokenSession: TokenSession<OAuthTokenExchange>? = nil
     ) {
+        self.tokenSession = tokenSession
         self.setup = setup
         self.loginServer = ServerAddress.key(setup.server.absoluteString)
         self.account = account
@@ -106,6 +123,7 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
         self.plugins = plugins
         self.logger = logger
         self.state = Mutex(State())
+        self.admission = Admission(limit: transport.connectionsPerHost)
     }
 
     public var kind: BackendKind { .cardDAV }
@@ -176,7 +194,15 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
     var user: String? {
         state.withLock { state in
             if let session = state.session { return session.user }
-            return state.refused || storedPassword == nil ? nil : account?.user
+            if let login = state.bearerLogin { return login.user }
+            if state.refused { return nil }
+            if let tokenSession {
+                switch tokenSession.state {
+                case .loggedIn, .refreshing: return account?.user
+                case .loggedOut, .expired: return nil
+                }
+            }
+            return storedPassword == nil ? nil : account?.user
         }
     }
 
@@ -222,6 +248,11 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
             credentials = CardDAVCredentials(user: user, password: password)
         } else if let session = state.withLock({ $0.session }) {
             credentials = CardDAVCredentials(user: session.user, password: session.password)
+        } else if let login = state.withLock({ $0.bearerLogin }) {
+            credentials = CardDAVCredentials(user: login.user, bearer: .token(login.token))
+        } else if let tokenSession {
+            guard let user = account?.user, !state.withLock({ $0.refused }) else { throw .notLoggedIn(loginServer) }
+            credentials = CardDAVCredentials(user: user, bearer: .session(tokenSession))
         } else {
             guard let user = self.user, let storedPassword else { throw .notLoggedIn(loginServer) }
             // Read at every request: a password changed by a login elsewhere is the one sent.
@@ -233,7 +264,7 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
             multigetBatchSize: setup.multigetBatchSize, givenAddress: server == setup.server ? nil : setup.server)
         return CardDAVClient(
             configuration: configuration, credentials: credentials, transport: transport, plugins: plugins,
-            logger: logger)
+            logger: logger, admission: admission)
     }
 
     /// Runs `body` with a client of the session's credential; a refused password is CardDAV's
@@ -245,6 +276,9 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
             return try await body(client)
         } catch let error as CardDAVError where error.requiresLogin {
             let account = client.user
+            if tokenSession != nil || state.withLock({ $0.bearerLogin }) != nil {
+                throw oauthSessionEnded(account, because: error)
+            }
             state.withLock {
                 $0.session = nil
                 $0.refused = true
@@ -272,6 +306,7 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
     // MARK: Session
 
     public func logIn(_ credential: LoginCredential) async throws -> LoginOutcome {
+        if case .bearer(let grant) = credential { return try await logIn(grant) }
         guard case .password(let account, let password) = credential else {
             throw CardDAVBackendFailure(.other, "A CardDAV server takes a user name and a password.")
         }
@@ -305,7 +340,7 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
 
     /// The book to use: the one the address named, else the one asked for, else the only one,
     /// else the first (and a note naming the others).
-    private func choose(from found: CardDAVAccount) throws(CardDAVBackendFailure) -> (AddressBook, String?) {
+    func choose(from found: CardDAVAccount) throws(CardDAVBackendFailure) -> (AddressBook, String?) {
         if let selected = found.selected { return (selected, nil) }
         if let wanted = setup.book {
             guard let book = found.books.first(where: { Self.bookID(ofPath: $0.href) == wanted }) else {
@@ -340,6 +375,7 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
     /// Basic credentials have no session on the server to end: forgetting them is all, and the
     /// account's secret store does that (`WalletAccounts`).
     public func logOut(everyAccount: Bool) async throws -> [LogoutReport] {
+        if tokenSession != nil { return [try await logOutOfOAuth()] }
         guard let user else { return [LogoutReport(account: nil, serverTold: false, serverProblem: nil)] }
         state.withLock {
             $0.session = nil
@@ -350,6 +386,7 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
     }
 
     public func status() async -> SessionStatusReport {
+        if tokenSession != nil { return await oauthStatus() }
         // The token file keeps the account; its password lives where the record says.
         let storage = tokenStore.storageSummary(holding: "the account")
         let shownBook = bookInUse?.shownName ?? setup.book
@@ -365,17 +402,25 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
     }
 
     public var sessionState: SessionState {
+        if let tokenSession, state.withLock({ $0.bearerLogin == nil && !$0.refused }) {
+            return shown(tokenSession.state)
+        }
         guard let user else { return .loggedOut(server: loginServer) }
         return .loggedIn(sessionAccount(user))
     }
 
-    public func reportSession(to sink: (any SessionStateSink)?) { state.withLock { $0.sink = sink } }
+    public func reportSession(to sink: (any SessionStateSink)?) {
+        state.withLock { $0.sink = sink }
+        tokenSession?.report(to: sink.map { ShownSessionSink(backend: self, sink: $0) })
+    }
 
-    private func publish(_ session: SessionState) {
+    func publish(_ session: SessionState) {
         state.withLock { $0.sink }?.sessionChanged(session)
     }
 
-    public func finishSessionWork() async {}
+    public func finishSessionWork() async {
+        await tokenSession?.finishRefreshInFlight()
+    }
     public var sessionWorkTimeout: Duration { .seconds(1) }
 
     public func serverProblem() async -> (any BackendFailure)? {
@@ -420,9 +465,11 @@ public final class CardDAVBackend: CardBackend, AddressBooks, Sendable {
         account?.bookName = book.displayName
         let switched = CardDAVBackend(
             setup: setup, account: account, password: storedPassword, tokenStore: tokenStore, transport: transport,
-            plugins: plugins, logger: logger)
+            plugins: plugins, logger: logger, tokenSession: tokenSession)
         let session = state.withLock { $0.session }
+        let bearerLogin = state.withLock { $0.bearerLogin }
         switched.state.withLock {
+            $0.bearerLogin = bearerLogin
             $0.book = AddressBook(
                 url: URL(string: book.url) ?? setup.server, href: book.path, displayName: book.displayName,
                 summary: book.summary, supportsSyncCollection: book.syncsByToken)

@@ -1,4 +1,5 @@
 public import CardBackend
+import OAuth
 import TextSafety
 
 extension CardDAVError: BackendFailure {
@@ -20,6 +21,7 @@ extension CardDAVError: BackendFailure {
         case .badAnswer(_, let status, _), .serverFailure(_, let status, _): .server(status: status)
         case .invalidRequest: .other
         case .cancelled: .cancelled
+        case .authorization(let error): error.failureKind
         }
     }
 }

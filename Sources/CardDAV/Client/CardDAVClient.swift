@@ -35,6 +35,8 @@ public struct CardDAVClient: Sendable {
     public let scope: CredentialScope
 
     let provider: Provider<CardDAVTarget>
+    /// How requests are authorized: `Basic`, or a bearer token.
+    let authorization: AuthorizationType
     let ledger = PasswordLedger()
     let logger: Logger
     /// Why no call may be made (an insecure or unusable server address), or `nil`: decided once.
@@ -48,12 +50,16 @@ public struct CardDAVClient: Sendable {
     ///   - transport: the HTTP transport (`LiveTransport`, or a `StubTransport` in tests).
     ///   - plugins: plugins every request goes through, in order (a `LoggerPlugin`, say).
     ///   - logger: where discovery and sync say what they decided (never a password).
+    ///   - admission: the gate of requests per host, shared by the clients of one backend so
+    ///     that a 401's refresh holds every request in line, whichever client sends it; `nil`
+    ///     for a gate of this client's own.
     public init(
         configuration: CardDAVConfiguration,
         credentials: CardDAVCredentials,
         transport: any Transport,
         plugins: [any Plugin] = [],
-        logger: Logger = Logger(label: "cardwallet.carddav", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "cardwallet.carddav", factory: { _ in SwiftLogNoOpLogHandler() }),
+        admission: Admission? = nil
     ) {
         self.configuration = configuration
         self.user = credentials.user
@@ -73,15 +79,30 @@ public struct CardDAVClient: Sendable {
             refusal = nil
         }
         self.logger = logger
-        let interceptor = BasicAuthInterceptor(
-            credentials: credentials, scope: scope, ledger: ledger,
-            allowsInsecureHTTP: configuration.allowsInsecureHTTP)
-        // The card API's rules: at most K requests per host adapted and sent at once (K the
-        // transport's connections per host unless configured), no retries (Basic credentials
-        // have nothing to refresh: a 401 goes back to the caller).
-        self.provider = Provider<CardDAVTarget>(
-            transport: transport, plugins: plugins, interceptors: [interceptor], maximumRetries: 0,
-            admission: Admission(limit: configuration.requestsPerHost ?? transport.connectionsPerHost))
+        let check = CredentialCheck(
+            scope: scope, ledger: ledger, allowsInsecureHTTP: configuration.allowsInsecureHTTP)
+        let admission = admission ?? Admission(limit: configuration.requestsPerHost ?? transport.connectionsPerHost)
+        // Back off when the server asks to (429, 503 with Retry-After), once per request.
+        let backoff = BackoffInterceptor(maximumWait: configuration.maximumRetryAfter)
+        if let bearer = credentials.bearer {
+            // A bearer token: the shared session's interceptor (refresh before expiry, one refresh
+            // and one retry after a 401) behind the same check as the password's.
+            let interceptor = bearer.make(admission) { request in try check.admit(request) }
+            self.authorization = .bearer
+            self.provider = Provider<CardDAVTarget>(
+                transport: transport, plugins: plugins + [interceptor, backoff], interceptors: [interceptor, backoff],
+                maximumRetries: 2, admission: admission)
+        } else {
+            // The card API's rules: at most K requests per host adapted and sent at once (K the
+            // transport's connections per host unless configured); Basic credentials have nothing to
+            // refresh: a 401 goes back to the caller.
+            let interceptor = BasicAuthInterceptor(
+                user: credentials.user, password: credentials.password ?? { "" }, check: check)
+            self.authorization = .basic
+            self.provider = Provider<CardDAVTarget>(
+                transport: transport, plugins: plugins + [backoff], interceptors: [interceptor, backoff],
+                maximumRetries: 1, admission: admission)
+        }
     }
 
     /// The hosts other than the given address's own that this client sent the password to
@@ -98,7 +119,8 @@ public struct CardDAVClient: Sendable {
         guard scope.admits(url) else {
             throw .foreignLocation(server: scope.server.description, location: url.absoluteString)
         }
-        let target = CardDAVTarget(url: url, endpoint: endpoint, timeout: configuration.requestTimeout)
+        let target = CardDAVTarget(
+            url: url, endpoint: endpoint, timeout: configuration.requestTimeout, authorization: authorization)
         do {
             return try await provider.request(target)
         } catch {

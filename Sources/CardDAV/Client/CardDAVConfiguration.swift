@@ -25,6 +25,9 @@ public struct CardDAVConfiguration: Sendable, Hashable {
     public var xmlLimits: XMLLimits
     /// The most `sync-collection` requests one sync sends while the server truncates. Default: 100.
     public var maximumSyncRounds: Int
+    /// The longest `Retry-After` (429, 503) waited out before one retry; a longer wait fails the
+    /// request at once with the server's answer. Default: 30 s.
+    public var maximumRetryAfter: Duration
 
     /// A configuration.
     ///
@@ -37,11 +40,13 @@ public struct CardDAVConfiguration: Sendable, Hashable {
     ///   - xmlLimits: the caps on answers' XML.
     ///   - maximumSyncRounds: the most `sync-collection` requests per sync (at least 1).
     ///   - givenAddress: the address the person gave, when `server` is another host it led to.
+    ///   - maximumRetryAfter: the longest `Retry-After` waited out before one retry.
     public init(
         server: URL, requestTimeout: Duration? = nil, allowsInsecureHTTP: Bool = false, requestsPerHost: Int? = nil,
         multigetBatchSize: Int = 100, xmlLimits: XMLLimits = XMLLimits(), maximumSyncRounds: Int = 100,
-        givenAddress: URL? = nil
+        givenAddress: URL? = nil, maximumRetryAfter: Duration = .seconds(30)
     ) {
+        self.maximumRetryAfter = maximumRetryAfter
         self.server = server
         self.givenAddress = givenAddress
         self.requestTimeout = requestTimeout
@@ -99,13 +104,17 @@ public struct CardDAVConfiguration: Sendable, Hashable {
     }
 }
 
-/// The user name and app password a client logs in with. The password is asked for on each
-/// request (from the token file, say), never kept by the client, and sent only as `Basic`
-/// credentials where the ``CredentialScope`` admits, over `https` or to this computer.
+/// What a client logs in with: a user name and an app password, or — for a server behind OAuth
+/// 2.0 (Google) — a bearer token. The password is asked for on each request (from the keyring,
+/// say), never kept by the client; a bearer token comes from its session, which refreshes it.
+/// Either goes only where the ``CredentialScope`` admits, over `https` or to this computer.
 public struct CardDAVCredentials: Sendable {
     /// The user name (no `:`, which Basic credentials cannot carry).
     public let user: String
-    let password: @Sendable () async throws -> String
+    /// Gives the password (Basic credentials), or `nil` for a bearer token.
+    let password: (@Sendable () async throws -> String)?
+    /// Where the bearer token comes from, or `nil` for Basic credentials.
+    let bearer: BearerSource?
 
     /// Credentials whose password comes from `password`, asked on every request.
     ///
@@ -116,10 +125,21 @@ public struct CardDAVCredentials: Sendable {
     public init(user: String, password: @escaping @Sendable () async throws -> String) {
         self.user = user
         self.password = password
+        self.bearer = nil
     }
 
     /// Credentials with a fixed password.
     public init(user: String, password: String) {
         self.init(user: user) { password }
     }
+
+    /// Credentials whose bearer token comes from `bearer` (an OAuth 2.0 session).
+    public init(user: String, bearer: BearerSource) {
+        self.user = user
+        self.password = nil
+        self.bearer = bearer
+    }
+
+    /// Whether requests carry a bearer token.
+    var isBearer: Bool { bearer != nil }
 }

@@ -32,12 +32,15 @@ public struct CardDAVTarget: TargetType, AccessTokenAuthorizable {
     public let endpoint: Endpoint
     /// The most time the exchange may take, or `nil` for the transport's default.
     public let timeout: Duration?
+    /// How the request is authorized: `Basic` credentials, or a bearer token (OAuth 2.0).
+    public let authorization: AuthorizationType
 
     /// A DAV request to `url`.
-    public init(url: URL, endpoint: Endpoint, timeout: Duration? = nil) {
+    public init(url: URL, endpoint: Endpoint, timeout: Duration? = nil, authorization: AuthorizationType = .basic) {
         self.url = url
         self.endpoint = endpoint
         self.timeout = timeout
+        self.authorization = authorization
     }
 
     /// The whole resource URL.
@@ -97,7 +100,7 @@ public struct CardDAVTarget: TargetType, AccessTokenAuthorizable {
 
     /// Every DAV request carries the user's Basic credentials (added by the client's
     /// interceptor, only on the server's own origin).
-    public var authorizationType: AuthorizationType? { .basic }
+    public var authorizationType: AuthorizationType? { authorization }
 
     private static let xmlType = "application/xml; charset=utf-8"
     private static let xmlAccept = "application/xml, text/xml"

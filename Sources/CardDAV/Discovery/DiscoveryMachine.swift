@@ -13,6 +13,10 @@ public import Foundation
 ///    principal or home anywhere else ends discovery with
 ///    ``CardDAVError/foreignLocation(server:location:)``.
 /// 4. List each home (`PROPFIND Depth: 1`): its address books are the account's books.
+/// 5. Google's shape: `/.well-known/carddav` redirects straight to the one address book
+///    (`/carddav/v1/principals/<email>/lists/default/`), which names no resource type, and the
+///    principal and home-set it names answer 404. When discovery finds nothing else, the target
+///    of a redirect from the well-known URL is taken as the one book, as vdirsyncer does.
 public struct DiscoveryMachine: Sendable {
     /// The request to send next, or the end.
     public enum Action: Sendable, Hashable {
@@ -75,6 +79,14 @@ public struct DiscoveryMachine: Sendable {
     private var books: [AddressBook] = []
     private var selected: AddressBook?
     private var finished = false
+    /// The URL inspected last.
+    private var current: URL?
+    /// Where `/.well-known/carddav` redirected to: the one book of a server shaped like Google's.
+    private var wellKnownTarget: URL?
+    /// Whether that target answered with DAV properties (a multistatus), as a book does.
+    private var wellKnownTargetAnswered = false
+    /// The principal that target named, if any.
+    private var wellKnownTargetPrincipal: URL?
 
     /// Discovery from `start` (a server root, a principal or an address book), within the scope
     /// of `start`'s own origin (with the system's Public Suffix List).
@@ -109,6 +121,7 @@ public struct DiscoveryMachine: Sendable {
                 return end(.fail(.foreignLocation(server: scope.server.description, location: target.absoluteString)))
             }
             redirects += 1
+            if let current, Self.isWellKnown(current), wellKnownTarget == nil { wellKnownTarget = target }
             guard redirects <= 5, !visited.contains(Self.place(of: target)) else { return nothingHere() }
             return inspect(target, for: purpose)
         case .missing:
@@ -122,6 +135,10 @@ public struct DiscoveryMachine: Sendable {
     }
 
     private mutating func inspected(_ found: Inspected) -> Action {
+        if let current, let target = wellKnownTarget, Self.place(of: current) == Self.place(of: target) {
+            wellKnownTargetAnswered = true
+            wellKnownTargetPrincipal = found.principal
+        }
         for url in [found.principal].compactMap({ $0 }) + found.homes where !scope.admits(url) {
             return end(.fail(.foreignLocation(server: scope.server.description, location: url.absoluteString)))
         }
@@ -142,6 +159,10 @@ public struct DiscoveryMachine: Sendable {
     /// The URL had nothing to go on: the well-known URL once, else what was found, else failure.
     private mutating func nothingHere() -> Action {
         if let selected { return end(.finish(account(books: [selected]))) }
+        if let book = wellKnownBook() {
+            selected = book
+            return end(.finish(account(books: [book])))
+        }
         if !triedWellKnown, purpose == .given, let wellKnown = origin.url(path: "/.well-known/carddav") {
             triedWellKnown = true
             return inspect(wellKnown, for: .wellKnown)
@@ -151,13 +172,32 @@ public struct DiscoveryMachine: Sendable {
 
     private mutating func nextHome() -> Action {
         guard !pending.isEmpty else {
+            if books.isEmpty, selected == nil, let book = wellKnownBook() { selected = book }
             if let selected, !books.contains(where: { $0.href == selected.href }) { books.insert(selected, at: 0) }
             return end(.finish(account(books: books)))
         }
         return .listBooks(home: pending.removeFirst())
     }
 
+    /// The book a redirect from the well-known URL led to, when there was one: a collection below
+    /// the principal it names (Google's `…/principals/<email>/lists/default/`), never the root of a
+    /// DAV tree that holds the principal (a server's `/remote.php/dav/` whose principal is gone).
+    private func wellKnownBook() -> AddressBook? {
+        guard let target = wellKnownTarget, wellKnownTargetAnswered, Href.path(of: target) != "/" else { return nil }
+        if let principal = wellKnownTargetPrincipal {
+            let (below, above) = (Href.path(of: target), Href.path(of: principal))
+            guard below.hasPrefix(above.hasSuffix("/") ? above : above + "/"), below != above else { return nil }
+        }
+        return AddressBook(url: target, href: Href.path(of: target), supportsSyncCollection: true)
+    }
+
+    /// Whether `url` is a well-known CardDAV address (RFC 6764 §5).
+    private static func isWellKnown(_ url: URL) -> Bool {
+        Href.path(of: url).hasSuffix("/.well-known/carddav") || Href.path(of: url).hasSuffix("/.well-known/carddav/")
+    }
+
     private mutating func inspect(_ url: URL, for purpose: Purpose) -> Action {
+        current = url
         self.purpose = purpose
         visited.insert(Self.place(of: url))
         return .inspect(url)

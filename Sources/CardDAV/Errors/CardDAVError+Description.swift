@@ -1,4 +1,5 @@
 public import Foundation
+import OAuth
 import TextSafety
 
 extension CardDAVError: CustomStringConvertible, LocalizedError {
@@ -53,6 +54,8 @@ extension CardDAVError: CustomStringConvertible, LocalizedError {
             return Shown.text(message, limit: 400)
         case .cancelled:
             return "The request was cancelled."
+        case .authorization(let error):
+            return error.description
         }
     }
 

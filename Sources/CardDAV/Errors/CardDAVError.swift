@@ -1,3 +1,6 @@
+import CardBackend
+public import OAuth
+
 /// Everything a ``CardDAVClient`` call can fail with: a closed set, with the predicates a
 /// caller decides by (``isNetworkFailure``, ``isNotFound``, ``isConflict``, ``requiresLogin``,
 /// ``isInsecureServer``, ``isBadServerAnswer``).
@@ -54,6 +57,10 @@ public enum CardDAVError: Error, Sendable, Hashable {
     case invalidRequest(String)
     /// The calling task was cancelled.
     case cancelled
+    /// The OAuth 2.0 session that gives the bearer token failed: the grant is dead
+    /// (`invalid_grant`: ``requiresLogin``, E06's path), the authorization server could not be
+    /// reached for a refresh, the keyring kept no refresh token…; nothing was sent to the server.
+    case authorization(OAuthError)
 
     /// The HTTP status, when the server answered.
     public var statusCode: Int? {
@@ -72,6 +79,7 @@ public enum CardDAVError: Error, Sendable, Hashable {
     public var isNetworkFailure: Bool {
         switch self {
         case .cannotConnect, .timedOut, .connectionFailed: true
+        case .authorization(let error): error.isNetworkFailure
         default: false
         }
     }
@@ -90,8 +98,11 @@ public enum CardDAVError: Error, Sendable, Hashable {
 
     /// Whether the user must give the password again before anything else works (401).
     public var requiresLogin: Bool {
-        if case .credentialRefused = self { return true }
-        return false
+        switch self {
+        case .credentialRefused: true
+        case .authorization(let error): error.requiresLogin
+        default: false
+        }
     }
 
     /// Whether the call was refused because the password would cross the network unencrypted.

@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import OAuth
 
 /// The one place that turns failed exchanges and unusable answers into ``CardDAVError``s, with
 /// server text scrubbed of the request's credentials and cut short. The switch over what the
@@ -34,6 +35,7 @@ enum DAVErrors {
         func interceptor(_ error: any Error) -> CardDAVError {
             switch error {
             case let error as CardDAVError: error
+            case let error as OAuthError: error == .cancelled ? .cancelled : .authorization(error)
             case is CancellationError: .cancelled
             default: .invalidRequest(String(describing: error))
             }

@@ -45,12 +45,16 @@ public struct LoginRequest: Sendable {
     public var kind: String?
     /// The account's name (`--name`); derived when `nil`.
     public var name: String?
+    /// An OAuth 2.0 login (`--oauth`) instead of a password: ``password`` is not used, ``user``
+    /// only when the authorization server does not say who logged in.
+    public var oauth: OAuthLoginRequest?
 
     /// A request.
     public init(
         server: String? = nil, user: String, password: String, passwordCommand: PasswordCommand? = nil,
-        kind: String? = nil, name: String? = nil
+        kind: String? = nil, name: String? = nil, oauth: OAuthLoginRequest? = nil
     ) {
+        self.oauth = oauth
         self.server = server
         self.user = user
         self.password = password
@@ -100,7 +104,7 @@ public final class WalletAccounts: Sendable {
     private let makeBackend: BackendFactory
     private let detect: BackendDetector?
     /// The server the program was started on (where a login without an address goes).
-    private let home: URL?
+    let home: URL?
     private let sessionSink: (any SessionStateSink)?
     private let environment: [String: String]?
     private let location: CacheLocation?
@@ -269,6 +273,7 @@ public final class WalletAccounts: Sendable {
     ///   or ``CardBackend/ServerAddressError`` for an address that cannot be used.
     public func logIn(_ request: LoginRequest) async throws -> LoginReport {
         guard let directory else { return try await logInWithoutRecords(request) }
+        if let oauth = request.oauth { return try await logIn(request, oauth: oauth, directory: directory) }
         let url: URL
         if let server = request.server {
             url = try ServerAddress.url(server, allowingInsecureHTTP: allowsInsecureHTTP)
@@ -334,7 +339,7 @@ public final class WalletAccounts: Sendable {
 
     /// The records a login sees: none in a damaged (unreadable) token file, which the login
     /// replaces; an unsafe one is refused before anything is sent.
-    private static func recordsForLogin(_ directory: AccountDirectory) throws(TokenStoreError) -> [AccountRecord] {
+    static func recordsForLogin(_ directory: AccountDirectory) throws(TokenStoreError) -> [AccountRecord] {
         do {
             return try directory.records()
         } catch {

@@ -96,7 +96,9 @@ public struct LiveBackends: Sendable {
             environment: environment)
         let context = ProviderContext(
             tokenStore: store, transport: transport, plugins: [log], logger: sessionLogger,
-            settings: providerSettings(for: settings), password: { try await secrets.password(for: $0) })
+            settings: providerSettings(for: settings), password: { try await secrets.password(for: $0) },
+            secret: { try await secrets.secretIfKept(for: $0) },
+            keepSecret: { try await secrets.replace($1, for: $0) })
         let directory = AccountDirectory(
             providers: providers, context: context, secrets: secrets, book: settings.book)
         let choice = AccountChoice(name: settings.account, server: settings.serverIsDefault ? nil : configured)

@@ -21,6 +21,8 @@ public final class CallPerformer: Sendable {
     public let accounts: WalletAccounts
     /// Card images for this terminal, kept in memory.
     public let pictures: PictureMaker
+    /// The settings of a browser login (``CardWalletUI/AppCall/logInWithBrowser(server:)``).
+    public let browserLogin: BrowserLogin
     let imports = ImportRunner()
     private let scans = PhotoScan()
     let pages = ListPages()
@@ -38,13 +40,14 @@ public final class CallPerformer: Sendable {
     public init(
         accounts: WalletAccounts,
         pictures: PictureMaker = PictureMaker(graphics: GraphicsChoice(imageProtocol: .blocks)),
-        shelf: Bookshelf? = nil, views: BookViews? = nil
+        shelf: Bookshelf? = nil, views: BookViews? = nil, browserLogin: BrowserLogin = BrowserLogin()
     ) {
         self.accounts = accounts
         self.pictures = pictures
         let shelf = shelf ?? Bookshelf(accounts: accounts)
         self.shelf = shelf
         self.views = views ?? BookViews(showsAll: shelf.remembered?.showsAll ?? false)
+        self.browserLogin = browserLogin
     }
 
     /// Performs `call`.
@@ -69,6 +72,7 @@ public final class CallPerformer: Sendable {
         // span every book.
         if let routed = await performOnBooks(call, progress: progress) { return routed }
         if let local = await performLocally(call, progress: progress) { return local }
+        if case .logInWithBrowser(let server) = call { return await logInWithBrowser(server, progress: progress) }
         let cached = await accounts.cachedWallet()
         switch call {
         case .searchCache(let query):
@@ -105,6 +109,10 @@ public final class CallPerformer: Sendable {
         case .logIn(let server, let email, let password):
             let report = try await accounts.logIn(server: server, account: email, password: password)
             return .loggedIn(email: report.account.email, server: report.account.shownServer)
+        case .logInWithBrowser(let server):
+            // Performed before the wallet's calls, with its progress (the address): see perform.
+            return try await Self.browserLoginResult(
+                accounts: accounts, browserLogin: browserLogin, server: server, progress: .ignoring)
         case .switchAccount, .listAccounts:
             return try await Self.accountCall(call, accounts: accounts)
         case .nextBook:
@@ -217,9 +225,9 @@ public final class CallPerformer: Sendable {
                 } catch {
                     return .failure(UIFailure(any: error))
                 }
-            case .logIn, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard, .restoreCard,
-                .reorderCards, .searchCache, .resolveOfflineEdit, .nextBook, .listBooks, .transferCard, .loadMerge,
-                .mergeCards:
+            case .logIn, .logInWithBrowser, .logOut, .loadCards, .loadCard, .createCard, .updateCard, .deleteCard,
+                .restoreCard, .reorderCards, .searchCache, .resolveOfflineEdit, .nextBook, .listBooks, .transferCard,
+                .loadMerge, .mergeCards:
                 return nil
             }
         } catch {

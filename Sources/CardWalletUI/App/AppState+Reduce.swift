@@ -51,8 +51,12 @@ extension AppState {
         case .completed(let id, let result):
             return complete(id, result)
         case .progress(let id, let progress):
-            if case .transfer? = pending[id]?.route { return reduceTransfer(.progress(progress)) }
-            return []
+            switch pending[id]?.route {
+            case .transfer?: return reduceTransfer(.progress(progress))
+            case .login?: return progress.link.map { reduceLogin(.browserAddress($0)) } ?? []
+            case .reauth?: return progress.link.map { reduceReauth(.browserAddress($0)) } ?? []
+            default: return []
+            }
         case .session(let status):
             return sessionChanged(status)
         case .cachedWallet(let page, let asOf):

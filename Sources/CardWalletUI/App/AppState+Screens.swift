@@ -169,6 +169,10 @@ extension AppState {
             switch effect {
             case .submit(let server, let email, let password):
                 result.append(call(.logIn(server: server, email: email, password: password), route: .login))
+            case .submitBrowser(let server):
+                result.append(call(.logInWithBrowser(server: server), route: .login))
+            case .cancelBrowser:
+                result += cancelCalls(routed: .login)
             case .loggedIn:
                 if screen == .login { result += enterList() }
             case .quit:
@@ -187,6 +191,10 @@ extension AppState {
             switch effect {
             case .submit(let server, let email, let password):
                 result.append(call(.logIn(server: server, email: email, password: password), route: .reauth))
+            case .submitBrowser(let server):
+                result.append(call(.logInWithBrowser(server: server), route: .reauth))
+            case .cancelBrowser:
+                result += cancelCalls(routed: .reauth)
             case .loggedIn(let email, _):
                 self.reauth = nil
                 if let previous = reauth.previousEmail, previous.lowercased() != email.lowercased() {

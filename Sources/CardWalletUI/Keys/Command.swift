@@ -117,6 +117,8 @@ public enum TextCommand: Hashable, Sendable {
 /// The login form and the session-expired dialog.
 public enum LoginCommand: Hashable, Sendable {
     case nextField, previousField, submit, quit
+    /// Log in with OAuth 2.0 in the browser instead of a password (Google, or the configured issuer).
+    case browser
 }
 
 /// A yes/no question whose default answer is No.

@@ -279,6 +279,10 @@ public enum KeyTables {
             KeyBinding(.backTab, .up, command: .login(.previousField), "previous field"),
             KeyBinding(.enter, command: .login(.submit), "log in", hint: KeyHint("Enter", "log in")),
             KeyBinding(
+                .ctrl("o"), command: .login(.browser),
+                "log in with OAuth 2.0 in the browser: Server “google”, or a CardDAV server whose issuer is oauth.issuer",
+                hint: KeyHint("^O", "browser")),
+            KeyBinding(
                 .function(3), command: .open(AccountPicker.opener), "switch to another stored account",
                 hint: KeyHint("F3", "accounts")),
             KeyBinding(.escape, command: .login(.quit), "quit", hint: KeyHint("Esc", "quit")),
@@ -291,6 +295,9 @@ public enum KeyTables {
             KeyBinding(.tab, .down, command: .login(.nextField), "next field", hint: KeyHint("Tab", "next")),
             KeyBinding(.backTab, .up, command: .login(.previousField), "previous field"),
             KeyBinding(.enter, command: .login(.submit), "log in again and carry on", hint: KeyHint("Enter", "log in")),
+            KeyBinding(
+                .ctrl("o"), command: .login(.browser), "log in again with OAuth 2.0 in the browser",
+                hint: KeyHint("^O", "browser")),
             KeyBinding(
                 .escape, command: .login(.quit), "not now: close the dialog, keeping what you typed",
                 hint: KeyHint("Esc", "not now")),

@@ -23,6 +23,10 @@ public struct CallID: Hashable, Sendable, Comparable, CustomStringConvertible {
 public enum AppCall: Equatable, Sendable, CustomStringConvertible {
     /// `POST /auth/login` against `server` (the base URL, e.g. `http://127.0.0.1:8080/v1`).
     case logIn(server: String, email: String, password: String)
+    /// An OAuth 2.0 login in the browser at `server` (a CardDAV server's address, `google`, or
+    /// empty for the configured one): the authorization address comes back as the call's
+    /// ``CallProgress/link``, then the outcome as a password login's does.
+    case logInWithBrowser(server: String)
     /// `POST /auth/logout`, then forget the stored tokens.
     case logOut
     /// Switch to the account's next address book (on a CardDAV server).
@@ -92,9 +96,9 @@ public enum AppCall: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .createCard, .updateCard, .deleteCard, .reorderCards, .restoreCard, .runImport, .transferCard, .mergeCards:
             true
-        case .logIn, .logOut, .loadCards, .loadCard, .cardPicture, .filePicture, .qrCode, .vcardLines, .exportCards,
-            .previewImport, .scanPhoto, .searchCache, .resolveOfflineEdit, .nextBook, .switchAccount, .listAccounts,
-            .listBooks, .loadMerge:
+        case .logIn, .logInWithBrowser, .logOut, .loadCards, .loadCard, .cardPicture, .filePicture, .qrCode,
+            .vcardLines, .exportCards, .previewImport, .scanPhoto, .searchCache, .resolveOfflineEdit, .nextBook,
+            .switchAccount, .listAccounts, .listBooks, .loadMerge:
             false
         }
     }
@@ -111,6 +115,8 @@ public enum AppCall: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .logIn(let server, let email, _): "log in \(email) at \(server) (password <private>)"
+        case .logInWithBrowser(let server):
+            "log in at \(server.isEmpty ? "the configured server" : server) in the browser"
         case .logOut: "log out"
         case .nextBook: "switch to the next address book"
         case .switchAccount(let name): "switch to the account \(name)"

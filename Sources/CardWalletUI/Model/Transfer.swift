@@ -71,11 +71,14 @@ public struct CallProgress: Equatable, Sendable {
     public var done: Int
     /// Steps in all, when known.
     public var total: Int?
+    /// An address the person must open to go on: a browser login's authorization page.
+    public var link: String?
 
     /// Progress.
-    public init(done: Int, total: Int?) {
+    public init(done: Int, total: Int?, link: String? = nil) {
         self.done = done
         self.total = total
+        self.link = link
     }
 }
 

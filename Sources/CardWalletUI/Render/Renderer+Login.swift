@@ -51,8 +51,33 @@ extension Renderer {
         if let error = login.error, error.field == nil {
             row += drawError(&grid, error.message, x: x, y: row, width: width, bottom: bottom)
         }
-        if login.isSubmitting, row < bottom {
+        if login.isWaitingForBrowser {
+            drawBrowserWait(&grid, login, x: x, y: row, width: width, bottom: bottom)
+        } else if login.isSubmitting, row < bottom {
             grid.draw("Logging in…", x: x, y: row, width: width, style: Theme.muted)
+        }
+    }
+
+    /// A browser login's wait: what to do, then the authorization address cut into rows of the
+    /// width (no spaces added, so that a selection across the rows is the address).
+    private static func drawBrowserWait(
+        _ grid: inout Grid, _ login: LoginState, x: Int, y: Int, width: Int, bottom: Int
+    ) {
+        guard y < bottom else { return }
+        guard let address = login.browserAddress else {
+            grid.draw("Starting the browser login…", x: x, y: y, width: width, style: Theme.muted)
+            return
+        }
+        grid.draw(
+            "Log in in your browser (Esc cancels). If it did not open, open this address:", x: x, y: y, width: width,
+            style: Theme.muted)
+        var rest = Substring(TerminalText.escaped(address))
+        var row = y + 1
+        let chunk = max(1, width)
+        while !rest.isEmpty, row < bottom {
+            grid.draw(String(rest.prefix(chunk)), x: x, y: row, width: width, style: Theme.label)
+            rest = rest.dropFirst(chunk)
+            row += 1
         }
     }
 

@@ -15,10 +15,14 @@ extension Renderer {
 
     static func drawReauth(_ grid: inout Grid, _ reauth: AppState.ReauthState, _ layout: Layout) {
         // The dialog needs 13 rows; when the log pane leaves the screen fewer, it covers the pane.
-        let height = 13
+        // A browser login's address needs the screen's width and a row per width of it.
+        let waiting = reauth.login.isWaitingForBrowser
+        let width = waiting ? max(72, grid.width - 4) : 72
+        let addressRows = reauth.login.browserAddress.map { ($0.count + width - 5) / max(1, width - 4) } ?? 0
+        let height = 13 + (waiting ? 1 + addressRows : 0)
         let area = layout.content.count >= height ? layout.content : 1..<layout.statusRow
         let title = "Session expired" + UIFailure.note(reauth.serverCode)
-        let box = drawBox(&grid, title: title, width: 72, height: height, layout: layout, area: area)
+        let box = drawBox(&grid, title: title, width: width, height: height, layout: layout, area: area)
         let bottom = box.y + box.height
         grid.draw("Log in again to carry on; nothing you typed is lost.", x: box.x, y: box.y, width: box.width)
         if !reauth.replay.isEmpty {

@@ -27,21 +27,31 @@ public struct Redaction: Sendable, Hashable {
     public var sensitiveHeaderNames: Set<String> {
         didSet { headerNameBytes = NeedleSet(sensitiveHeaderNames) }
     }
+    /// Names of query and form fields that are sensitive as a whole name, case-insensitive: by
+    /// default OAuth 2.0's `code` and `code_verifier` (a token request's form), which no fragment
+    /// could name without hiding every JSON `code` (the card API's error codes) too.
+    public var sensitiveFormNames: Set<String> {
+        didSet { formNameBytes = NeedleSet(sensitiveFormNames) }
+    }
 
     private(set) var fragmentBytes: NeedleSet
     private var headerNameBytes: NeedleSet
+    private var formNameBytes: NeedleSet
 
     /// A redaction policy; the defaults are the ones described above.
     public init(
         sensitiveNameFragments: [String] = ["token", "password", "secret"],
         sensitiveHeaderNames: Set<String> = ["Authorization", "Cookie", "Set-Cookie"],
+        sensitiveFormNames: Set<String> = ["code", "code_verifier"],
         isEnabled: Bool = true
     ) {
         self.isEnabled = isEnabled
         self.sensitiveNameFragments = sensitiveNameFragments
         self.sensitiveHeaderNames = sensitiveHeaderNames
+        self.sensitiveFormNames = sensitiveFormNames
         self.fragmentBytes = NeedleSet(sensitiveNameFragments)
         self.headerNameBytes = NeedleSet(sensitiveHeaderNames)
+        self.formNameBytes = NeedleSet(sensitiveFormNames)
     }
 
     /// The default policy.
@@ -54,6 +64,14 @@ public struct Redaction: Sendable, Hashable {
         guard isEnabled else { return false }
         var name = name
         return name.withUTF8 { ByteSearch.containsCaseInsensitive($0, anyOf: fragmentBytes) }
+    }
+
+    /// Whether a query or form field called `name` is sensitive as a whole name
+    /// (``sensitiveFormNames``).
+    public func isSensitive(formName name: String) -> Bool {
+        guard isEnabled else { return false }
+        var name = name
+        return name.withUTF8 { formNameBytes.matchesWhole($0) }
     }
 
     /// Whether a header called `name` is sensitive.
@@ -130,14 +148,17 @@ public struct Redaction: Sendable, Hashable {
     func redact(formEncoded query: Substring, collectingSecretsInto secrets: inout [String]) -> String {
         guard isEnabled, !query.isEmpty else { return String(query) }
         var text = String(query)
-        let needsWork = text.withUTF8 { ByteSearch.containsCaseInsensitive($0, anyOf: fragmentBytes) }
+        let needsWork = text.withUTF8 {
+            ByteSearch.containsCaseInsensitive($0, anyOf: fragmentBytes)
+                || ByteSearch.containsCaseInsensitive($0, anyOf: formNameBytes)
+        }
         // A fragment may also hide behind percent-encoding (`%74oken`).
         guard needsWork || query.contains("%") else { return text }
         return query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let rawName = String(parts[0])
             let name = (rawName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding) ?? rawName
-            guard parts.count == 2, isSensitive(name: name) else { return String(pair) }
+            guard parts.count == 2, isSensitive(name: name) || isSensitive(formName: name) else { return String(pair) }
             let value = String(parts[1])
             Self.collect(value, into: &secrets)
             Self.collect(

@@ -4,7 +4,7 @@ public import Foundation
 ///
 /// Every description names the path involved and what to do about it. No description ever
 /// contains a token: the store never puts file contents into an error.
-public enum TokenStoreError: Error, Sendable, Equatable {
+public enum TokenStoreError: Error, Sendable, Hashable {
     /// The token file exists but cannot be used as a token store (corrupt, truncated, not
     /// JSON, wrong types, a newer format, or the OS refused to read it).
     ///
@@ -43,7 +43,7 @@ public enum TokenStoreError: Error, Sendable, Equatable {
     case systemCallFailed(operation: String, path: String, errno: Int32)
 
     /// Why an existing token file could not be used.
-    public enum UnreadableReason: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum UnreadableReason: Error, Sendable, Hashable, CustomStringConvertible {
         /// The file is empty.
         case empty
         /// The file is larger than the store ever writes.

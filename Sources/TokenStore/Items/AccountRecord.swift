@@ -23,13 +23,18 @@ public struct AccountRecord: Sendable, Hashable, Codable {
     /// The address book's display name, as the server gave it (untrusted text).
     public var bookName: String?
     /// Where the account's secret lives; `nil` for an account whose session lives in tokens.
+    /// An OAuth account's secret is its refresh token (and its client's secret).
     public var secret: SecretLocation?
+    /// How the account logs in with OAuth 2.0 (a CardDAV server behind it: Google), or `nil`
+    /// for a password or the card API's login. Files written before it read with `nil`.
+    public var oauth: AccountOAuth?
 
     /// A record; the server and user are normalised as the token file's items are.
     public init(
         name: String, kind: String, server: String, user: String, book: String? = nil, bookName: String? = nil,
-        secret: SecretLocation? = nil
+        secret: SecretLocation? = nil, oauth: AccountOAuth? = nil
     ) {
+        self.oauth = oauth
         self.name = name.trimmingCharacters(in: .whitespaces)
         self.kind = kind
         self.server = TokenItem.normalizedServer(server)
@@ -72,7 +77,7 @@ public struct AccountRecord: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, kind, server, user, book, bookName, secret
+        case name, kind, server, user, book, bookName, secret, oauth
     }
 
     /// Decodes a record, checking that it names an account.
@@ -83,7 +88,8 @@ public struct AccountRecord: Sendable, Hashable, Codable {
             server: try c.decode(String.self, forKey: .server), user: try c.decode(String.self, forKey: .user),
             book: try c.decodeIfPresent(String.self, forKey: .book),
             bookName: try c.decodeIfPresent(String.self, forKey: .bookName),
-            secret: try c.decodeIfPresent(SecretLocation.self, forKey: .secret))
+            secret: try c.decodeIfPresent(SecretLocation.self, forKey: .secret),
+            oauth: try c.decodeIfPresent(AccountOAuth.self, forKey: .oauth))
         guard !name.isEmpty, !kind.isEmpty, !server.isEmpty, !user.isEmpty else {
             throw DecodingError.dataCorruptedError(
                 forKey: .name, in: c, debugDescription: "an account record has an empty name, kind, server or user")

@@ -20,6 +20,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
     case scan
     case carddav
     case allView = "all-view"
+    case oauthStorm = "oauth-storm"
 
     /// The section of docs/BENCHMARKS.md it fills (§1–§6 answer issue 6, #16 and #17 their issues).
     var section: String {
@@ -38,6 +39,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .firstFrame: "#17"
         case .carddav: "#28"
         case .allView: "#40"
+        case .oauthStorm: "#39"
         }
     }
 
@@ -58,6 +60,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .firstFrame: "First frame from the cache, vs abook and khard"
         case .carddav: "CardDAV sync vs the floor and vdirsyncer (Radicale)"
         case .allView: "The All view's first frame (3 books vs 1), the idle sync"
+        case .oauthStorm: "Refresh storm on a CardDAV server behind OAuth 2.0 (Authlib, Radicale)"
         }
     }
 
@@ -78,6 +81,7 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
         case .firstFrame: FirstFrameFigure()
         case .carddav: CardDAVSyncFigure()
         case .allView: AllViewFigure()
+        case .oauthStorm: OAuthStormFigure()
         }
     }
 }

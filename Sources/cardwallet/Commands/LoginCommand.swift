@@ -4,6 +4,7 @@ import CardModels
 import CardWalletLive
 import CardWalletUI
 import Foundation
+import OAuth
 import Secrets
 import TokenStore
 
@@ -40,6 +41,17 @@ struct LoginCommand: AsyncParsableCommand {
             The password is asked at the terminal without echo, read from standard input with \
             --password-stdin (the first line; for scripts), or printed by --password-command.
 
+            A CardDAV server behind OAuth 2.0 — Google Contacts, or any server whose authorization \
+            server publishes RFC 8414 metadata or OpenID Connect discovery — takes no password: \
+            --oauth google (or --oauth https://issuer.example/ with --server naming the CardDAV \
+            address) logs in in a browser. It needs the OAuth client you registered (Google: a \
+            "Desktop app" client, docs/CardDAV.md): --client-id and --client-secret, or "oauth" \
+            in the config file. cardwallet listens on 127.0.0.1 for the browser's answer, opens \
+            the browser with xdg-open where there is a display, and prints the address to open \
+            (on another device too); it waits until oauth.redirectTimeout (5 minutes), and \
+            Ctrl-C stops it. Nothing is stored until the login worked: then the access token goes \
+            to the token file and the refresh token (with the client secret) to the keyring.
+
             Examples:
               cardwallet login --email demo@cardwallet.dev
               printf '%s\\n' "$PASSWORD" | cardwallet login --email demo@cardwallet.dev --password-stdin
@@ -48,9 +60,12 @@ struct LoginCommand: AsyncParsableCommand {
               cardwallet login --server https://dav.example.com/ --email alice --password-command 'pass show dav/alice'
               cardwallet login --server https://dav.example.com/ --kind cardDAV --email bob --name work
               cardwallet login --account work          # log in again as a stored account
+              cardwallet login --oauth google --client-id ID.apps.googleusercontent.com --client-secret SECRET
+              cardwallet login --oauth https://id.example.com/ --server https://dav.example.com/ --client-id cardwallet
 
-            Exit status: 0 logged in; 3 wrong email or password, a locked keyring or a failing \
-            password command; 6 server unreachable; 64 usage error (no terminal for the prompts, \
+            Exit status: 0 logged in; 3 wrong email or password, a locked keyring, a failing \
+            password command, or an OAuth login refused, answered for another login or not \
+            finished in time; 6 server unreachable; 64 usage error (no terminal for the prompts, \
             say, a name already taken, or a server address that is not the API's base URL, \
             which usually ends in /v1); 130 cancelled with Ctrl-C.
             """)
@@ -95,8 +110,48 @@ struct LoginCommand: AsyncParsableCommand {
             "The account's name, for --account (default: the email, or user@host).", valueName: "name"))
     var name: String?
 
+    /// `--oauth`.
+    @Option(
+        help: ArgumentHelp(
+            "Log in with OAuth 2.0 in a browser instead of a password: `google`, or the authorization server's "
+                + "https address (its RFC 8414 or OpenID Connect metadata is read), with --server naming the "
+                + "CardDAV server.",
+            valueName: "google|url"))
+    var oauth: String?
+
+    /// `--client-id`.
+    @Option(
+        name: .customLong("client-id"),
+        help: ArgumentHelp(
+            "The OAuth client id (Google: your \"Desktop app\" client's). Also \"oauth.clientId\" in the config "
+                + "file and CARDWALLET_OAUTH_CLIENT_ID.", valueName: "id"))
+    var clientID: String?
+
+    /// `--client-secret`.
+    @Option(
+        name: .customLong("client-secret"),
+        help: ArgumentHelp(
+            "The OAuth client's secret, when it has one (Google's Desktop clients do); kept in the keyring with the "
+                + "refresh token. Also \"oauth.clientSecret\" and CARDWALLET_OAUTH_CLIENT_SECRET.",
+            valueName: "secret"))
+    var clientSecret: String?
+
+    /// `--scope`.
+    @Option(
+        help: ArgumentHelp(
+            "The OAuth scope to ask for (default: openid email; Google's CardDAV scope with --oauth google).",
+            valueName: "scope"))
+    var scope: String?
+
     func validate() throws {
         guard ArgumentChecks.apply else { return }
+        if oauth == nil, clientID != nil || clientSecret != nil || scope != nil {
+            throw ValidationError("--client-id, --client-secret and --scope go with --oauth.")
+        }
+        if oauth != nil, passwordStdin || passwordCommand != nil {
+            throw ValidationError(
+                "--oauth logs in in a browser: it takes no password (--password-stdin, --password-command).")
+        }
         if passwordStdin, passwordCommand != nil {
             throw ValidationError("--password-stdin and --password-command both give the password: choose one.")
         }
@@ -113,6 +168,12 @@ struct LoginCommand: AsyncParsableCommand {
             let settings = context.resolved.settings
             // Logging in again as the account in use (or the one --account names) needs no email.
             let stored = context.accounts.account
+            if let issuer = oauth
+                ?? (email == nil && passwordCommand == nil && !passwordStdin ? stored?.oauth?.issuer : nil)
+            {
+                try await logInWithOAuth(issuer: issuer, stored: stored, context: context)
+                return
+            }
             let user = email ?? stored?.user
             let command = (passwordCommand ?? (passwordStdin ? nil : settings.passwordCommand)).map {
                 PasswordCommand(shell: $0)
@@ -134,6 +195,55 @@ struct LoginCommand: AsyncParsableCommand {
         }
     }
 
+    /// The OAuth login: the browser's part, then the tokens kept and the account stored.
+    private func logInWithOAuth(issuer text: String, stored: AccountRecord?, context: CommandContext) async throws {
+        let settings = context.resolved.settings
+        var issuer: OAuthIssuer
+        do {
+            issuer = try OAuthIssuer.named(text, allowingInsecureHTTP: settings.allowInsecureHTTP)
+        } catch {
+            throw usage(error.description)
+        }
+        if let scope = scope ?? settings.oauth.scope { issuer.scope = scope }
+        let sameIssuer = stored?.oauth?.issuer == issuer.recordName
+        guard let id = clientID ?? settings.oauth.clientID ?? (sameIssuer ? stored?.oauth?.clientID : nil) else {
+            throw usage(
+                "--oauth needs the OAuth client's id: --client-id, or \"oauth\": {\"clientId\": …} in the config file "
+                    + "(Google: make a \"Desktop app\" client, docs/CardDAV.md).")
+        }
+        let secret = clientSecret ?? settings.oauth.clientSecret
+        let deadline = settings.oauth.redirectTimeout
+        let report = try await context.accounts.logIn(
+            LoginRequest(
+                server: settings.serverIsDefault ? nil : settings.server, user: email ?? "", password: "",
+                kind: kind, name: name,
+                oauth: OAuthLoginRequest(
+                    issuer: issuer, client: OAuthClient(id: id, secret: secret), deadline: deadline,
+                    present: { url in Self.present(url, deadline: deadline, environment: context.environment) })))
+        Self.say(report)
+        if let sent = await context.accounts.sendWaitingChanges() {
+            Console.out(
+                "Sent \(sent.sent) change(s) made offline"
+                    + (sent.pending + sent.refused.count > 0
+                        ? "; \(sent.pending + sent.refused.count) still wait (`cardwallet sync`)" : "") + ".\n")
+        }
+    }
+
+    /// Shows the authorization address: opens the browser where there is a display, and prints the
+    /// address in any case (for another device, or when the browser does not open).
+    static func present(_ url: URL, deadline: Duration, environment: [String: String]) {
+        let minutes =
+            deadline.components.seconds >= 120
+            ? "\(deadline.components.seconds / 60) minutes" : "\(deadline.components.seconds) s"
+        let opened = BrowserOpener.open(url, environment: environment)
+        Console.err(
+            (opened
+                ? "Opened your browser to log in. If it did not open, open this address"
+                : "Open this address in a browser to log in (on this computer, or another device that can reach it)")
+                + ":\n\n  \(url.absoluteString)\n\nWaiting for the browser to come back (at most \(minutes); Ctrl-C cancels)…\n"
+        )
+    }
+
     /// What the login did, for the person.
     static func say(_ report: LoginReport) {
         let user = report.account
@@ -149,6 +259,7 @@ struct LoginCommand: AsyncParsableCommand {
         if let record = report.record {
             var line = "Account “\(TerminalText.escaped(record.name))”, the default now"
             switch record.secret {
+            case .keyring? where record.oauth != nil: line += "; its refresh token is kept in the system keyring"
             case .keyring?: line += "; its password is kept in the system keyring"
             case .command(let argv)?:
                 line +=

@@ -137,7 +137,16 @@ struct StatusCommand: AsyncParsableCommand {
                 var lines = [report.description]
                 if let record {
                     lines.append("account: \(TerminalText.escaped(record.name)) (\(report.kind))")
-                    if let secret = record.secret { lines.append("password: \(SecretText.describe(secret))") }
+                    if let secret = record.secret {
+                        // An OAuth account keeps its refresh token where a password account keeps its password.
+                        let what = record.oauth == nil ? "password" : "refresh token"
+                        lines.append("\(what): \(SecretText.describe(secret))")
+                    }
+                    if let oauth = record.oauth {
+                        lines.append(
+                            "OAuth 2.0: \(TerminalText.escaped(oauth.issuer)), client \(TerminalText.escaped(oauth.clientID))"
+                        )
+                    }
                 }
                 lines.append(
                     "server: \(TerminalText.escaped(report.server)) (from \(TerminalText.escaped(serverFrom)))")

@@ -22,6 +22,11 @@ enum ClientSettingKey: String, CaseIterable, Sendable, Hashable, Comparable {
     case images = "ui.images"
     case allowInsecureHTTP
     case syncInterval
+    case oauthIssuer = "oauth.issuer"
+    case oauthClientID = "oauth.clientId"
+    case oauthClientSecret = "oauth.clientSecret"
+    case oauthScope = "oauth.scope"
+    case oauthRedirectTimeout = "oauth.redirectTimeout"
 
     /// The kinds of value a key holds.
     enum Kind: Sendable {
@@ -59,7 +64,8 @@ enum ClientSettingKey: String, CaseIterable, Sendable, Hashable, Comparable {
     var kind: Kind {
         switch self {
         case .server, .account, .book, .passwordCommand, .tokenFile, .images: .text
-        case .connectTimeout, .requestTimeout, .authTimeout, .refreshMargin: .duration
+        case .oauthIssuer, .oauthClientID, .oauthClientSecret, .oauthScope: .text
+        case .connectTimeout, .requestTimeout, .authTimeout, .refreshMargin, .oauthRedirectTimeout: .duration
         case .logLevel: .logLevel
         case .logFile, .allowInsecureHTTP: .boolean
         case .logMaxBytes, .logBodyPreviewBytes, .pageSize, .syncInterval: .integer

@@ -84,6 +84,13 @@ enum ClientSettingsLoader {
         let account = try resolution.text(.account)?.trimmingCharacters(in: .whitespaces) ?? ""
         let passwordCommand = try resolution.text(.passwordCommand)?.trimmingCharacters(in: .whitespaces) ?? ""
         let server = try resolution.server()
+        let oauth = ClientSettings.OAuthSettings(
+            issuer: try resolution.nonEmptyText(.oauthIssuer),
+            clientID: try resolution.nonEmptyText(.oauthClientID),
+            clientSecret: try resolution.nonEmptyText(.oauthClientSecret),
+            scope: try resolution.nonEmptyText(.oauthScope),
+            redirectTimeout: try resolution.duration(.oauthRedirectTimeout, in: ClientSettings.Limits.redirectTimeout)
+                ?? defaults.oauth.redirectTimeout)
         var settings = ClientSettings(
             server: server ?? defaults.server,
             tokenFile: tokenFile.isEmpty ? nil : tokenFile,
@@ -105,7 +112,7 @@ enum ClientSettingsLoader {
             allowInsecureHTTP: try resolution.boolean(.allowInsecureHTTP) ?? defaults.allowInsecureHTTP,
             images: try resolution.images() ?? defaults.images, book: book.isEmpty ? nil : book,
             account: account.isEmpty ? nil : account, passwordCommand: passwordCommand.isEmpty ? nil : passwordCommand,
-            serverIsDefault: server == nil)
+            serverIsDefault: server == nil, oauth: oauth)
         settings.syncInterval =
             try resolution.integer(.syncInterval, in: ClientSettings.Limits.syncInterval) ?? defaults.syncInterval
         if settings.allowInsecureHTTP,
@@ -131,6 +138,9 @@ extension ClientSettingsLoader {
         case .logLevel: "--log-level"
         case .allowInsecureHTTP: "--allow-insecure-http"
         case .passwordCommand: "--password-command"
+        case .oauthClientID: "--client-id"
+        case .oauthClientSecret: "--client-secret"
+        case .oauthScope: "--scope"
         default: "--" + key.key
         }
     }
@@ -168,6 +178,12 @@ private struct Resolution {
 
     mutating func text(_ key: ClientSettingKey) throws(ClientSettingsError) -> String? {
         try read(key) { $0.string(forKey: $1) }?.value
+    }
+
+    /// The text of `key` without surrounding spaces, `nil` when unset or empty.
+    mutating func nonEmptyText(_ key: ClientSettingKey) throws(ClientSettingsError) -> String? {
+        let text = try text(key)?.trimmingCharacters(in: .whitespaces) ?? ""
+        return text.isEmpty ? nil : text
     }
 
     /// The server, or `nil` when no layer sets it — or the config file sets it to `""`, as

@@ -124,7 +124,13 @@ enum TerminalApp {
             ?? Self.detectGraphics(environment: ProcessInfo.processInfo.environment, configured: live.settings.images)
         let pictures = PictureMaker(graphics: graphics)
         notes.append(graphics.description)
-        let performer = CallPerformer(accounts: accounts, pictures: pictures, shelf: shelf, views: views)
+        let oauth = live.settings.oauth
+        let browserLogin = BrowserLogin(
+            issuer: oauth.issuer, clientID: oauth.clientID, clientSecret: oauth.clientSecret, scope: oauth.scope,
+            deadline: oauth.redirectTimeout, allowsInsecureHTTP: live.settings.allowInsecureHTTP,
+            environment: ProcessInfo.processInfo.environment)
+        let performer = CallPerformer(
+            accounts: accounts, pictures: pictures, shelf: shelf, views: views, browserLogin: browserLogin)
         // Every book shown syncs in the background every `syncInterval` seconds (0: never).
         let interval = live.settings.syncInterval
         let sync =

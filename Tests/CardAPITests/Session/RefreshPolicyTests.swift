@@ -1,4 +1,5 @@
 import Foundation
+import SessionCore
 import Testing
 import TokenStore
 

@@ -1,6 +1,7 @@
 import CardModels
 import Foundation
 import Networking
+import SessionCore
 import Synchronization
 import TestSupport
 import Testing
@@ -50,7 +51,7 @@ import TokenStore
     }
 
     @Test func aFlightAnswersLateWaitersAndCancelledOnes() async throws {
-        let flight = RefreshFlight()
+        let flight = RefreshFlight<CardAPIError>()
         let waiter = Task { try await flight.wait() }
         try await waitUntil("the waiter") { flight.waiterCount == 1 }
         waiter.cancel()

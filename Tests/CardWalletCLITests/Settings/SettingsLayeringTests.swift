@@ -81,6 +81,9 @@ import Testing
             "CARDWALLET_TIMEOUTS_AUTH": "5s", "CARDWALLET_ALLOW_INSECURE_HTTP": "true",
             "CARDWALLET_UI_IMAGES": " Sixel", "CARDWALLET_BOOK": "work", "CARDWALLET_ACCOUNT": "work account",
             "CARDWALLET_PASSWORD_COMMAND": "pass show dav/alice", "CARDWALLET_SYNC_INTERVAL": "15",
+            "CARDWALLET_OAUTH_ISSUER": "google",
+            "CARDWALLET_OAUTH_CLIENT_ID": "id-1", "CARDWALLET_OAUTH_CLIENT_SECRET": "s-1",
+            "CARDWALLET_OAUTH_SCOPE": "openid email", "CARDWALLET_OAUTH_REDIRECT_TIMEOUT": "90s",
         ]
         #expect(Set(env.keys) == Set(ClientSettingKey.allCases.map(\.environmentVariable)))
         let settings = try await load(folder, env).settings
@@ -89,7 +92,10 @@ import Testing
             requestTimeout: .seconds(120), refreshMargin: .zero, logLevel: .warning, logFile: false,
             logMaxBytes: 65536, logBodyPreviewBytes: 0, pageSize: 200, authTimeout: .seconds(5),
             allowInsecureHTTP: true, images: "sixel", book: "work", account: "work account",
-            passwordCommand: "pass show dav/alice", serverIsDefault: false)
+            passwordCommand: "pass show dav/alice", serverIsDefault: false,
+            oauth: ClientSettings.OAuthSettings(
+                issuer: "google", clientID: "id-1", clientSecret: "s-1", scope: "openid email",
+                redirectTimeout: .seconds(90)))
         expected.syncInterval = 15
         #expect(settings == expected)
     }

@@ -203,7 +203,7 @@ let expectedSnapshots: [String: String] = [
 
 
       not logged in
-     F1 help  Tab next  Enter log in  F3 accounts  Esc quit
+     F1 help  Tab next  Enter log in  ^O browser  F3 accounts  Esc quit
     """#,
     "conflict 80x24": #"""
      CardWallet · edit card (version 9)
@@ -281,7 +281,7 @@ let expectedSnapshots: [String: String] = [
 
 
       session expired for demo@cardwallet.dev
-     F1 help  Tab next  Enter log in  Esc not now
+     F1 help  Tab next  Enter log in  ^O browser  Esc not now
     """#,
     "reauth with log 60x15": #"""
      CardWallet · 14 cards        2/14 · sorted by wallet order
@@ -298,7 +298,7 @@ let expectedSnapshots: [String: String] = [
      │                                                        │
      └────────────────────────────────────────────────────────┘
       session expired for demo@cardwallet.dev
-     F1 help  Tab next  Enter log in  Esc not now
+     F1 help  Tab next  Enter log in  ^O browser  Esc not now
     """#,
     "filter every field 80x24": #"""
      CardWallet · 6 of 14 cards                        1/6 · sorted by wallet order

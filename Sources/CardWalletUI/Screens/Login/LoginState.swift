@@ -45,6 +45,11 @@ public struct LoginState: Equatable, Sendable {
     public var error: InlineError?
     /// Set while the login request is in flight.
     public var isSubmitting = false
+    /// Set while a browser login (OAuth 2.0, Ctrl-O) waits for the browser to come back.
+    public var isWaitingForBrowser = false
+    /// The authorization address of that login, once it is known: shown for the person to open
+    /// (on another device, when no browser opened here).
+    public var browserAddress: String?
 
     /// A form filled with what is known; the focus starts on the first empty field.
     public init(server: String, email: String = "", password: String = "", editable: [Field] = Field.allCases) {
@@ -88,12 +93,19 @@ public enum LoginAction: Equatable, Sendable {
     case failed(UIFailure)
     /// The login call succeeded.
     case succeeded
+    /// A browser login's authorization address, to show while it waits.
+    case browserAddress(String)
 }
 
 /// What the login form asks the app to do.
 public enum LoginEffect: Equatable, Sendable {
     /// Log in (the app routes the outcome back as ``LoginAction/finished(_:)``).
     case submit(server: String, email: String, password: String)
+    /// Log in with OAuth 2.0 in the browser at `server` (`google`, an address, or empty for the
+    /// configured one).
+    case submitBrowser(server: String)
+    /// Stop waiting for the browser: the login call is cancelled, nothing is stored.
+    case cancelBrowser
     /// Logged in as `email` at `server`.
     case loggedIn(email: String, server: String)
     case quit
@@ -108,9 +120,17 @@ extension LoginState {
             let position = editable.firstIndex(of: focus) ?? 0
             focus = editable[(position + step + editable.count) % editable.count]
         case .command(.submit):
+            guard !isWaitingForBrowser else { return [] }
             return submit()
+        case .command(.browser):
+            return submitBrowser()
         case .command(.quit):
-            return [.quit]
+            guard isWaitingForBrowser else { return [.quit] }
+            endBrowserWait()
+            error = InlineError(nil, "The browser login was cancelled: nothing was stored.")
+            return [.cancelBrowser]
+        case .browserAddress(let address):
+            if isWaitingForBrowser { browserAddress = address }
         case .text(let command, let typed):
             guard !isSubmitting else { return [] }
             if command == .insert, typed?.isControl ?? true { return [] }
@@ -122,6 +142,13 @@ extension LoginState {
             if self[focus].insert(text), error?.field == focus || error?.field == nil { error = nil }
         case .failed(let failure):
             isSubmitting = false
+            if isWaitingForBrowser {
+                // The authorization server's or the token endpoint's own words: not a password problem.
+                endBrowserWait()
+                error = InlineError(nil, failure.message)
+                return []
+            }
+            if failure.kind == .cancelled, error != nil { return [] }
             switch failure.kind {
             case .loginFailed:
                 password = TextFieldState()
@@ -151,6 +178,7 @@ extension LoginState {
             }
         case .succeeded:
             isSubmitting = false
+            endBrowserWait()
             error = nil
             password = TextFieldState()
         case .finished(.success(let result)):
@@ -160,6 +188,31 @@ extension LoginState {
             return reduce(.failed(failure))
         }
         return []
+    }
+
+    /// Starts a browser login at the Server field's address: `google`, a web address, or empty for
+    /// the one the settings name (`oauth.issuer`'s CardDAV server, or the stored account's).
+    private mutating func submitBrowser() -> [LoginEffect] {
+        guard !isSubmitting else { return [] }
+        let server = trimmed(self.server.text)
+        if !server.isEmpty, server.lowercased() != "google", !CardFormat.isWebURL(server) {
+            focus = editable.contains(.server) ? .server : focus
+            error = InlineError(
+                editable.contains(.server) ? .server : nil,
+                "A browser login needs the CardDAV server's address (https://…), or “google” for Google Contacts")
+            return []
+        }
+        isSubmitting = true
+        isWaitingForBrowser = true
+        browserAddress = nil
+        error = nil
+        return [.submitBrowser(server: server.lowercased() == "google" ? "google" : server)]
+    }
+
+    private mutating func endBrowserWait() {
+        isSubmitting = false
+        isWaitingForBrowser = false
+        browserAddress = nil
     }
 
     private mutating func submit() -> [LoginEffect] {

@@ -1,5 +1,5 @@
-import Foundation
-import TokenStore
+public import Foundation
+public import TokenStore
 
 /// When to refresh, and the loop guard's window: pure functions of the policy and a token, so
 /// every process (and every test) computes the same dates from the same token file.
@@ -15,7 +15,7 @@ extension SessionPolicy {
     ///   clock is ahead of the server's). Refreshing by the clock would refresh on every request,
     ///   so the token is used until the server rejects it.
     /// - Lifetime unknown (a token file written before it was kept): `expiry − refreshMargin`.
-    func refreshDate(for tokens: TokenItem) -> Date {
+    public func refreshDate(for tokens: TokenItem) -> Date {
         let expiry = tokens.accessTokenExpiresAt
         guard let lifetime = tokens.accessTokenLifetime, let received = tokens.accessTokenIssuedAt else {
             return expiry.addingTimeInterval(-refreshMargin.timeInterval)
@@ -26,7 +26,7 @@ extension SessionPolicy {
     }
 
     /// The refresh margin in seconds for a token that lives `lifetime` seconds (`nil`: unknown).
-    func margin(forLifetime lifetime: TimeInterval?) -> TimeInterval {
+    public func margin(forLifetime lifetime: TimeInterval?) -> TimeInterval {
         let longest = max(0, refreshMargin.timeInterval)
         guard let lifetime else { return longest }
         return min(longest, max(0, lifetime * refreshMarginFraction))
@@ -34,7 +34,7 @@ extension SessionPolicy {
 
     /// The loop guard's window for tokens that live `lifetime` seconds: ten lifetimes, at least
     /// ``refreshWindow`` and at most ``longestRefreshWindow``.
-    func guardWindow(forLifetime lifetime: TimeInterval?) -> Duration {
+    public func guardWindow(forLifetime lifetime: TimeInterval?) -> Duration {
         let shortest = refreshWindow.timeInterval
         let longest = max(shortest, longestRefreshWindow.timeInterval)
         var seconds = shortest
@@ -45,7 +45,7 @@ extension SessionPolicy {
 
 extension Duration {
     /// The duration in seconds, as `Date` arithmetic counts time.
-    var timeInterval: TimeInterval {
+    package var timeInterval: TimeInterval {
         let (seconds, attoseconds) = components
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }

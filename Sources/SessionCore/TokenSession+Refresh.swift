@@ -1,19 +1,16 @@
-import CardAPIContract
 import CardBackend
-import CardModels
 import Foundation
 import Logging
-import Networking
 import TokenStore
 
-extension CardSession {
+extension TokenSession {
     /// Why a refresh was started.
     enum RefreshTrigger: Sendable {
         /// The held access token expires within the margin.
         case expiring
-        /// The server answered E03/E04 to this access token.
+        /// The server rejected this access token (the card API's E03/E04, `invalid_token`).
         case accessRejected(String)
-        /// The server answered E06 to a call made with this access token.
+        /// The server ended the session on a call made with this access token (E06).
         case sessionRejected(String)
     }
 
@@ -23,13 +20,13 @@ extension CardSession {
     /// refresh nor the other waiters. It is detached so it never inherits a caller's task-local
     /// lock on the token store. Waiters get the new pair as soon as the server's answer is
     /// parsed, with the ``PendingSave`` that writes it to the file meanwhile.
-    func refreshed(because trigger: RefreshTrigger) async throws(CardAPIError) -> Refreshed {
+    func refreshed(because trigger: RefreshTrigger) async throws(Failure) -> Refreshed<Failure> {
         if let flight { return try await flight.wait() }
         guard case .active(let held) = phase else {
             if case .expired(let account) = phase { throw .sessionExpired(server: serverKey, account: account?.email) }
             throw .notLoggedIn(server: serverKey, account: preferredAccount)
         }
-        let flight = RefreshFlight()
+        let flight = RefreshFlight<Failure>()
         self.flight = flight
         flightsStarted += 1
         let generation = self.generation
@@ -41,22 +38,22 @@ extension CardSession {
     }
 
     /// Ends `flight` (if it has not ended yet): its waiters go on with `result`.
-    private func land(_ flight: RefreshFlight, with result: Result<Refreshed, CardAPIError>) {
+    private func land(_ flight: RefreshFlight<Failure>, with result: Result<Refreshed<Failure>, Failure>) {
         if self.flight === flight { self.flight = nil }
         flight.finish(result)
     }
 
     /// Refreshes under the token store's exclusive lock, shared with every other process.
     private func runRefresh(
-        held: TokenItem, trigger: RefreshTrigger, generation: Int, flight: RefreshFlight
-    ) async -> Result<Refreshed, CardAPIError> {
+        held: TokenItem, trigger: RefreshTrigger, generation: Int, flight: RefreshFlight<Failure>
+    ) async -> Result<Refreshed<Failure>, Failure> {
         do {
             let refreshed = try await tokenStore.withExclusiveAccess { file in
                 try await self.refreshLocked(file, held: held, trigger: trigger, generation: generation, flight: flight)
             }
             return .success(refreshed)
         } catch {
-            return .failure(ResponseJudge.error(from: error))
+            return .failure(Failure.converting(error))
         }
     }
 
@@ -64,9 +61,10 @@ extension CardSession {
     /// process already refreshed, else call the server and save the new pair (see
     /// ``refreshOnTheWire(_:file:generation:flight:)``).
     private func refreshLocked(
-        _ file: LockedTokenFile, held: TokenItem, trigger: RefreshTrigger, generation: Int, flight: RefreshFlight
-    ) async throws(CardAPIError) -> Refreshed {
-        guard generation == self.generation else {  // login/logout/E06 meanwhile
+        _ file: LockedTokenFile, held: TokenItem, trigger: RefreshTrigger, generation: Int,
+        flight: RefreshFlight<Failure>
+    ) async throws(Failure) -> Refreshed<Failure> {
+        guard generation == self.generation else {  // login/logout/expiry meanwhile
             return Refreshed(item: try currentTokens(), save: nil)
         }
         let stored: TokenItem?
@@ -76,18 +74,18 @@ extension CardSession {
             throw .tokenStore(error)
         }
         guard let stored else {
-            // Another process logged out, or wiped the tokens after its own E06.
+            // Another process logged out, or wiped the tokens after its own session ended.
             expire(held)
             throw .sessionExpired(server: serverKey, account: held.account)
         }
         var current = held
         var adopted = false
-        if stored.refreshToken != held.refreshToken {
+        if !Self.samePair(stored, held) {
             current = stored
             adopted = true
             adopt(stored)
         }
-        let unchanged = Refreshed(item: current, save: nil)
+        let unchanged = Refreshed<Failure>(item: current, save: nil)
         switch trigger {
         case .expiring:
             // No longer due (another process refreshed it a moment ago): use it. A pair another
@@ -105,21 +103,21 @@ extension CardSession {
         return try await refreshOnTheWire(current, file: file, generation: generation, flight: flight)
     }
 
-    /// `POST /auth/refresh`, then: the flight ends with the new pair at once (its waiters and
+    /// The exchange's refresh, then: the flight ends with the new pair at once (its waiters and
     /// the requests admitted next use the new access token), while the pair is saved to the file
     /// under the same lock on a thread of its own. The ``PendingSave`` handed out with the pair
     /// reports the save's outcome to every request that used the token meanwhile.
     private func refreshOnTheWire(
-        _ current: TokenItem, file: LockedTokenFile, generation: Int, flight: RefreshFlight
-    ) async throws(CardAPIError) -> Refreshed {
+        _ current: TokenItem, file: LockedTokenFile, generation: Int, flight: RefreshFlight<Failure>
+    ) async throws(Failure) -> Refreshed<Failure> {
         try admitRefresh(of: current)
         let account = Self.account(of: current)
         publish(.refreshing(account))
-        let grant: TokenGrant
+        let item: TokenItem
         do {
-            grant = try await callRefresh(with: current.refreshToken)
+            item = try await exchange.refresh(current, in: file, clock: wallClock)
         } catch {
-            if error.errorCode == .refreshTokenExpired {
+            if exchange.endsSession(error) {
                 wipe(file, ifStillHolding: current)
                 expire(current)
                 throw .sessionExpired(server: serverKey, account: current.account)
@@ -129,13 +127,8 @@ extension CardSession {
             logger.notice("Token refresh failed; the session is kept", metadata: ["server": "\(serverKey)"])
             throw error
         }
-        let item = TokenItem(
-            server: serverKey, account: current.account, accessToken: grant.accessToken,
-            accessTokenExpiresAt: grant.accessTokenExpiresAt, refreshToken: grant.refreshToken,
-            refreshTokenExpiresAt: grant.refreshTokenExpiresAt, userID: grant.user.id,
-            displayName: grant.user.name, accessTokenIssuedAt: wallClock.now)
         watchRefreshed(item)
-        let save = PendingSave(accessToken: item.accessToken)
+        let save = PendingSave<Failure>(accessToken: item.accessToken)
         if generation == self.generation {
             // The server has rotated the pair: the old refresh token is dead, so the new pair is
             // this process's from now on, saved or not. The state stays "refreshing" until it is
@@ -184,20 +177,6 @@ extension CardSession {
         }
     }
 
-    /// `POST /auth/refresh` through the auth provider: the caller's plugins (so the log pane
-    /// shows it), never the auth interceptor.
-    private func callRefresh(with refreshToken: String) async throws(CardAPIError) -> TokenGrant {
-        let target = AuthService(
-            server: server, endpoint: .refresh(refreshToken: refreshToken), timeout: policy.authTimeout)
-        let response: Response
-        do {
-            response = try await auth.request(target)
-        } catch {
-            throw judge.error(from: error)
-        }
-        return try judge.grant(from: response)
-    }
-
     private func adopt(_ stored: TokenItem) {
         logger.info(
             "Using tokens another process refreshed",
@@ -212,11 +191,13 @@ extension CardSession {
         publish(.loggedIn(Self.account(of: item)))
     }
 
-    /// Deletes the stored item if it still holds `rejected`'s refresh token; a newer pair means
-    /// someone logged in again meanwhile, and it is kept.
+    /// Deletes the stored item if it still holds `rejected`'s pair; a newer pair means someone
+    /// logged in again meanwhile, and it is kept.
     private func wipe(_ file: LockedTokenFile, ifStillHolding rejected: TokenItem) {
         do throws(TokenStoreError) {
-            if try file.read(server: serverKey, account: rejected.account)?.refreshToken == rejected.refreshToken {
+            if let stored = try file.read(server: serverKey, account: rejected.account),
+                Self.samePair(stored, rejected)
+            {
                 _ = try file.delete(server: serverKey, account: rejected.account)
             }
         } catch {
@@ -224,7 +205,7 @@ extension CardSession {
         }
     }
 
-    private func currentTokens() throws(CardAPIError) -> TokenItem {
+    private func currentTokens() throws(Failure) -> TokenItem {
         switch phase {
         case .active(let tokens): return tokens
         case .expired(let account): throw .sessionExpired(server: serverKey, account: account?.email)

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The refresh-loop guard: it counts a refresh only when the access token that refresh
 /// produced was then rejected (401 E03/E04) before the server accepted any request made with
@@ -8,26 +8,26 @@ import Foundation
 ///
 /// The session keeps it under a lock, as the verdicts arrive from the requests' own tasks (the
 /// interceptor's `didReceive` hook), not through the actor.
-struct RefreshGuard: Sendable {
+package struct RefreshGuard: Sendable {
     /// How many rejected refreshes in a row the guard allows; at this many it refuses.
-    let limit: Int
+    package let limit: Int
     /// The access token this session's last refresh produced, until the server has accepted
     /// or rejected a request made with it.
-    private(set) var onProbation: String?
+    package private(set) var onProbation: String?
     /// When the server rejected refreshed tokens, in the current streak.
-    private(set) var rejections: [Date] = []
+    package private(set) var rejections: [Date] = []
 
-    init(limit: Int) {
+    package init(limit: Int) {
         self.limit = limit
     }
 
     /// A refresh produced `token`: it is on probation until the server judges it.
-    mutating func produced(_ token: String) {
+    package mutating func produced(_ token: String) {
         onProbation = token
     }
 
     /// The server accepted a request made with `token`: if a refresh produced it, the streak ends.
-    mutating func accepted(_ token: String) {
+    package mutating func accepted(_ token: String) {
         guard onProbation != nil, token == onProbation else { return }
         onProbation = nil
         rejections.removeAll()
@@ -35,7 +35,7 @@ struct RefreshGuard: Sendable {
 
     /// The server rejected `token` (E03/E04): if a refresh produced it and no request with it
     /// was accepted yet, that refresh counts.
-    mutating func rejected(_ token: String, at now: Date) {
+    package mutating func rejected(_ token: String, at now: Date) {
         guard onProbation != nil, token == onProbation else { return }
         onProbation = nil
         rejections.append(now)
@@ -43,14 +43,14 @@ struct RefreshGuard: Sendable {
 
     /// Whether another refresh may go on the wire at `now`: fewer than ``limit`` rejected
     /// refreshes within the last `window`.
-    mutating func admits(at now: Date, window: Duration) -> Bool {
+    package mutating func admits(at now: Date, window: Duration) -> Bool {
         let seconds = window.timeInterval
         rejections.removeAll { now.timeIntervalSince($0) >= seconds || $0 > now }
         return rejections.count < limit
     }
 
     /// Forgets everything (a login starts afresh).
-    mutating func reset() {
+    package mutating func reset() {
         onProbation = nil
         rejections.removeAll()
     }

@@ -1,8 +1,3 @@
-import CardAPIContract
-import CardBackend
-import CardModels
-import Networking
-
 /// The form a bearer token must have before it is kept: RFC 6750's `b64token` (RFC 9110's
 /// `token68`) — letters, digits and `- . _ ~ + /`, then optionally `=` padding — of at most
 /// ``maximumLength`` characters.
@@ -40,25 +35,5 @@ public enum TokenSyntax {
             true
         default: false
         }
-    }
-}
-
-extension ResponseJudge {
-    /// The token pair of a login or refresh answer, refused unless both tokens pass
-    /// ``TokenSyntax``. The error names the token, never shows it.
-    func grant(from response: Response) throws(CardAPIError) -> TokenGrant {
-        let grant = try data(TokenGrant.self, from: response)
-        for (name, token) in [("access token", grant.accessToken), ("refresh token", grant.refreshToken)]
-        where !TokenSyntax.isValid(token) {
-            throw .unexpectedResponse(
-                UnexpectedResponse(
-                    statusCode: response.statusCode, request: Self.name(of: response.request),
-                    expected: "token pair",
-                    detail: "its \(name) cannot be sent back in an HTTP header (a token may hold only letters, "
-                        + "digits and - . _ ~ + / with = at the end, at most \(TokenSyntax.maximumLength) characters; "
-                        + "this one has a line break, a space or another character outside that set, or is empty or "
-                        + "too long), so cardwallet refused the tokens and stored nothing."))
-        }
-        return grant
     }
 }

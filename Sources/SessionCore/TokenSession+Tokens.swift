@@ -1,24 +1,25 @@
+import CardBackend
 import Foundation
 import Synchronization
 import TokenStore
 
 /// The tokens requests carry: the hot path without the actor, the slow path through it, and the
 /// recovery after the server rejected one.
-extension CardSession {
+extension TokenSession {
     /// The access token a request is to carry, and the save it depends on while that runs.
     struct CurrentToken: Sendable {
         let accessToken: String
         /// The save of the pair `accessToken` belongs to, if it is still running (or ran for the
         /// refresh the request waited for): see ``PendingSave``.
-        let save: PendingSave?
+        let save: PendingSave<Failure>?
     }
 
     /// The access token to send now: cached, refreshed first if it expires within the margin,
     /// or the result of the refresh in flight — with the save of its pair if that still runs.
     ///
-    /// - Throws: ``CardAPIError/sessionExpired(server:account:)`` (fast, no network) after
-    ///   E06, ``CardAPIError/notLoggedIn(server:account:)``, or the refresh's error.
-    func accessToken() async throws(CardAPIError) -> CurrentToken {
+    /// - Throws: the failure's `sessionExpired` (fast, no network) after the session ended,
+    ///   `notLoggedIn`, or the refresh's error.
+    func accessToken() async throws(Failure) -> CurrentToken {
         if flight == nil, case .active(let tokens) = phase, !isExpiring(tokens) { return current(tokens) }
         return try await slowAccessToken()
     }
@@ -30,7 +31,14 @@ extension CardSession {
         return CurrentToken(accessToken: path.accessToken, save: path.save)
     }
 
-    private func slowAccessToken() async throws(CardAPIError) -> CurrentToken {
+    /// The access token to send now, for callers outside the interceptor (a request made by hand,
+    /// a benchmark): as a request gets it, without waiting for the save of a pair just refreshed.
+    public func currentAccessToken() async throws(Failure) -> String {
+        if let cached = cachedAccessToken() { return cached.accessToken }
+        return try await accessToken().accessToken
+    }
+
+    private func slowAccessToken() async throws(Failure) -> CurrentToken {
         if case .expired(let account) = phase { throw .sessionExpired(server: serverKey, account: account?.email) }
         if let flight { return Self.current(try await flight.wait()) }
         let tokens: TokenItem
@@ -44,33 +52,33 @@ extension CardSession {
         CurrentToken(accessToken: tokens.accessToken, save: pendingSave(of: tokens))
     }
 
-    private static func current(_ refreshed: Refreshed) -> CurrentToken {
+    private static func current(_ refreshed: Refreshed<Failure>) -> CurrentToken {
         CurrentToken(accessToken: refreshed.item.accessToken, save: refreshed.save)
     }
 
     /// The running save of `tokens`' pair, if any.
-    func pendingSave(of tokens: TokenItem) -> PendingSave? {
+    func pendingSave(of tokens: TokenItem) -> PendingSave<Failure>? {
         guard let pendingSave, pendingSave.accessToken == tokens.accessToken else { return nil }
         return pendingSave
     }
 
     /// What the server rejected, from a request's `Authorization` header.
     enum Rejection: Sendable {
-        /// 401 E03/E04 for this access token.
+        /// The access token was rejected (the card API's E03/E04, `invalid_token`).
         case accessToken(String?)
-        /// E06 on a normal call made with this access token.
+        /// The session was ended on a normal call made with this access token (E06).
         case session(String?)
     }
 
     /// Gets the session ready for a retry after the server rejected a request: waits for the
     /// refresh in flight, returns at once if the rejected token was already replaced, or
-    /// refreshes (E03/E04) or ends the session (E06).
+    /// refreshes (a rejected access token) or ends the session (a rejected session).
     ///
     /// - Returns: the save of the refreshed pair when the refresh waited for got one (the retry
     ///   depends on it, see ``PendingSave``); `nil` otherwise.
-    /// - Throws: ``CardAPIError/sessionExpired(server:account:)`` and the refresh's errors.
+    /// - Throws: the failure's `sessionExpired` and the refresh's errors.
     @discardableResult
-    func recover(from rejection: Rejection) async throws(CardAPIError) -> PendingSave? {
+    func recover(from rejection: Rejection) async throws(Failure) -> PendingSave<Failure>? {
         if let flight { return try await flight.wait().save }
         switch phase {
         case .expired(let account):

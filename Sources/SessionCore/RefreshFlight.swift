@@ -1,48 +1,53 @@
 import Foundation
 import Synchronization
-import TokenStore
+package import TokenStore
 
 /// The one token refresh in flight, and everyone waiting for it: it answers with the new pair
 /// and the ``PendingSave`` that writes it to the token file.
-typealias RefreshFlight = OneShot<Refreshed>
+package typealias RefreshFlight<Failure: SessionFailure> = OneShot<Refreshed<Failure>, Failure>
 
 /// What a refresh hands its waiters: the pair to use, and — when this refresh got it from the
 /// server — the save of that pair, which may still be running.
-struct Refreshed: Sendable {
+package struct Refreshed<Failure: SessionFailure>: Sendable {
     /// The tokens to use now.
-    let item: TokenItem
+    package let item: TokenItem
     /// The save of ``item`` to the token file, `nil` when it needed none (a pair another process
     /// stored, or the session's current one).
-    let save: PendingSave?
+    package let save: PendingSave<Failure>?
+
+    package init(item: TokenItem, save: PendingSave<Failure>?) {
+        self.item = item
+        self.save = save
+    }
 }
 
 /// A result that arrives once, for any number of waiters: a token refresh's
 /// (``RefreshFlight``), or a token file save's (``PendingSave``).
 ///
 /// Waiters are plain continuations, so a waiter whose task is cancelled stops waiting at once
-/// with ``CardAPIError/cancelled`` while the work — an unstructured task of its own — and every
+/// with the failure's `cancelled` while the work — an unstructured task of its own — and every
 /// other waiter carry on.
-final class OneShot<Value: Sendable>: Sendable {
+package final class OneShot<Value: Sendable, Failure: SessionFailure>: Sendable {
     private struct State {
-        var result: Result<Value, CardAPIError>?
+        var result: Result<Value, Failure>?
         var waiters: [UInt64: CheckedContinuation<Value, any Error>] = [:]
         var nextID: UInt64 = 0
     }
 
     private let state = Mutex(State())
 
-    init() {}
+    package init() {}
 
     /// How many tasks are waiting now.
-    var waiterCount: Int { state.withLock { $0.waiters.count } }
+    package var waiterCount: Int { state.withLock { $0.waiters.count } }
 
     /// The result if it has arrived, without waiting.
-    var result: Result<Value, CardAPIError>? { state.withLock { $0.result } }
+    package var result: Result<Value, Failure>? { state.withLock { $0.result } }
 
     /// The value, once it has arrived.
     ///
-    /// - Throws: the work's error, or ``CardAPIError/cancelled`` if the waiting task is cancelled.
-    func wait() async throws(CardAPIError) -> Value {
+    /// - Throws: the work's error, or `cancelled` if the waiting task is cancelled.
+    package func wait() async throws(Failure) -> Value {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
@@ -63,12 +68,12 @@ final class OneShot<Value: Sendable>: Sendable {
                 waiter?.resume(throwing: CancellationError())
             }
         } catch {
-            throw ResponseJudge.error(from: error)
+            throw Failure.converting(error)
         }
     }
 
     /// Sets the result: every waiter, present and future, gets it. Later calls are ignored.
-    func finish(_ result: Result<Value, CardAPIError>) {
+    package func finish(_ result: Result<Value, Failure>) {
         let waiters = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
             guard state.result == nil else { return [] }
             state.result = result
@@ -87,21 +92,20 @@ final class OneShot<Value: Sendable>: Sendable {
 /// waits for the save before its caller gets the answer; any other request waits for the save
 /// before it is sent. If the save fails, both fail with the store's error, as every waiter of the
 /// refresh did when the save came first (docs/Session.md, "Saved before the caller hears").
-final class PendingSave: Sendable {
+package final class PendingSave<Failure: SessionFailure>: Sendable {
     /// The access token of the pair being saved.
-    let accessToken: String
-    /// The save's outcome: `()` once the pair is on disk, or ``CardAPIError/tokenStore(_:)``.
-    let outcome = OneShot<Void>()
+    package let accessToken: String
+    /// The save's outcome: `()` once the pair is on disk, or the failure's `tokenStore`.
+    package let outcome = OneShot<Void, Failure>()
 
-    init(accessToken: String) {
+    package init(accessToken: String) {
         self.accessToken = accessToken
     }
 
     /// Returns once the pair is saved.
     ///
-    /// - Throws: ``CardAPIError/tokenStore(_:)`` if it could not be, or
-    ///   ``CardAPIError/cancelled``.
-    func wait() async throws(CardAPIError) {
+    /// - Throws: the failure's `tokenStore` if it could not be, or `cancelled`.
+    package func wait() async throws(Failure) {
         try await outcome.wait()
     }
 }
