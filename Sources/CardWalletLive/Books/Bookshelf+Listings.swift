@@ -57,13 +57,25 @@ extension Bookshelf {
     /// Every book's cards as its cache has them, changes waiting in its outbox applied, without
     /// the network: the All view's first frame. Books never synced here are left out.
     public func cachedListings(books: [WalletBook]) async -> [BookListing] {
-        var found: [BookListing] = []
-        for book in books {
-            guard let wallet = await existingWallet(for: book), let list = wallet.cachedListWithPendingChanges()
-            else { continue }
-            found.append(BookListing(book: book, cards: list.cards, offlineAsOf: list.confirmedAt, problem: nil))
+        // Each book's cache opened and read at once (the first frame waits for the slowest).
+        await withTaskGroup(of: (Int, BookListing?).self) { group in
+            for (index, book) in books.enumerated() {
+                group.addTask {
+                    guard let wallet = await self.existingWallet(for: book),
+                        let list = wallet.cachedListWithPendingChanges()
+                    else { return (index, nil) }
+                    return (
+                        index,
+                        BookListing(book: book, cards: list.cards, offlineAsOf: list.confirmedAt, problem: nil)
+                    )
+                }
+            }
+            var found: [(Int, BookListing)] = []
+            for await (index, listing) in group {
+                if let listing { found.append((index, listing)) }
+            }
+            return found.sorted { $0.0 < $1.0 }.map(\.1)
         }
-        return found
     }
 
     /// `listings` as one list for the interface: each card's id names its book
