@@ -209,3 +209,66 @@ import Testing
         #expect(client.passwordHosts == ["carddav.fastmail.com"])
     }
 }
+
+/// The same rule for an OAuth 2.0 bearer token (Google Contacts, issue 39): it goes to the
+/// origin it was issued for and the hosts of its registrable domain over https, nowhere else,
+/// and never shows in an error.
+@Suite struct BearerScopeTests {
+    static let token = "ya29.a0-secret-access-token"
+
+    static func client(_ transport: StubTransport, server: String, given: String? = nil) -> CardDAVClient {
+        CardDAVClient(
+            configuration: CardDAVConfiguration(
+                server: URL(string: server)!, givenAddress: given.map { URL(string: $0)! }),
+            credentials: CardDAVCredentials(user: "ann@example.com", bearer: .token(token)), transport: transport)
+    }
+
+    @Test("the token goes with the address's own requests, as Bearer")
+    func ownOrigin() async throws {
+        let transport = StubTransport { _ in StubResponse(statusCode: 200, headers: ["ETag": "\"1\""], body: Data()) }
+        let client = Self.client(transport, server: "https://www.googleapis.com/")
+        _ = try await client.get("/carddav/v1/principals/ann@example.com/lists/default/a.vcf")
+        #expect(transport.requests.last?.headers["Authorization"] == "Bearer \(Self.token)")
+    }
+
+    @Test("a principal or home on another domain is named, not followed, and gets no token")
+    func anotherDomain() async throws {
+        let transport = StubTransport { _ in
+            StubDAV.multistatus(
+                "<d:response><d:href>/</d:href><d:propstat><d:prop><c:addressbook-home-set>"
+                    + "<d:href>https://www.googleapis.com.evil.example/123/</d:href></c:addressbook-home-set>"
+                    + "</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>")
+        }
+        let client = Self.client(transport, server: "https://www.googleapis.com/")
+        let error = try await #require(throws: CardDAVError.self) { try await client.discover() }
+        #expect(
+            error
+                == .foreignLocation(
+                    server: "https://www.googleapis.com", location: "https://www.googleapis.com.evil.example/123/"))
+        #expect(transport.requests.allSatisfy { $0.url.host() == "www.googleapis.com" })
+        #expect(!error.description.contains(Self.token))
+    }
+
+    @Test("a redirect from https to http is refused: the token never goes in clear")
+    func httpsToHTTP() async throws {
+        let transport = StubTransport { request in
+            request.url.path == "/"
+                ? StubResponse(statusCode: 404)
+                : StubResponse(statusCode: 301, headers: ["Location": "http://www.googleapis.com/carddav/v1/"])
+        }
+        let client = Self.client(transport, server: "https://www.googleapis.com/")
+        _ = try await #require(throws: CardDAVError.self) { try await client.discover() }
+        #expect(transport.requests.allSatisfy { $0.url.scheme == "https" })
+    }
+
+    @Test("a client pointed at a host the address does not vouch for sends nothing")
+    func unvouchedHost() async throws {
+        let transport = StubTransport { _ in StubResponse(statusCode: 200, body: Data()) }
+        let client = Self.client(
+            transport, server: "https://carddav.evil.example/", given: "https://www.googleapis.com/")
+        let error = try await #require(throws: CardDAVError.self) { _ = try await client.get("/a.vcf") }
+        #expect(
+            error == .foreignLocation(server: "https://www.googleapis.com", location: "https://carddav.evil.example/"))
+        #expect(transport.requests.isEmpty)
+    }
+}

@@ -153,4 +153,26 @@ import Testing
             #expect(list.stdout.contains("Katherine Johnson"), "\(list)")
         }
     }
+
+    @Test func ctrlCWhileWaitingForTheBrowserStoresNothingAndClosesTheListener() async throws {
+        try await Self.with { world in
+            let login = try world.start(["login", "--oauth", world.peers.issuer.absoluteString])
+            var address: URL?
+            try await waitUntil(timeout: .seconds(60), "the login to print the address") {
+                address = World.authorizationAddress(in: login.stderrSoFar)
+                return address != nil
+            }
+            let authorization = try #require(address)
+            let components = URLComponents(url: authorization, resolvingAgainstBaseURL: false)
+            let redirect = try #require(
+                components?.queryItems?.first { $0.name == "redirect_uri" }?.value.flatMap(URL.init(string:)))
+            login.signal(SIGINT)
+            let result = try await login.finish()
+            // Ended by the signal (the shell's 130), as the other commands' Ctrl-C (InterruptTests).
+            #expect([SIGINT, 128 + SIGINT].contains(result.status), "\(result)")
+            #expect(world.tokenFileText.isEmpty)
+            // The listener is gone: the browser coming back now finds nobody.
+            await #expect(throws: (any Error).self) { _ = try await TestHTTP.request(redirect) }
+        }
+    }
 }

@@ -73,6 +73,8 @@ import TokenStore
             let record = try #require(first.record)
             var cards = await wallet.accounts.wallet()
             _ = try await cards.create(CardFields(name: "Kept Online"))
+            _ = try await cards.list(.online)
+            #expect(try await cards.list(.offline).value.map(\.name).contains("Kept Online"), "cached")
             // Offline: a change waits in the outbox.
             wallet.network.setOffline(true)
             let queued = try await cards.create(CardFields(name: "Made Offline"), offline: .queue)
@@ -103,6 +105,10 @@ import TokenStore
                 server: wallet.accounts.backend.server, location: CacheLocation(folder: wallet.folder.path("cache")))
             #expect(outbox.map(\.changes) == [1])
             #expect(wallet.accounts.backend.sessionState.account == nil)
+            // The cards kept for the account are wiped.
+            let afterEnd = await wallet.accounts.wallet()
+            let left = (try? await afterEnd.list(.offline))?.value.map(\.name) ?? []
+            #expect(!left.contains("Kept Online"), "\(left)")
 
             // The next login, as the same account: the change made offline reaches the server.
             try await wallet.logIn()
