@@ -148,7 +148,7 @@ import Testing
         #expect(throws: (any Error).self) { try RunCommand.parse(["no-such-figure"]) }
         #expect(
             FigureID.allCases.map(\.section) == [
-                "§1", "§2", "§3", "§4", "§5", "§6", "#15", "#16", "#17", "#17", "#17", "#18", "#28", "#40",
+                "§1", "§2", "§3", "§4", "§5", "§6", "#15", "#16", "#17", "#17", "#17", "#18", "#28", "#39", "#40",
             ])
         #expect(try RunCommand.parse(["all-view"]).names == [.allView])
         #expect(try RunCommand.parse(["first-frame"]).names == [.firstFrame])

@@ -19,8 +19,8 @@ enum FigureID: String, CaseIterable, Sendable, ExpressibleByArgument {
     case firstFrame = "first-frame"
     case scan
     case carddav
-    case allView = "all-view"
     case oauthStorm = "oauth-storm"
+    case allView = "all-view"
 
     /// The section of docs/BENCHMARKS.md it fills (§1–§6 answer issue 6, #16 and #17 their issues).
     var section: String {
