@@ -22,10 +22,16 @@ extension CommandContext {
     /// in use is synced (online), then taken as an id of that book, whose server says whether
     /// it exists.
     ///
+    /// An account named for the command (`--account`, `CARDWALLET_ACCOUNT`) narrows the search to
+    /// its books, and a server named (`--server`, `CARDWALLET_SERVER`, the config file) to the
+    /// accounts at that server: `edit demo-02 --server URL` edits the card at URL, even when
+    /// another server's cache knows a card of that id.
+    ///
     /// - Throws: ``CommandFailure`` (exit 64) listing the candidates when the name fits several cards.
     func named(_ name: String) async throws -> (wallet: CachedWallet, id: String, book: WalletBook?) {
-        let books = await shelf.books()
-        let current = await shelf.currentBook(among: books)
+        let everyBook = await shelf.books()
+        let current = await shelf.currentBook(among: everyBook)
+        let books = booksInScope(everyBook, current: current)
         if let found = try await lookUp(name, among: books, current: current) {
             return (try await shelf.wallet(for: found.book), found.id, found.book)
         }
@@ -38,6 +44,19 @@ extension CommandContext {
             }
         }
         return (await self.wallet(), name, current)
+    }
+
+    /// The books a name is looked up in: every book, or those of the account or server the
+    /// command was given.
+    private func booksInScope(_ books: [WalletBook], current: WalletBook?) -> [WalletBook] {
+        let settings = resolved.settings
+        if settings.account != nil {
+            return books.filter { $0.account == current?.account }
+        }
+        if !settings.serverIsDefault {
+            return books.filter { $0.server == current?.server }
+        }
+        return books
     }
 
     private func lookUp(_ name: String, among books: [WalletBook], current: WalletBook?) async throws -> NamedCard? {
