@@ -89,8 +89,18 @@ public final class PythonPeer: Sendable {
         }
     }
 
+    /// The requirement sets found installed by this test process: each is checked once (the
+    /// check blocks its thread while Python starts, and many tests start peers at once).
+    private static let installed = Mutex<Set<[String]>>([])
+
     /// Fails with a clear message when the pinned peers are not installed.
     private static func check(_ requirements: [String]) throws {
+        if installed.withLock({ $0.contains(requirements) }) { return }
+        try checkOnce(requirements)
+        installed.withLock { _ = $0.insert(requirements) }
+    }
+
+    private static func checkOnce(_ requirements: [String]) throws {
         let check = Process()
         check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         check.arguments =

@@ -124,8 +124,18 @@ final class DAVServerProcess: Sendable {
         }
     }
 
+    /// Whether this test process found the peers installed: checked once (the check blocks its
+    /// thread while Python starts, and many tests start servers at once).
+    private static let peersInstalled = Mutex(false)
+
     /// Fails with a clear message when the pinned peers are not installed.
     private static func checkPeers() throws {
+        if peersInstalled.withLock({ $0 }) { return }
+        try checkPeersOnce()
+        peersInstalled.withLock { $0 = true }
+    }
+
+    private static func checkPeersOnce() throws {
         let check = Process()
         check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         check.arguments = [

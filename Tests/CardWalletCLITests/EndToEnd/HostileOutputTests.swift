@@ -29,7 +29,7 @@ extension HostileServerTests {
             for options in Self.loudness {
                 results.append(
                     try await world.run(
-                        ["login", "--email", Hostile.email, "--password-stdin"] + options,
+                        ["login", "--kind", "cardAPI", "--email", Hostile.email, "--password-stdin"] + options,
                         input: Hostile.password + "\n"))
             }
             try await world.storeSession()
