@@ -93,8 +93,9 @@ public final class PythonPeer: Sendable {
     /// check blocks its thread while Python starts, and many tests start peers at once).
     private static let installed = Mutex<Set<[String]>>([])
 
-    /// Fails with a clear message when the pinned peers are not installed.
-    private static func check(_ requirements: [String]) throws {
+    /// Fails with a clear message when the pinned peers of `requirements` (files in `scripts/`)
+    /// are not installed; checked once per test process.
+    public static func check(_ requirements: [String]) throws {
         if installed.withLock({ $0.contains(requirements) }) { return }
         try checkOnce(requirements)
         installed.withLock { _ = $0.insert(requirements) }

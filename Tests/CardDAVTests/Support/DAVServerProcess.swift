@@ -55,7 +55,7 @@ final class DAVServerProcess: Sendable {
 
     /// Starts a server of `kind`; `otherUsers` log in beside alice, with the same password.
     private init(_ kind: Kind, front: [String], otherUsers: [String] = []) async throws {
-        try Self.checkPeers()
+        try PythonPeer.check(["requirements-carddav.txt"])
         self.kind = kind
         folder = try TemporaryFolder("carddav-\(kind)")
         let process = Process()
@@ -121,41 +121,6 @@ final class DAVServerProcess: Sendable {
             throw TestFailure("scripts/carddav-server.py started no https front: \(lines())")
         } else {
             self.front = nil
-        }
-    }
-
-    /// Whether this test process found the peers installed: checked once (the check blocks its
-    /// thread while Python starts, and many tests start servers at once).
-    private static let peersInstalled = Mutex(false)
-
-    /// Fails with a clear message when the pinned peers are not installed.
-    private static func checkPeers() throws {
-        if peersInstalled.withLock({ $0 }) { return }
-        try checkPeersOnce()
-        peersInstalled.withLock { $0 = true }
-    }
-
-    private static func checkPeersOnce() throws {
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        check.arguments = [
-            "python3", repository.appending(path: "scripts/check-requirements.py").path,
-            repository.appending(path: "scripts/requirements-carddav.txt").path,
-        ]
-        let output = Pipe()
-        check.standardOutput = output
-        check.standardError = output
-        do {
-            try check.run()
-        } catch {
-            throw TestFailure("python3 is needed for the CardDAV servers: run scripts/bootstrap (\(error))")
-        }
-        let said = output.fileHandleForReading.readDataToEndOfFile()
-        check.waitUntilExit()
-        guard check.terminationStatus == 0 else {
-            throw TestFailure(
-                "The CardDAV test servers are not installed: run scripts/bootstrap (it installs "
-                    + "scripts/requirements-carddav.txt). \(String(decoding: said, as: UTF8.self))")
         }
     }
 

@@ -37,22 +37,11 @@ struct MoveCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
-    /// The card.
-    @Argument(
-        help: ArgumentHelp(
-            "The card: its id, the start of it (as `list` shows it), or a search that finds only it.",
-            valueName: "card"))
-    var card: String
-
-    /// `--to`.
-    @Option(
-        name: .long,
-        help: ArgumentHelp("The book it goes to: its id or name, ACCOUNT/BOOK, or an account.", valueName: "book"))
-    var to: String
+    @OptionGroup var transfer: TransferArguments
 
     func run() async throws {
         try await ClientCommandRunner.run(client) { context in
-            try await BookTransfer.run(.move, card: card, to: to, context: context)
+            try await BookTransfer.run(.move, card: transfer.card, to: transfer.to, context: context)
         }
     }
 }
@@ -80,6 +69,17 @@ struct CopyCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Server and logging options") var client: ClientOptions
 
+    @OptionGroup var transfer: TransferArguments
+
+    func run() async throws {
+        try await ClientCommandRunner.run(client) { context in
+            try await BookTransfer.run(.copy, card: transfer.card, to: transfer.to, context: context)
+        }
+    }
+}
+
+/// The card and the book `move` and `copy` take.
+struct TransferArguments: ParsableArguments {
     /// The card.
     @Argument(
         help: ArgumentHelp(
@@ -92,12 +92,6 @@ struct CopyCommand: AsyncParsableCommand {
         name: .long,
         help: ArgumentHelp("The book it goes to: its id or name, ACCOUNT/BOOK, or an account.", valueName: "book"))
     var to: String
-
-    func run() async throws {
-        try await ClientCommandRunner.run(client) { context in
-            try await BookTransfer.run(.copy, card: card, to: to, context: context)
-        }
-    }
 }
 
 /// What `move` and `copy` share.
