@@ -77,7 +77,7 @@ struct UnicodeSource: VCardByteSource {
             if carry != nil { notes.strayTrailingByte = true }
             if highSurrogate != nil {
                 notes.unpairedSurrogates += 1
-                Self.append(0xFFFD, to: &tail)
+                TextDecoding.appendScalar(0xFFFD, to: &tail)
             }
             return tail
         }
@@ -127,37 +127,18 @@ struct UnicodeSource: VCardByteSource {
             highSurrogate = nil
             if (0xDC00...0xDFFF).contains(unit) {
                 let scalar = 0x10000 + ((UInt32(high) - 0xD800) << 10 | (UInt32(unit) - 0xDC00))
-                Self.append(scalar, to: &out)
+                TextDecoding.appendScalar(scalar, to: &out)
                 return
             }
             notes.unpairedSurrogates += 1
-            Self.append(0xFFFD, to: &out)
+            TextDecoding.appendScalar(0xFFFD, to: &out)
         }
         switch unit {
         case 0xD800...0xDBFF: highSurrogate = unit
         case 0xDC00...0xDFFF:
             notes.unpairedSurrogates += 1
-            Self.append(0xFFFD, to: &out)
-        default: Self.append(UInt32(unit), to: &out)
-        }
-    }
-
-    private static func append(_ scalar: UInt32, to out: inout [UInt8]) {
-        switch scalar {
-        case 0..<0x80:
-            out.append(UInt8(scalar))
-        case 0x80..<0x800:
-            out.append(UInt8(0xC0 | scalar >> 6))
-            out.append(UInt8(0x80 | scalar & 0x3F))
-        case 0x800..<0x10000:
-            out.append(UInt8(0xE0 | scalar >> 12))
-            out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            out.append(UInt8(0x80 | scalar & 0x3F))
-        default:
-            out.append(UInt8(0xF0 | scalar >> 18))
-            out.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            out.append(UInt8(0x80 | scalar & 0x3F))
+            TextDecoding.appendScalar(0xFFFD, to: &out)
+        default: TextDecoding.appendScalar(UInt32(unit), to: &out)
         }
     }
 }

@@ -20,7 +20,7 @@ struct AllViewFigure: Figure {
         do {
             let window = context.pick(full: 10.0, quick: 3.0)
             context.progress("all-view: the idle sync of 3 unchanged books for \(Int(window)) s")
-            let idle = try fixture.idleSync(cardwallet: cardwallet, seconds: window)
+            let idle = try await fixture.idleSync(cardwallet: cardwallet, seconds: window)
             let port = fixture.server.baseURL.port ?? 0
             await fixture.server.stop()
             let refused = try RefusedPort(port: port)

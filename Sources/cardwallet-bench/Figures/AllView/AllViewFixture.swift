@@ -133,7 +133,8 @@ final class AllViewFixture: Sendable {
 
     /// `cardwallet sync --book all --watch --interval 1` for `seconds` on the three unchanged
     /// books: the requests the server answered, the syncs they make, the CPU the process used.
-    func idleSync(cardwallet: String, seconds: Double) throws -> (requests: Int, syncs: Double, cpu: Double) {
+    /// The window is waited out without holding a thread: the in-process server answers on them.
+    func idleSync(cardwallet: String, seconds: Double) async throws -> (requests: Int, syncs: Double, cpu: Double) {
         let before = server.statistics.total
         var usageBefore = rusage()
         getrusage(RUSAGE_CHILDREN.rawValue, &usageBefore)
@@ -143,10 +144,13 @@ final class AllViewFixture: Sendable {
         process.environment = all
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        let exited = AsyncStream<Void> { continuation in
+            process.terminationHandler = { _ in continuation.finish() }
+        }
         try process.run()
-        Thread.sleep(forTimeInterval: seconds)
+        try await Task.sleep(for: .seconds(seconds))
         process.interrupt()
-        process.waitUntilExit()
+        for await _ in exited {}
         var usageAfter = rusage()
         getrusage(RUSAGE_CHILDREN.rawValue, &usageAfter)
         func cpu(_ usage: rusage) -> Double {
