@@ -175,6 +175,9 @@ public enum TestHTTP {
     ) async throws -> (status: Int, headers: [String: String], body: Data) {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = method
+        // One connection per request: a kept-alive connection to a loopback listener a test has
+        // closed (its port soon another test's) is never taken for the next request.
+        request.headers.add(name: "Connection", value: "close")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let form {
             var components = URLComponents()
