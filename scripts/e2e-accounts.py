@@ -132,8 +132,8 @@ class Keyring:
         self.runtime.mkdir(mode=0o700)
         base = {"HOME": str(scratch / "keyring-home"), "XDG_DATA_HOME": str(scratch / "keyring-data"),
                 "XDG_RUNTIME_DIR": str(self.runtime), "PATH": "/usr/bin:/bin"}
-        bus = subprocess.Popen(["/usr/bin/dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1",
-                                f"--address=unix:dir={self.runtime}"], env=base, stdout=subprocess.PIPE,
+        bus = subprocess.Popen(["/usr/bin/dbus-daemon", f"--config-file={ROOT / 'scripts' / 'private-session-bus.conf'}",
+                                "--nofork", "--nopidfile", "--print-address=1", f"--address=unix:dir={self.runtime}"], env=base, stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL, text=True)
         processes.append(bus)
         self.address = first_line(bus, 20, "dbus-daemon")
@@ -154,7 +154,7 @@ class Keyring:
                                capture_output=True, timeout=10)
                 return
             time.sleep(0.1)
-        raise CheckFailed("the private keyring never answered")
+        raise CheckFailed(f"the private keyring never answered: secret-tool said {probe.stderr.strip()!r}")
 
     def lookup(self, server, user):
         result = subprocess.run(["secret-tool", "lookup", "application", "cardwallet", "server", server, "user",

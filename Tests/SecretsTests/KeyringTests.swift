@@ -114,15 +114,10 @@ import TokenStore
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         // A bus with no service files: nothing can be started on it.
-        let config = try folder.write(
-            """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig><type>session</type><listen>unix:dir=\(folder.path)</listen>
-            <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
-            <allow own="*"/></policy></busconfig>
-            """, to: "bus.conf")
-        daemon.arguments = ["--config-file=\(config)", "--nofork", "--nopidfile", "--print-address=1"]
+        daemon.arguments = [
+            "--config-file=\(PrivateKeyring.busConfiguration)", "--nofork", "--nopidfile", "--print-address=1",
+            "--address=unix:dir=\(folder.path)",
+        ]
         let pipe = Pipe()
         daemon.standardOutput = pipe
         daemon.standardError = FileHandle.nullDevice

@@ -14,6 +14,12 @@ public final class PrivateKeyring: Sendable {
     private let bus: Process.SendableBox
     private let keyring: Process.SendableBox
 
+    /// scripts/private-session-bus.conf: a session bus that starts no service when called, so
+    /// the test's own gnome-keyring-daemon is the only one on it.
+    public static let busConfiguration = PythonPeer.repository.appendingPathComponent(
+        "scripts/private-session-bus.conf"
+    ).path
+
     /// Why a private keyring cannot run here (`dbus-daemon`, `gnome-keyring-daemon` or
     /// `secret-tool` missing: scripts/bootstrap installs them), or `nil`.
     public static var missingTools: String? {
@@ -41,7 +47,8 @@ public final class PrivateKeyring: Sendable {
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         daemon.arguments = [
-            "--session", "--nofork", "--nopidfile", "--print-address=1", "--address=unix:dir=\(runtime)",
+            "--config-file=\(Self.busConfiguration)", "--nofork", "--nopidfile", "--print-address=1",
+            "--address=unix:dir=\(runtime)",
         ]
         daemon.environment = environment
         let addressPipe = Pipe()
