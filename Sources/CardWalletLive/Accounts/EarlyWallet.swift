@@ -21,11 +21,29 @@ public struct EarlyWallet: Sendable {
     public let account: String
     /// The cache, open.
     public let cache: CardCache
-    /// The first frame's cards (the outbox's waiting changes applied); `nil` when nothing is cached yet.
-    public let firstFrame: AppAction?
+    /// The cached cards (the outbox's waiting changes applied); `nil` when nothing is cached yet.
+    public let list: CachedList?
+    /// The All view's other books, read at the same time when the interface last showed every
+    /// book; `nil` when it showed one.
+    public let shelf: EarlyShelf?
 
-    /// Closes the cache, when the interface has no use for it.
-    public func close() { cache.close() }
+    /// An early read of `account`'s cache at `server`.
+    public init(server: String, account: String, cache: CardCache, list: CachedList?, shelf: EarlyShelf? = nil) {
+        self.server = server
+        self.account = account
+        self.cache = cache
+        self.list = list
+        self.shelf = shelf
+    }
+
+    /// The first frame's cards as one action; `nil` when nothing is cached yet.
+    public var firstFrame: AppAction? { list.map(CachedWallet.firstFrame) }
+
+    /// Closes the caches, when the interface has no use for them.
+    public func close() {
+        cache.close()
+        shelf?.closeRest()
+    }
 
     /// Reads the cache of the one account stored for `server` in `tokenStore`; `nil` when there
     /// is no such account (none, or several: the session picks none by itself then) or no cache
@@ -44,8 +62,28 @@ public struct EarlyWallet: Sendable {
     ) -> EarlyWallet? {
         guard let cache = try? CardCache.open(server: server, account: account, location: location, logger: logger)
         else { return nil }
-        let firstFrame = CachedWallet.listWithPendingChanges(in: cache, logger: logger).map(CachedWallet.firstFrame)
-        return EarlyWallet(server: server, account: account, cache: cache, firstFrame: firstFrame)
+        let list = CachedWallet.listWithPendingChanges(in: cache, logger: logger)
+        return EarlyWallet(server: server, account: account, cache: cache, list: list)
+    }
+
+    /// ``read(server:account:location:logger:)``, and when the interface last showed every book,
+    /// the books of the other `records` at the same time (``EarlyShelf``).
+    public static func read(
+        server: String, account: String, records: [AccountRecord], location: CacheLocation, logger: Logger
+    ) async -> EarlyWallet? {
+        let remembered = RememberedBooks(location: location)
+        guard remembered.showsAll else {
+            return read(server: server, account: account, location: location, logger: logger)
+        }
+        let guesses = EarlyShelf.guesses(records: records, remembered: remembered, skipping: (server, account))
+        async let shelf = EarlyShelf.read(guesses, location: location, logger: logger)
+        let own = read(server: server, account: account, location: location, logger: logger)
+        let others = await shelf
+        guard let own else {
+            others.closeRest()
+            return nil
+        }
+        return EarlyWallet(server: own.server, account: own.account, cache: own.cache, list: own.list, shelf: others)
     }
 
     /// ``read(server:tokenStore:location:logger:)`` for the server, token file and cache folder
@@ -67,9 +105,9 @@ public struct EarlyWallet: Sendable {
                 let record = chosen.account
             {
                 let book = record.book == nil ? nil : settings.book ?? AccountDirectory.bookID(ofPath: record.book)
-                return read(
+                return await read(
                     server: ServerAddress.walletKey(server: record.server, book: book), account: record.user,
-                    location: location, logger: logger)
+                    records: (try? tokenStore.accountRecords()) ?? [], location: location, logger: logger)
             }
             let server = ServerAddress.key(url.absoluteString)
             return read(server: server, tokenStore: tokenStore, location: location, logger: logger)

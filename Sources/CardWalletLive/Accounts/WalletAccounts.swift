@@ -91,8 +91,8 @@ public final class WalletAccounts: Sendable {
 
     private enum EarlyState {
         case waiting
-        /// Kept as the wallet of its account; its first frame not handed out yet.
-        case kept(cache: ObjectIdentifier, firstFrame: AppAction?)
+        /// Kept as the wallet of its account; its cards not handed out yet.
+        case kept(cache: ObjectIdentifier, list: CachedList?)
         case done
     }
 
@@ -552,9 +552,22 @@ public final class WalletAccounts: Sendable {
     /// nothing is cached for the account logged in.
     public func firstFrame() async -> AppAction? {
         guard let wallet = await cachedWallet() else { return nil }
-        if let cache = wallet.cache, let action = earlyFirstFrame(of: cache) { return action }
-        guard let list = wallet.cachedListWithPendingChanges() else { return nil }
+        guard let list = cachedList(of: wallet) else { return nil }
         return CachedWallet.firstFrame(list)
+    }
+
+    /// `wallet`'s cards as its cache has them, the outbox's waiting changes applied: the early
+    /// read's, once, when `wallet` kept it; else read now.
+    func cachedList(of wallet: CachedWallet) -> CachedList? {
+        if let cache = wallet.cache, let list = earlyList(of: cache) { return list }
+        return wallet.cachedListWithPendingChanges()
+    }
+
+    /// The All view's other books read at the start (``EarlyShelf``), once the early read is
+    /// done; `nil` when none were read. Whoever takes a read owns its cache; the rest are closed
+    /// by ``discardEarly()`` or ``EarlyShelf/closeRest()``.
+    func earlyShelf() async -> EarlyShelf? {
+        await early?.value?.shelf
     }
 
     /// Closes the early read unless a wallet kept it already (the interface starts on the login
@@ -567,7 +580,7 @@ public final class WalletAccounts: Sendable {
             state = .done
             return true
         }
-        if close { wallet?.close() }
+        if close { wallet?.close() } else { wallet?.shelf?.closeRest() }
     }
 
     /// Keeps the early read as the wallet of `account` at `server` when it is theirs, else closes
@@ -584,7 +597,7 @@ public final class WalletAccounts: Sendable {
             if mine {
                 let wallet = CachedWallet(backend: backend, cache: read.cache, logger: logger)
                 opened.withLock { $0 = Opened(server: server, account: account, wallet: wallet) }
-                state = .kept(cache: ObjectIdentifier(read.cache), firstFrame: read.firstFrame)
+                state = .kept(cache: ObjectIdentifier(read.cache), list: read.list)
             } else {
                 state = .done
             }
@@ -593,12 +606,12 @@ public final class WalletAccounts: Sendable {
         if decided, !mine { read.close() }
     }
 
-    /// The early read's first frame, once, when `cache` is the early read's.
-    private func earlyFirstFrame(of cache: CardCache) -> AppAction? {
+    /// The early read's cards, once, when `cache` is the early read's.
+    private func earlyList(of cache: CardCache) -> CachedList? {
         earlyState.withLock { state in
-            guard case .kept(let kept, let action) = state, kept == ObjectIdentifier(cache) else { return nil }
+            guard case .kept(let kept, let list) = state, kept == ObjectIdentifier(cache) else { return nil }
             state = .done
-            return action
+            return list
         }
     }
 

@@ -56,14 +56,24 @@ extension Bookshelf {
 
     /// Every book's cards as its cache has them, changes waiting in its outbox applied, without
     /// the network: the All view's first frame. Books never synced here are left out.
-    public func cachedListings(books: [WalletBook]) async -> [BookListing] {
+    ///
+    /// - Parameter early: the caches read at the start (``EarlyShelf``): a book read there is not
+    ///   read again, and its cache becomes its wallet's.
+    public func cachedListings(books: [WalletBook], early: EarlyShelf? = nil) async -> [BookListing] {
         // Each book's cache opened and read at once (the first frame waits for the slowest).
         await withTaskGroup(of: (Int, BookListing?).self) { group in
             for (index, book) in books.enumerated() {
                 group.addTask {
-                    guard let wallet = await self.existingWallet(for: book),
-                        let list = wallet.cachedListWithPendingChanges()
-                    else { return (index, nil) }
+                    let list: CachedList?
+                    if let read = early?.take(walletKey: book.walletKey, user: book.user) {
+                        self.keepEarlyCache(read.cache, for: book)
+                        list = read.list
+                    } else if let wallet = await self.existingWallet(for: book) {
+                        list = self.accounts.cachedList(of: wallet)
+                    } else {
+                        list = nil
+                    }
+                    guard let list else { return (index, nil) }
                     return (
                         index,
                         BookListing(book: book, cards: list.cards, offlineAsOf: list.confirmedAt, problem: nil)

@@ -2,6 +2,7 @@ public import CardBackend
 import CardCache
 import CardModels
 import CardProviders
+public import CardWalletUI
 import Foundation
 import Logging
 import Synchronization
@@ -24,7 +25,11 @@ public final class Bookshelf: Sendable {
         var byTag: [String: WalletBook] = [:]
         var backends: [String: any CardBackend] = [:]
         var wallets: [String: CachedWallet] = [:]
+        /// Caches opened by the start's early read (``EarlyShelf``), until their book's wallet is made.
+        var earlyCaches: [String: CardCache] = [:]
         var books: [WalletBook] = []
+        /// The interface's first frame under way (``startFirstFrame(views:)``).
+        var firstFrame: Task<[AppAction], Never>?
     }
 
     private let state = Mutex(State())
@@ -121,6 +126,23 @@ public final class Bookshelf: Sendable {
             context: directory.context)
     }
 
+    // MARK: The first frame
+
+    /// ``firstFrame(views:)`` in a detached task (not one of the caller's actor, which would start
+    /// only when that actor first waits), known to the shelf at once: the All view's first list
+    /// call waits for it (``firstFrameSettled()``) and goes on with the wallets and caches it
+    /// opened, rather than racing it to open and read every cache a second time.
+    public func startFirstFrame(views: BookViews) -> Task<[AppAction], Never> {
+        let task = Task.detached { await self.firstFrame(views: views) }
+        state.withLock { $0.firstFrame = task }
+        return task
+    }
+
+    /// Waits for the first frame started by ``startFirstFrame(views:)``, if any.
+    func firstFrameSettled() async {
+        if let task = state.withLock({ $0.firstFrame }) { _ = await task.value }
+    }
+
     // MARK: Tags
 
     /// The short tag that stands for `book` in the interface's card ids (``CardWalletUI/BookCardID``):
@@ -186,6 +208,8 @@ public final class Bookshelf: Sendable {
             current.cache?.account.lowercased() == book.user.lowercased()
         {
             wallet = current
+        } else if let cache = state.withLock({ $0.earlyCaches.removeValue(forKey: book.key) }) {
+            wallet = CachedWallet(backend: try await backend(for: book), cache: cache, logger: accounts.logger)
         } else {
             let backend = try await backend(for: book)
             if let location = accounts.cacheFolder() {
@@ -208,10 +232,22 @@ public final class Bookshelf: Sendable {
         }
     }
 
+    /// Keeps `cache`, opened by the start's early read, as the cache of `book`'s wallet when it is
+    /// made; closes it when that book has one already.
+    func keepEarlyCache(_ cache: CardCache, for book: WalletBook) {
+        let kept = state.withLock { state -> Bool in
+            guard state.wallets[book.key] == nil, state.earlyCaches[book.key] == nil else { return false }
+            state.earlyCaches[book.key] = cache
+            return true
+        }
+        if !kept { cache.close() }
+    }
+
     /// The wallet of `book` only when its cache file exists already (a book never synced here
     /// has none, and looking up a name must not make one).
     func existingWallet(for book: WalletBook) async -> CachedWallet? {
         if let kept = state.withLock({ $0.wallets[book.key] }) { return kept }
+        if state.withLock({ $0.earlyCaches[book.key] != nil }) { return try? await wallet(for: book) }
         guard let location = accounts.cacheFolder(),
             FileManager.default.fileExists(
                 atPath: location.databasePath(server: book.walletKey, account: book.user))

@@ -179,6 +179,7 @@ extension CallPerformer {
     /// book is listed at once (from its cache when its server cannot be reached).
     private func allBooksPage(offset: Int, limit: Int) async -> CallOutcome {
         guard offset == 0 else { return .success(.cards(views.page(offset: offset, limit: limit))) }
+        await shelf.firstFrameSettled()
         let books = await shelf.books()
         var conflicts: [OfflineConflict] = []
         for book in books {
@@ -278,8 +279,11 @@ extension Bookshelf {
             views.showsAll = false
             return await accounts.firstFrame().map { [$0] } ?? []
         }
-        await accounts.discardEarly()
-        let listings = await cachedListings(books: shown)
+        // The account's own book from its early read (kept by its wallet), the others from the
+        // early shelf; whatever the start did not read is read now.
+        let early = await accounts.earlyShelf()
+        defer { early?.closeRest() }
+        let listings = await cachedListings(books: shown, early: early)
         let cards = self.merged(listings)
         views.keep(cards)
         let showing = AppAction.showingBooks(self.labels(shown))

@@ -95,7 +95,7 @@ enum TerminalApp {
         let views = BookViews(showsAll: shelf.remembered?.showsAll ?? false)
         let cachedWallet: Task<[AppAction], Never>?
         if case .loggedIn = restored, accounts.hasCache {
-            cachedWallet = Task.detached { await shelf.firstFrame(views: views) }
+            cachedWallet = shelf.startFirstFrame(views: views)
         } else {
             views.showsAll = false
             cachedWallet = nil

@@ -28,8 +28,8 @@ import TokenStore
         let folder: TemporaryFolder
 
         /// Both accounts logged in (home last, so home is in use).
-        static func make(_ folder: TemporaryFolder) async throws -> World {
-            let world = try World(folder)
+        static func make(_ folder: TemporaryFolder, early: Task<EarlyWallet?, Never>? = nil) async throws -> World {
+            let world = try World(folder, early: early)
             _ = try await world.accounts.logIn(
                 LoginRequest(server: world.work.server, user: "ann@example.com", password: "secret", name: "work"))
             _ = try await world.accounts.logIn(
@@ -37,7 +37,7 @@ import TokenStore
             return world
         }
 
-        private init(_ folder: TemporaryFolder) throws {
+        private init(_ folder: TemporaryFolder, early: Task<EarlyWallet?, Never>?) throws {
             self.folder = folder
             let store = TokenStore(path: folder.path("state/tokens.json"))
             let secrets = AccountSecrets(keyring: MemorySecretStore(), tokenStore: store, environment: [:])
@@ -52,7 +52,7 @@ import TokenStore
             accounts = WalletAccounts(
                 directory: directory, account: nil, backend: try directory.backend(at: start),
                 cacheEnvironment: nil, cacheLocation: CacheLocation(folder: folder.path("cache")),
-                logger: BookshelfTests.logger, home: start)
+                logger: BookshelfTests.logger, early: early, home: start)
         }
 
         /// The two books, work's and home's, listed once (their caches filled).

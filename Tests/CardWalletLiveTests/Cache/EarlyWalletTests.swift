@@ -68,7 +68,7 @@ import TokenStore
             // between the read and the session's restore, say).
             let theirs = try CardCache.open(
                 server: server, account: "someone@cardwallet.dev", location: location(harness), logger: Self.logger)
-            let early = EarlyWallet(server: server, account: "someone@cardwallet.dev", cache: theirs, firstFrame: nil)
+            let early = EarlyWallet(server: server, account: "someone@cardwallet.dev", cache: theirs, list: nil)
             // Nobody logged in at another server: nothing to decide yet, nothing shown.
             let elsewhere = harness.accounts(
                 server: URL(string: "http://127.0.0.1:9/v1")!, cache: location(harness), logger: Self.logger,
