@@ -57,23 +57,28 @@ extension Bookshelf {
     /// Every book's cards as its cache has them, changes waiting in its outbox applied, without
     /// the network: the All view's first frame. Books never synced here are left out.
     ///
-    /// - Parameter early: the caches read at the start (``EarlyShelf``): a book read there is not
-    ///   read again, and its cache becomes its wallet's.
-    public func cachedListings(books: [WalletBook], early: EarlyShelf? = nil) async -> [BookListing] {
+    /// - Parameters:
+    ///   - early: the caches read at the start (``EarlyShelf``): a book read there is not read
+    ///     again, and its cache becomes its wallet's.
+    ///   - tagged: each book's card ids made to name their book (as ``merged(_:)`` does) in the
+    ///     same task as its read, the books' at once: the All view's first frame.
+    public func cachedListings(books: [WalletBook], early: EarlyShelf? = nil, tagged: Bool = false) async
+        -> [BookListing]
+    {
         // Each book's cache opened and read at once (the first frame waits for the slowest).
         await withTaskGroup(of: (Int, BookListing?).self) { group in
             for (index, book) in books.enumerated() {
                 group.addTask {
-                    let list: CachedList?
+                    var list: CachedList?
+                    var listTag: String?
                     if let read = early?.take(walletKey: book.walletKey, user: book.user) {
                         self.keepEarlyCache(read.cache, for: book)
-                        list = read.list
+                        (list, listTag) = (read.list, read.tag)
                     } else if let wallet = await self.existingWallet(for: book) {
                         list = self.accounts.cachedList(of: wallet)
-                    } else {
-                        list = nil
                     }
-                    guard let list else { return (index, nil) }
+                    guard var list else { return (index, nil) }
+                    list.cards.retag(from: listTag, to: tagged ? self.tag(of: book) : nil)
                     return (
                         index,
                         BookListing(book: book, cards: list.cards, offlineAsOf: list.confirmedAt, problem: nil)

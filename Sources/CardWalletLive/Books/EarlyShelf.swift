@@ -1,5 +1,7 @@
 import CardBackend
 public import CardCache
+import CardModels
+import CardWalletUI
 import Foundation
 import Logging
 import Synchronization
@@ -25,13 +27,17 @@ public final class EarlyShelf: Sendable {
         public let cache: CardCache
         /// Its cards, the outbox's waiting changes applied; `nil` when nothing is cached yet.
         public let list: CachedList?
+        /// The book tag the cards' ids were made to name (``CardWalletUI/BookCardID``), the one the
+        /// shelf gives the book when it lists the books as guessed; `nil`: their own ids.
+        public let tag: String?
 
         /// A read of `cache`, the cache of the book with cache key `walletKey` of `user`.
-        public init(walletKey: String, user: String, cache: CardCache, list: CachedList?) {
+        public init(walletKey: String, user: String, cache: CardCache, list: CachedList?, tag: String? = nil) {
             self.walletKey = walletKey
             self.user = user
             self.cache = cache
             self.list = list
+            self.tag = tag
         }
     }
 
@@ -60,34 +66,44 @@ public final class EarlyShelf: Sendable {
         for read in rest { read.cache.close() }
     }
 
-    /// The books of `records` to read early, as (cache key, user), but `skipping` (the account's
-    /// own book, which ``EarlyWallet`` reads): each account's remembered books, else its record's.
+    /// One book to read early, and the tag the shelf will give it (``Bookshelf/tag(of:)``: the
+    /// books numbered in their order) when its books are as guessed.
+    struct Guess: Sendable {
+        var walletKey: String
+        var user: String
+        var tag: String
+    }
+
+    /// The books of `records` to read early, but `skipping` (the account's own book, which
+    /// ``EarlyWallet`` reads): each account's remembered books, else its record's, in the
+    /// shelf's order (``Bookshelf/books(refresh:)``).
     static func guesses(
         records: [AccountRecord], remembered: RememberedBooks, skipping: (walletKey: String, user: String)?
-    ) -> [(walletKey: String, user: String)] {
-        var found: [(walletKey: String, user: String)] = []
+    ) -> [Guess] {
+        var found: [Guess] = []
+        var position = 0
         for record in records {
             let books: [String?] =
                 remembered.books(server: record.server, user: record.user)?.map(\.id)
                 ?? [AccountDirectory.bookID(ofPath: record.book)]
             for book in books {
                 let walletKey = ServerAddress.walletKey(server: record.server, book: book)
+                position += 1
                 if let skipping, skipping.walletKey == walletKey,
                     skipping.user.lowercased() == record.user.lowercased()
                 {
                     continue
                 }
-                found.append((walletKey, record.user))
+                found.append(Guess(walletKey: walletKey, user: record.user, tag: String(position)))
             }
         }
         return found
     }
 
     /// Opens and reads, at once, the caches of the books `guesses` names that exist already
-    /// (a book never synced here has none, and an early read must not make one).
-    static func read(
-        _ guesses: [(walletKey: String, user: String)], location: CacheLocation, logger: Logger
-    ) async -> EarlyShelf {
+    /// (a book never synced here has none, and an early read must not make one), each card's id
+    /// made to name its book's guessed tag, as the All view shows them.
+    static func read(_ guesses: [Guess], location: CacheLocation, logger: Logger) async -> EarlyShelf {
         await withTaskGroup(of: Read?.self) { group in
             for guess in guesses {
                 group.addTask {
@@ -97,9 +113,10 @@ public final class EarlyShelf: Sendable {
                         let cache = try? CardCache.open(
                             server: guess.walletKey, account: guess.user, location: location, logger: logger)
                     else { return nil }
+                    var list = CachedWallet.listWithPendingChanges(in: cache, logger: logger)
+                    list?.cards.retag(from: nil, to: guess.tag)
                     return Read(
-                        walletKey: guess.walletKey, user: guess.user, cache: cache,
-                        list: CachedWallet.listWithPendingChanges(in: cache, logger: logger))
+                        walletKey: guess.walletKey, user: guess.user, cache: cache, list: list, tag: guess.tag)
                 }
             }
             var reads: [Read] = []
@@ -107,6 +124,20 @@ public final class EarlyShelf: Sendable {
                 if let read { reads.append(read) }
             }
             return EarlyShelf(reads)
+        }
+    }
+}
+
+extension [CardSummary] {
+    /// Makes each card's id, now naming the book tagged `current` (`nil`: its own id), name the
+    /// book tagged `tag` instead (``CardWalletUI/BookCardID``; `nil`: its own id again).
+    mutating func retag(from current: String?, to tag: String?) {
+        guard current != tag else { return }
+        let prefix = current.map { BookCardID.make(book: $0, id: "") }
+        for index in indices {
+            var own = self[index].id
+            if let prefix, own.hasPrefix(prefix) { own.removeFirst(prefix.count) }
+            self[index].id = tag.map { BookCardID.make(book: $0, id: own) } ?? own
         }
     }
 }

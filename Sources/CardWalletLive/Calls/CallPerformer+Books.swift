@@ -283,8 +283,8 @@ extension Bookshelf {
         // early shelf; whatever the start did not read is read now.
         let early = await accounts.earlyShelf()
         defer { early?.closeRest() }
-        let listings = await cachedListings(books: shown, early: early)
-        let cards = self.merged(listings)
+        let listings = await cachedListings(books: shown, early: early, tagged: true)
+        let cards = Array(listings.map(\.cards).joined())
         views.keep(cards)
         let showing = AppAction.showingBooks(self.labels(shown))
         guard let asOf = listings.map({ $0.offlineAsOf ?? .distantPast }).min() else { return [showing] }

@@ -51,6 +51,9 @@ import TokenStore
         #expect(shelf.take(walletKey: home.walletKey, user: home.user) == nil, "its own book is the wallet's read")
         let read = try #require(shelf.take(walletKey: work.walletKey, user: work.user.uppercased()))
         #expect(read.list?.cards.map(\.name) == ["Ada Lovelace"])
+        // Tagged as the shelf will tag them: books in the accounts' order by name (home, work).
+        #expect(read.tag == "2")
+        #expect(read.list?.cards.allSatisfy { BookCardID.split($0.id)?.book == "2" } == true)
         #expect(shelf.take(walletKey: work.walletKey, user: work.user) == nil, "taken once")
         read.cache.close()
     }
@@ -71,12 +74,19 @@ import TokenStore
             list.cards.append(CardSummary(id: "early-\(marker)", name: marker, updatedAt: list.confirmedAt))
             return (cache, list)
         }
-        let (workCache, workList) = try read(work, marker: "Only in work's early read")
+        var (workCache, workList) = try read(work, marker: "Only in work's early read")
+        let adaID = try #require(workList.cards.first?.id)
+        // Tagged for a book order the shelf does not have: tagged again, not twice.
+        workList.cards = workList.cards.map { card in
+            var card = card
+            card.id = BookCardID.make(book: "7", id: card.id)
+            return card
+        }
         let (homeCache, homeList) = try read(home, marker: "Only in home's early read")
         let stray = try CardCache.open(
             server: "https://gone.memory.test/book", account: home.user, location: location, logger: Self.logger)
         let shelf = EarlyShelf([
-            EarlyShelf.Read(walletKey: work.walletKey, user: work.user, cache: workCache, list: workList),
+            EarlyShelf.Read(walletKey: work.walletKey, user: work.user, cache: workCache, list: workList, tag: "7"),
             EarlyShelf.Read(walletKey: "https://gone.memory.test/book", user: home.user, cache: stray, list: nil),
         ])
         let early = EarlyWallet(
@@ -100,6 +110,17 @@ import TokenStore
         // Each book's wallet goes on with the cache the start opened; the stray read is closed.
         let books = await bookshelf.books()
         let shownWork = try #require(books.first { $0.account == "work" })
+        let shownHome = try #require(books.first { $0.account == "home" })
+        #expect(
+            page.cards.first { $0.name == "Ada Lovelace" }?.id
+                == BookCardID.make(book: bookshelf.tag(of: shownWork), id: adaID))
+        #expect(
+            page.cards.allSatisfy { card in
+                let tag = BookCardID.split(card.id)?.book
+                return tag
+                    == bookshelf.tag(
+                        of: card.name.contains("work") || card.name == "Ada Lovelace" ? shownWork : shownHome)
+            })
         #expect(try await bookshelf.wallet(for: shownWork).cache === workCache)
         #expect(await world.accounts.cachedWallet()?.cache === homeCache)
         #expect(throws: CacheError.self, "closed") { try stray.list() }
