@@ -75,6 +75,30 @@ import Testing
         }
     }
 
+    @Test func afterAMoveTheCursorStaysOnItsRowNotTheTop() throws {
+        var state = try Self.allView()
+        _ = state.press(.char("j"))
+        #expect(state.list.selectedCard?.id == "1/w2")
+        var effects = state.press(.char("m"))
+        effects = state.answer(effects) { _ in
+            .success(
+                .books([
+                    BookChoice(tag: "1", label: "work", account: "work", inUse: false),
+                    BookChoice(tag: "2", label: "home", account: "home", inUse: true),
+                ]))
+        }
+        effects = state.press(.enter)
+        #expect(AppState.lastRequest(effects)?.1 == .transferCard(id: "1/w2", toBook: "2", copy: false))
+        effects = state.answer(effects) { _ in .success(.transferred("Moved “Bob Work” to home")) }
+        // The card is in home now, under another id: the cursor stays on the second row.
+        let moved = [
+            Self.cards[0], Self.cards[2], CardSummary(id: "2/h2", name: "Bob Work", updatedAt: Self.date),
+        ]
+        _ = state.answer(effects) { _ in .success(.cards(CardPage(cards: moved, total: 3, offset: 0, limit: 100))) }
+        #expect(state.list.selection == 1)
+        #expect(state.list.selectedCard?.name == "Cleo Home")
+    }
+
     @Test func enterOnTheCardsOwnBookMovesNothing() throws {
         var state = try Self.allView()
         var effects = state.press(.char("c"))

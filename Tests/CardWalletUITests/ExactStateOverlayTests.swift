@@ -120,6 +120,7 @@ import Testing
         check(&state, .char("r"), effects: [.perform(CallID(5), .loadCards(offset: 0, limit: 100, query: nil))]) {
             // The cards stay on screen until the server's first page replaces them.
             $0.list.reselectID = card.id
+            $0.list.reselectRow = 0
             $0.list.generation += 1
             $0.list.isReloading = true
             $0.list.isLoadingPage = true

@@ -119,6 +119,14 @@ public struct LiveBackends: Sendable {
         } catch {
             throw .account(error.description)
         }
+        // `--book ID` names an address book of the account in use: refused where its server has
+        // none (the card API), never ignored.
+        if choosingAccount, let book = settings.book, let account = chosen.account, !(backend is any AddressBooks) {
+            throw .account(
+                "--book \(TerminalText.escaped(book)): the account \(TerminalText.escaped(account.name)) is on a card "
+                    + "server, which has no address books. --book names a CardDAV address book (cardwallet books "
+                    + "lists them); --book all works on every account's books. Nothing was done.")
+        }
         return LiveBackends(
             settings: settings, server: chosen.server, tokenStore: store, transport: transport, log: log,
             sessionLogger: sessionLogger, directory: directory, account: chosen.account, backend: backend)

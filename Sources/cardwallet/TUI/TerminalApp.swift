@@ -23,6 +23,8 @@ struct TerminalAppSetup: Sendable {
     var stateDirectory: StateDirectory?
     /// The email to fill in.
     var email: String = ""
+    /// `--book all`: start on every book (the All view), whatever the list showed last.
+    var showsAllBooks = false
     /// The password to fill in (the demo's public one); never shown.
     var password: String = ""
     /// Lines for the log pane before any request (the demo's server address, settings warnings).
@@ -92,7 +94,7 @@ enum TerminalApp {
         // waits, 1–2 ms later, and the first frame would wait for its hops.
         // One book, or every book at once (the All view) when the list last showed them all.
         let shelf = Bookshelf(accounts: accounts)
-        let views = BookViews(showsAll: shelf.remembered?.showsAll ?? false)
+        let views = BookViews(showsAll: setup.showsAllBooks || shelf.remembered?.showsAll ?? false)
         let cachedWallet: Task<[AppAction], Never>?
         if case .loggedIn = restored, accounts.hasCache {
             cachedWallet = shelf.startFirstFrame(views: views)

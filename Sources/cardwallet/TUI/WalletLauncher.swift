@@ -22,12 +22,16 @@ enum WalletLauncher {
             TerminalCheck.report(problem)
             throw ExitCode(problem.exitCode)
         }
-        let resolved: ResolvedClientSettings
+        var resolved: ResolvedClientSettings
         let live: LiveBackends
         let sink: LiveEventSink
         let early: Task<EarlyWallet?, Never>
+        var showsAllBooks = false
         do {
             resolved = try await ClientSettingsLoader.load(overrides: overrides, environment: environment)
+            // `--book all`: every book of every account (the All view), not a book called "all".
+            showsAllBooks = resolved.settings.book.map(AllBooks.isAll) ?? false
+            if showsAllBooks { resolved.settings.book = nil }
             // swift-log output goes to stderr, which the interface sends to cardwallet.stderr.log.
             ClientCommandRunner.bootstrapLogging(level: resolved.settings.logLevel)
             // The cached wallet is read while the live client and the interface start (its
@@ -44,7 +48,8 @@ enum WalletLauncher {
         let stored = (try? live.tokenStore.accounts(server: live.backend.server)) ?? []
         let setup = TerminalAppSetup(
             live: live, sink: sink, stateDirectory: try? StateDirectory(environment: environment),
-            email: live.account?.user ?? stored.first ?? "", notes: resolved.warnings, cacheEnvironment: environment,
+            email: live.account?.user ?? stored.first ?? "", showsAllBooks: showsAllBooks, notes: resolved.warnings,
+            cacheEnvironment: environment,
             earlyWallet: early)
         let outcome = await TerminalApp.runCatching(setup)
         await live.shutdown()

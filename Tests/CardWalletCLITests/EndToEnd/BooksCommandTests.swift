@@ -57,6 +57,12 @@ extension EndToEndTests {
             #expect(one.status == 0, "\(one)")
             #expect(!one.stdout.contains(" BOOK "))
 
+            // A book named on an account whose server has none is refused, not ignored.
+            let named = try await world.run("list", "--book", "contacts")
+            #expect(named.status == 64, "\(named)")
+            #expect(named.stdout.isEmpty)
+            #expect(named.stderr.contains("the account minji is on a card server, which has no address books"))
+
             // The start of an id, a search that finds one card; an ambiguous name lists the
             // candidates (with prefixes unique among every card) and exits 64.
             let shown = try await world.run("show", "minji-0")

@@ -57,8 +57,11 @@ extension ListState {
         keepingSelection(fallback: .same) { $0.append(page) }
         if let id = reselectID, let index = cards.index(ofID: id), let row = cards.row(ofIndex: index) {
             selection = row
+        } else if let row = reselectRow, !cards.rows.isEmpty {
+            selection = min(row, cards.rows.count - 1)
         }
         reselectID = nil
+        reselectRow = nil
     }
 
     /// The whole list again, from the background sync: it replaces the cards in place, the
@@ -189,7 +192,10 @@ extension ListState {
     }
 
     mutating func reload() -> [ListEffect] {
-        reselectID = selectedCard?.id ?? reselectID
+        if let selected = selectedCard?.id {
+            reselectID = selected
+            reselectRow = selection
+        }
         generation += 1
         if hasLoaded, cards.isTotalKnown {
             // What is shown stays until the server's first page replaces it.

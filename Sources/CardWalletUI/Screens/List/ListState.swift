@@ -24,6 +24,9 @@ public struct ListState: Equatable, Sendable {
     public var generation = 0
     /// The card to select again once a reload brings it back.
     public var reselectID: String?
+    /// The row the cursor was on when the reload was asked for: where it stays when the reload
+    /// does not bring that card back (moved to another book, deleted elsewhere), not the top.
+    public var reselectRow: Int?
     /// Whether a new wallet order is on its way to the server.
     public var isReordering = false
     /// The newest wallet order, waiting for the reorder in flight to finish: reorders go one at
