@@ -10,7 +10,8 @@ mock card server (demo) — with private HOME and XDG_* folders.
      sync (exactly one); a property the wallet does not model survives CardDAV to CardDAV;
   3. duplicates found and merged: both cards' unmodelled properties in the merged vCard on disk;
   4. the live sync: the wallet open in tmux (syncInterval 2) on every book, a vCard PUT into
-     alice's book with curl shows up by itself, and the cursor is still on the card it was on.
+     alice's book with curl shows up by itself, and the cursor is still on the card it was on;
+  5. a move in the open wallet (`m`, Enter): the card on the other server, the cursor on its row.
 
     scripts/e2e-books.py                 # after `swift build`
     scripts/e2e-books.py --binary path/to/cardwallet --keep
@@ -23,6 +24,7 @@ import argparse
 import importlib.util
 import json
 import os
+import re
 import selectors
 import shutil
 import signal
@@ -310,6 +312,20 @@ def run_checks(wallet, scratch, radicale, mock, tmux):
     detail = tmux.wait_text("version ", "· id ")
     check("id demo-10" in detail and any(line.strip() == "Sam" for line in detail.splitlines()),
           f"the cursor left its card (Sam, demo-10):\n{detail}")
+
+    step("a move in the open wallet: m, Enter; the card in its new book, the cursor on its row")
+    tmux.keys("Escape")
+    title = tmux.wait_text("all books").splitlines()[0]
+    row = re.search(r"(\d+)/\d+", title)
+    check(row is not None, f"no position in the title: {title!r}")
+    tmux.keys("m")
+    tmux.wait_text("Move “Sam” to")
+    tmux.keys("Enter")
+    tmux.wait_text("Moved “Sam”")
+    check(len(named(book_files(scratch, "alice"), "Sam")) == 1, "Sam is not in alice's book after the move")
+    check(demo_count(wallet, "Sam") == 0, "Sam is still on the card API after the move")
+    tmux.wait_text(f" {row.group(1)}/")
+    tmux.keys("q")
 
 def demo_count(wallet, name):
     return len([card for card in wallet.json("list", "--json", "--account", "demo") if card["name"] == name])
