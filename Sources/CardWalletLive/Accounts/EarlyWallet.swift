@@ -23,21 +23,34 @@ public struct EarlyWallet: Sendable {
     public let cache: CardCache
     /// The cached cards (the outbox's waiting changes applied); `nil` when nothing is cached yet.
     public let list: CachedList?
+    /// The book tag `list`'s ids were made to name (the All view's, ``EarlyShelf``); `nil`:
+    /// their own ids.
+    public let listTag: String?
     /// The All view's other books, read at the same time when the interface last showed every
     /// book; `nil` when it showed one.
     public let shelf: EarlyShelf?
 
     /// An early read of `account`'s cache at `server`.
-    public init(server: String, account: String, cache: CardCache, list: CachedList?, shelf: EarlyShelf? = nil) {
+    public init(
+        server: String, account: String, cache: CardCache, list: CachedList?, listTag: String? = nil,
+        shelf: EarlyShelf? = nil
+    ) {
         self.server = server
         self.account = account
         self.cache = cache
         self.list = list
+        self.listTag = listTag
         self.shelf = shelf
     }
 
     /// The first frame's cards as one action; `nil` when nothing is cached yet.
-    public var firstFrame: AppAction? { list.map(CachedWallet.firstFrame) }
+    public var firstFrame: AppAction? {
+        list.map { list in
+            var own = list
+            own.cards.retag(from: listTag, to: nil)
+            return CachedWallet.firstFrame(own)
+        }
+    }
 
     /// Closes the caches, when the interface has no use for them.
     public func close() {
@@ -76,14 +89,25 @@ public struct EarlyWallet: Sendable {
             return read(server: server, account: account, location: location, logger: logger)
         }
         let guesses = EarlyShelf.guesses(records: records, remembered: remembered, skipping: (server, account))
-        async let shelf = EarlyShelf.read(guesses, location: location, logger: logger)
-        let own = read(server: server, account: account, location: location, logger: logger)
+        async let shelf = EarlyShelf.read(guesses.others, location: location, logger: logger)
+        // The account's own book read on a thread of its own too, tagged as the All view shows it.
+        let ownTag = guesses.skippedTag
+        let own = await onOwnThread { () -> EarlyWallet? in
+            guard let own = read(server: server, account: account, location: location, logger: logger) else {
+                return nil
+            }
+            var list = own.list
+            list?.cards.retag(from: nil, to: ownTag)
+            return EarlyWallet(server: own.server, account: own.account, cache: own.cache, list: list, listTag: ownTag)
+        }
         let others = await shelf
         guard let own else {
             others.closeRest()
             return nil
         }
-        return EarlyWallet(server: own.server, account: own.account, cache: own.cache, list: own.list, shelf: others)
+        return EarlyWallet(
+            server: own.server, account: own.account, cache: own.cache, list: own.list, listTag: own.listTag,
+            shelf: others)
     }
 
     /// ``read(server:tokenStore:location:logger:)`` for the server, token file and cache folder

@@ -92,7 +92,7 @@ public final class WalletAccounts: Sendable {
     private enum EarlyState {
         case waiting
         /// Kept as the wallet of its account; its cards not handed out yet.
-        case kept(cache: ObjectIdentifier, list: CachedList?)
+        case kept(cache: ObjectIdentifier, list: CachedList?, tag: String?)
         case done
     }
 
@@ -558,9 +558,17 @@ public final class WalletAccounts: Sendable {
 
     /// `wallet`'s cards as its cache has them, the outbox's waiting changes applied: the early
     /// read's, once, when `wallet` kept it; else read now.
-    func cachedList(of wallet: CachedWallet) -> CachedList? {
-        if let cache = wallet.cache, let list = earlyList(of: cache) { return list }
-        return wallet.cachedListWithPendingChanges()
+    ///
+    /// - Parameter tag: the book tag the ids are to name (the All view's); `nil`: their own ids.
+    func cachedList(of wallet: CachedWallet, tag: String? = nil) -> CachedList? {
+        if let cache = wallet.cache, let (list, listTag) = earlyList(of: cache) {
+            guard var list else { return nil }
+            list.cards.retag(from: listTag, to: tag)
+            return list
+        }
+        guard var list = wallet.cachedListWithPendingChanges() else { return nil }
+        list.cards.retag(from: nil, to: tag)
+        return list
     }
 
     /// The All view's other books read at the start (``EarlyShelf``), once the early read is
@@ -597,7 +605,7 @@ public final class WalletAccounts: Sendable {
             if mine {
                 let wallet = CachedWallet(backend: backend, cache: read.cache, logger: logger)
                 opened.withLock { $0 = Opened(server: server, account: account, wallet: wallet) }
-                state = .kept(cache: ObjectIdentifier(read.cache), list: read.list)
+                state = .kept(cache: ObjectIdentifier(read.cache), list: read.list, tag: read.listTag)
             } else {
                 state = .done
             }
@@ -606,12 +614,12 @@ public final class WalletAccounts: Sendable {
         if decided, !mine { read.close() }
     }
 
-    /// The early read's cards, once, when `cache` is the early read's.
-    private func earlyList(of cache: CardCache) -> CachedList? {
+    /// The early read's cards and the tag their ids name, once, when `cache` is the early read's.
+    private func earlyList(of cache: CardCache) -> (CachedList?, String?)? {
         earlyState.withLock { state in
-            guard case .kept(let kept, let list) = state, kept == ObjectIdentifier(cache) else { return nil }
+            guard case .kept(let kept, let list, let tag) = state, kept == ObjectIdentifier(cache) else { return nil }
             state = .done
-            return list
+            return (list, tag)
         }
     }
 

@@ -69,16 +69,16 @@ extension Bookshelf {
         await withTaskGroup(of: (Int, BookListing?).self) { group in
             for (index, book) in books.enumerated() {
                 group.addTask {
+                    let tag = tagged ? self.tag(of: book) : nil
                     var list: CachedList?
-                    var listTag: String?
                     if let read = early?.take(walletKey: book.walletKey, user: book.user) {
                         self.keepEarlyCache(read.cache, for: book)
-                        (list, listTag) = (read.list, read.tag)
+                        list = read.list
+                        list?.cards.retag(from: read.tag, to: tag)
                     } else if let wallet = await self.existingWallet(for: book) {
-                        list = self.accounts.cachedList(of: wallet)
+                        list = self.accounts.cachedList(of: wallet, tag: tag)
                     }
-                    guard var list else { return (index, nil) }
-                    list.cards.retag(from: listTag, to: tagged ? self.tag(of: book) : nil)
+                    guard let list else { return (index, nil) }
                     return (
                         index,
                         BookListing(book: book, cards: list.cards, offlineAsOf: list.confirmedAt, problem: nil)

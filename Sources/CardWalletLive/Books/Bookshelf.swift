@@ -30,6 +30,9 @@ public final class Bookshelf: Sendable {
         var books: [WalletBook] = []
         /// The interface's first frame under way (``startFirstFrame(views:)``).
         var firstFrame: Task<[AppAction], Never>?
+        /// Whether the interface has painted it (``firstFramePainted()``), and who waits for that.
+        var painted = false
+        var waitingForPaint: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
@@ -138,9 +141,30 @@ public final class Bookshelf: Sendable {
         return task
     }
 
-    /// Waits for the first frame started by ``startFirstFrame(views:)``, if any.
+    /// Waits for the first frame started by ``startFirstFrame(views:)``, if any, and for the
+    /// interface to have painted it: the All view's first list call (which reads every cache
+    /// again when the servers cannot be reached) must not compete with the first paint.
     func firstFrameSettled() async {
-        if let task = state.withLock({ $0.firstFrame }) { _ = await task.value }
+        guard let task = state.withLock({ $0.firstFrame }) else { return }
+        _ = await task.value
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let painted = state.withLock { state -> Bool in
+                if !state.painted { state.waitingForPaint.append(continuation) }
+                return state.painted
+            }
+            if painted { continuation.resume() }
+        }
+    }
+
+    /// The interface painted its first frame (or will paint none: it ends): what waits for it
+    /// goes on.
+    public func firstFramePainted() {
+        let waiting = state.withLock { state in
+            state.painted = true
+            defer { state.waitingForPaint = [] }
+            return state.waitingForPaint
+        }
+        for continuation in waiting { continuation.resume() }
     }
 
     // MARK: Tags

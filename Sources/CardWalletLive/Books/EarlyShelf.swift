@@ -76,11 +76,12 @@ public final class EarlyShelf: Sendable {
 
     /// The books of `records` to read early, but `skipping` (the account's own book, which
     /// ``EarlyWallet`` reads): each account's remembered books, else its record's, in the
-    /// shelf's order (``Bookshelf/books(refresh:)``).
+    /// shelf's order (``Bookshelf/books(refresh:)``); and the tag the skipped book will have.
     static func guesses(
         records: [AccountRecord], remembered: RememberedBooks, skipping: (walletKey: String, user: String)?
-    ) -> [Guess] {
+    ) -> (others: [Guess], skippedTag: String?) {
         var found: [Guess] = []
+        var skippedTag: String?
         var position = 0
         for record in records {
             let books: [String?] =
@@ -92,12 +93,13 @@ public final class EarlyShelf: Sendable {
                 if let skipping, skipping.walletKey == walletKey,
                     skipping.user.lowercased() == record.user.lowercased()
                 {
+                    skippedTag = String(position)
                     continue
                 }
                 found.append(Guess(walletKey: walletKey, user: record.user, tag: String(position)))
             }
         }
-        return found
+        return (found, skippedTag)
     }
 
     /// Opens and reads, at once, the caches of the books `guesses` names that exist already
@@ -107,16 +109,18 @@ public final class EarlyShelf: Sendable {
         await withTaskGroup(of: Read?.self) { group in
             for guess in guesses {
                 group.addTask {
-                    guard
-                        FileManager.default.fileExists(
-                            atPath: location.databasePath(server: guess.walletKey, account: guess.user)),
-                        let cache = try? CardCache.open(
-                            server: guess.walletKey, account: guess.user, location: location, logger: logger)
-                    else { return nil }
-                    var list = CachedWallet.listWithPendingChanges(in: cache, logger: logger)
-                    list?.cards.retag(from: nil, to: guess.tag)
-                    return Read(
-                        walletKey: guess.walletKey, user: guess.user, cache: cache, list: list, tag: guess.tag)
+                    await onOwnThread {
+                        guard
+                            FileManager.default.fileExists(
+                                atPath: location.databasePath(server: guess.walletKey, account: guess.user)),
+                            let cache = try? CardCache.open(
+                                server: guess.walletKey, account: guess.user, location: location, logger: logger)
+                        else { return nil }
+                        var list = CachedWallet.listWithPendingChanges(in: cache, logger: logger)
+                        list?.cards.retag(from: nil, to: guess.tag)
+                        return Read(
+                            walletKey: guess.walletKey, user: guess.user, cache: cache, list: list, tag: guess.tag)
+                    }
                 }
             }
             var reads: [Read] = []
@@ -125,6 +129,18 @@ public final class EarlyShelf: Sendable {
             }
             return EarlyShelf(reads)
         }
+    }
+}
+
+/// The result of `body` run on a thread of its own: an early read is blocking SQLite work, and
+/// the cooperative pool has one thread a core (two here), so three reads on it ran two after
+/// another while the third waited; on threads of their own the system shares the cores between
+/// them and the main thread's start.
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        let thread = Thread { continuation.resume(returning: body()) }
+        thread.name = "cardwallet.early-read"
+        thread.start()
     }
 }
 

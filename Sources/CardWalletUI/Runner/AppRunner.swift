@@ -40,6 +40,9 @@ public final class AppRunner {
     private let pollMilliseconds: Int
     private var calls: [CallID: Task<Void, Never>] = [:]
     private var started = false
+    /// Called once, right after the first frame is on the terminal: background work the glue
+    /// started with the interface waits for it rather than competing with the first paint.
+    public var firstFramePainted: (@Sendable () -> Void)?
 
     /// A loop over `backend`, starting from `state`.
     ///
@@ -148,6 +151,8 @@ public final class AppRunner {
             apply(.resize(width: size.width, height: size.height))
             apply(.tick(now: uptime()))
             present()
+            firstFramePainted?()
+            firstFramePainted = nil
         }
         guard !state.isQuitting else { return false }
         var changed = false

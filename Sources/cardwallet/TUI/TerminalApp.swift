@@ -141,6 +141,7 @@ enum TerminalApp {
                 performer: performer, interval: .seconds(interval), deliver: { sink.inbox.send($0) },
                 note: { text, failure in sink.note(text, isFailure: failure) }) : nil
         defer {
+            shelf.firstFramePainted()  // nothing waits for a frame that will not come
             sync?.stop()
             accounts.stopReporting()
             performer.removeFiles()
@@ -167,6 +168,7 @@ enum TerminalApp {
                         for action in await cachedWallet?.value ?? [] { runner.apply(action) }
                     }
                     for note in notes { sink.note(note) }
+                    runner.firstFramePainted = { shelf.firstFramePainted() }
                     sync?.start()
                     // Ctrl-C and SIGTERM reach the loop as a quit key; the signal check is a second line.
                     while await runner.step(), terminal.terminationSignal == nil {}

@@ -48,6 +48,14 @@ import TokenStore
                 logger: Self.logger))
         defer { all.close() }
         let shelf = try #require(all.shelf)
+        // Its own book tagged as the All view shows it; its one-book first frame untagged.
+        #expect(all.listTag == "1")
+        #expect(all.list?.cards.allSatisfy { BookCardID.split($0.id)?.book == "1" } == true)
+        guard case .cachedWallet(let page, _) = try #require(all.firstFrame) else {
+            Issue.record("no first frame")
+            return
+        }
+        #expect(page.cards.map(\.id) == one.list?.cards.map(\.id))
         #expect(shelf.take(walletKey: home.walletKey, user: home.user) == nil, "its own book is the wallet's read")
         let read = try #require(shelf.take(walletKey: work.walletKey, user: work.user.uppercased()))
         #expect(read.list?.cards.map(\.name) == ["Ada Lovelace"])
