@@ -17,6 +17,12 @@ import Testing
         CardSummary(id: "2/h1", name: "Cleo Home", updatedAt: date),
     ]
 
+    /// The books the picker is answered with: work's (the cards' first) and home's (in use).
+    static let books = [
+        BookChoice(tag: "1", label: "work", account: "work", inUse: false),
+        BookChoice(tag: "2", label: "home", account: "home", inUse: true),
+    ]
+
     /// The list showing every book: B answered, the All view's list loaded.
     static func allView() throws -> AppState {
         var state = AppState.loggedIn(cards: 3, width: 100)
@@ -55,13 +61,7 @@ import Testing
         let picker = try #require(state.overlay?.as(BookPicker.self))
         #expect(picker.card.id == "1/w1")
         #expect(AppState.lastRequest(effects)?.1 == .listBooks)
-        effects = state.answer(effects) { _ in
-            .success(
-                .books([
-                    BookChoice(tag: "1", label: "work", account: "work", inUse: false),
-                    BookChoice(tag: "2", label: "home", account: "home", inUse: true),
-                ]))
-        }
+        effects = state.answer(effects) { _ in .success(.books(Self.books)) }
         #expect(state.overlay?.as(BookPicker.self)?.selected == 1, "the first book the card is not in")
         #expect(Renderer.render(state).text.contains("work  (work)  (here)"))
         effects = state.press(.enter)
@@ -80,13 +80,7 @@ import Testing
         _ = state.press(.char("j"))
         #expect(state.list.selectedCard?.id == "1/w2")
         var effects = state.press(.char("m"))
-        effects = state.answer(effects) { _ in
-            .success(
-                .books([
-                    BookChoice(tag: "1", label: "work", account: "work", inUse: false),
-                    BookChoice(tag: "2", label: "home", account: "home", inUse: true),
-                ]))
-        }
+        effects = state.answer(effects) { _ in .success(.books(Self.books)) }
         effects = state.press(.enter)
         #expect(AppState.lastRequest(effects)?.1 == .transferCard(id: "1/w2", toBook: "2", copy: false))
         effects = state.answer(effects) { _ in .success(.transferred("Moved “Bob Work” to home")) }
@@ -102,13 +96,7 @@ import Testing
     @Test func enterOnTheCardsOwnBookMovesNothing() throws {
         var state = try Self.allView()
         var effects = state.press(.char("c"))
-        effects = state.answer(effects) { _ in
-            .success(
-                .books([
-                    BookChoice(tag: "1", label: "work", account: "work", inUse: false),
-                    BookChoice(tag: "2", label: "home", account: "home", inUse: true),
-                ]))
-        }
+        effects = state.answer(effects) { _ in .success(.books(Self.books)) }
         effects = state.press(.char("k"), .enter)
         #expect(AppState.lastRequest(effects) == nil)
         #expect(state.message?.text.contains("is in work already") == true)
