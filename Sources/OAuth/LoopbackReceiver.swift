@@ -124,7 +124,8 @@ public final class LoopbackReceiver: Sendable {
         continuation.finish()
     }
 
-    /// Serves one connection: each request gets its page; the first redirect is delivered.
+    /// Serves one connection: each request gets its page; the first redirect is delivered (before
+    /// its page is written).
     private static func serve(
         _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, expectedState: String,
         deliver: @Sendable ([String: String]) -> Void
@@ -140,6 +141,10 @@ public final class LoopbackReceiver: Sendable {
                 case .end:
                     guard let request = head else { continue }
                     let (status, page, query) = Self.page(for: request, expectedState: expectedState)
+                    // Delivered before the page is written: a browser that has read the page and
+                    // closed the connection makes the last write fail, and the answer must not
+                    // be lost with it (it was: the login then waited out its deadline).
+                    if let query { deliver(query) }
                     var headers = HTTPHeaders()
                     headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
                     headers.add(name: "Content-Length", value: String(page.utf8.count))
@@ -149,7 +154,6 @@ public final class LoopbackReceiver: Sendable {
                         .head(HTTPResponseHead(version: request.version, status: status, headers: headers)))
                     try await outbound.write(.body(.byteBuffer(ByteBuffer(string: page))))
                     try await outbound.write(.end(nil))
-                    if let query { deliver(query) }
                     return
                 }
             }
