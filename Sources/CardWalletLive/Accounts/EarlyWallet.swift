@@ -81,14 +81,18 @@ public struct EarlyWallet: Sendable {
 
     /// ``read(server:account:location:logger:)``, and when the interface last showed every book,
     /// the books of the other `records` at the same time (``EarlyShelf``).
+    ///
+    /// - Parameter records: the stored accounts, read only when every book was shown (the token
+    ///   file is not read again for a start on one book).
     public static func read(
-        server: String, account: String, records: [AccountRecord], location: CacheLocation, logger: Logger
+        server: String, account: String, records: @autoclosure () -> [AccountRecord], location: CacheLocation,
+        logger: Logger
     ) async -> EarlyWallet? {
-        let remembered = RememberedBooks(location: location)
-        guard remembered.showsAll else {
+        let remembered = RememberedBooks(location: location).read()
+        guard remembered.showsAll == true else {
             return read(server: server, account: account, location: location, logger: logger)
         }
-        let guesses = EarlyShelf.guesses(records: records, remembered: remembered, skipping: (server, account))
+        let guesses = EarlyShelf.guesses(records: records(), remembered: remembered, skipping: (server, account))
         async let shelf = EarlyShelf.read(guesses.others, location: location, logger: logger)
         // The account's own book read on a thread of its own too, tagged as the All view shows it.
         let ownTag = guesses.skippedTag

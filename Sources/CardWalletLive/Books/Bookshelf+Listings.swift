@@ -99,11 +99,9 @@ extension Bookshelf {
         var cards: [CardSummary] = []
         cards.reserveCapacity(listings.reduce(0) { $0 + $1.cards.count })
         for listing in listings {
-            let tag = tag(of: listing.book)
-            for var card in listing.cards {
-                card.id = BookCardID.make(book: tag, id: card.id)
-                cards.append(card)
-            }
+            var tagged = listing.cards
+            tagged.retag(from: nil, to: tag(of: listing.book))
+            cards += tagged
         }
         return cards
     }

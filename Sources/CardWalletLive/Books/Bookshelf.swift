@@ -28,9 +28,9 @@ public final class Bookshelf: Sendable {
         /// Caches opened by the start's early read (``EarlyShelf``), until their book's wallet is made.
         var earlyCaches: [String: CardCache] = [:]
         var books: [WalletBook] = []
-        /// The interface's first frame under way (``startFirstFrame(views:)``).
-        var firstFrame: Task<[AppAction], Never>?
-        /// Whether the interface has painted it (``firstFramePainted()``), and who waits for that.
+        /// Whether the interface started a first frame (``startFirstFrame(views:)``) and has
+        /// painted it (``firstFramePainted()``), and who waits for that.
+        var paintsFirstFrame = false
         var painted = false
         var waitingForPaint: [CheckedContinuation<Void, Never>] = []
     }
@@ -136,17 +136,16 @@ public final class Bookshelf: Sendable {
     /// call waits for it (``firstFrameSettled()``) and goes on with the wallets and caches it
     /// opened, rather than racing it to open and read every cache a second time.
     public func startFirstFrame(views: BookViews) -> Task<[AppAction], Never> {
-        let task = Task.detached { await self.firstFrame(views: views) }
-        state.withLock { $0.firstFrame = task }
-        return task
+        state.withLock { $0.paintsFirstFrame = true }
+        return Task.detached { await self.firstFrame(views: views) }
     }
 
-    /// Waits for the first frame started by ``startFirstFrame(views:)``, if any, and for the
-    /// interface to have painted it: the All view's first list call (which reads every cache
-    /// again when the servers cannot be reached) must not compete with the first paint.
+    /// Waits, when ``startFirstFrame(views:)`` started one, until the interface has painted the
+    /// first frame (it paints it once the frame's task is done): the All view's first list call
+    /// (which reads every cache again when the servers cannot be reached) must not compete with
+    /// the first paint.
     func firstFrameSettled() async {
-        guard let task = state.withLock({ $0.firstFrame }) else { return }
-        _ = await task.value
+        guard state.withLock({ $0.paintsFirstFrame && !$0.painted }) else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let painted = state.withLock { state -> Bool in
                 if !state.painted { state.waitingForPaint.append(continuation) }

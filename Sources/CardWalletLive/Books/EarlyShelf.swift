@@ -78,14 +78,14 @@ public final class EarlyShelf: Sendable {
     /// ``EarlyWallet`` reads): each account's remembered books, else its record's, in the
     /// shelf's order (``Bookshelf/books(refresh:)``); and the tag the skipped book will have.
     static func guesses(
-        records: [AccountRecord], remembered: RememberedBooks, skipping: (walletKey: String, user: String)?
+        records: [AccountRecord], remembered: RememberedBooks.Contents, skipping: (walletKey: String, user: String)?
     ) -> (others: [Guess], skippedTag: String?) {
         var found: [Guess] = []
         var skippedTag: String?
         var position = 0
         for record in records {
             let books: [String?] =
-                remembered.books(server: record.server, user: record.user)?.map(\.id)
+                remembered.accounts[RememberedBooks.accountKey(server: record.server, user: record.user)]?.map(\.id)
                 ?? [AccountDirectory.bookID(ofPath: record.book)]
             for book in books {
                 let walletKey = ServerAddress.walletKey(server: record.server, book: book)
