@@ -124,8 +124,8 @@ public final class LoopbackReceiver: Sendable {
         continuation.finish()
     }
 
-    /// Serves one connection: each request gets its page; the first redirect is delivered (before
-    /// its page is written).
+    /// Serves one connection: each request gets its page; the first redirect is delivered once
+    /// its page is written (or could not be).
     private static func serve(
         _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, expectedState: String,
         deliver: @Sendable ([String: String]) -> Void
@@ -141,10 +141,12 @@ public final class LoopbackReceiver: Sendable {
                 case .end:
                     guard let request = head else { continue }
                     let (status, page, query) = Self.page(for: request, expectedState: expectedState)
-                    // Delivered before the page is written: a browser that has read the page and
-                    // closed the connection makes the last write fail, and the answer must not
-                    // be lost with it (it was: the login then waited out its deadline).
-                    if let query { deliver(query) }
+                    // Delivered once the page is written, or its writing failed: a browser that
+                    // has read the page and closed the connection makes the last write throw,
+                    // and the answer must not be lost with it (it was: the login then waited out
+                    // its deadline). Not before: the login would end and close this listener
+                    // while the browser still waits for its page.
+                    defer { if let query { deliver(query) } }
                     var headers = HTTPHeaders()
                     headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
                     headers.add(name: "Content-Length", value: String(page.utf8.count))
