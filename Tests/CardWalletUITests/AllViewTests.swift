@@ -93,6 +93,19 @@ import Testing
         #expect(state.list.selectedCard?.name == "Cleo Home")
     }
 
+    @Test func enterBeforeTheBooksAreReadSaysSoAndMovesNothing() throws {
+        var state = try Self.allView()
+        var effects = state.press(.char("m"))
+        #expect(Renderer.render(state).text.contains("Reading the books…"))
+        let early = state.press(.enter)
+        #expect(AppState.lastRequest(early) == nil)
+        #expect(state.message?.text.contains("Still reading the books") == true)
+        #expect(state.overlay?.as(BookPicker.self) != nil, "the dialog stays open")
+        effects = state.answer(effects) { _ in .success(.books(Self.books)) }
+        effects = state.press(.enter)
+        #expect(AppState.lastRequest(effects)?.1 == .transferCard(id: "1/w1", toBook: "2", copy: false))
+    }
+
     @Test func enterOnTheCardsOwnBookMovesNothing() throws {
         var state = try Self.allView()
         var effects = state.press(.char("c"))

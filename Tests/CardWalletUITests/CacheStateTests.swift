@@ -38,6 +38,24 @@ import Testing
         #expect(!Renderer.render(state).text.contains("cached"))
     }
 
+    /// The cursor moved over the cache's cards stays on its card when the server's replace
+    /// them (it went back to the first row: a clean-clone e2e-books run opened the wrong card).
+    @Test func theCursorMovedOverTheCachedCardsStaysOnItsCardWhenTheServersArrive() throws {
+        var (state, id) = restored()
+        _ = state.reduce(.cachedWallet(cachedPage(4), asOf: confirmed))
+        _ = state.press(.char("j"))
+        _ = state.press(.char("j"))
+        let chosen = try #require(state.list.selectedCard)
+        #expect(chosen.id == SampleCards.summaries(count: 4)[2].id)
+
+        // The server has one card more, before the chosen one.
+        var cards = SampleCards.summaries(count: 5)
+        cards.insert(cards.removeLast(), at: 0)
+        _ = state.reduce(.completed(id, .success(.cards(CardPage(cards: cards, total: 5, offset: 0, limit: 100)))))
+        #expect(state.list.selectedCard?.id == chosen.id)
+        #expect(state.list.selection == 3)
+    }
+
     @Test func aCachedWalletAfterTheServersAnswerIsIgnored() throws {
         var (state, id) = restored()
         let server = CardPage(cards: SampleCards.summaries(count: 5), total: 5, offset: 0, limit: 100)

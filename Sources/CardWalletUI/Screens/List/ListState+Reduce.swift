@@ -50,7 +50,13 @@ extension ListState {
         hasLoaded = true
         if isReloading {
             // The server's wallet replaces what was shown, in one step: no blank list between.
+            // The cursor stays on the card it is on, moved there while the cache's cards were
+            // shown as much as by a reload (which said so already).
             isReloading = false
+            if reselectID == nil, let selected = selectedCard?.id {
+                reselectID = selected
+                reselectRow = selection
+            }
             cards.removeAll()
             selection = 0
         }

@@ -77,7 +77,11 @@ public struct BookPicker: Overlay {
             }
             return []
         case .accept:
-            guard let books, books.indices.contains(selected) else { return [] }
+            guard let books else {
+                // Not a silent key: the list of books is on its way (the dialog says so).
+                return [.message(.info, "Still reading the books: press Enter once they are shown")]
+            }
+            guard books.indices.contains(selected) else { return [] }
             let book = books[selected]
             guard !isHome(book) else {
                 return [.message(.info, "The card is in \(book.label) already: choose another book")]
