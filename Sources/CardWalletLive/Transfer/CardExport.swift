@@ -44,8 +44,11 @@ enum CardExport {
                 let answer = try await part.wallet.wholeCards(ids: part.ids, .online) { done, total in
                     progress.report(CallProgress(done: before + done, total: (before + total) * steps))
                 }
-                cards += answer.value
-                read.append((part.wallet, answer.value, answer.offlineAsOf != nil))
+                // A CardDAV card with what its vCard keeps beyond the fields (its UID, a second
+                // email…), as `cardwallet export` writes it.
+                let whole = answer.value.map(\.withSourceLines)
+                cards += whole
+                read.append((part.wallet, whole, answer.offlineAsOf != nil))
             }
             var photos: [VCardPhoto?] = []
             if request.format.carriesPhotos {

@@ -181,6 +181,35 @@ import TokenStore
                 let run = requests.all.count
                 _ = try await executor.run(second) { _, _ in }
                 #expect(requests.all.count == run, "an unchanged card sends nothing")
+
+                // An export keeps what the server keeps: each card's own UID, its second email,
+                // its X- and grouped lines. The exported file imported again changes nothing.
+                let whole = try await wallet.wholeCards(ids: nil, .offline).value.map(\.withSourceLines)
+                let writer = VCardWriter(version: .v30)
+                var exported: [UInt8] = []
+                for card in whole {
+                    let photo = card.source.flatMap { VCardDocument.read(bytes: Array($0.utf8)).cards.first?.photo }
+                    writer.append(card, photo: photo, to: &exported)
+                }
+                let text = String(decoding: exported, as: UTF8.self)
+                for uid in Self.ownUIDs { #expect(text.contains("\r\nUID:\(uid)\r\n"), "UID:\(uid) exported") }
+                #expect(!text.contains("UID:" + WalletProperty.uidPrefix), "no UID derived from a card id")
+                let kept = [
+                    "EMAIL;TYPE=home:grace@home.example", "item1.X-ABLabel:site", "X-CUSTOM;X-PARAM=kept:value kept",
+                ]
+                for line in kept {
+                    #expect(text.lowercased().contains(line.lowercased()), "\(line) exported")
+                }
+                let back = VCardDocument.read(bytes: exported, importer: executor.importer)
+                #expect(back.cards.count == whole.count)
+                #expect(back.problems.isEmpty, "\(back.problems)")
+                let third = try await executor.plan(
+                    back.cards.map { SourcedCard(file: "export.vcf", card: $0) }, problems: [])
+                let differing = third.entries.filter {
+                    if case .unchanged = $0.action { return false }
+                    return true
+                }
+                #expect(differing.isEmpty, "\(differing.map { "\($0.name ?? "") \($0.action)" })")
             }
         }
     }

@@ -131,7 +131,8 @@ struct ExportCommand: AsyncParsableCommand {
 
     /// The whole export in the chosen format.
     private func render(_ parts: [Part]) async throws -> [UInt8] {
-        let cards = parts.flatMap(\.cards)
+        // A CardDAV card with what its vCard keeps beyond the fields (its UID, a second email…).
+        let cards = parts.flatMap(\.cards).map(\.withSourceLines)
         switch format {
         case .json:
             return Array(try CardText.json(cards).utf8)
@@ -147,7 +148,7 @@ struct ExportCommand: AsyncParsableCommand {
             var written = 0
             for part in parts {
                 for start in stride(from: 0, to: part.cards.count, by: 64) {
-                    let batch = Array(part.cards[start..<min(start + 64, part.cards.count)])
+                    let batch = part.cards[start..<min(start + 64, part.cards.count)].map(\.withSourceLines)
                     let photos = try await part.photos.photos(of: batch)
                     for (card, photo) in zip(batch, photos) { writer.append(card, photo: photo, to: &out) }
                     written += batch.count
@@ -168,7 +169,7 @@ struct ExportCommand: AsyncParsableCommand {
             var written = 0
             for part in parts {
                 for start in stride(from: 0, to: part.cards.count, by: 64) {
-                    let batch = Array(part.cards[start..<min(start + 64, part.cards.count)])
+                    let batch = part.cards[start..<min(start + 64, part.cards.count)].map(\.withSourceLines)
                     let photos = try await part.photos.photos(of: batch)
                     for (card, photo) in zip(batch, photos) {
                         try vdir.write(
