@@ -104,7 +104,17 @@ public final class CallPerformer: Sendable {
         }
     }
 
+    /// The answer to `call`. A card in it comes with the lines of its vCard that no field reads,
+    /// when a CardDAV server keeps them (`Card.withSourceLines`): the detail shows them as it
+    /// shows the card API's kept lines, before an edit and after it. An edit of a CardDAV card
+    /// does not send them: its vCard on the server keeps them.
     func send(_ call: AppCall, wallet: CachedWallet) async throws -> CallResult {
+        let result = try await answer(call, wallet: wallet)
+        guard case .card(let card) = result else { return result }
+        return .card(card.withSourceLines)
+    }
+
+    private func answer(_ call: AppCall, wallet: CachedWallet) async throws -> CallResult {
         switch call {
         case .logIn(let server, let email, let password):
             let report = try await accounts.logIn(server: server, account: email, password: password)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CardBackend
 import CardModels
+import CardVCard
 import CardWalletLive
 import CardWalletUI
 
@@ -154,7 +155,8 @@ struct ShowCommand: AsyncParsableCommand {
             let named = try await context.named(id)
             let answer = try await named.wallet.card(id: named.id, context.mode)
             CommandContext.sayOffline(answer.offlineAsOf)
-            let card = answer.value
+            // A CardDAV card with the lines of its vCard no field reads, as the card API's keeps them.
+            let card = answer.value.withSourceLines
             Console.out(json ? try CardText.json(card) : CardText.detail(card))
         }
     }
