@@ -37,9 +37,7 @@ public struct AmbiguousCardName: Error, Sendable, CustomStringConvertible {
     public static let shown = 20
 
     public var description: String {
-        var lines = [
-            "“\(TerminalText.escaped(name))” names \(total) cards (\(how)): give more of the id, or the whole id."
-        ]
+        var lines = ["“\(TerminalText.escaped(name))” names \(total) cards (\(how)): \(advice)."]
         let prefixes = UniquePrefixes(candidates.map(\.id), among: knownIDs)
         for card in candidates {
             lines.append(
@@ -48,6 +46,19 @@ public struct AmbiguousCardName: Error, Sendable, CustomStringConvertible {
         }
         if total > candidates.count { lines.append("  … and \(total - candidates.count) more") }
         return lines.joined(separator: "\n")
+    }
+
+    /// What tells the cards apart: more of the id, else (the same id in several books, which
+    /// no more of it can tell apart) the account or the book.
+    var advice: String {
+        let ids = Set(candidates.map(\.id))
+        let whichBook =
+            Set(candidates.map(\.book.account)).count > 1
+            ? "say which account with --account NAME" : "say which book with --book ID"
+        if ids.count == 1, candidates.count > 1 { return whichBook }
+        let books = Set(candidates.map(\.book.walletKey)).count
+        let sameID = ids.count < candidates.count
+        return "give more of the id" + (sameID || books > 1 ? ", or \(whichBook)" : ", or the whole id")
     }
 }
 

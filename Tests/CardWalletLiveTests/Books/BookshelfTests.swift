@@ -146,9 +146,12 @@ import TokenStore
 
         // A whole id two books hold: the current book's wins; from elsewhere it is ambiguous.
         #expect(try await shelf.card(named: "m1", among: books, current: work)?.summary.name == "Ada Lovelace")
-        await #expect(throws: AmbiguousCardName.self) {
+        let sameID = await #expect(throws: AmbiguousCardName.self) {
             _ = try await shelf.card(named: "m1", among: books, current: nil)
         }
+        // No more of the id tells them apart: the account does.
+        #expect(sameID?.description.contains("say which account with --account NAME") == true)
+        #expect(sameID?.description.contains("give more of the id") == false)
         // A prefix of one id, any letter case.
         #expect(try await shelf.card(named: "M2", among: books, current: nil)?.summary.name == "Cleo Home")
         // A prefix of several: the candidates, with their books.
@@ -157,6 +160,7 @@ import TokenStore
         }
         #expect(ambiguous?.total == 3)
         #expect(ambiguous?.description.contains("“m” names 3 cards") == true)
+        #expect(ambiguous?.description.contains("give more of the id, or say which account") == true)
         #expect(ambiguous?.description.contains("Cleo Home") == true)
         #expect(ambiguous?.candidates.contains { $0.book == home } == true)
         // A query that finds one card; an unknown name finds none.

@@ -50,6 +50,10 @@ extension CommandContext {
     /// command was given.
     private func booksInScope(_ books: [WalletBook], current: WalletBook?) -> [WalletBook] {
         let settings = resolved.settings
+        if let book = settings.book, !AllBooks.isAll(book) {
+            // `--book ID`: that book of the account in use, and no other.
+            return books.filter { $0 == current }
+        }
         if settings.account != nil {
             return books.filter { $0.account == current?.account }
         }
