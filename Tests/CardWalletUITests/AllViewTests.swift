@@ -55,6 +55,23 @@ import Testing
         #expect(!frame.contains("1/w1"), "the tags stay inside")
     }
 
+    @Test func aBookWhoseServerDidNotAnswerIsNamedInTheStatusBar() throws {
+        var state = AppState.loggedIn(cards: 3, width: 120)
+        let effects = state.press(.char("B"))
+        let reload = state.answer(effects) { _ in
+            .success(.showingAllBooks(labels: Self.labels, session: .loggedIn(email: "ann", server: "all books")))
+        }
+        let (id, _) = try #require(AppState.lastRequest(reload))
+        let page = CardPage(cards: Self.cards, total: 3, offset: 0, limit: 100)
+        let behind = BookBehind(label: "work\u{1B}[2J", problem: "its server cannot be reached", asOf: Self.date)
+        _ = state.reduce(.completed(id, .success(.withBooksBehind([behind], .cards(page)))))
+        #expect(state.list.cards.loadedCount == 3, "every book's cards, the cached ones too")
+        #expect(state.connection == .online, "the other books answered")
+        let text = try #require(state.message?.text)
+        #expect(text == "work^[[2J: its server cannot be reached; cards as of 22:13")
+        #expect(state.message?.kind == .warning)
+    }
+
     @Test func mPicksTheBookAndEnterMovesTheCardThere() throws {
         var state = try Self.allView()
         var effects = state.press(.char("m"))

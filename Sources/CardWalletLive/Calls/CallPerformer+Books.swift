@@ -206,7 +206,11 @@ extension CallPerformer {
             guard let asOf = listings.compactMap(\.offlineAsOf).min() else { return .success(.offlineNothingCached) }
             result = .cachedCards(page, asOf: asOf)
         } else {
-            result = .cards(page)
+            // Some books answered: those that did not are named in the status bar.
+            let behind = listings.compactMap { listing in
+                listing.problem.map { BookBehind(label: listing.book.label, problem: $0, asOf: listing.offlineAsOf) }
+            }
+            result = behind.isEmpty ? .cards(page) : .withBooksBehind(behind, .cards(page))
         }
         guard !conflicts.isEmpty else { return .success(result) }
         outbox.delivered(conflicts)

@@ -25,6 +25,11 @@ extension AppState {
             noteOfflineConflicts(conflicts)
             outcome = .success(answer)
         }
+        var behind: [BookBehind] = []
+        if case .success(.withBooksBehind(let books, let answer)) = outcome {
+            behind = books
+            outcome = .success(answer)
+        }
         if case .loadCards = pending.call, case .list(.page) = route { effects += connectionAnswered(outcome) }
         if case .success(.cachedCards(let page, _)) = outcome { outcome = .success(.cards(page)) }
         if case .success(.queued(let shown)) = outcome {
@@ -36,6 +41,8 @@ extension AppState {
             rememberDelete(backup, position: list.cards.walletIDs.firstIndex(of: id))
         }
         effects = self.route(outcome, to: route) + effects
+        // Said after the list took its page (which clears the loading message).
+        if !behind.isEmpty { showMessage(.warning, BookBehind.text(behind, utcOffsetSeconds: utcOffsetSeconds)) }
         // The screen said what it makes of a deleted card or "no such card"; every screen lets
         // the card go.
         switch outcome {

@@ -207,6 +207,9 @@ public enum CallResult: Equatable, Sendable {
     /// server refused as conflicts (the card changed there meanwhile): each opens the form's
     /// conflict view in turn.
     indirect case withOfflineConflicts([OfflineConflict], CallResult)
+    /// The All view's `loadCards` when some books answered and others did not: those, shown
+    /// from their caches, for the status bar to name.
+    indirect case withBooksBehind([BookBehind], CallResult)
     /// `resolveOfflineEdit`: the entry is gone from the outbox.
     case resolvedOfflineEdit
     /// `listBooks`: every book of every stored account.
