@@ -56,6 +56,8 @@ let package = Package(
         // MARK: Libraries, lowest layer first. Dependencies only point up this list.
         // Untrusted text made safe for a terminal: the one function every layer uses.
         .target(name: "TextSafety"),
+        // Blocking work on a thread of its own, off the cooperative pool: the one helper.
+        .target(name: "OwnThreads"),
         .target(
             name: "Networking",
             dependencies: [
@@ -86,7 +88,8 @@ let package = Package(
         // dlopen at the first use rather than linked, so a start never maps it and GLib behind it.
         .target(name: "CSecretLoader"),
         // Where an account's password lives: the keyring, a password command, the token file.
-        .target(name: "Secrets", dependencies: ["CSecretLoader", "TokenStore", "CardBackend", "TextSafety"]),
+        .target(
+            name: "Secrets", dependencies: ["CSecretLoader", "TokenStore", "CardBackend", "TextSafety", "OwnThreads"]),
         // How backends are registered: each backend module offers one provider (it probes an
         // address, builds a backend from an account record, says which logins it takes); the
         // composition root holds the list (docs/Architecture.md, "How to add a backend").
@@ -190,7 +193,9 @@ let package = Package(
         // calls and loads libtesseract with dlopen at the first scan.
         .systemLibrary(name: "CTesseract", providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
         .target(name: "CTesseractLoader", dependencies: ["CTesseract"]),
-        .target(name: "CardScan", dependencies: ["CTesseract", "CTesseractLoader", "CardScanCore", "CardImages"]),
+        .target(
+            name: "CardScan",
+            dependencies: ["CTesseract", "CTesseractLoader", "CardScanCore", "CardImages", "OwnThreads"]),
 
         // The live glue: performs the core's calls through the account's backend (the card API's
         // or a CardDAV server's, behind CardBackend) and the cache (and pictures, QR codes, vCard
@@ -201,7 +206,7 @@ let package = Package(
             dependencies: [
                 "CardWalletUI", "CardModels", "CardBackend", "CardProviders", "CardAPI", "CardDAV", "Networking",
                 "TokenStore", "Secrets", "CardImages", "OAuth",
-                "CardVCard", "CardScan", "CardScanCore", "CardCache",
+                "CardVCard", "CardScan", "CardScanCore", "CardCache", "OwnThreads",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -233,6 +238,7 @@ let package = Package(
                 "CardAPI", "CardDAV",
                 "Networking", "TokenStore",
                 "PseudoTerminalSupport", "CardImages", "CChafa", "CardScan", "CardScanCore", "CardVCard", "CardCache",
+                "OwnThreads",
                 // Not linked: listed so that `swift run cardwallet-bench` also builds the
                 // `cardwallet` binary the startup figure spawns.
                 "cardwallet",

@@ -1,4 +1,5 @@
 import Foundation
+import OwnThreads
 
 #if canImport(Glibc)
     import Glibc
@@ -56,10 +57,9 @@ public struct PasswordCommand: Sendable, Hashable, CustomStringConvertible {
             throw SecretError(.command, "The password command is empty.")
         }
         let (arguments, timeout) = (self.arguments, self.timeout)
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-            Thread {
-                continuation.resume(returning: Self.run(arguments, environment: environment, timeout: timeout))
-            }.start()
+        // It waits for the command (waitpid): on a thread of its own, off the cooperative pool.
+        let outcome = await OwnThread.run(name: "cardwallet.password-command") {
+            Self.run(arguments, environment: environment, timeout: timeout)
         }
         switch outcome {
         case .notStarted(let code):

@@ -1,6 +1,7 @@
 import CTesseract
 public import CardScanCore
 public import Foundation
+import OwnThreads
 import Synchronization
 
 /// Reads photos of business cards: the photo's text with Tesseract, then the card's fields
@@ -92,14 +93,9 @@ public final class CardScanner: Sendable {
     ) async throws(CardScanError) -> OCRPage {
         let cancel = CancelFlag()
         let result: Result<OCRPage, CardScanError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let thread = Thread { [self] in
-                    continuation.resume(
-                        returning: readNow(url, preparation: preparation, started: started, cancel: cancel))
-                }
-                // Tesseract recurses deeply on some layouts; the default 512 KiB is not always enough.
-                thread.stackSize = 16 << 20
-                thread.start()
+            // Tesseract recurses deeply on some layouts; the default 512 KiB is not always enough.
+            await OwnThread.run(name: "cardwallet.ocr", stackSize: 16 << 20) { [self] in
+                readNow(url, preparation: preparation, started: started, cancel: cancel)
             }
         } onCancel: {
             cancel.set()

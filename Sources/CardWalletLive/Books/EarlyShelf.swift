@@ -4,6 +4,7 @@ import CardModels
 import CardWalletUI
 import Foundation
 import Logging
+import OwnThreads
 import Synchronization
 import TokenStore
 
@@ -137,11 +138,7 @@ public final class EarlyShelf: Sendable {
 /// another while the third waited; on threads of their own the system shares the cores between
 /// them and the main thread's start.
 func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        let thread = Thread { continuation.resume(returning: body()) }
-        thread.name = "cardwallet.early-read"
-        thread.start()
-    }
+    await OwnThread.run(name: "cardwallet.early-read", body)
 }
 
 extension [CardSummary] {

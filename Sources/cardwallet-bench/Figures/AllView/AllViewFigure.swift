@@ -1,5 +1,6 @@
 import CardMockServer
 import Foundation
+import OwnThreads
 
 /// #40: the All view's first frame from the cache — three books of 5,000 cards each, of three
 /// accounts — against one book of 15,000 in the same rounds (the target: within 1.2×), and what
@@ -39,7 +40,7 @@ struct AllViewFigure: Figure {
             for round in 0..<(sampler.warmup + sampler.rounds) {
                 for position in Sampler.order(count: 2, round: round) {
                     let program = programs[position]
-                    let run = try await OwnThread.run {
+                    let run = try await OwnThread.run(name: "cardwallet-bench.pty") {
                         try CacheFrameSession.run(
                             program, columns: Self.size.columns, rows: Self.size.rows, rules: rules)
                     }

@@ -1,4 +1,5 @@
 import Foundation
+import OwnThreads
 
 /// #17: the wallet's first frame painted from the local cache at 1,000 cards, against abook on
 /// the same contacts (its first complete frame) and `khard list` on a vdir of them (to its exit),
@@ -68,7 +69,7 @@ struct FirstFrameFigure: Figure {
                 marker: TerminalFixture.marker)
         }
         func cacheFrame(_ program: TerminalProgram) async throws -> CacheFrameRun {
-            try await OwnThread.run {
+            try await OwnThread.run(name: "cardwallet-bench.pty") {
                 try CacheFrameSession.run(program, columns: size.columns, rows: size.rows, rules: rules)
             }
         }
@@ -98,7 +99,7 @@ struct FirstFrameFigure: Figure {
                     if keep { runs.baseline.append(run) }
                 case .abook:
                     guard let program = abookProgram else { continue }
-                    let run = try await OwnThread.run {
+                    let run = try await OwnThread.run(name: "cardwallet-bench.pty") {
                         try TerminalSession.run(program, columns: size.columns, rows: size.rows, rules: rules)
                     }
                     if keep { runs.abook.append(run) }

@@ -1,4 +1,5 @@
 import Foundation
+import OwnThreads
 
 /// §6: `cardwallet --help`, from spawn to exit, against `/bin/true` (the cost of starting any
 /// process here) in interleaved rounds; and `cardwallet demo` from spawn to its first complete
@@ -73,7 +74,9 @@ struct StartupFigure: Figure {
             marker: Self.demoMarker, quit: [0x1B])
         var runs: [TerminalRun] = []
         for round in 0..<(sampler.warmup + sampler.rounds) {
-            let run = try await OwnThread.run { try TerminalSession.run(program, columns: 80, rows: 24, rules: rules) }
+            let run = try await OwnThread.run(name: "cardwallet-bench.pty") {
+                try TerminalSession.run(program, columns: 80, rows: 24, rules: rules)
+            }
             if round >= sampler.warmup { runs.append(run) }
         }
         return runs

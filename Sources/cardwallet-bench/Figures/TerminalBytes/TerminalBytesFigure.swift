@@ -1,4 +1,5 @@
 import Foundation
+import OwnThreads
 
 /// §4: `cardwallet` and abook, each showing the same 1,000 contacts in a pseudo-terminal at
 /// 80×24 and 200×60: time to the first complete frame, bytes of that frame, bytes and time per
@@ -63,7 +64,7 @@ struct TerminalBytesFigure: Figure {
             for position in Sampler.order(count: programs.count, round: round) {
                 let program = programs[position]
                 let listed = fixture.listRequests
-                let run = try await OwnThread.run {
+                let run = try await OwnThread.run(name: "cardwallet-bench.pty") {
                     try TerminalSession.run(program, columns: size.columns, rows: size.rows, rules: rules)
                 }
                 // The wallet's frame must come from the server, not from a cache or an error screen.
