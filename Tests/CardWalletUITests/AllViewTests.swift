@@ -184,4 +184,44 @@ import Testing
         #expect(state.list.selectedCard?.name == "Bob Work", "the cursor stays on its card")
         #expect(Renderer.render(state).text.contains("Made on a phone"))
     }
+
+    /// The card on the detail screen after a background sync: read again when it changed
+    /// elsewhere, the screen closed (and why said) when it was deleted elsewhere.
+    @Test func theOpenCardFollowsTheSyncChangedOrDeletedElsewhere() throws {
+        var state = try Self.allView()
+        _ = state.press(.char("j"))
+        var effects = state.press(.enter)
+        #expect(AppState.lastRequest(effects)?.1 == .loadCard(id: "1/w2"))
+        let bob = Card(id: "1/w2", fields: CardFields(name: "Bob Work"), createdAt: Self.date, updatedAt: Self.date)
+        effects = state.answer(effects) { _ in .success(.card(bob)) }
+        #expect(state.screen == .detail)
+
+        // The same list: nothing asked.
+        #expect(state.reduce(.synced(CardPage(cards: Self.cards, total: 3, offset: 0, limit: 3))).isEmpty)
+        #expect(state.message?.text.contains("elsewhere") != true)
+
+        // Changed elsewhere: read again.
+        var changed = Self.cards
+        changed[1].revision = CardRevision(2)
+        effects = state.reduce(.synced(CardPage(cards: changed, total: 3, offset: 0, limit: 3)))
+        #expect(AppState.lastRequest(effects)?.1 == .loadCard(id: "1/w2"))
+        #expect(state.message?.text == "“Bob Work” changed elsewhere: shown as it is now")
+        var renamed = bob
+        renamed.fields.title = "Now a title"
+        renamed.revision = CardRevision(2)
+        _ = state.answer(effects) { _ in .success(.card(renamed)) }
+        #expect(Renderer.render(state).text.contains("Now a title"))
+
+        // A partial list says nothing of the cards it lacks.
+        let partial = [Self.cards[0]]
+        #expect(state.reduce(.synced(CardPage(cards: partial, total: 3, offset: 0, limit: 1))).isEmpty)
+        #expect(state.screen == .detail)
+
+        // Deleted elsewhere: back to the list, which no longer has it.
+        _ = state.reduce(.synced(CardPage(cards: [Self.cards[0], Self.cards[2]], total: 2, offset: 0, limit: 2)))
+        #expect(state.screen == .list)
+        #expect(state.message?.text == "“Bob Work” was deleted elsewhere: it is no longer on its server")
+        #expect(state.list.cards.index(ofID: "1/w2") == nil)
+        #expect(state.detail == nil)
+    }
 }

@@ -70,7 +70,7 @@ extension AppState {
             guard screen != .login, list.hasLoaded, !list.isReloading, !list.isLoadingPage, !connection.isOffline
             else { return [] }
             list.syncArrived(page, viewport: listViewport)
-            return []
+            return detailSynced(page)
         case .log(let line):
             log.buffer.append(line)
             return []

@@ -305,3 +305,22 @@ extension AppState {
         return effects
     }
 }
+
+extension AppState {
+    /// The card the detail screen shows, after the background sync brought the whole list: gone
+    /// from its server (deleted elsewhere) → back to the list, saying so; changed there → read
+    /// again, so that the screen never shows a card that is no longer so.
+    mutating func detailSynced(_ page: CardPage) -> [Effect] {
+        guard screen == .detail, let detail, !detail.isLoading, let shown = detail.card else { return [] }
+        guard let fresh = page.cards.first(where: { $0.id == detail.id }) else {
+            // Only a whole list says a card is gone.
+            guard page.cards.count >= page.total else { return [] }
+            removeCard(detail.id)
+            showMessage(.warning, "“\(shown.fields.name)” was deleted elsewhere: it is no longer on its server")
+            return []
+        }
+        guard fresh.revision != shown.revision else { return [] }
+        showMessage(.info, "“\(fresh.name)” changed elsewhere: shown as it is now")
+        return reduceDetail(.command(.reload))
+    }
+}
