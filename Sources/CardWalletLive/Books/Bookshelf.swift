@@ -57,9 +57,12 @@ public final class Bookshelf: Sendable {
     ///   else the lists remembered, without the network.
     public func books(refresh: Bool = false) async -> [WalletBook] {
         var found: [WalletBook] = []
-        if let directory = accounts.directory, !accounts.records().isEmpty {
-            for record in accounts.records() {
-                found += await books(of: record, directory: directory, refresh: refresh)
+        let records = accounts.records()
+        if let directory = accounts.directory, !records.isEmpty {
+            // books.json read once for every account (not once an account).
+            let known = remembered?.read()
+            for record in records {
+                found += await books(of: record, directory: directory, known: known, refresh: refresh)
             }
         } else if let book = await soleBook(refresh: refresh) {
             found = book
@@ -77,7 +80,9 @@ public final class Bookshelf: Sendable {
     }
 
     /// The books of one stored account.
-    private func books(of record: AccountRecord, directory: AccountDirectory, refresh: Bool) async -> [WalletBook] {
+    private func books(
+        of record: AccountRecord, directory: AccountDirectory, known: RememberedBooks.Contents?, refresh: Bool
+    ) async -> [WalletBook] {
         guard let base = try? baseBackend(of: record, directory: directory) else { return [] }
         guard let shelves = base as? any AddressBooks else {
             return [
@@ -86,7 +91,7 @@ public final class Bookshelf: Sendable {
                     walletKey: base.server)
             ]
         }
-        var infos = remembered?.books(server: record.server, user: record.user)
+        var infos = known.flatMap { RememberedBooks.books(server: record.server, user: record.user, in: $0) }
         if refresh || infos == nil, let fresh = try? await shelves.books(), !fresh.isEmpty {
             infos = fresh
             remembered?.remember(fresh, server: record.server, user: record.user)

@@ -65,7 +65,12 @@ public struct RememberedBooks: Sendable {
 
     /// The books `user` at `server` had when last listed; `nil` when never listed here.
     public func books(server: String, user: String) -> [AddressBookInfo]? {
-        read().accounts[Self.accountKey(server: server, user: user)]
+        Self.books(server: server, user: user, in: read())
+    }
+
+    /// The books `user` at `server` had in `contents` (the file read once for several accounts).
+    static func books(server: String, user: String, in contents: Contents) -> [AddressBookInfo]? {
+        contents.accounts[accountKey(server: server, user: user)]
     }
 
     /// Remembers the books `user` at `server` has now.
