@@ -30,6 +30,30 @@ import Testing
         #expect(after.warnings.map(\.line) == [1] && after.warnings.first?.message.hasPrefix("binary data") == true)
     }
 
+    /// Control characters cost themselves, not the card: a CardDAV server cannot hold them, and
+    /// the same file came in on the card API and was refused on CardDAV.
+    @Test func controlCharactersInAValueAreLeftOutWithAWarning() throws {
+        let text =
+            "BEGIN:VCARD\nVERSION:3.0\nFN:Ctl \u{1B}[31mRed\u{7F}\nORG:Acme\u{07};Sales\nNOTE:line one\\nline two\u{01}\n"
+            + "EMAIL:ok@example.com\nEND:VCARD\n"
+        let document = VCardDocument.read(bytes: Array(text.utf8))
+        let card = try #require(document.cards.first)
+        #expect(card.fields.name == "Ctl [31mRed")
+        #expect(card.fields.company == "Acme")
+        #expect(card.fields.department == "Sales")
+        #expect(card.fields.bio == "line one\nline two", "a line break stays where the field holds lines")
+        #expect(card.fields.email == "ok@example.com")
+        #expect(card.warnings.map(\.line) == [3, 4, 5])
+        #expect(card.warnings.allSatisfy { $0.message.contains("control characters left out") })
+        #expect(
+            !card.fields.vcardProperties.contains { $0.unicodeScalars.contains { $0.value < 32 || $0.value == 127 } },
+            "the damaged line is not kept")
+        let written = String(
+            decoding: VCardWriter(version: .v30).write(
+                Card(id: "x", fields: card.fields, createdAt: .now, updatedAt: .now)), as: UTF8.self)
+        #expect(written.contains("FN:Ctl [31mRed\r\n"))
+    }
+
     @Test func textThatIsNotVCard() {
         let text = String(repeating: "Lorem ipsum dolor sit amet, consectetur adipiscing elit.\n", count: 2000)
         #expect(Self.refusal(Array(text.utf8)) == "not a vCard file (no BEGIN:VCARD line in it)")

@@ -176,6 +176,47 @@ enum FieldClip {
 
 extension FieldValues {
     /// The values as the card can hold them (``FieldClip``).
+    /// The values without control characters (a tab aside, and line breaks in a field that
+    /// holds several lines), which no field holds and vCard text cannot carry; `nil` when there
+    /// were none (the common case, found on the bytes).
+    var withoutControlCharacters: FieldValues? {
+        func clean(_ value: Value, of field: CardField) -> Value? {
+            let keepsLines = field == .bio
+            func dirty(_ text: String) -> Bool {
+                text.utf8.contains { ($0 < 32 && $0 != 9 && !(keepsLines && ($0 == 10 || $0 == 13))) || $0 == 127 }
+            }
+            func cleaned(_ text: String) -> String {
+                String(
+                    String.UnicodeScalarView(
+                        text.unicodeScalars.filter { scalar in
+                            !((scalar.value < 32 && scalar != "\t"
+                                && !(keepsLines && (scalar == "\n" || scalar == "\r")))
+                                || scalar.value == 127)
+                        }))
+            }
+            switch value {
+            case .text(let text?) where dirty(text):
+                let result = cleaned(text)
+                return .text(result.isEmpty ? nil : result)
+            case .list(let list) where list.contains(where: dirty):
+                return .list(list.map(cleaned).filter { !$0.isEmpty })
+            default:
+                return nil
+            }
+        }
+        var copy = self
+        var changed = false
+        if let value = clean(value, of: field) {
+            copy.value = value
+            changed = true
+        }
+        if let secondField, let secondValue, let value = clean(secondValue, of: secondField) {
+            copy.secondValue = value
+            changed = true
+        }
+        return changed ? copy : nil
+    }
+
     var clipped: FieldValues {
         var copy = self
         copy.value = FieldClip.value(value, of: field)

@@ -155,6 +155,7 @@ public struct VCardImporter: Sendable {
 
         // The chosen property of each rule fills its fields (clipped to fit); the others are kept.
         var chosen: [(rule: FieldRule, index: Int)] = []
+        var withoutControls = Set<Int>()
         for (position, rule) in FieldRule.mapping.enumerated() where rule.choice != .every {
             var list = candidates[position]
             guard !list.isEmpty else { continue }
@@ -183,9 +184,19 @@ public struct VCardImporter: Sendable {
                 }
             }
             guard let pick else { continue }
-            let fitting = pick.values.clipped
+            var fitting = pick.values.clipped
             if fitting != pick.values {
                 clips += Self.clips(of: pick.values, line: properties[pick.index].line, property: rule.property)
+            }
+            if let cleaned = fitting.withoutControlCharacters {
+                // A damaged value costs its control characters, not the card (a CardDAV server
+                // cannot hold them; the card API's would show them escaped). Its line is not kept.
+                fitting = cleaned
+                withoutControls.insert(pick.index)
+                warnings.append(
+                    VCardProblem(
+                        line: properties[pick.index].line,
+                        "\(rule.property) (\(rule.fields[0].key)): control characters left out"))
             }
             fitting.apply(to: &fields)
             chosen.append((rule, pick.index))
@@ -235,7 +246,7 @@ public struct VCardImporter: Sendable {
         // The chosen properties the writer would not reproduce exactly ("shadows") first, in
         // table order, marked with the field they stand for; then the rest in file order. The
         // writer emits them in the same order, so an export read back gives the same list.
-        for (rule, index) in chosen {
+        for (rule, index) in chosen where !withoutControls.contains(index) {
             let property = properties[index]
             let value = Self.escapedValue(property, vcard.version)
             if let canonical = rule.write(fields, vcard.version), Self.isCanonical(property, canonical, value: value) {
