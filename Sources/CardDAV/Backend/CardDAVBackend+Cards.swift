@@ -72,7 +72,12 @@ extension CardDAVBackend {
 
     public func card(id: String) async throws -> Card {
         try await withBook { client, book in
-            let resource = try await client.get(try await href(of: id, in: book, client))
+            let resource: DAVResource
+            do {
+                resource = try await client.get(try await href(of: id, in: book, client))
+            } catch CardDAVError.notFound {
+                throw Self.noCard(id, in: book)
+            }
             guard let card = try card(from: resource, id: id) else {
                 throw CardDAVBackendFailure(.notFound, "\(TerminalText.escaped(id)) is a group, not a card.")
             }
@@ -187,8 +192,22 @@ extension CardDAVBackend {
 
     public func delete(id: String, revision: CardRevision?) async throws {
         try await withBook { client, book in
-            try await client.delete(try await href(of: id, in: book, client), etag: revision?.rawValue)
+            do {
+                try await client.delete(try await href(of: id, in: book, client), etag: revision?.rawValue)
+            } catch CardDAVError.notFound {
+                throw Self.noCard(id, in: book)
+            }
         }
+    }
+
+    /// A card asked for by id that its book does not hold (404): said as the card it is, not as
+    /// the address it was asked at.
+    static func noCard(_ id: String, in book: AddressBook) -> CardDAVBackendFailure {
+        let name = book.displayName.map { " “\(TerminalText.escaped($0))”" } ?? ""
+        return CardDAVBackendFailure(
+            .notFound,
+            "There is no card “\(TerminalText.escaped(id))” in the address book\(name): it was deleted, or its id is wrong."
+        )
     }
 
     public func reorder(_ ids: [String]) async throws -> [String] {

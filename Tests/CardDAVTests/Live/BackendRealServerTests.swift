@@ -125,7 +125,7 @@ import TokenStore
             try await LiveTransport.withTransport { transport in
                 let folder = try TemporaryFolder("dav-backend")
                 defer { folder.remove() }
-                let (_, wallet) = try await Self.wallet(server, transport, folder)
+                let (backend, wallet) = try await Self.wallet(server, transport, folder)
                 let raw = server.client(transport: transport)
                 let book = try #require(try await raw.discover().books.first)
                 let rich = """
@@ -192,6 +192,21 @@ import TokenStore
                 #expect(made.source?.contains("UID:\(uid)") == true)
                 _ = try await wallet.delete(id: made.id, revision: made.revision)
                 await #expect { _ = try await raw.get(book.href + made.id) } throws: { BackendFailures.isNotFound($0) }
+                // The card gone, as the card it was: not as the address it was asked at.
+                for attempt in ["read", "delete"] {
+                    let error = await #expect(throws: (any Error).self) {
+                        if attempt == "read" {
+                            _ = try await backend.card(id: made.id)
+                        } else {
+                            try await backend.delete(id: made.id, revision: nil)
+                        }
+                    }
+                    #expect(error.map(BackendFailures.isNotFound) == true, "\(attempt)")
+                    #expect(
+                        "\(error.map { String(describing: $0) } ?? "")".hasPrefix(
+                            "There is no card “\(made.id)” in the address book"),
+                        "\(attempt): \(String(describing: error))")
+                }
             }
         }
     }
