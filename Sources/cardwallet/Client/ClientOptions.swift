@@ -35,6 +35,7 @@ struct ClientOptions: ParsableArguments {
         name: .long,
         help: ArgumentHelp(
             "On a CardDAV server: the address book to use, by its id (`cardwallet books` lists them). "
+                + "`all`: every book of every account at once (the wallet's All view; list, query, export, sync). "
                 + "Also CARDWALLET_BOOK and \"book\" in the config file. (default: the one the login chose)",
             valueName: "id"))
     var book: String?
