@@ -72,6 +72,10 @@ public final class CallPerformer: Sendable {
         // span every book.
         if let routed = await performOnBooks(call, progress: progress) { return routed }
         if let local = await performLocally(call, progress: progress) { return local }
+        // The first list call waits for the first frame's paint, as the All view's does: what
+        // it reads and writes (the outbox, the cache the server's page is recorded in) would
+        // compete with the paint of the cache's cards (docs/BENCHMARKS.md #17).
+        if case .loadCards(0, _, nil) = call { await shelf.firstFrameSettled() }
         if case .logInWithBrowser(let server) = call { return await logInWithBrowser(server, progress: progress) }
         let cached = await accounts.cachedWallet()
         switch call {
