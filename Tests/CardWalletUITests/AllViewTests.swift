@@ -81,6 +81,7 @@ import Testing
         effects = state.answer(effects) { _ in .success(.books(Self.books)) }
         #expect(state.overlay?.as(BookPicker.self)?.selected == 1, "the first book the card is not in")
         #expect(Renderer.render(state).text.contains("work  (work)  (here)"))
+        #expect(Renderer.render(state).text.contains("Enter moves it there"))
         effects = state.press(.enter)
         #expect(AppState.lastRequest(effects)?.1 == .transferCard(id: "1/w1", toBook: "2", copy: false))
         effects = state.answer(effects) { _ in .success(.transferred("Moved “Ada Lovelace” to home")) }
@@ -90,6 +91,17 @@ import Testing
             Issue.record("no reload after the move")
             return
         }
+    }
+
+    @Test func cPicksTheBookAndEnterCopiesTheCardThere() throws {
+        var state = try Self.allView()
+        var effects = state.press(.char("c"))
+        effects = state.answer(effects) { _ in .success(.books(Self.books)) }
+        let frame = Renderer.render(state).text
+        #expect(frame.contains("Copy “"))
+        #expect(frame.contains("Enter copies it there"), "not “copys”")
+        effects = state.press(.enter)
+        #expect(AppState.lastRequest(effects)?.1 == .transferCard(id: "1/w1", toBook: "2", copy: true))
     }
 
     @Test func afterAMoveTheCursorStaysOnItsRowNotTheTop() throws {

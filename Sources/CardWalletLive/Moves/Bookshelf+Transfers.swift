@@ -1,7 +1,6 @@
 public import CardCache
 public import CardModels
 import Foundation
-import Synchronization
 
 /// How a move, a copy or a merge ended.
 public struct TransferOutcome: Sendable, Equatable {
@@ -94,18 +93,12 @@ extension Bookshelf {
 
     /// Replays the outbox of `source` (every book within reach) and says where entry `id` stands.
     func carryOn(_ id: Int64, in source: CachedWallet) async -> TransferOutcome {
-        let written = Mutex<TransferWritten?>(nil)
-        let report = await CachedWallet.$transferPeers.withValue(self) {
-            await CachedWallet.$transferDone.withValue({ done, order in
-                if done == id { written.withLock { $0 = order.written } }
-            }) {
-                await source.replayOutbox()
-            }
-        }
+        let watch = TransferWatch()
+        let report = await replay(source, watchedBy: watch)
         let entry = (try? source.cache?.outbox())?.first { $0.id == id }
         switch entry?.state {
         case nil, .sent?:
-            return TransferOutcome(state: .done, written: written.withLock { $0 })
+            return TransferOutcome(state: .done, written: watch.written(of: id))
         case .failed?:
             return TransferOutcome(state: .refused(entry?.lastError ?? "refused"), written: nil)
         case .pending?, .sending?:
@@ -114,6 +107,16 @@ extension Bookshelf {
                 ? "a session is over: log in again, then `cardwallet sync`"
                 : (entry?.lastError ?? "a server cannot be reached")
             return TransferOutcome(state: .waiting(why), written: nil)
+        }
+    }
+
+    /// `source`'s outbox replayed, its transfers reaching the other books and told to `watch`.
+    /// A function of its own, not inlined, so that the bindings' values are made before it (see
+    /// ``CachedWallet/transferWatch``).
+    @inline(never)
+    private func replay(_ source: CachedWallet, watchedBy watch: TransferWatch) async -> OutboxReplayReport {
+        await CachedWallet.$transferPeers.withValue(self) {
+            await CachedWallet.$transferWatch.withValue(watch) { await source.replayOutbox() }
         }
     }
 

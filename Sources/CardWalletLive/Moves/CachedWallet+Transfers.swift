@@ -11,7 +11,13 @@ extension CachedWallet {
 
     /// Told when a transfer is done (its outbox entry and its order, with the card as written
     /// in the target), for the command or the interface that asked for it.
-    @TaskLocal public static var transferDone: (@Sendable (Int64, TransferOrder) -> Void)?
+    ///
+    /// An object, not a closure: a closure literal bound with `withValue` inside another binding
+    /// crashed release builds (`swift_task_localValuePush`, a bad pointer; Swift 6.3.1), as the
+    /// optimizer put the closure's context on the task's stack out of order (swiftlang/swift#65274
+    /// is the same family). ``TransferWatch`` is made before the binding, and bound by a function
+    /// of its own.
+    @TaskLocal static var transferWatch: TransferWatch?
 
     /// The card as a transfer writes it elsewhere: its vCard as the server keeps it (a CardDAV
     /// card), else its fields with what they keep, and its picture read from the server.
@@ -49,7 +55,7 @@ extension CachedWallet {
                 TransferStep.written.reached()
             }
             guard order.deletesSource else {
-                Self.transferDone?(entryID, order)
+                Self.transferWatch?.done(entryID, order)
                 return
             }
             do {
@@ -73,7 +79,7 @@ extension CachedWallet {
                 continue
             }
             TransferStep.deleted.reached()
-            Self.transferDone?(entryID, order)
+            Self.transferWatch?.done(entryID, order)
             return
         }
     }

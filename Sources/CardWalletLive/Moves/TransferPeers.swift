@@ -2,6 +2,7 @@ public import CardBackend
 public import CardCache
 import CardModels
 import Foundation
+import Synchronization
 
 /// Finds the wallet of a transfer's target book — another book, maybe of another account —
 /// for the outbox replay that carries a move, a copy or a merge on (``Bookshelf`` is one).
@@ -50,5 +51,23 @@ extension WalletBook {
     /// The book as a transfer's target.
     public var transferTarget: TransferTarget {
         TransferTarget(account: account, walletKey: walletKey, user: user, label: label)
+    }
+}
+
+/// What the transfers of one replay left in their targets, by outbox entry: for the command or
+/// the interface that asked for a transfer, to name the card where it went
+/// (``CachedWallet/transferWatch``).
+final class TransferWatch: Sendable {
+    private let written = Mutex<[Int64: TransferWritten]>([:])
+
+    /// Transfer entry `entryID` is done, as `order` says.
+    func done(_ entryID: Int64, _ order: TransferOrder) {
+        guard let card = order.written else { return }
+        written.withLock { $0[entryID] = card }
+    }
+
+    /// The card transfer entry `entryID` wrote, when it is done.
+    func written(of entryID: Int64) -> TransferWritten? {
+        written.withLock { $0[entryID] }
     }
 }

@@ -143,7 +143,8 @@ public struct BookPicker: Overlay {
         }
         grid.draw(
             working
-                ? "\(purpose == .move ? "Moving" : "Copying")…" : "Enter \(purpose.rawValue)s it there · Esc closes",
+                ? "\(purpose == .move ? "Moving" : "Copying")…"
+                : "Enter \(purpose == .move ? "moves" : "copies") it there · Esc closes",
             x: inner.x, y: inner.y + inner.height - 1, width: inner.width, style: Theme.muted)
     }
 
