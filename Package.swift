@@ -371,7 +371,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CardWalletUI", "PseudoTerminalSupport"]),
-        .testTarget(name: "CardWalletBenchTests", dependencies: ["cardwallet-bench"]),
+        .testTarget(name: "CardWalletBenchTests", dependencies: ["cardwallet-bench", "OwnThreads"]),
         .testTarget(
             name: "CardMockServerTests",
             dependencies: [

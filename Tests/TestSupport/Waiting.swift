@@ -5,7 +5,9 @@ public import Testing
 ///
 /// Never a bare sleep standing in for state: the pause between polls (1 ms, doubling up to
 /// 20 ms) only yields the CPU. The deadline is generous because the tests run on loaded 2-core
-/// machines; a passing condition returns at once.
+/// machines, where the concurrency pool has two threads: while CPU-bound tests of other suites
+/// hold both, nothing here runs. On a slower 2-core machine (2 cores of an AMD EPYC) that held
+/// every async test of a run for 40–50 s, past the old 30 s. A passing condition returns at once.
 ///
 /// - Parameters:
 ///   - timeout: the most time to wait.
@@ -13,7 +15,7 @@ public import Testing
 ///   - sourceLocation: where the failure is reported.
 ///   - condition: checked until it returns `true`; an error it throws ends the wait.
 public func waitUntil(
-    timeout: Duration = .seconds(30),
+    timeout: Duration = .seconds(120),
     _ description: String = "condition",
     sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () async throws -> Bool

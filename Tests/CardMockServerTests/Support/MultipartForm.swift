@@ -64,7 +64,7 @@ enum TestImages {
 
 /// Polls `condition` until it holds or the deadline passes; never sleeps a fixed time to wait for state.
 func waitUntil(
-    timeout: Duration = .seconds(20), _ condition: @Sendable () async throws -> Bool
+    timeout: Duration = .seconds(120), _ condition: @Sendable () async throws -> Bool
 ) async throws -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
