@@ -61,15 +61,3 @@ enum TestImages {
         return data
     }
 }
-
-/// Polls `condition` until it holds or the deadline passes; never sleeps a fixed time to wait for state.
-func waitUntil(
-    timeout: Duration = .seconds(120), _ condition: @Sendable () async throws -> Bool
-) async throws -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    return try await condition()
-}
